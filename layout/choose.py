@@ -1,0 +1,81 @@
+"""Choosing a swizzle mode: the widest one the tile's contiguous extent allows.
+
+Wider swizzles spread the 8 rows an instruction reads over more shared-memory
+banks. A mode is legal when the contiguous extent (K bytes for K-major, MN
+bytes for MN-major) is a whole number of its rows: the extent each
+instruction and copy actually touches, not a wider CTA tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lower_tc.layout.dtypes import ElementType, element_type
+from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.swizzle import Swizzle
+from lower_tc.layout.targets import Arch
+from lower_tc.layout.tile import Major
+
+#: Modes the chooser considers, widest first. 128b_base32b is only ever pinned.
+AUTO_MODES = (Swizzle.B128, Swizzle.B64, Swizzle.B32, Swizzle.NONE)
+
+
+@dataclass(frozen=True)
+class SwizzleChoice:
+    """The chosen mode and a one-line reason a person can check."""
+
+    swizzle: Swizzle
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def _legal(mode: Swizzle, extent_bytes: int, major: Major, arch: Arch) -> str | None:
+    """Why `mode` is illegal here, or None when it is legal."""
+    if mode is Swizzle.B128_BASE32B:
+        if arch is not Arch.SM100A:
+            return "128b_base32b exists only on sm_100a"
+        if major is not Major.MN:
+            return "128b_base32b exists only for MN-major operands"
+    if extent_bytes % mode.row_bytes:
+        return f"the extent is not a multiple of its {mode.row_bytes}-byte row"
+    return None
+
+
+def choose_swizzle(
+    dtype: str | ElementType,
+    major: Major,
+    extent: int,
+    arch: Arch,
+    pinned: Swizzle | None = None,
+    maximum: Swizzle | None = None,
+) -> SwizzleChoice:
+    """The widest legal swizzle for a tile whose contiguous extent is `extent` elements."""
+    etype = element_type(dtype)
+    dim = "K" if major is Major.K else "MN"
+    extent_bytes = extent * etype.bits // 8
+    what = f"the {dim} extent is {extent_bytes} bytes ({extent} x {etype})"
+    if extent <= 0 or extent_bytes % 16:
+        raise LayoutError(f"no swizzle fits: {what}, not a whole number of 16-byte chunks")
+    if pinned is not None:
+        why_not = _legal(pinned, extent_bytes, major, arch)
+        if why_not:
+            raise LayoutError(f"pinned swizzle {pinned} is illegal: {why_not} ({what})")
+        return SwizzleChoice(pinned, f"{pinned}: pinned ({what})")
+    cap = maximum.row_bytes if maximum is not None else Swizzle.B128.row_bytes
+    for mode in AUTO_MODES:
+        if mode.row_bytes > cap or _legal(mode, extent_bytes, major, arch):
+            continue
+        if mode is Swizzle.NONE:
+            reason = f"none: {what}, not a multiple of 32 bytes"
+        elif mode.row_bytes == extent_bytes:
+            reason = f"{mode}: {what}"
+        else:
+            reason = f"{mode}: {what}, a multiple of the {mode.row_bytes}-byte row"
+        if maximum is not None and mode.row_bytes == cap and mode is not Swizzle.B128:
+            wider = [m for m in AUTO_MODES if m.row_bytes > cap and not _legal(m, extent_bytes, major, arch)]
+            if wider:
+                reason = f"{mode}: capped by the maximum {maximum} ({what})"
+        return SwizzleChoice(mode, reason)
+    raise AssertionError("swizzle none is always legal")  # pragma: no cover

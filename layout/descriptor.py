@@ -1,0 +1,237 @@
+"""Shared-memory matrix descriptors for wgmma (sm_90a) and tcgen05 (sm_100a).
+
+Layout of the 64-bit value (PTX ISA; DESIGN.md facts 1-3):
+
+==========  =========================  ===========================================
+bits        sm_90a (wgmma)             sm_100a (tcgen05)
+==========  =========================  ===========================================
+0-13        start address >> 4         start address >> 4
+16-29       LBO >> 4                   LBO >> 4 (or an absolute address, bit 52)
+32-45       SBO >> 4                   SBO >> 4
+46-48       reserved (0)               version, must be 0b001
+49-51       base offset                base offset
+52          reserved (0)               LBO mode: 0 relative, 1 absolute address
+61-63       62-63: swizzle code        swizzle code (3 bits)
+==========  =========================  ===========================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.swizzle import Swizzle
+from lower_tc.layout.targets import Arch
+from lower_tc.layout.tile import DESCRIPTOR_WINDOW, Major, TileLayout
+
+FIELD_BITS = 14
+SM100_VERSION = 0b001
+#: Bytes of K one dense MMA instruction reads from each operand row.
+INSTRUCTION_K_BYTES = 32
+
+_MASK14 = (1 << FIELD_BITS) - 1
+
+
+def encode_field(name: str, value: int) -> int:
+    """matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4, refusing lossy values."""
+    if value < 0 or value >= DESCRIPTOR_WINDOW:
+        raise LayoutError(
+            f"{name} {value:#x} does not fit the 14-bit field (it must be below 256 KiB)"
+        )
+    if value % 16:
+        raise LayoutError(f"{name} {value:#x} is not 16-byte aligned")
+    return value >> 4
+
+
+@dataclass(frozen=True)
+class MatrixDescriptor:
+    """A descriptor's fields in bytes, for one architecture."""
+
+    arch: Arch
+    start_address: int
+    lbo: int
+    sbo: int
+    swizzle: Swizzle
+    base_offset: int = 0
+    lbo_mode: int = 0  # sm_100a only: 1 = LBO is an absolute address
+    version: int = SM100_VERSION  # sm_100a only
+
+    def encode(self) -> int:
+        """The 64-bit descriptor; any value that does not fit is a LayoutError."""
+        start = encode_field("start address", self.start_address)
+        lbo = encode_field("LBO", self.lbo)
+        sbo = encode_field("SBO", self.sbo)
+        if not 0 <= self.base_offset <= 7:
+            raise LayoutError(f"base offset {self.base_offset} does not fit 3 bits")
+        value = start | lbo << 16 | sbo << 32 | self.base_offset << 49
+        if self.arch is Arch.SM90A:
+            if self.lbo_mode:
+                raise LayoutError("the LBO absolute-address mode exists only on sm_100a")
+            return value | self.swizzle.sm90_code << 62
+        if self.version != SM100_VERSION:
+            raise LayoutError(f"sm_100a descriptors need version 0b001, not {self.version:#05b}")
+        if self.lbo_mode not in (0, 1):
+            raise LayoutError(f"LBO mode {self.lbo_mode} is not 0 or 1")
+        if self.lbo_mode == 1 and (self.swizzle is not Swizzle.B128 or self.base_offset):
+            raise LayoutError(
+                "the LBO absolute-address mode needs 128b swizzle (16-byte atomicity) "
+                "and base offset 0"
+            )
+        return (
+            value
+            | self.version << 46
+            | self.lbo_mode << 52
+            | self.swizzle.sm100_code << 61
+        )
+
+    @property
+    def encoded_fields(self) -> dict[str, int]:
+        """The field values as stored (bytes >> 4)."""
+        return {"start": self.start_address >> 4, "lbo": self.lbo >> 4, "sbo": self.sbo >> 4}
+
+    def with_start(self, start_address: int) -> "MatrixDescriptor":
+        return replace(self, start_address=start_address)
+
+
+@dataclass(frozen=True)
+class DecodedDescriptor:
+    """What a 64-bit value says, and what is wrong with it."""
+
+    value: int
+    descriptor: MatrixDescriptor | None  # None when the swizzle code is reserved
+    swizzle_code: int
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+def _bits(value: int, lo: int, hi: int) -> int:
+    return (value >> lo) & ((1 << (hi - lo + 1)) - 1)
+
+
+def decode_descriptor(value: int, arch: Arch) -> DecodedDescriptor:
+    """Split a 64-bit descriptor into fields and flag what the hardware forbids."""
+    if not 0 <= value < 1 << 64:
+        raise LayoutError(f"descriptor {value:#x} is not a 64-bit value")
+    start = _bits(value, 0, 13) << 4
+    lbo = _bits(value, 16, 29) << 4
+    sbo = _bits(value, 32, 45) << 4
+    base_offset = _bits(value, 49, 51)
+    problems: list[str] = []
+    notes: list[str] = []
+    reserved = [(14, 15), (30, 31)]
+    if arch is Arch.SM90A:
+        code = _bits(value, 62, 63)
+        swizzle: Swizzle | None = Swizzle.from_sm90_code(code)
+        version, lbo_mode = 0, 0
+        reserved += [(46, 48), (52, 61)]
+    else:
+        code = _bits(value, 61, 63)
+        swizzle = Swizzle.from_sm100_code(code)
+        version = _bits(value, 46, 48)
+        lbo_mode = _bits(value, 52, 52)
+        reserved += [(53, 60)]
+        if version != SM100_VERSION:
+            problems.append(
+                f"version bits 46-48 are {version:#05b}; sm_100a requires 0b001 (bit 46 set)"
+            )
+        if swizzle is None:
+            problems.append(f"swizzle code {code} (bits 61-63) is reserved")
+        if lbo_mode and (swizzle is not Swizzle.B128 or base_offset):
+            problems.append(
+                "LBO absolute-address mode (bit 52) needs 128b swizzle and base offset 0"
+            )
+    for lo, hi in reserved:
+        if _bits(value, lo, hi):
+            problems.append(f"reserved bits {lo}-{hi} are set")
+    if swizzle is Swizzle.NONE and base_offset:
+        notes.append("base offset is ignored without swizzle")
+    if swizzle is not None and swizzle is not Swizzle.NONE and base_offset >= swizzle.phases:
+        notes.append(
+            f"only base offset mod {swizzle.phases} matters for {swizzle} swizzle "
+            "(measured on H100, DESIGN.md fact 5)"
+        )
+    desc = None
+    if swizzle is not None:
+        desc = MatrixDescriptor(
+            arch, start, lbo, sbo, swizzle, base_offset, lbo_mode, version or SM100_VERSION
+        )
+    return DecodedDescriptor(value, desc, code, problems, notes)
+
+
+def base_offset_for(layout: TileLayout) -> int:
+    """The descriptor base offset with which the tensor core reads `layout`.
+
+    The one place this rule lives. Measured on an H100 (DESIGN.md fact 5): the
+    tensor core swizzles as if the address were ``A - 128 * base_offset``, so
+    data swizzled on absolute address bits (TMA, and lower-tc's default) needs
+    0 at any 128-byte-aligned start, and data swizzled relative to a pattern
+    origin P needs ``(P >> 7) & 7``, the PTX ISA formula.
+    """
+    return layout.phase
+
+
+@dataclass(frozen=True)
+class KSlice:
+    """One instruction's share of a tile: K elements [k, k + 32 bytes)."""
+
+    k: int
+    descriptor: MatrixDescriptor
+
+    @property
+    def start_address(self) -> int:
+        return self.descriptor.start_address
+
+
+def _check_operand(layout: TileLayout, arch: Arch) -> None:
+    if layout.swizzle is Swizzle.B128_BASE32B and arch is not Arch.SM100A:
+        raise LayoutError("swizzle 128b_base32b exists only on sm_100a (tcgen05)")
+
+
+def descriptor_for_layout(layout: TileLayout, arch: Arch) -> MatrixDescriptor:
+    """The descriptor of the whole tile, starting at its first element.
+
+    LBO and SBO follow the canonical layouts (DESIGN.md fact 4). Without
+    swizzle, LBO steps along K and SBO along MN for both major-nesses; with
+    swizzle, K-major uses SBO only (LBO "assumed 1", encoded as 1) and
+    MN-major swaps the roles: LBO steps atoms along MN, SBO along K.
+    """
+    _check_operand(layout, arch)
+    s_mn, s_k = layout.strides
+    if layout.swizzle is Swizzle.NONE:
+        lbo, sbo = s_k, s_mn
+    elif layout.major is Major.K:
+        lbo, sbo = 16, s_mn
+    else:
+        lbo, sbo = s_mn, s_k
+    desc = MatrixDescriptor(
+        arch, layout.address, lbo, sbo, layout.swizzle, base_offset_for(layout)
+    )
+    desc.encode()  # refuse now what cannot be encoded
+    return desc
+
+
+def k_slices(layout: TileLayout, arch: Arch) -> list[KSlice]:
+    """The descriptor of each instruction's 32-byte K-slice across the tile.
+
+    Stepping K moves only the start address (to the unswizzled address of the
+    slice's first element); strides come from the whole tile.
+    """
+    k_bytes = layout.k * layout.dtype.bits // 8
+    if k_bytes % INSTRUCTION_K_BYTES:
+        raise LayoutError(
+            f"K extent {layout.k} ({k_bytes} bytes of {layout.dtype}) is not a whole number "
+            f"of {INSTRUCTION_K_BYTES}-byte instruction K-slices"
+        )
+    tile_desc = descriptor_for_layout(layout, arch)
+    step = layout.dtype.k_per_instruction
+    slices = []
+    for k in range(0, layout.k, step):
+        start = int(layout.linear_addresses(0, k))
+        desc = tile_desc.with_start(start)
+        desc.encode()
+        slices.append(KSlice(k, desc))
+    return slices

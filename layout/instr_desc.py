@@ -1,0 +1,143 @@
+"""The 32-bit tcgen05 instruction descriptor (dense MMA, kinds f16/tf32/f8f6f4/i8).
+
+Bit layout (PTX ISA "Instruction descriptor"; CUTLASS UMMA::InstrDescriptor):
+0-1 sparsity selector, 2 sparsity, 3 saturate, 4-5 D format (F16 0, F32 1,
+S32 2), 7-9 A format, 10-12 B format, 13 negate A, 14 negate B, 15 A major
+(1 = MN), 16 B major, 17-22 N >> 3, 24-28 M >> 4, 30-31 max shift (.ws only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.targets import MN_MAJOR_TYPES, Arch
+
+#: Per kind: operand formats (3-bit codes) and accumulator formats it allows.
+KIND_FORMATS: dict[str, dict[str, int]] = {
+    "f16": {"f16": 0, "bf16": 1},
+    "tf32": {"tf32": 2},
+    "f8f6f4": {"e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4, "e2m1": 5},
+    "i8": {"u8": 0, "s8": 1},
+}
+KIND_ACCUMULATORS: dict[str, tuple[str, ...]] = {
+    "f16": ("f16", "f32"),
+    "tf32": ("f32",),
+    "f8f6f4": ("f16", "f32"),
+    "i8": ("s32",),
+}
+D_FORMATS = {"f16": 0, "f32": 1, "s32": 2}
+
+
+def kind_of(dtype: str) -> str:
+    """The tcgen05 `.kind` that reads operands of `dtype`."""
+    for kind, formats in KIND_FORMATS.items():
+        if dtype in formats:
+            return kind
+    raise LayoutError(f"tcgen05.mma has no kind for {dtype} operands")
+
+
+def check_mma_shape(m: int, n: int) -> None:
+    """cta_group::1 dense shapes: M 64 (N 8..256 step 8) or 128 (N 16..256 step 16)."""
+    if m == 64:
+        step = 8
+    elif m == 128:
+        step = 16
+    else:
+        raise LayoutError(f"tcgen05.mma (cta_group::1) needs M = 64 or 128, not {m}")
+    if not (step <= n <= 256 and n % step == 0):
+        raise LayoutError(
+            f"tcgen05.mma with M = {m} needs N a multiple of {step} from {step} to 256, not {n}"
+        )
+
+
+@dataclass(frozen=True)
+class InstrDescriptor:
+    """The fields of a dense tcgen05.mma instruction descriptor."""
+
+    a_type: str
+    b_type: str
+    d_type: str
+    m: int
+    n: int
+    a_mn_major: bool = False
+    b_mn_major: bool = False
+    negate_a: bool = False
+    negate_b: bool = False
+    saturate: bool = False
+
+    @property
+    def kind(self) -> str:
+        return kind_of(self.a_type)
+
+    def check(self) -> None:
+        """Reject what the ISA does not define, with the reason."""
+        kind = self.kind
+        if kind_of(self.b_type) != kind:
+            raise LayoutError(
+                f"A ({self.a_type}) and B ({self.b_type}) need the same tcgen05 kind"
+            )
+        if kind == "f16" and self.a_type != self.b_type:
+            raise LayoutError("kind::f16 needs A and B of the same type (f16 or bf16)")
+        if self.d_type not in KIND_ACCUMULATORS[kind]:
+            allowed = ", ".join(KIND_ACCUMULATORS[kind])
+            raise LayoutError(f"kind::{kind} accumulates in {allowed}, not {self.d_type}")
+        check_mma_shape(self.m, self.n)
+        for name, dtype, mn_major in (
+            ("A", self.a_type, self.a_mn_major),
+            ("B", self.b_type, self.b_mn_major),
+        ):
+            if mn_major and dtype not in MN_MAJOR_TYPES[Arch.SM100A]:
+                raise LayoutError(f"tcgen05 cannot read {name} ({dtype}) MN-major")
+        if (self.negate_a or self.negate_b) and kind == "i8":
+            raise LayoutError("negation is defined only for floating-point kinds")
+        if self.saturate and kind != "i8":
+            raise LayoutError("saturation is defined only for kind::i8")
+
+    def encode(self) -> int:
+        self.check()
+        kind = self.kind
+        return (
+            int(self.saturate) << 3
+            | D_FORMATS[self.d_type] << 4
+            | KIND_FORMATS[kind][self.a_type] << 7
+            | KIND_FORMATS[kind][self.b_type] << 10
+            | int(self.negate_a) << 13
+            | int(self.negate_b) << 14
+            | int(self.a_mn_major) << 15
+            | int(self.b_mn_major) << 16
+            | (self.n >> 3) << 17
+            | (self.m >> 4) << 24
+        )
+
+    @classmethod
+    def decode(cls, value: int, kind: str) -> "InstrDescriptor":
+        """Read a 32-bit value back; the kind says how to read the format codes."""
+        if not 0 <= value < 1 << 32:
+            raise LayoutError(f"instruction descriptor {value:#x} is not a 32-bit value")
+        if value & 0b111:
+            raise LayoutError("sparse instruction descriptors are not supported")
+        if kind not in KIND_FORMATS:
+            raise LayoutError(f"unknown tcgen05 kind '{kind}'")
+        by_code = {code: name for name, code in KIND_FORMATS[kind].items()}
+        d_by_code = {code: name for name, code in D_FORMATS.items()}
+        try:
+            a_type = by_code[(value >> 7) & 7]
+            b_type = by_code[(value >> 10) & 7]
+            d_type = d_by_code[(value >> 4) & 3]
+        except KeyError:
+            raise LayoutError(f"{value:#x} holds a format code kind::{kind} does not define") from None
+        desc = cls(
+            a_type,
+            b_type,
+            d_type,
+            m=((value >> 24) & 0x1F) << 4,
+            n=((value >> 17) & 0x3F) << 3,
+            a_mn_major=bool(value >> 15 & 1),
+            b_mn_major=bool(value >> 16 & 1),
+            negate_a=bool(value >> 13 & 1),
+            negate_b=bool(value >> 14 & 1),
+            saturate=bool(value >> 3 & 1),
+        )
+        desc.check()
+        return desc

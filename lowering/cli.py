@@ -1,0 +1,27 @@
+"""The `lower-tc` command: dispatches to its sub-tools.
+
+Kept lean: each sub-tool imports its heavy modules (xDSL, CUDA) only when run.
+"""
+
+from __future__ import annotations
+
+import sys
+
+USAGE = """usage: lower-tc desc {encode,decode} ...   descriptor tool (see lower-tc desc --help)"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "desc":
+        from lower_tc.lowering.desc_cli import main as desc_main
+
+        return desc_main(argv[1:])
+    if argv and argv[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""lower_tc.passes"""

@@ -1,0 +1,128 @@
+"""`lower-tc desc`: output, JSON schema and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from lower_tc.layout import Arch, TileLayout, k_slices
+from lower_tc.lowering.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["desc", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_decode_text(capsys) -> None:
+    code, out, _ = run(capsys, "decode", "0x4000004000010040", "--arch", "sm_90a")
+    assert code == 0
+    assert "start address  0x00400" in out and "SBO               1024" in out
+    assert "swizzle           128b  code 1" in out and out.rstrip().endswith("valid")
+
+
+def test_decode_json_sm100_flags_missing_version(capsys) -> None:
+    code, out, _ = run(capsys, "decode", "0x4000004000010040", "--arch", "sm_100a", "--json")
+    report = json.loads(out)
+    assert code == 1
+    assert report["desc"] == "0x4000004000010040"
+    assert (report["start_address"], report["lbo"], report["sbo"]) == (1024, 16, 1024)
+    assert (report["lbo_enc"], report["sbo_enc"], report["base_offset"]) == (1, 64, 0)
+    assert report["swizzle"] == "128b" and report["version"] == 0 and report["lbo_mode"] == 0
+    assert "version bits 46-48" in report["problems"][0]
+
+
+def test_decode_reserved_swizzle(capsys) -> None:
+    code, out, _ = run(capsys, "decode", hex(1 << 46 | 5 << 61), "--arch", "sm_100a", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["swizzle"] is None and report["swizzle_code"] == 5
+
+
+def test_encode_json_matches_library(capsys) -> None:
+    code, out, _ = run(
+        capsys, "encode", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k",
+        "--swizzle", "128b", "--mn", "64", "--k", "64", "--addr", "0x400", "--json",
+    )
+    report = json.loads(out)
+    assert code == 0
+    expected = k_slices(TileLayout.make("bf16", 64, 64, "k", "128b", address=0x400), Arch.SM90A)
+    assert [s["desc"] for s in report["k_slices"]] == [
+        f"{s.descriptor.encode():#018x}" for s in expected
+    ]
+    assert [s["k"] for s in report["k_slices"]] == [0, 16, 32, 48]
+    assert [s["start_address"] for s in report["k_slices"]] == [0x400, 0x420, 0x440, 0x460]
+    assert (report["lbo"], report["sbo"], report["lbo_enc"], report["sbo_enc"]) == (16, 1024, 1, 64)
+    assert report["swizzle"] == "128b" and report["base_offset"] == 0
+    assert report["canonical"].startswith("Swizzle<3,4,3> o ((8,8),")
+
+
+def test_encode_auto_prints_reason(capsys) -> None:
+    code, out, _ = run(
+        capsys, "encode", "--arch", "sm_100a", "--dtype", "tf32", "--major", "mn",
+        "--swizzle", "auto", "--max-swizzle", "64b", "--mn", "64", "--k", "16",
+    )
+    assert code == 0
+    assert "swizzle    64b: capped by the maximum 64b" in out
+    assert "tcgen05" in out and out.count("desc 0x") == 2
+
+
+def test_encode_sm100_base32b(capsys) -> None:
+    code, out, _ = run(
+        capsys, "encode", "--arch", "sm_100a", "--dtype", "bf16", "--major", "mn",
+        "--swizzle", "128b_base32b", "--mn", "64", "--k", "32", "--json",
+    )
+    report = json.loads(out)
+    assert code == 0 and report["swizzle"] == "128b_base32b"
+    assert all(int(s["desc"], 16) >> 61 == 1 for s in report["k_slices"])
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--dtype", "bf17"], "unknown element type 'bf17'"),
+        (["--dtype", "e4m3", "--major", "mn"], "cannot transpose e4m3"),
+        (["--mn", "60"], "MN extent 60 is not a whole number"),
+        (["--k", "0x3G"], "malformed number '0x3G'"),
+        (["--swizzle", "256b"], "unknown swizzle mode '256b'"),
+        (["--addr", "0x408"], "not 128-byte aligned"),
+        (["--atom-strides", "1024"], "two numbers"),
+        (["--max-swizzle", "64b"], "only to --swizzle auto"),
+        (["--swizzle", "128b_base32b"], "exists only for MN-major"),
+    ],
+)
+def test_encode_errors_are_one_line_exit_2(capsys, argv, message) -> None:
+    base = {"--arch": "sm_90a", "--dtype": "bf16", "--major": "k", "--swizzle": "128b",
+            "--mn": "64", "--k": "64"}
+    for flag, value in zip(argv[::2], argv[1::2]):
+        base[flag] = value
+    args = [x for kv in base.items() for x in kv]
+    code, out, err = run(capsys, "encode", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and err.startswith("lower-tc desc: error:")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["decode", "0xZZ", "--arch", "sm_90a"], ["decode", "0x1", "--arch", "sm_91a"],
+     ["decode", hex(1 << 64), "--arch", "sm_90a"], ["encode", "--arch", "sm_90a"], []],
+)
+def test_decode_and_usage_errors(capsys, argv) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_console_script_installed() -> None:
+    exe = shutil.which("lower-tc") or shutil.which("lower-tc", path=str(
+        __import__("pathlib").Path(sys.executable).parent))
+    assert exe, "the lower-tc console script is not installed"
+    done = subprocess.run(
+        [exe, "desc", "decode", "0x4000004000010040", "--arch", "sm_90a", "--json"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sbo"] == 1024
