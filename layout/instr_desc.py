@@ -3,7 +3,8 @@
 Bit layout (PTX ISA "Instruction descriptor"; CUTLASS UMMA::InstrDescriptor):
 0-1 sparsity selector, 2 sparsity, 3 saturate, 4-5 D format (F16 0, F32 1,
 S32 2), 7-9 A format, 10-12 B format, 13 negate A, 14 negate B, 15 A major
-(1 = MN), 16 B major, 17-22 N >> 3, 24-28 M >> 4, 30-31 max shift (.ws only).
+(1 = MN), 16 B major, 17-22 N >> 3, 24-28 M >> 4, 30-31 max shift (.ws only). Only dense, non-.ws
+descriptors are built here.
 """
 
 from __future__ import annotations
@@ -37,18 +38,24 @@ def kind_of(dtype: str) -> str:
     raise LayoutError(f"tcgen05.mma has no kind for {dtype} operands")
 
 
-def check_mma_shape(m: int, n: int) -> None:
-    """cta_group::1 dense shapes: M 64 (N 8..256 step 8) or 128 (N 16..256 step 16)."""
-    if m == 64:
-        step = 8
-    elif m == 128:
-        step = 16
-    else:
+def valid_n(kind: str) -> tuple[int, ...]:
+    """N values of a dense cta_group::1 MMA (PTX ISA "Various combinations of .kind
+    and shapes"): multiples of 8 up to 256; kind::i8 steps by 16 after N = 32.
+    Older CUTLASS releases also required N % 16 == 0 for M = 128; the current
+    ISA table and CUTLASS do not."""
+    if kind == "i8":
+        return (8, 16, 24, 32) + tuple(range(48, 257, 16))
+    return tuple(range(8, 257, 8))
+
+
+def check_mma_shape(kind: str, m: int, n: int) -> None:
+    """Reject an M x N that tcgen05.mma (cta_group::1, dense) does not define."""
+    if m not in (64, 128):
         raise LayoutError(f"tcgen05.mma (cta_group::1) needs M = 64 or 128, not {m}")
-    if not (step <= n <= 256 and n % step == 0):
-        raise LayoutError(
-            f"tcgen05.mma with M = {m} needs N a multiple of {step} from {step} to 256, not {n}"
-        )
+    if n not in valid_n(kind):
+        rule = "8, 16, 24, 32, then multiples of 16 up to 256" if kind == "i8" else (
+            "a multiple of 8 from 8 to 256")
+        raise LayoutError(f"tcgen05.mma kind::{kind} needs N {rule}, not {n}")
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ class InstrDescriptor:
         if self.d_type not in KIND_ACCUMULATORS[kind]:
             allowed = ", ".join(KIND_ACCUMULATORS[kind])
             raise LayoutError(f"kind::{kind} accumulates in {allowed}, not {self.d_type}")
-        check_mma_shape(self.m, self.n)
+        check_mma_shape(kind, self.m, self.n)
         for name, dtype, mn_major in (
             ("A", self.a_type, self.a_mn_major),
             ("B", self.b_type, self.b_mn_major),
