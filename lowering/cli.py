@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import sys
 
-USAGE = """usage: lower-tc desc {encode,decode} ...   descriptor tool (see lower-tc desc --help)"""
+USAGE = """usage: lower-tc [options] [input.mlir]      compile a tile program (see lower-tc --help)
+       lower-tc desc {encode,decode} ...   descriptor tool (see lower-tc desc --help)"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,11 +17,9 @@ def main(argv: list[str] | None = None) -> int:
         from lower_tc.lowering.desc_cli import main as desc_main
 
         return desc_main(argv[1:])
-    if argv and argv[0] in ("-h", "--help"):
-        print(USAGE)
-        return 0
-    print(USAGE, file=sys.stderr)
-    return 2
+    from lower_tc.lowering.driver import main as driver_main
+
+    return driver_main(argv)
 
 
 if __name__ == "__main__":

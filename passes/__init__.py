@@ -1,1 +1,51 @@
-"""lower_tc.passes"""
+"""lower-tc's passes, registered by name (each imported only when used).
+
+=======================  ===================================================
+tc-choose-swizzle        fill `auto` swizzles (options: max, remarks)
+tc-assign-smem           place tiles in dynamic shared memory
+tc-compute-descriptors   attach each MMA's descriptors as attributes
+tc-lower-to-ptx          rewrite tc kernels into the ptx dialect
+=======================  ===================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+#: The default pipeline, in order; `lower-tc input.mlir` runs it.
+DEFAULT_PIPELINE = "tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx"
+
+
+def _choose() -> type[ModulePass]:
+    from lower_tc.passes.choose_swizzle import ChooseSwizzlePass
+
+    return ChooseSwizzlePass
+
+
+def _assign() -> type[ModulePass]:
+    from lower_tc.passes.assign_smem import AssignSmemPass
+
+    return AssignSmemPass
+
+
+def _descriptors() -> type[ModulePass]:
+    from lower_tc.passes.compute_descriptors import ComputeDescriptorsPass
+
+    return ComputeDescriptorsPass
+
+
+def _lower() -> type[ModulePass]:
+    from lower_tc.passes.lower_to_ptx import LowerToPtxPass
+
+    return LowerToPtxPass
+
+
+#: Pass name -> a function that imports and returns the pass class.
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "tc-choose-swizzle": _choose,
+    "tc-assign-smem": _assign,
+    "tc-compute-descriptors": _descriptors,
+    "tc-lower-to-ptx": _lower,
+}

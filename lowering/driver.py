@@ -1,0 +1,166 @@
+"""The `lower-tc` compiler driver: xdsl-opt with lower-tc's dialects, passes and
+targets, the default pipeline, and located errors instead of tracebacks.
+
+`lower-tc input.mlir` runs the default pipeline and prints PTX. `-p` picks the
+pipeline, `-t mlir` prints IR, `-o FILE` writes a file (only when everything
+succeeded); no file reads stdin. `--split-input-file` and
+`--verify-diagnostics` work as in xdsl-opt; errors print as
+``file:line:col: error: message`` with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from io import StringIO
+from typing import IO
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+import lower_tc
+from lower_tc.passes import DEFAULT_PIPELINE
+from lower_tc.passes.diagnostics import location
+
+
+class LocatedParser(Parser):
+    """Stamps each op with the file:line:col of its first token, and turns
+    attribute verification failures into located parse errors."""
+
+    def __init__(self, ctx, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self.line_offset = line_offset
+
+    def parse_optional_attribute(self):
+        start = self.pos
+        try:
+            return super().parse_optional_attribute()
+        except VerifyException as err:
+            self.raise_error(str(err), start, max(self.pos, start + 1))
+
+    def parse_optional_type(self):
+        start = self.pos
+        try:
+            return super().parse_optional_type()
+        except VerifyException as err:
+            self.raise_error(str(err), start, max(self.pos, start + 1))
+
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span
+        try:
+            op = super().parse_operation()
+        except VerifyException as err:
+            self.raise_error(str(err), span)
+        if isinstance(op.location, UnknownLoc):
+            loc = span.get_location()
+            op.location = FileLineColLoc(
+                StringAttr(loc.file), IntAttr(loc.line + self.line_offset), IntAttr(loc.col)
+            )
+        return op
+
+
+class LocatedVerifyError(VerifyException):
+    def __init__(self, op: Operation, msg: str):
+        super().__init__(msg)
+        self.op = op
+        self.msg = msg
+
+
+def verify_located(module: ModuleOp) -> None:
+    """Verify op by op, innermost first, so the failure names its op."""
+    for op in module.walk(region_first=True):
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as err:
+            raise LocatedVerifyError(op, str(err)) from None
+
+
+class LowerTcMain(xDSLOptMain):
+    def register_all_dialects(self) -> None:
+        super().register_all_dialects()
+        lower_tc.register_dialects(self.ctx)
+
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for name, factory in lower_tc.available_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+
+        def ptx_target():
+            from lower_tc.lowering.ptx_printer import PtxTarget
+
+            return PtxTarget
+
+        self.available_targets["ptx"] = ptx_target
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.set_defaults(target="ptx", passes=DEFAULT_PIPELINE)
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
+        text = chunk.read()
+        if isinstance(text, bytes):
+            text = text.decode()
+        return LocatedParser(self.ctx, text, self.get_input_name(), start_offset).parse_module(
+            not self.args.no_implicit_module
+        )
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        try:
+            super().apply_passes(prog)
+        except VerifyException as err:
+            if getattr(err, "op", None) is None:
+                verify_located(prog)
+            raise
+
+    def run(self) -> int:  # type: ignore[override]
+        chunks, ext = self.prepare_input()
+        diag_mode = self.args.verify_diagnostics or self.args.parsing_diagnostics
+        out = StringIO()
+        failed = False
+        for i, (chunk, offset) in enumerate(chunks):
+            if i:
+                out.write("// -----\n")
+            try:
+                module = self.parse_chunk(chunk, ext, offset)
+                self.apply_passes(module)
+                out.write(self.output_resulting_program(module))
+            except ParseError as err:
+                loc = err.span.get_location()
+                failed |= self._report(f"{loc.file}:{loc.line + offset}:{loc.col}: error: {err.msg}", diag_mode)
+            except DiagnosticException as err:
+                where = location(getattr(err, "op", None)) or self.get_input_name()
+                text = getattr(err, "msg", None) or str(err).split("\n")[0]
+                failed |= self._report(f"{where}: error: {text}", diag_mode)
+            finally:
+                chunk.close()
+        if failed:
+            return 1
+        if self.args.output_file:
+            with open(self.args.output_file, "w") as f:
+                f.write(out.getvalue())
+        else:
+            sys.stdout.write(out.getvalue())
+        return 0
+
+    @staticmethod
+    def _report(msg: str, diag_mode: bool) -> bool:
+        print(msg, file=sys.stdout if diag_mode else sys.stderr)
+        return not diag_mode
+
+
+def main(argv: list[str]) -> int:
+    try:
+        driver = LowerTcMain(description=__doc__, args=argv)
+        return driver.run()
+    except (ValueError, ArgSpecParseError) as err:
+        print(f"lower-tc: error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"lower-tc: error: {err}", file=sys.stderr)
+        return 1

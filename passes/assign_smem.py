@@ -1,0 +1,97 @@
+"""tc-assign-smem: gives every tile its offset in dynamic shared memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from lower_tc.dialects.tc import SMEM_CAPACITY, TARGET_ATTR, SmemTileOp, TileType
+from lower_tc.layout import LayoutError, Swizzle
+from lower_tc.passes.diagnostics import error_at
+
+#: TMA destinations must be 128-byte aligned (measured on H100, DESIGN.md).
+MIN_ALIGN = 128
+
+
+def tile_alignment(tile: TileType) -> int:
+    """A tile starts on its swizzle pattern period (and at least 128 bytes)."""
+    swizzle = Swizzle.parse(tile.layout.swizzle.data)
+    return max(MIN_ALIGN, swizzle.period)
+
+
+def _align(x: int, a: int) -> int:
+    return -(-x // a) * a
+
+
+def kernel_ops(module: ModuleOp) -> list[Operation]:
+    """The kernels of a module: ops carrying a tc.target attribute."""
+    return [op for op in module.walk() if TARGET_ATTR in op.attributes]
+
+
+@dataclass(frozen=True)
+class AssignSmemPass(ModulePass):
+    """Places each kernel's tiles: pinned offsets are honoured (and checked for
+    overlap), the others go first-fit at their swizzle period; the total is
+    checked against the 227 KiB a block may use."""
+
+    name = "tc-assign-smem"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in kernel_ops(op):
+            self._assign(kernel)
+
+    def _assign(self, kernel: Operation) -> None:
+        tiles = [o for o in kernel.walk() if isinstance(o, SmemTileOp)]
+        placed: list[tuple[int, int, SmemTileOp]] = []  # (start, end, op)
+
+        def footprint(tile_op: SmemTileOp, offset: int) -> int:
+            tile = tile_op.tile.type
+            assert isinstance(tile, TileType)
+            if tile.layout.is_auto:
+                error_at(tile_op, "the tile's swizzle is still auto: run tc-choose-swizzle first")
+            try:
+                return tile.with_layout(tile.layout.with_(offset=offset)).tile_layout().footprint
+            except LayoutError as err:
+                error_at(tile_op, str(err))
+
+        for tile_op in tiles:
+            tile = tile_op.tile.type
+            assert isinstance(tile, TileType)
+            if not tile.layout.has_offset:
+                continue
+            start = tile.layout.offset.data
+            end = start + footprint(tile_op, start)
+            for s, e, other in placed:
+                if start < e and s < end:
+                    error_at(
+                        tile_op,
+                        f"pinned tile [{start}, {end}) overlaps the tile at [{s}, {e})",
+                    )
+            placed.append((start, end, tile_op))
+
+        for tile_op in tiles:
+            tile = tile_op.tile.type
+            assert isinstance(tile, TileType)
+            if tile.layout.has_offset:
+                continue
+            align = tile_alignment(tile)
+            size = footprint(tile_op, 0)
+            candidates = sorted({0} | {_align(e, align) for _, e, _ in placed})
+            for start in candidates:
+                if all(start + size <= s or e <= start for s, e, _ in placed):
+                    break
+            placed.append((start, start + size, tile_op))
+            Rewriter.replace_value_with_new_type(
+                tile_op.tile, tile.with_layout(tile.layout.with_(offset=start))
+            )
+            if start + size > SMEM_CAPACITY:
+                error_at(
+                    tile_op,
+                    f"shared memory exhausted: this tile would end at {start + size} bytes, "
+                    f"beyond the {SMEM_CAPACITY} bytes (227 KiB) a block may use",
+                )

@@ -1,0 +1,53 @@
+"""tc-choose-swizzle: fills every `auto` swizzle with the chooser's choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target
+from lower_tc.layout import LayoutError, Major, Swizzle, choose_swizzle
+from lower_tc.passes.diagnostics import error_at, remark_at
+
+
+@dataclass(frozen=True)
+class ChooseSwizzlePass(ModulePass):
+    """Chooses the widest legal swizzle for each tile whose swizzle is `auto`.
+
+    Pinned modes are kept. Options: ``max`` caps the width (e.g.
+    ``tc-choose-swizzle{max=64b}``); ``remarks=true`` prints the reason for
+    every tile on stderr as a located remark.
+    """
+
+    name = "tc-choose-swizzle"
+    max: str = "128b"
+    remarks: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            maximum = Swizzle.parse(self.max)
+        except LayoutError as err:
+            error_at(None, f"tc-choose-swizzle: {err}")
+        for tile_op in [o for o in op.walk() if isinstance(o, SmemTileOp)]:
+            tile = tile_op.tile.type
+            assert isinstance(tile, TileType)
+            if not tile.layout.is_auto:
+                if self.remarks:
+                    remark_at(tile_op, f"{tile.layout.swizzle.data}: pinned")
+                continue
+            arch = kernel_target(tile_op)
+            if arch is None:
+                error_at(tile_op, "no tc.target on the enclosing kernel: cannot choose a swizzle")
+            extent = tile.k if tile.major is Major.K else tile.mn
+            try:
+                choice = choose_swizzle(tile.dtype, tile.major, extent, arch, maximum=maximum)
+            except LayoutError as err:
+                error_at(tile_op, str(err))
+            new_type = tile.with_layout(tile.layout.with_(swizzle=choice.swizzle.value))
+            Rewriter.replace_value_with_new_type(tile_op.tile, new_type)
+            if self.remarks:
+                remark_at(tile_op, choice.reason)

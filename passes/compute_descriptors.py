@@ -1,0 +1,67 @@
+"""tc-compute-descriptors: attaches each MMA's descriptors as readable attributes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+
+from lower_tc.dialects.tc import DescAttr, IdescAttr, TileType, Tcgen05MmaOp, WgmmaOp
+from lower_tc.layout import Arch, LayoutError, Major, k_slices
+from lower_tc.passes.diagnostics import error_at
+
+
+def descriptor_attrs(tile_value: SSAValue, arch: Arch) -> ArrayAttr[DescAttr]:
+    """One #tc.desc per 32-byte K-slice of the tile."""
+    tile = tile_value.type
+    assert isinstance(tile, TileType)
+    if not tile.layout.has_offset:
+        raise LayoutError("the tile has no offset yet: run tc-assign-smem first")
+    descs = []
+    for sl in k_slices(tile.tile_layout(), arch):
+        d = sl.descriptor
+        descs.append(
+            DescAttr(
+                IntAttr(sl.k), IntAttr(d.start_address), IntAttr(d.lbo), IntAttr(d.sbo),
+                IntAttr(d.base_offset), StringAttr(d.swizzle.value), IntAttr(d.encode()),
+            )
+        )
+    return ArrayAttr(descs)
+
+
+@dataclass(frozen=True)
+class ComputeDescriptorsPass(ModulePass):
+    """Sets ``tc.a_descs`` and ``tc.b_descs`` (one #tc.desc per K-slice) on every
+    tc.wgmma and tc.tcgen05_mma, and ``tc.idesc`` on every tc.tcgen05_mma."""
+
+    name = "tc-compute-descriptors"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for mma in [o for o in op.walk() if isinstance(o, WgmmaOp | Tcgen05MmaOp)]:
+            arch = Arch.SM90A if isinstance(mma, WgmmaOp) else Arch.SM100A
+            try:
+                register_a = (
+                    mma.a_in_registers is not None
+                    if isinstance(mma, WgmmaOp)
+                    else mma.a_in_tmem is not None
+                )
+                if not register_a:
+                    mma.attributes["tc.a_descs"] = descriptor_attrs(mma.a, arch)
+                mma.attributes["tc.b_descs"] = descriptor_attrs(mma.b, arch)
+                if isinstance(mma, Tcgen05MmaOp):
+                    idesc = mma.instr_descriptor()
+                    mma.attributes["tc.idesc"] = IdescAttr(
+                        StringAttr(idesc.kind), StringAttr(idesc.a_type), StringAttr(idesc.b_type),
+                        StringAttr(idesc.d_type), IntAttr(idesc.m), IntAttr(idesc.n),
+                        StringAttr("mn" if idesc.a_mn_major else "k"),
+                        StringAttr("mn" if idesc.b_mn_major else "k"),
+                        IntAttr(idesc.encode()),
+                    )
+            except LayoutError as err:
+                error_at(mma, str(err))
+
+
+__all__ = ["ComputeDescriptorsPass", "Major"]
