@@ -186,7 +186,10 @@ class LayoutAttr(ParametrizedAttribute):
     `swizzle` is ``auto`` (filled by tc-choose-swizzle) or a mode; `order`
     (``mn_first`` or ``k_first``) or explicit atom `strides` (bytes, along MN
     then K); `offset` is the tile's place in dynamic shared memory (pinned by
-    the user, or assigned by tc-assign-smem); -1 while unassigned.
+    the user, or assigned by tc-assign-smem); -1 while unassigned. `origin`
+    (optional, a 128-byte-aligned offset) says the data is swizzled relative
+    to that address rather than on absolute address bits (the default, which
+    TMA uses); the descriptors then carry the matching base offset.
     """
 
     name = "tc.layout"
@@ -196,6 +199,7 @@ class LayoutAttr(ParametrizedAttribute):
     order: StringAttr
     strides: ArrayAttr[IntAttr]
     offset: IntAttr
+    origin: IntAttr
 
     def __init__(
         self,
@@ -204,6 +208,7 @@ class LayoutAttr(ParametrizedAttribute):
         order: str = "mn_first",
         strides: Sequence[int] = (),
         offset: int = -1,
+        origin: int = -1,
     ):
         super().__init__(
             StringAttr(major),
@@ -211,6 +216,7 @@ class LayoutAttr(ParametrizedAttribute):
             StringAttr(order),
             ArrayAttr([IntAttr(s) for s in strides]),
             IntAttr(offset),
+            IntAttr(origin),
         )
 
     @property
@@ -228,6 +234,7 @@ class LayoutAttr(ParametrizedAttribute):
             "order": self.order.data,
             "strides": [s.data for s in self.strides.data],
             "offset": self.offset.data,
+            "origin": self.origin.data,
         }
         fields.update(changes)
         return LayoutAttr(**fields)  # type: ignore[arg-type]
@@ -246,6 +253,8 @@ class LayoutAttr(ParametrizedAttribute):
             raise VerifyException("strides takes two byte strides: [along MN, along K]")
         if self.offset.data < -1:
             raise VerifyException(f"offset {self.offset.data} is negative")
+        if self.origin.data < -1:
+            raise VerifyException(f"origin {self.origin.data} is negative")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -254,7 +263,7 @@ class LayoutAttr(ParametrizedAttribute):
             fields: dict[str, object] = {}
             while parser.parse_optional_punctuation(",") is not None:
                 pos = parser.pos
-                key = parser.parse_keyword_in(("swizzle", "order", "strides", "offset"))
+                key = parser.parse_keyword_in(("swizzle", "order", "strides", "offset", "origin"))
                 if key in fields:
                     parser.raise_error(f"'{key}' given twice", pos, parser.pos)
                 parser.parse_punctuation("=")
@@ -269,7 +278,7 @@ class LayoutAttr(ParametrizedAttribute):
             if "order" in fields and "strides" in fields:
                 parser.raise_error("give either an atom order or explicit strides, not both")
         attr = LayoutAttr(major, **fields)  # type: ignore[arg-type]
-        return (attr.major, attr.swizzle, attr.order, attr.strides, attr.offset)
+        return (attr.major, attr.swizzle, attr.order, attr.strides, attr.offset, attr.origin)
 
     def print_parameters(self, printer: Printer) -> None:
         parts = [self.major.data, f"swizzle = {self.swizzle.data}"]
@@ -279,6 +288,8 @@ class LayoutAttr(ParametrizedAttribute):
             parts.append(f"order = {self.order.data}")
         if self.has_offset:
             parts.append(f"offset = {self.offset.data}")
+        if self.origin.data >= 0:
+            parts.append(f"origin = {self.origin.data}")
         printer.print_string(f"<{', '.join(parts)}>")
 
 
@@ -339,6 +350,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             self.dtype, self.mn, self.k, lay.major.data, lay.swizzle.data,
             lay.order.data.replace("_", "-"), strides,  # type: ignore[arg-type]
             max(lay.offset.data, 0),
+            lay.origin.data if lay.origin.data >= 0 else None,
         )
 
     def verify(self) -> None:
@@ -720,6 +732,11 @@ class CopyOp(IRDLOperation):
         if src_elt != tile.dtype:
             raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
         if self.via.data is CopyVia.TMA:
+            if tile.layout.origin.data >= 0:
+                raise VerifyException(
+                    "TMA swizzles on absolute address bits: a tile with a swizzle origin "
+                    "must be copied via threads"
+                )
             contiguous_major = Major.K if role is Operand.A else Major.MN
             if tile.major is not contiguous_major:
                 raise VerifyException(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 USAGE = """usage: lower-tc [options] [input.mlir]      compile a tile program (see lower-tc --help)
+       lower-tc run input.mlir [--seed N]    run on the GPU against numpy (see lower-tc run --help)
        lower-tc desc {encode,decode} ...   descriptor tool (see lower-tc desc --help)"""
 
 
@@ -17,6 +18,10 @@ def main(argv: list[str] | None = None) -> int:
         from lower_tc.lowering.desc_cli import main as desc_main
 
         return desc_main(argv[1:])
+    if argv and argv[0] == "run":
+        from lower_tc.lowering.run_cli import main as run_main
+
+        return run_main(argv[1:])
     from lower_tc.lowering.driver import main as driver_main
 
     return driver_main(argv)

@@ -38,6 +38,7 @@ from lower_tc.dialects import ptx
 from lower_tc.dialects import tc
 from lower_tc.layout import LayoutError, Major, Swizzle, TileLayout, element_type
 from lower_tc.lowering.ptx_printer import TARGET_ATTR as PTX_TARGET_ATTR
+from lower_tc.lowering.ptx_printer import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.passes.diagnostics import error_at
 
 f32 = Float32Type()
@@ -126,7 +127,10 @@ class KernelLowering:
         self.scratch = self._scratch_start(body_ops)
         self._prologue(block)
         for op in body_ops:
+            first = len(self.ops)
             self._lower(op)
+            for new in self.ops[first:]:
+                new.location = op.location  # the printer cites it; ptxas errors map back to it
         self._epilogue()
         params = [f".param .u64 {self.param_name(a)}" for a in block.args]
         params += [f".param .align 64 .b8 {name}[128]" for name in self.tma_params]
@@ -712,4 +716,16 @@ class LowerToPtxPass(ModulePass):
                 block.add_op(t)
             else:
                 block.insert_op_before(t, first)
-        op.attributes[PTX_TARGET_ATTR] = StringAttr(archs.pop())
+        arch = archs.pop()
+        op.attributes[PTX_TARGET_ATTR] = StringAttr(arch)
+        op.attributes[PTX_VERSION_ATTR] = StringAttr(ptx_version(arch, op))
+
+
+def ptx_version(arch: str, module: ModuleOp) -> str:
+    """The lowest PTX ISA version the kernels need (ptxas rejects lower ones):
+    wgmma and TMA 8.0, wgmma with mixed s8/u8 operands 8.4, tcgen05 8.6."""
+    version = (8, 6) if arch == "sm_100a" else (8, 0)
+    for op in module.walk():
+        if isinstance(op, ptx.WgmmaMmaAsyncOp) and {op.prop("atype"), op.prop("btype")} == {"s8", "u8"}:
+            version = max(version, (8, 4))
+    return f"{version[0]}.{version[1]}"

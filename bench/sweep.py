@@ -1,0 +1,375 @@
+"""The hardware sweep: every wgmma/wmma configuration through the full pipeline, on the GPU.
+
+Each configuration is a tile program written as tc IR, compiled by the
+default pipeline, assembled by ptxas, run with fresh random inputs against the
+float64 reference. Workers compile and run in parallel, each in its own CUDA
+context, so a faulting kernel is reported without stopping the others.
+
+    python bench/sweep.py --list                 # count configurations, no GPU
+    python bench/sweep.py --out results.tsv      # run them all (needs an H100)
+    python bench/sweep.py --subset ci --assemble-only   # what CI assembles (no GPU)
+
+Prints a progress line per 100 configurations and a summary table; writes one
+TSV row per configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import multiprocessing as mp
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+ELEMENT = {
+    "f16": "f16", "bf16": "bf16", "tf32": "tf32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2",
+    "s8": "si8", "u8": "ui8",
+}
+ACC_ELEMENT = {"f32": "f32", "f16": "f16", "s32": "i32"}
+BITS = {"f16": 16, "bf16": 16, "tf32": 32, "e4m3": 8, "e5m2": 8, "s8": 8, "u8": 8}
+ACCS = {
+    "f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "e4m3": ("f32", "f16"),
+    "e5m2": ("f32", "f16"), "s8": ("s32",), "u8": ("s32",),
+}
+N_VALUES = (8, 16, 24, 64, 128, 256)
+SWIZZLES = ("none", "32b", "64b", "128b")
+
+
+@dataclass(frozen=True)
+class Config:
+    dtype: str
+    a_major: str
+    b_major: str
+    swizzle: str
+    n: int
+    k_slices: int
+    order: str
+    copy: str  # threads | tma
+    a_regs: bool
+    acc: str
+    b_dtype: str = ""
+    a_offset: int = -1  # pinned offsets for off-boundary placements
+    b_offset: int = -1
+    relative: bool = False  # data swizzled relative to the tile start (origin = offset)
+
+    @property
+    def key(self) -> str:
+        parts = [
+            self.dtype + (f"x{self.b_dtype}" if self.b_dtype else ""),
+            f"A{self.a_major}", f"B{self.b_major}", self.swizzle, f"n{self.n}",
+            f"k{self.k_slices}", self.order, self.copy, "regsA" if self.a_regs else "smemA", self.acc,
+        ]
+        if self.a_offset >= 0:
+            parts.append(f"@{self.a_offset},{self.b_offset}" + ("rel" if self.relative else "abs"))
+        return "-".join(parts)
+
+    @property
+    def k(self) -> int:
+        return self.k_slices * 256 // BITS[self.dtype]
+
+
+def _legal_n(dtype: str, n: int) -> bool:
+    if dtype in ("s8", "u8"):
+        return n in (8, 16, 24) or (n >= 32 and n % 16 == 0)
+    return n % 8 == 0
+
+
+def _atoms_fit(extent_bytes: int, swizzle: str) -> bool:
+    row = {"none": 16, "32b": 32, "64b": 64, "128b": 128}[swizzle]
+    return extent_bytes % row == 0
+
+
+def legal(c: Config) -> bool:
+    bits = BITS[c.dtype]
+    if not _legal_n(c.dtype, c.n):
+        return False
+    for major, mn in ((c.a_major, 64), (c.b_major, c.n)):
+        extent = (c.k if major == "k" else mn) * bits // 8
+        if not _atoms_fit(extent, c.swizzle):
+            return False
+        if major == "mn" and bits != 16:
+            return False
+    if c.a_regs and c.a_major != "k":
+        return False
+    if c.copy == "tma" and (c.a_major != "k" or c.b_major != "mn"):
+        return False  # TMA cannot transpose: A is K-contiguous, B N-contiguous in global memory
+    if c.copy == "tma" and (c.k * bits // 8 < 16 or c.n * bits // 8 < 16):
+        return False
+    return True
+
+
+def all_configs() -> Iterator[Config]:
+    """The full sweep of the issue: dtypes x majors x swizzles x N x K-slices x orders x copies x accs."""
+    for dtype in ELEMENT:
+        majors = ("k", "mn") if BITS[dtype] == 16 else ("k",)
+        for a_major, b_major, swizzle, n, ks, order, copy, acc in itertools.product(
+            majors, majors, SWIZZLES, N_VALUES, (1, 2, 3, 4), ("mn_first", "k_first"),
+            ("threads", "tma"), ACCS[dtype],
+        ):
+            c = Config(dtype, a_major, b_major, swizzle, n, ks, order, copy, False, acc)
+            if legal(c):
+                yield c
+        # A in registers: a subset (K-major A, each swizzle, two N, 1 and 4 K-slices)
+        for b_major, swizzle, n, ks, acc in itertools.product(
+            majors, SWIZZLES, (16, 128), (1, 4), ACCS[dtype]
+        ):
+            c = Config(dtype, "k", b_major, swizzle, n, ks, "mn_first", "threads", True, acc)
+            if legal(c):
+                yield c
+    # mixed fp8 and integer operand pairs
+    for a, b, acc in (("e4m3", "e5m2", "f32"), ("e5m2", "e4m3", "f16"), ("s8", "u8", "s32"), ("u8", "s8", "s32")):
+        for swizzle, n in itertools.product(SWIZZLES, (16, 64)):
+            c = Config(a, "k", "k", swizzle, n, 2, "mn_first", "threads", False, acc, b_dtype=b)
+            if legal(c):
+                yield c
+
+
+def offset_configs() -> Iterator[Config]:
+    """Tiles placed off their swizzle pattern boundary, 1024*n + 128*r: the cases
+    docs/base-offset.md proves, with data swizzled on absolute address bits (threads
+    or TMA, base offset 0) or relative to the tile start (threads, base offset r)."""
+    for dtype, swizzle, r, (copy, relative), (a_major, b_major) in itertools.product(
+        ("bf16", "e4m3", "tf32"), ("32b", "64b", "128b"), range(8),
+        (("threads", False), ("tma", False), ("threads", True)),
+        (("k", "k"), ("k", "mn"), ("mn", "mn")),
+    ):
+        if BITS[dtype] != 16 and "mn" in (a_major, b_major):
+            continue
+        c = Config(dtype, a_major, b_major, swizzle, 64, 2, "mn_first", copy, False, ACCS[dtype][0],
+                   a_offset=1024 + 128 * r, b_offset=24576 + 128 * ((r + 3) % 8), relative=relative)
+        if legal(c):
+            yield c
+
+
+def ci_subset() -> list[Config]:
+    """A representative slice for CI (assembled and SASS-checked, no GPU): every dtype,
+    major pair, swizzle and copy path once, at a few N and K."""
+    seen: set[tuple] = set()
+    out = []
+    for c in itertools.chain(all_configs(), offset_configs()):
+        sig = (c.dtype, c.b_dtype, c.a_major, c.b_major, c.swizzle, c.copy, c.a_regs, c.acc, c.a_offset >= 0, c.relative)
+        if sig not in seen:
+            seen.add(sig)
+            out.append(c)
+    return out
+
+
+# -- IR ---------------------------------------------------------------------------------------
+
+
+def tile_type(dtype: str, mn: int, k: int, major: str, swizzle: str, order: str, offset: int,
+              relative: bool = False) -> str:
+    extra = f", order = {order}" if order != "mn_first" else ""
+    if offset >= 0:
+        extra += f", offset = {offset}"
+        if relative:
+            extra += f", origin = {offset}"
+    return f"!tc.tile<{mn}x{k}x{ELEMENT[dtype]}, #tc.layout<{major}, swizzle = {swizzle}{extra}>>"
+
+
+def program(c: Config) -> str:
+    """The tc IR of one configuration: D = A x B, A 64 x K, B K x N."""
+    b_dtype = c.b_dtype or c.dtype
+    ea, eb = ELEMENT[c.dtype], ELEMENT[b_dtype]
+    acc = ACC_ELEMENT[c.acc]
+    ta = tile_type(c.dtype, 64, c.k, c.a_major, c.swizzle, c.order, c.a_offset, c.relative)
+    tb = tile_type(b_dtype, c.n, c.k, c.b_major, c.swizzle, c.order, c.b_offset, c.relative)
+    via = " via tma" if c.copy == "tma" else ""
+    regs = " a_in_registers" if c.a_regs else ""
+    return f"""func.func @k(%A: memref<64x{c.k}x{ea}>, %B: memref<{c.k}x{c.n}x{eb}>, %D: memref<64x{c.n}x{acc}>) attributes {{tc.target = "sm_90a"}} {{
+  %a = tc.smem_tile : {ta}
+  %b = tc.smem_tile : {tb}
+  tc.copy %A to %a as a{via} : memref<64x{c.k}x{ea}>, {ta}
+  tc.copy %B to %b as b{via} : memref<{c.k}x{c.n}x{eb}>, {tb}
+  %acc = tc.acc_zero : !tc.acc<64x{c.n}x{acc}>
+  %d = tc.wgmma %a, %b, %acc{regs} : {ta}, {tb}, !tc.acc<64x{c.n}x{acc}>
+  tc.acc_store %d to %D : !tc.acc<64x{c.n}x{acc}>, memref<64x{c.n}x{acc}>
+  func.return
+}}
+"""
+
+
+WMMA_CASES = [
+    # (shape, type, acc, a layout, b layout)
+    (shape, t, acc, al, bl)
+    for shape, types in (("m16n16k16", ("f16", "bf16", "s8", "u8")), ("m32n8k16", ("f16", "bf16", "s8")),
+                         ("m8n32k16", ("f16", "bf16", "u8")), ("m16n16k8", ("tf32",)))
+    for t in types
+    for acc in ({"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("s32",), "u8": ("s32",)}[t])
+    for al, bl in (("row", "col"), ("col", "row"), ("row", "row"), ("col", "col"))
+]
+
+
+def wmma_program(shape: str, t: str, acc: str, al: str, bl: str) -> str:
+    m, n, k = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16), "m16n16k8": (16, 16, 8)}[shape]
+    e, ea = ELEMENT[t], ACC_ELEMENT[acc]
+    # row pitches padded to 32 elements: every row start aligned to any fragment size
+    pad = lambda rows, cols: (rows, -(-cols // 32) * 32)  # noqa: E731
+    a_shape = pad(m, 2 * k) if al == "row" else pad(2 * k, m)
+    b_shape = pad(2 * k, n) if bl == "row" else pad(n, 2 * k)
+    c_shape, d_shape = pad(m, n), pad(n, m)
+    fa = f"!tc.wmma_frag<a, {shape}, {e}, {al}>"
+    fb = f"!tc.wmma_frag<b, {shape}, {e}, {bl}>"
+    fc = f"!tc.wmma_frag<c, {shape}, {ea}>"
+    a1 = "[0, {k}]" if al == "row" else "[{k}, 0]"
+    b1 = "[{k}, 0]" if bl == "row" else "[0, {k}]"
+    ma, mb = f"memref<{a_shape[0]}x{a_shape[1]}x{e}>", f"memref<{b_shape[0]}x{b_shape[1]}x{e}>"
+    mc, md = f"memref<{c_shape[0]}x{c_shape[1]}x{ea}>", f"memref<{d_shape[0]}x{d_shape[1]}x{ea}>"
+    return f"""func.func @k(%A: {ma}, %B: {mb}, %C: {mc}, %D: {md}) attributes {{tc.target = "sm_90a"}} {{
+  %c0 = tc.wmma_load %C[0, 0] : {mc} -> {fc}
+  %a0 = tc.wmma_load %A[0, 0] : {ma} -> {fa}
+  %b0 = tc.wmma_load %B[0, 0] : {mb} -> {fb}
+  %c1 = tc.wmma_mma %a0, %b0, %c0 : {fa}, {fb}, {fc} -> {fc}
+  %a1 = tc.wmma_load %A{a1.format(k=k)} : {ma} -> {fa}
+  %b1 = tc.wmma_load %B{b1.format(k=k)} : {mb} -> {fb}
+  %c2 = tc.wmma_mma %a1, %b1, %c1 : {fa}, {fb}, {fc} -> {fc}
+  tc.wmma_store %c2 to %D[0, 0] col : {fc}, {md}
+  func.return
+}}
+"""
+
+
+# -- running ------------------------------------------------------------------------------------
+
+
+_BROKEN: list[str] = []  # set once this worker's CUDA context died (sticky error)
+
+
+def _work(job: tuple[str, str, int, bool]) -> tuple[str, str, str, float, float, str]:
+    """Compile, assemble and (unless assemble-only) run one configuration."""
+    key, text, seed, assemble_only = job
+    if _BROKEN:
+        return key, "RETRY", "", 0.0, 0.0, f"worker context lost after {_BROKEN[0]}"
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering.runner import RunError, run_kernel
+    from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
+
+    try:
+        kernels = compile_source(text, key, assemble=True)
+    except Exception as err:  # noqa: BLE001 - reported per configuration
+        return key, "COMPILE_ERROR", "", 0.0, 0.0, f"{type(err).__name__}: {str(err).splitlines()[0][:300]}"
+    k = kernels[0]
+    note = ""
+    if find_disassembler() is not None:
+        sass = disassemble(k.cubin)  # type: ignore[arg-type]
+        family = _family(key)
+        missing = check_sass(sass, EXPECTED_SASS[family])
+        if missing:
+            return key, "SASS_MISSING", "", 0.0, 0.0, f"missing {missing} ({family})"
+        note = f"sass {family} ok"
+    if assemble_only:
+        return key, "ASSEMBLED", "", 0.0, 0.0, note
+    try:
+        r = run_kernel(k, seed, timeout=10.0)
+    except RunError as err:
+        if "did not finish" not in str(err):
+            _BROKEN.append(key)  # a fault poisons this process's context
+        return key, "RUN_ERROR", "", 0.0, 0.0, str(err)[:300]
+    except Exception as err:  # noqa: BLE001 - a harness bug must not stop the sweep
+        return key, "RUN_ERROR", "", 0.0, 0.0, f"{type(err).__name__}: {str(err)[:300]}"
+    status = "PASS" if r.passed else "FAIL"
+    return key, status, r.device, r.max_error, r.tolerance, f"nan={r.nan_count} mismatches={r.mismatches}/{r.checked}"
+
+
+def _family(key: str) -> str:
+    if key.startswith("wmma"):
+        t = key.split("-")[2]
+        return "wmma.s8" if t in ("s8", "u8") else "wmma.f16"
+    t = key.split("-")[0].split("x")[0]
+    if t in ("e4m3", "e5m2"):
+        return "wgmma.e4m3"
+    if t in ("s8", "u8"):
+        return "wgmma.s8"
+    return "wgmma.f16"
+
+
+def jobs(subset: str, seed: int, assemble_only: bool) -> list[tuple[str, str, int, bool]]:
+    if subset == "ci":
+        configs = ci_subset()
+        wmma = WMMA_CASES[::3]
+    elif subset == "offsets":
+        configs, wmma = list(offset_configs()), []
+    else:
+        configs = list(all_configs()) + list(offset_configs())
+        wmma = WMMA_CASES
+    out = [(c.key, program(c), seed + i, assemble_only) for i, c in enumerate(configs)]
+    out += [
+        ("wmma-" + "-".join(case), wmma_program(*case), seed + 100000 + i, assemble_only)
+        for i, case in enumerate(wmma)
+    ]
+    return out
+
+
+def summarize(rows: list[tuple[str, str, str, float, float, str]]) -> str:
+    by_group: dict[str, Counter] = defaultdict(Counter)
+    worst: dict[str, float] = defaultdict(float)
+    for key, status, _dev, err, _tol, _note in rows:
+        group = key.split("-")[0] if not key.startswith("wmma") else "wmma-" + key.split("-")[2]
+        by_group[group][status] += 1
+        worst[group] = max(worst[group], err)
+    statuses = sorted({s for c in by_group.values() for s in c})
+    lines = ["| group | " + " | ".join(statuses) + " | max error |", "|---" * (len(statuses) + 2) + "|"]
+    for group in sorted(by_group):
+        c = by_group[group]
+        lines.append(f"| {group} | " + " | ".join(str(c[s]) for s in statuses) + f" | {worst[group]:.2g} |")
+    total = Counter(s for _, s, *_ in rows)
+    lines.append(f"| **all** | " + " | ".join(str(total[s]) for s in statuses) + " | |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--subset", choices=["all", "ci", "offsets"], default="all")
+    parser.add_argument("--list", action="store_true", help="print the configurations and exit")
+    parser.add_argument("--assemble-only", action="store_true", help="compile, assemble and SASS-check only")
+    parser.add_argument("--seed", type=int, default=20261122)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--limit", type=int, default=0, help="run only the first N configurations")
+    parser.add_argument("--out", default="", help="TSV file for one row per configuration")
+    args = parser.parse_args(argv)
+    work = jobs(args.subset, args.seed, args.assemble_only)
+    if args.limit:
+        work = work[: args.limit]
+    if args.list:
+        for key, *_ in work:
+            print(key)
+        print(f"{len(work)} configurations", file=sys.stderr)
+        return 0
+    start = time.monotonic()
+    rows: list[tuple[str, str, str, float, float, str]] = []
+    ctx = mp.get_context("spawn")
+    pending = work
+    while pending:
+        done: list[tuple[str, str, str, float, float, str]] = []
+        with ctx.Pool(args.workers) as pool:
+            for row in pool.imap_unordered(_work, pending, chunksize=2):
+                done.append(row)
+                if row[1] not in ("PASS", "ASSEMBLED", "RETRY"):
+                    print(f"  {row[1]}: {row[0]}: {row[5]}", flush=True)
+                n = len(rows) + len(done)
+                if n % 100 == 0:
+                    bad = sum(r[1] not in ("PASS", "ASSEMBLED", "RETRY") for r in rows + done)
+                    print(f"[{n}/{len(work)}] {time.monotonic() - start:.0f} s, {bad} not passing", flush=True)
+        retry = {r[0] for r in done if r[1] == "RETRY"}
+        rows += [r for r in done if r[1] != "RETRY"]
+        if retry:
+            print(f"re-running {len(retry)} configurations whose worker lost its CUDA context", flush=True)
+        pending = [j for j in pending if j[0] in retry]
+    print(f"[{len(rows)}/{len(work)}] done in {time.monotonic() - start:.0f} s", flush=True)
+    rows.sort()
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("config\tstatus\tdevice\tmax_error\ttolerance\tnote\n")
+            for r in rows:
+                f.write("\t".join(str(x) for x in r) + "\n")
+    print(summarize(rows))
+    ok = {"PASS", "ASSEMBLED"}
+    return 0 if all(r[1] in ok for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

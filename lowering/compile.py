@@ -1,0 +1,93 @@
+"""Compiling tile programs from Python: text in, PTX (and cubins) out.
+
+This is what `lower-tc run`, the sweep and the tests use; the command-line
+driver wraps the same passes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+import lower_tc
+from lower_tc.dialects import ptx
+
+
+@dataclass
+class CompiledKernel:
+    """One kernel: its tc form (for the reference), its metadata and its code."""
+
+    name: str
+    source: func.FuncOp
+    info: dict[str, Any]
+    ptx: str
+    cubin: bytes | None = None
+
+
+def context() -> Context:
+    from xdsl.dialects.arith import Arith
+    from xdsl.dialects.builtin import Builtin
+    from xdsl.dialects.func import Func
+
+    ctx = Context()
+    for dialect in (Builtin, Func, Arith):
+        ctx.load_dialect(dialect)
+    lower_tc.register_dialects(ctx)
+    return ctx
+
+
+def parse(text: str, name: str = "<input>") -> tuple[Context, ModuleOp]:
+    from lower_tc.lowering.driver import LocatedParser
+
+    ctx = context()
+    module = LocatedParser(ctx, text, name).parse_module()
+    module.verify()
+    return ctx, module
+
+
+def compile_source(
+    text: str,
+    name: str = "<input>",
+    assemble: bool = False,
+    before_lowering: Callable[[ModuleOp], None] | None = None,
+) -> list[CompiledKernel]:
+    """Runs the default pipeline; returns each kernel with its PTX (and cubin if asked).
+
+    Errors are raised as xDSL diagnostics (ParseError, VerifyException,
+    LocatedError) and, for ptxas, BackendError. `before_lowering` may edit
+    the module between tc-compute-descriptors and tc-lower-to-ptx
+    (experiments use it to force descriptor fields).
+    """
+    ctx, module = parse(text, name)
+    passes = lower_tc.default_pipeline()
+    for p in passes[:-1]:
+        p.apply(ctx, module)
+        module.verify()
+    if before_lowering is not None:
+        before_lowering(module)
+    sources = {
+        op.sym_name.data: op.clone()
+        for op in module.walk()
+        if isinstance(op, func.FuncOp) and "tc.target" in op.attributes
+    }
+    passes[-1].apply(ctx, module)
+    module.verify()
+    text_out = lower_tc.print_ptx(module)
+    kernels = []
+    for op in module.walk():
+        if isinstance(op, ptx.KernelOp):
+            info = json.loads(op.info.data) if op.info is not None else {}
+            kernels.append(CompiledKernel(op.sym_name.data, sources[op.sym_name.data], info, text_out))
+    if assemble and kernels:
+        from lower_tc.lowering.ptxas import assemble as run_ptxas
+
+        cubin = run_ptxas(text_out, kernels[0].info["target"])
+        for k in kernels:
+            k.cubin = cubin
+    return kernels

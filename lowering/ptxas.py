@@ -1,0 +1,290 @@
+"""The ptxas backend: PTX text -> cubin, with ptxas errors pointed back at the source.
+
+ptxas reports errors by PTX line number, which means nothing to someone who wrote
+the tc IR. The PTX printer puts a ``// from FILE:LINE:COL`` comment before the
+instructions of each source op, so each ptxas error here is mapped to the nearest
+such comment above its line and printed as ``FILE:LINE:COL: error: ptxas: ...``
+with the PTX line and the kernel it sits in.
+
+The CUDA tools are found on PATH, under ``$CUDA_HOME``/``$CUDA_PATH``, or in
+NVIDIA's pip wheels (``pip install 'lower-tc[ptxas]'``), so no CUDA toolkit
+install is needed. Nothing here needs a GPU, and nothing runs through a shell.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Targets lower-tc emits PTX for (the ``a`` variants: wgmma and tcgen05 need them).
+ARCHS = ("sm_90a", "sm_100a")
+#: Seconds before a ptxas / nvdisasm run counts as hung.
+TIMEOUT_S = 120
+
+#: Where NVIDIA's wheels put their tools, relative to a ``nvidia`` package folder:
+#: CUDA 13 wheels share ``cu13/bin``; CUDA 12 wheels have one folder per wheel.
+WHEEL_BIN_DIRS = (
+    "cu13/bin",
+    "cuda_nvcc/bin",
+    "cuda_nvdisasm/bin",
+    "cuda_cuobjdump/bin",
+    "cu12/bin",
+)
+
+INSTALL_HINT = (
+    "Install it with `pip install 'lower-tc[ptxas]'` (brings NVIDIA's nvidia-cuda-nvcc "
+    "wheel), or put a CUDA toolkit's ptxas on PATH or set CUDA_HOME to the toolkit."
+)
+
+#: ``\t// from FILE:LINE:COL``, as lowering/ptx_printer.py writes it (LOC_MARK = "from").
+_LOC_COMMENT = re.compile(r"^\s*//\s*from\s+(?P<loc>.+:\d+:\d+)\s*$")
+_ENTRY = re.compile(r"\.entry\s+(?P<name>[A-Za-z_$%][\w$]*)\s*\(")
+#: ``ptxas input.ptx, line 13; error   : Unknown symbol '%r9'``
+_DIAG = re.compile(r"^ptxas\s+(?P<file>.+?), line (?P<line>\d+); (?P<sev>\w+)\s*: (?P<msg>.*)$")
+#: ``ptxas fatal   : ... at line 13 in function k ...`` (no file, line inside the text)
+_OTHER = re.compile(r"^ptxas\s+(?P<sev>\w+)\s*: (?P<msg>.*)$")
+_LINE_IN_MSG = re.compile(r"\bline (\d+)\b")
+
+
+class BackendError(Exception):
+    """ptxas or a disassembler failed, or could not be found or run.
+
+    The message is meant to be shown as it is, without a traceback.
+    """
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def _exe_names(name: str) -> list[str]:
+    return [name + ".exe", name] if os.name == "nt" else [name]
+
+
+def _nvidia_roots() -> list[Path]:
+    """Every folder of the ``nvidia`` namespace package (one per site-packages that has it)."""
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        return []
+    if spec is None or spec.submodule_search_locations is None:
+        return []
+    return [Path(p) for p in spec.submodule_search_locations]
+
+
+def _pathfinder(name: str) -> Path | None:
+    """cuda.pathfinder's answer, where it is installed and knows the tool (it may not)."""
+    try:
+        from cuda.pathfinder import find_nvidia_binary_utility  # type: ignore[import-not-found]
+
+        found = find_nvidia_binary_utility(name)
+    except Exception:  # not installed, too old, or the tool is not in its list
+        return None
+    return Path(found) if found else None
+
+
+def search_dirs(extra_roots: Iterable[Path | str] = ()) -> list[Path]:
+    """The folders searched after PATH, in order: $CUDA_HOME/bin, $CUDA_PATH/bin, then the
+    wheel bin folders under `extra_roots` (folders laid out like the ``nvidia`` package)
+    and under every folder of the installed ``nvidia`` package."""
+    dirs: list[Path] = []
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        value = os.environ.get(var)
+        if value:
+            dirs.append(Path(value) / "bin")
+    for root in [*map(Path, extra_roots), *_nvidia_roots()]:
+        dirs.extend(root / sub for sub in WHEEL_BIN_DIRS)
+    return dirs
+
+
+def find_tool(name: str, *, extra_roots: Iterable[Path | str] = ()) -> Path | None:
+    """Find a CUDA tool (ptxas, nvdisasm, cuobjdump): PATH, then CUDA_HOME / CUDA_PATH,
+    then NVIDIA's pip wheels in this Python environment, then cuda.pathfinder.
+
+    Returns None when there is none. Raises BackendError when the only copies found are
+    not executable (pip wheels sometimes lose the +x bit), so that is not mistaken for
+    a missing tool.
+    """
+    on_path = shutil.which(name)
+    if on_path:
+        return Path(on_path)
+    not_executable: list[Path] = []
+    for folder in search_dirs(extra_roots):
+        for exe in _exe_names(name):
+            candidate = folder / exe
+            if candidate.is_file():
+                if os.access(candidate, os.X_OK):
+                    return candidate
+                not_executable.append(candidate)
+    found = _pathfinder(name)
+    if found is not None and found.is_file():
+        if os.access(found, os.X_OK):
+            return found
+        not_executable.append(found)
+    if not_executable:
+        paths = ", ".join(str(p) for p in dict.fromkeys(not_executable))
+        raise BackendError(
+            f"found {name} at {paths} but it is not executable (pip wheels sometimes lose "
+            f"the +x bit); fix it with `chmod +x {not_executable[0]}`."
+        )
+    return None
+
+
+def find_ptxas(*, extra_roots: Iterable[Path | str] = ()) -> Path:
+    """ptxas, or a BackendError that says how to get it."""
+    found = find_tool("ptxas", extra_roots=extra_roots)
+    if found is None:
+        raise BackendError(
+            "ptxas not found: looked on PATH, in $CUDA_HOME/bin and $CUDA_PATH/bin, and in "
+            f"NVIDIA's pip wheels (nvidia/cu13/bin, nvidia/cuda_nvcc/bin). {INSTALL_HINT}"
+        )
+    return found
+
+
+def run_tool(argv: Sequence[str], *, cwd: Path | None = None, what: str) -> subprocess.CompletedProcess[str]:
+    """Run a tool without a shell, with a timeout; failures to start become BackendError."""
+    try:
+        return subprocess.run(
+            list(argv), cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise BackendError(f"{what} did not finish within {TIMEOUT_S} s: {' '.join(argv)}") from None
+    except OSError as err:
+        raise BackendError(f"could not run {what} ({argv[0]}): {err}") from None
+
+
+def ptxas_version(ptxas: Path | None = None) -> str:
+    """The release line of ``ptxas --version`` (e.g. "Cuda compilation tools, release 13.0, V13.0.88")."""
+    tool = ptxas or find_ptxas()
+    proc = run_tool([str(tool), "--version"], what="ptxas --version")
+    lines = [ln.strip() for ln in (proc.stdout + proc.stderr).splitlines() if ln.strip()]
+    if proc.returncode != 0 or not lines:
+        raise BackendError(f"`{tool} --version` failed (exit status {proc.returncode}).")
+    return next((ln for ln in lines if "release" in ln), lines[-1])
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@dataclass(frozen=True)
+class PtxasDiagnostic:
+    """One ptxas message, with where it points in the PTX and in the source."""
+
+    severity: str
+    message: str
+    ptx_line: int | None = None
+    ptx_text: str | None = None
+    kernel: str | None = None
+    source_loc: str | None = None
+
+    def render(self, ptx_name: str = "<ptx>") -> str:
+        where = self.source_loc or (f"{ptx_name}:{self.ptx_line}" if self.ptx_line else ptx_name)
+        head = f"{where}: {self.severity}: ptxas: {self.message}"
+        if self.ptx_line is None:
+            return head + (f"\n    in kernel {self.kernel}" if self.kernel else "")
+        kernel = f"kernel {self.kernel}, " if self.kernel else ""
+        return f"{head}\n    {kernel}PTX line {self.ptx_line}: {(self.ptx_text or '').strip()}"
+
+
+def locate(ptx: str, line: int) -> tuple[str | None, str | None, str | None]:
+    """For a 1-based PTX line: (its text, the kernel it is in, the source loc of the
+    nearest ``// from`` comment above it inside that kernel)."""
+    lines = ptx.splitlines()
+    if not 1 <= line <= len(lines):
+        return None, None, None
+    kernel = loc = None
+    for i in range(line - 1, -1, -1):
+        text = lines[i]
+        entry = _ENTRY.search(text)
+        if entry:
+            kernel = entry.group("name")
+            break
+        if loc is None:
+            mark = _LOC_COMMENT.match(text)
+            if mark:
+                loc = mark.group("loc")
+    if kernel is None:  # a global, outside every kernel: a loc above it is not its own
+        loc = None
+    return lines[line - 1], kernel, loc
+
+
+def parse_ptxas_output(output: str, ptx: str) -> list[PtxasDiagnostic]:
+    """ptxas's messages, each mapped to its PTX line, kernel and source location."""
+    diags: list[PtxasDiagnostic] = []
+    for raw in output.splitlines():
+        text = raw.strip()
+        if not text:
+            continue
+        m = _DIAG.match(text)
+        if m:
+            severity, message, line = m.group("sev"), m.group("msg").strip(), int(m.group("line"))
+        else:
+            m = _OTHER.match(text)
+            if m is None:
+                diags.append(PtxasDiagnostic("note", text))
+                continue
+            severity, message = m.group("sev"), m.group("msg").strip()
+            if message == "Ptx assembly aborted due to errors":
+                continue
+            in_msg = _LINE_IN_MSG.search(message)
+            line = int(in_msg.group(1)) if in_msg else None
+        if line is None:
+            diags.append(PtxasDiagnostic(severity, message))
+            continue
+        ptx_text, kernel, loc = locate(ptx, line)
+        diags.append(PtxasDiagnostic(severity, message, line, ptx_text, kernel, loc))
+    return list(dict.fromkeys(diags))
+
+
+# --------------------------------------------------------------------------- assemble
+
+
+def assemble(
+    ptx: str,
+    arch: str,
+    *,
+    kernel: str | None = None,
+    extra_args: Sequence[str] = (),
+    ptxas: Path | None = None,
+) -> bytes:
+    """Assemble PTX text into a cubin for `arch` ("sm_90a" or "sm_100a").
+
+    `kernel`, if given, restricts code generation to that entry (``ptxas --entry``) and
+    names it in errors. Every failure (a ptxas error, a timeout, a missing ptxas) is a
+    BackendError whose message points each ptxas error at its source op.
+    """
+    if arch not in ARCHS:
+        raise BackendError(f"unsupported arch {arch!r}: lower-tc assembles for {' or '.join(ARCHS)}.")
+    tool = ptxas or find_ptxas()
+    with tempfile.TemporaryDirectory(prefix="lower-tc-ptxas-") as tmp:
+        src, out = Path(tmp) / "input.ptx", Path(tmp) / "input.cubin"
+        src.write_text(ptx)
+        argv = [str(tool), f"-arch={arch}", *extra_args]
+        if kernel is not None:
+            argv += ["--entry", kernel]
+        argv += [src.name, "-o", out.name]
+        proc = run_tool(argv, cwd=Path(tmp), what="ptxas")
+        if proc.returncode != 0:
+            raise BackendError(_failure(proc, ptx, arch, kernel, tool))
+        if not out.is_file():
+            raise BackendError(f"ptxas exited 0 but wrote no cubin ({' '.join(argv)}).")
+        return out.read_bytes()
+
+
+def _failure(proc: subprocess.CompletedProcess[str], ptx: str, arch: str, kernel: str | None, tool: Path) -> str:
+    output = (proc.stderr + "\n" + proc.stdout).strip()
+    diags = parse_ptxas_output(output, ptx)
+    errors = sum(d.severity in ("error", "fatal") for d in diags)
+    what = f"kernel {kernel}" if kernel else "the PTX"
+    head = (
+        f"ptxas ({tool}) rejected {what} for {arch} with exit status {proc.returncode}"
+        f" ({errors} error{'s' if errors != 1 else ''}):"
+    )
+    body = [d.render() for d in diags] or [output or "(ptxas printed nothing)"]
+    return "\n".join([head, *body])

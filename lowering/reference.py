@@ -1,0 +1,98 @@
+"""A float64 numpy reference for tile programs: interprets the tc ops of a kernel.
+
+It reads the same IR the compiler lowers, so the reference follows the
+program (which operand is copied where, which WMMA fragment sits at which
+offset), not a guess of what the kernel should do. Tiles are logical MN x K
+matrices; layouts do not matter here, which is the point: the GPU result must
+equal the mathematics whatever the layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import tc
+
+
+@dataclass
+class ReferenceResult:
+    """Per output argument index: the expected values, their error scale and the written mask."""
+
+    values: dict[int, np.ndarray]
+    scale: dict[int, np.ndarray]  # |A|.|B| (+|C|): the magnitude rounding errors scale with
+    written: dict[int, np.ndarray]
+
+
+def reference(kernel: func.FuncOp, inputs: dict[int, np.ndarray]) -> ReferenceResult:
+    """Evaluate the kernel on float64 `inputs` (by argument index)."""
+    args = list(kernel.body.block.args)
+    env: dict[SSAValue, tuple[np.ndarray, np.ndarray]] = {}  # value -> (values, |values| scale)
+    out = ReferenceResult({}, {}, {})
+
+    def arg(value: SSAValue) -> int:
+        return args.index(value)  # type: ignore[arg-type]
+
+    def output(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if index not in out.values:
+            shape = inputs[index].shape
+            out.values[index] = np.zeros(shape)
+            out.scale[index] = np.zeros(shape)
+            out.written[index] = np.zeros(shape, dtype=bool)
+        return out.values[index], out.scale[index], out.written[index]
+
+    for op in kernel.body.block.ops:
+        if isinstance(op, tc.CopyOp):
+            src = inputs[arg(op.src)]
+            mat = src if op.operand.data is tc.Operand.A else src.T
+            env[op.dst] = (mat, np.abs(mat))
+        elif isinstance(op, tc.AccZeroOp):
+            t = op.acc.type
+            assert isinstance(t, tc.AccType)
+            env[op.acc] = (np.zeros((t.m, t.n)), np.zeros((t.m, t.n)))
+        elif isinstance(op, tc.AccLoadOp):
+            c = inputs[arg(op.src)]
+            env[op.acc] = (c.copy(), np.abs(c))
+        elif isinstance(op, tc.WgmmaOp | tc.Tcgen05MmaOp):
+            a, a_abs = env[op.a]
+            b, b_abs = env[op.b]
+            c, c_abs = env[op.acc]
+            env[op.result] = (c + a @ b.T, c_abs + a_abs @ b_abs.T)
+        elif isinstance(op, tc.AccStoreOp):
+            values, scale, written = output(arg(op.dst))
+            v, s = env[op.acc]
+            values[...], scale[...], written[...] = v, s, True
+        elif isinstance(op, tc.WmmaZeroOp):
+            m, n, _ = tc.WMMA_SHAPES[op.frag.type.shape.data]  # type: ignore[union-attr]
+            env[op.frag] = (np.zeros((m, n)), np.zeros((m, n)))
+        elif isinstance(op, tc.WmmaLoadOp):
+            ft = op.frag.type
+            assert isinstance(ft, tc.WmmaFragType)
+            layout = ft.layout.data or "row"
+            rows, cols = tc.wmma_stored_extent(ft, layout)
+            r0, c0 = (o.data for o in op.offsets.data)
+            block = inputs[arg(op.src)][r0 : r0 + rows, c0 : c0 + cols]
+            mat = block if layout == "row" else block.T
+            env[op.frag] = (mat, np.abs(mat))
+        elif isinstance(op, tc.WmmaMmaOp):
+            a, a_abs = env[op.a]
+            b, b_abs = env[op.b]
+            c, c_abs = env[op.c]
+            env[op.d] = (c + a @ b, c_abs + a_abs @ b_abs)
+        elif isinstance(op, tc.WmmaStoreOp):
+            ft = op.frag.type
+            assert isinstance(ft, tc.WmmaFragType)
+            layout = op.layout.data.value
+            rows, cols = tc.wmma_stored_extent(ft, layout)
+            r0, c0 = (o.data for o in op.offsets.data)
+            v, s = env[op.frag]
+            if layout == "col":
+                v, s = v.T, s.T
+            values, scale, written = output(arg(op.dst))
+            values[r0 : r0 + rows, c0 : c0 + cols] = v
+            scale[r0 : r0 + rows, c0 : c0 + cols] = s
+            written[r0 : r0 + rows, c0 : c0 + cols] = True
+    return out

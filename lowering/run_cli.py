@@ -1,0 +1,62 @@
+"""`lower-tc run input.mlir`: compile, run on the GPU, compare with numpy.
+
+Exit status: 0 every kernel passed, 1 a kernel failed or the input has
+errors, 2 it cannot run here (no GPU, wrong GPU, no CUDA bindings, no ptxas).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="lower-tc run", description=__doc__)
+    parser.add_argument("input", help="a tile program (.mlir)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds a kernel may run")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    args = parser.parse_args(argv)
+
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering.ptxas import BackendError
+    from lower_tc.lowering.runner import RunError, run_kernel
+    from lower_tc.passes.diagnostics import location
+
+    seed = args.seed if args.seed is not None else time.time_ns() % (1 << 31)
+    try:
+        with open(args.input) as f:
+            text = f.read()
+        kernels = compile_source(text, args.input, assemble=True)
+    except OSError as err:
+        print(f"lower-tc run: error: {err}", file=sys.stderr)
+        return 1
+    except ParseError as err:
+        loc = err.span.get_location()
+        print(f"{loc.file}:{loc.line}:{loc.col}: error: {err.msg}", file=sys.stderr)
+        return 1
+    except DiagnosticException as err:
+        where = location(getattr(err, "op", None)) or args.input
+        print(f"{where}: error: {getattr(err, 'msg', None) or str(err).splitlines()[0]}", file=sys.stderr)
+        return 1
+    except BackendError as err:
+        print(f"lower-tc run: error: {err}", file=sys.stderr)
+        return 2
+    results = []
+    try:
+        for k in kernels:
+            results.append(run_kernel(k, seed, args.timeout))
+    except RunError as err:
+        print(f"lower-tc run: error: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([r.as_dict() for r in results], indent=2))
+    else:
+        for r in results:
+            print(r.summary())
+        print(f"seed {seed} on {results[0].device}" if results else "no kernels")
+    return 0 if results and all(r.passed for r in results) else 1

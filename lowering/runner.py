@@ -1,0 +1,284 @@
+"""Runs lowered kernels on the GPU and checks them against the numpy reference.
+
+Fresh random inputs every run (ml_dtypes for bf16 and fp8; integers for
+s8/u8), outputs poisoned before the launch, every CUDA call's status checked,
+a time limit on the kernel, and a comparison in float64 whose error is
+measured against the magnitude |A|.|B| (+|C|) that rounding scales with.
+NaN never passes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+#: Storage dtype per element type name.
+STORAGE: dict[str, Any] = {
+    "f16": np.float16,
+    "bf16": ml_dtypes.bfloat16,
+    "tf32": np.float32,
+    "f32": np.float32,
+    "e4m3": ml_dtypes.float8_e4m3fn,
+    "e5m2": ml_dtypes.float8_e5m2,
+    "s8": np.int8,
+    "u8": np.uint8,
+    "s32": np.int32,
+}
+
+#: Tolerance on max |out - ref| / (|A|.|B| + |C|), by (operand type, accumulator type).
+#: f32 accumulation of exact products: K * 2^-24 at worst; fp8 on Hopper accumulates
+#: with reduced precision; f16 accumulators round every partial sum to 11 bits.
+def tolerance(operand: str, accumulator: str) -> float:
+    if accumulator == "s32":
+        return 0.0
+    if accumulator == "f16":
+        return 5e-3
+    if operand in ("e4m3", "e5m2"):
+        return 2e-3
+    return 1e-4
+
+
+class RunError(Exception):
+    """The kernel could not be run here (no GPU, wrong GPU, CUDA error, time-out)."""
+
+
+@dataclass
+class RunResult:
+    kernel: str
+    device: str
+    seed: int
+    passed: bool
+    max_error: float
+    tolerance: float
+    nan_count: int
+    mismatches: int
+    checked: int
+    outputs: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        nan = f", {self.nan_count} NaN" if self.nan_count else ""
+        return (
+            f"{self.kernel}: max error {self.max_error:.3g} (tolerance {self.tolerance:.1g}), "
+            f"{self.mismatches}/{self.checked} outside{nan}: {verdict}"
+        )
+
+
+# -- inputs ----------------------------------------------------------------------------------
+
+
+def random_input(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    """Fresh random values in the storage type (never all zeros)."""
+    if dtype in ("s8",):
+        return rng.integers(-128, 128, size=shape).astype(np.int8)
+    if dtype == "u8":
+        return rng.integers(0, 256, size=shape).astype(np.uint8)
+    if dtype == "s32":
+        return rng.integers(-1000, 1000, size=shape).astype(np.int32)
+    values = rng.uniform(-1.0, 1.0, size=shape)
+    if dtype == "tf32":  # exactly representable in tf32: 10 mantissa bits
+        bits = values.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)
+        return bits.view(np.float32)
+    if dtype in ("e4m3", "e5m2"):
+        values = values * 4.0
+    return values.astype(STORAGE[dtype])
+
+
+def poison(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    """An output buffer full of a value no correct kernel writes: NaN, or 0x5A5A5A5A."""
+    nbytes = int(np.prod(shape)) * np.dtype(STORAGE[dtype]).itemsize
+    fill = 0xFF if dtype in ("f32", "f16", "bf16", "tf32") else 0x5A
+    return np.full(nbytes, fill, dtype=np.uint8).view(STORAGE[dtype]).reshape(shape)
+
+
+# -- CUDA ------------------------------------------------------------------------------------
+
+
+def _driver():
+    try:
+        from cuda.bindings import driver
+    except ImportError:
+        try:
+            from cuda import cuda as driver  # type: ignore[no-redef]
+        except ImportError as err:
+            raise RunError(
+                "the GPU runner needs NVIDIA's CUDA Python bindings: pip install 'lower-tc[gpu]'"
+            ) from err
+    return driver
+
+
+class Cuda:
+    """A thin checked wrapper over the driver API: every call's status is checked."""
+
+    def __init__(self) -> None:
+        self.cu = _driver()
+        self.call("cuInit", 0)
+
+    def call(self, name: str, *args: Any) -> Any:
+        ret = getattr(self.cu, name)(*args)
+        err, rest = (ret[0], ret[1:]) if isinstance(ret, tuple) else (ret, ())
+        if int(err) != 0:
+            _, text = self.cu.cuGetErrorName(err)
+            _, desc = self.cu.cuGetErrorString(err)
+            raise RunError(f"{name} failed: {text.decode() if text else err} ({desc.decode() if desc else ''})")
+        return rest[0] if len(rest) == 1 else rest
+
+    def device(self, target: str) -> tuple[Any, str]:
+        """The first GPU, checked to run `target` (sm_90a needs 9.0, sm_100a needs 10.0)."""
+        count = self.call("cuDeviceGetCount")
+        if count == 0:
+            raise RunError("no CUDA GPU is present")
+        dev = self.call("cuDeviceGet", 0)
+        attr = self.cu.CUdevice_attribute
+        major = self.call("cuDeviceGetAttribute", attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)
+        minor = self.call("cuDeviceGetAttribute", attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)
+        name = self.call("cuDeviceGetName", 96, dev).split(b"\0")[0].decode()
+        need = {"sm_90a": (9, 0), "sm_100a": (10, 0)}[target]
+        if (major, minor) != need:
+            raise RunError(
+                f"a {target} kernel needs a GPU of compute capability {need[0]}.{need[1]}; "
+                f"this {name} is {major}.{minor} ('a' targets do not run on other generations)"
+            )
+        return dev, f"{name} (sm_{major}{minor})"
+
+
+_SESSION: dict[str, tuple[Cuda, Any, str]] = {}
+
+
+def _session(target: str) -> tuple[Cuda, Any, str]:
+    """One checked driver session per process: the device's primary context, made current."""
+    if target not in _SESSION:
+        cuda = Cuda()
+        dev, name = cuda.device(target)
+        ctx = cuda.call("cuDevicePrimaryCtxRetain", dev)
+        cuda.call("cuCtxSetCurrent", ctx)
+        _SESSION[target] = (cuda, dev, name)
+    return _SESSION[target]
+
+
+_TMA_DTYPES = {"f16": 6, "bf16": 9, "tf32": 7, "f32": 7, "e4m3": 0, "e5m2": 0, "s8": 0, "u8": 0}
+
+
+def launch(
+    cubin: bytes,
+    info: dict[str, Any],
+    host_args: list[np.ndarray],
+    timeout: float = 10.0,
+) -> tuple[list[np.ndarray], str]:
+    """Runs one kernel on the first GPU; returns the arguments as copied back, and the device."""
+    cuda, dev, device_name = _session(info["target"])
+    cu = cuda.cu
+    allocations: list[Any] = []
+    module = None
+    try:
+        module = cuda.call("cuModuleLoadData", cubin)
+        function = cuda.call("cuModuleGetFunction", module, info["name"].encode())
+        smem = int(info["smem_bytes"])
+        if smem > 48 * 1024:
+            cuda.call(
+                "cuFuncSetAttribute", function,
+                cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem,
+            )
+        pointers = []
+        for array in host_args:
+            dptr = cuda.call("cuMemAlloc", max(array.nbytes, 16))
+            allocations.append(dptr)
+            cuda.call("cuMemcpyHtoD", dptr, array.ctypes.data, array.nbytes)
+            pointers.append(dptr)
+        holders: list[Any] = [np.array([int(p)], dtype=np.uint64) for p in pointers]
+        addresses = [h.ctypes.data for h in holders]
+        for tm in info["tensor_maps"]:
+            tmap = cuda.call(
+                "cuTensorMapEncodeTiled",
+                cu.CUtensorMapDataType(_TMA_DTYPES[tm["dtype"]]),
+                2,
+                pointers[tm["arg"]],
+                [cu.cuuint64_t(int(d)) for d in tm["global_dims"]],
+                [cu.cuuint64_t(int(s)) for s in tm["global_strides"]],
+                [cu.cuuint32_t(int(b)) for b in tm["box"]],
+                [cu.cuuint32_t(1), cu.cuuint32_t(1)],
+                cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+                cu.CUtensorMapSwizzle(tm["tma_swizzle_code"]),
+                cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            )
+            holders.append(tmap)
+            addresses.append(tmap.getPtr())
+        params = np.array(addresses, dtype=np.uint64)
+        stream = cuda.call("cuStreamCreate", 0)
+        cuda.call(
+            "cuLaunchKernel", function, 1, 1, 1, int(info["threads"]), 1, 1, smem, stream,
+            params.ctypes.data, 0,
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            status = cu.cuStreamQuery(stream)
+            status = status[0] if isinstance(status, tuple) else status
+            if status == cu.CUresult.CUDA_ERROR_NOT_READY:
+                if time.monotonic() > deadline:
+                    raise RunError(f"kernel {info['name']} did not finish within {timeout:g} s")
+                time.sleep(0.001)
+                continue
+            if int(status) != 0:
+                cuda.call("cuStreamSynchronize", stream)  # raises with the error's name
+            break
+        results = []
+        for array, dptr in zip(host_args, pointers):
+            back = np.empty_like(array)
+            cuda.call("cuMemcpyDtoH", back.ctypes.data, dptr, array.nbytes)
+            results.append(back)
+        cuda.call("cuStreamDestroy", stream)
+        return results, device_name
+    finally:
+        for dptr in allocations:
+            cu.cuMemFree(dptr)
+        if module is not None:
+            cu.cuModuleUnload(module)
+
+
+# -- checking -----------------------------------------------------------------------------
+
+
+def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
+    """Draws inputs, poisons outputs, launches, and compares with the reference."""
+    from lower_tc.lowering.reference import reference
+
+    info = compiled.info
+    rng = np.random.default_rng(seed)
+    host = []
+    for a in info["args"]:
+        shape = tuple(a["shape"])
+        host.append(poison(a["dtype"], shape) if a["output"] else random_input(rng, a["dtype"], shape))
+    inputs64 = {i: h.astype(np.float64) for i, h in enumerate(host)}
+    ref = reference(compiled.source, inputs64)
+    results, device = launch(compiled.cubin, info, host, timeout)
+    worst, nan_count, mismatches, checked = 0.0, 0, 0, 0
+    operand = next((a["dtype"] for a in info["args"] if not a["output"]), "f32")
+    acc_types = [info["args"][i]["dtype"] for i in ref.values]
+    tol = max(tolerance(operand, t) for t in acc_types) if acc_types else 0.0
+    for index, expected in ref.values.items():
+        mask = ref.written[index]
+        got = results[index].astype(np.float64)[mask]
+        want = expected[mask]
+        scale = np.maximum(ref.scale[index][mask], 1e-30)
+        nan = ~np.isfinite(got)
+        err = np.where(nan, np.inf, np.abs(got - want) / scale)
+        nan_count += int(nan.sum())
+        mismatches += int((err > tol).sum())
+        checked += int(mask.sum())
+        worst = max(worst, float(err.max()) if err.size else 0.0)
+    passed = nan_count == 0 and mismatches == 0 and checked > 0
+    return RunResult(
+        info["name"], device, seed, passed, worst, tol, nan_count, mismatches, checked,
+        [info["args"][i]["param"] for i in ref.values],
+    )
+
+
+__all__ = ["RunError", "RunResult", "launch", "run_kernel", "tolerance"]
