@@ -2,8 +2,8 @@
 targets, the default pipeline, and located errors instead of tracebacks.
 
 `lower-tc input.mlir` runs the default pipeline and prints PTX. `-p` picks the
-pipeline, `-t mlir` prints IR, `-o FILE` writes a file (only when everything
-succeeded); no file reads stdin. `--split-input-file` and
+pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles with ptxas, `-o
+FILE` writes a file (only when everything succeeded); no file reads stdin. `--split-input-file` and
 `--verify-diagnostics` work as in xdsl-opt; errors print as
 ``file:line:col: error: message`` with exit status 1.
 """
@@ -97,6 +97,12 @@ class LowerTcMain(xDSLOptMain):
             return PtxTarget
 
         self.available_targets["ptx"] = ptx_target
+        def cubin_target():
+            from lower_tc.lowering.ptx_printer import CubinTarget
+
+            return CubinTarget
+
+        self.available_targets["cubin"] = cubin_target  # PTX, then ptxas (see output_binary)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -118,8 +124,27 @@ class LowerTcMain(xDSLOptMain):
                 verify_located(prog)
             raise
 
+    @property
+    def wants_cubin(self) -> bool:
+        return self.args.target.split("{")[0] == "cubin"
+
+    def output_binary(self, text: str, module: ModuleOp) -> bytes:
+        """`-t cubin`: assemble the module's PTX for its target with ptxas."""
+        from lower_tc.lowering.ptx_printer import TARGET_ATTR
+        from lower_tc.lowering.ptxas import assemble
+
+        target = module.attributes.get(TARGET_ATTR)
+        assert isinstance(target, StringAttr)
+        return assemble(text, target.data)
+
     def run(self) -> int:  # type: ignore[override]
+        from lower_tc.lowering.ptxas import BackendError
+
+        if self.wants_cubin and (not self.args.output_file or self.args.split_input_file):
+            print("lower-tc: error: -t cubin writes one binary file: give -o FILE (and no --split-input-file)", file=sys.stderr)
+            return 1
         chunks, ext = self.prepare_input()
+        binary = b""
         diag_mode = self.args.verify_diagnostics or self.args.parsing_diagnostics
         out = StringIO()
         failed = False
@@ -129,7 +154,11 @@ class LowerTcMain(xDSLOptMain):
             try:
                 module = self.parse_chunk(chunk, ext, offset)
                 self.apply_passes(module)
-                out.write(self.output_resulting_program(module))
+                text = self.output_resulting_program(module)
+                if self.wants_cubin:
+                    binary = self.output_binary(text, module)
+                else:
+                    out.write(text)
             except ParseError as err:
                 loc = err.span.get_location()
                 failed |= self._report(f"{loc.file}:{loc.line + offset}:{loc.col}: error: {err.msg}", diag_mode)
@@ -137,11 +166,16 @@ class LowerTcMain(xDSLOptMain):
                 where = location(getattr(err, "op", None)) or self.get_input_name()
                 text = getattr(err, "msg", None) or str(err).split("\n")[0]
                 failed |= self._report(f"{where}: error: {text}", diag_mode)
+            except BackendError as err:
+                failed |= self._report(str(err), False)
             finally:
                 chunk.close()
         if failed:
             return 1
-        if self.args.output_file:
+        if self.wants_cubin:
+            with open(self.args.output_file, "wb") as f:
+                f.write(binary)
+        elif self.args.output_file:
             with open(self.args.output_file, "w") as f:
                 f.write(out.getvalue())
         else:

@@ -145,3 +145,10 @@ class PtxTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         print_module(module, output)
+
+
+@dataclass(frozen=True)
+class CubinTarget(PtxTarget):
+    """`-t cubin`: the driver assembles this target's PTX with ptxas."""
+
+    name = "cubin"

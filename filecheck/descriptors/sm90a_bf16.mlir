@@ -1,0 +1,414 @@
+// GENERATED FILE -- do not edit. Regenerate with:
+//   .venv/bin/python filecheck/gen_descriptor_pins.py
+// Pinned descriptors for bf16 on sm_90a, tc.wgmma (M = 64): 20 kernels, 96 #tc.desc values.
+// Every value was checked by the generator against lower_tc.layout.emulate_reads
+// (what the tensor core reads) == TileLayout.addresses (where the data is).
+// RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
+
+func.func @sm90_bf16_k_none_n24_k16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<24x16xbf16, #tc.layout<k, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<64x24xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = none>>, !tc.tile<24x16xbf16, #tc.layout<k, swizzle = none>>, !tc.acc<64x24xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_none_n24_k16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<24x16xbf16, #tc.layout<k, swizzle = none, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x24xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 384, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800180080>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 32816
+func.func @sm90_bf16_k_none_n128_k64_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = none, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = none, order = k_first>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_none_n128_k64_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = none, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x100, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080010>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x200, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080020>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x300, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080030>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8030, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080803>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x8130, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080813>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8230, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080823>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x8330, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000004000080833>
+// CHECK-SAME: ]} :
+// -----
+func.func @sm90_bf16_k_32b_n24_k16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = 32b>>
+  %b = tc.smem_tile : !tc.tile<24x16xbf16, #tc.layout<k, swizzle = 32b>>
+  %acc = tc.acc_zero : !tc.acc<64x24xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.tile<24x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.acc<64x24xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_32b_n24_k16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = 32b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<24x16xbf16, #tc.layout<k, swizzle = 32b, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x24xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000010000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 16, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000010080>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 33024 = 32 KiB + 256 (off the swizzle pattern boundary)
+func.func @sm90_bf16_k_32b_n128_k48_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x48xbf16, #tc.layout<k, swizzle = 32b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x48xbf16, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33024>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x48xbf16, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x48xbf16, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33024>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_32b_n128_k48_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x48xbf16, #tc.layout<k, swizzle = 32b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x48xbf16, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33024>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000003000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x100, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000003000010010>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x200, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000003000010020>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8100, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000003000010810>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x8200, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000003000010820>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8300, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000003000010830>
+// CHECK-SAME: ]} :
+// -----
+func.func @sm90_bf16_k_64b_n24_k32() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<k, swizzle = 64b>>
+  %b = tc.smem_tile : !tc.tile<24x32xbf16, #tc.layout<k, swizzle = 64b>>
+  %acc = tc.acc_zero : !tc.acc<64x24xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x32xbf16, #tc.layout<k, swizzle = 64b>>, !tc.tile<24x32xbf16, #tc.layout<k, swizzle = 64b>>, !tc.acc<64x24xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_64b_n24_k32(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<k, swizzle = 64b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<24x32xbf16, #tc.layout<k, swizzle = 64b, offset = 4096>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x24xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x20, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000010002>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000010100>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x1020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000010102>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 33152 = 32 KiB + 384 (off the swizzle pattern boundary)
+func.func @sm90_bf16_k_64b_n128_k64_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 64b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33152>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33152>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_64b_n128_k64_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 64b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33152>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000010002>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x200, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000010020>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x220, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000010022>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8180, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000010818>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x81a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x800000400001081a>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8380, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000010838>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x83a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x800000400001083a>
+// CHECK-SAME: ]} :
+// -----
+func.func @sm90_bf16_k_128b_n24_k64() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<24x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x24xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<24x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x24xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_128b_n24_k64(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<24x64xbf16, #tc.layout<k, swizzle = 128b, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x24xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010002>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010004>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x2020, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010202>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010204>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x2060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010206>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 32896 = 32 KiB + 128 (off the swizzle pattern boundary)
+func.func @sm90_bf16_k_128b_n128_k64_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, order = k_first, offset = 32896>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, order = k_first, offset = 32896>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_128b_n128_k64_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, order = k_first, offset = 32896>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010002>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010004>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8080, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010808>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x80a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001080a>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x80c0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001080c>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x80e0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001080e>
+// CHECK-SAME: ]} :
+// -----
+func.func @sm90_bf16_mn_none_n8_k16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<8x16xbf16, #tc.layout<mn, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<64x8xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = none>>, !tc.tile<8x16xbf16, #tc.layout<mn, swizzle = none>>, !tc.acc<64x8xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_none_n8_k16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<8x16xbf16, #tc.layout<mn, swizzle = none, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x8xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 128, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800080080>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 32816
+func.func @sm90_bf16_mn_none_n16_k48_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x48xbf16, #tc.layout<mn, swizzle = none, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<16x48xbf16, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>
+  %acc = tc.acc_zero : !tc.acc<64x16xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x48xbf16, #tc.layout<mn, swizzle = none, order = k_first>>, !tc.tile<16x48xbf16, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<64x16xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_none_n16_k48_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x48xbf16, #tc.layout<mn, swizzle = none, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<16x48xbf16, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x16xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 128, sbo = 768, base_offset = 0, swizzle = none, value = 0x0000003000080000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x100, lbo = 128, sbo = 768, base_offset = 0, swizzle = none, value = 0x0000003000080010>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x200, lbo = 128, sbo = 768, base_offset = 0, swizzle = none, value = 0x0000003000080020>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8030, lbo = 128, sbo = 768, base_offset = 0, swizzle = none, value = 0x0000003000080803>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x8130, lbo = 128, sbo = 768, base_offset = 0, swizzle = none, value = 0x0000003000080813>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8230, lbo = 128, sbo = 768, base_offset = 0, swizzle = none, value = 0x0000003000080823>
+// CHECK-SAME: ]} :
+// -----
+func.func @sm90_bf16_mn_32b_n16_k32() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 32b>>
+  %b = tc.smem_tile : !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = 32b>>
+  %acc = tc.acc_zero : !tc.acc<64x16xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 32b>>, !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = 32b>>, !tc.acc<64x16xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_32b_n16_k32(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 32b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = 32b, offset = 4096>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x16xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 256, sbo = 1024, base_offset = 0, swizzle = 32b, value = 0xc000004000100000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 256, sbo = 1024, base_offset = 0, swizzle = 32b, value = 0xc000004000100080>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 256, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000100100>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x1200, lbo = 256, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000100120>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 33664 = 32 KiB + 896 (off the swizzle pattern boundary)
+func.func @sm90_bf16_mn_32b_n32_k64_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 32b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<32x64xbf16, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33664>>
+  %acc = tc.acc_zero : !tc.acc<64x32xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 32b, order = k_first>>, !tc.tile<32x64xbf16, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33664>>, !tc.acc<64x32xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_32b_n32_k64_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<32x64xbf16, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33664>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x32xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x200, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800020>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x400, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800040>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x600, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800060>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8380, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800838>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x8580, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800858>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8780, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800878>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x8980, lbo = 2048, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000800898>
+// CHECK-SAME: ]} :
+// -----
+func.func @sm90_bf16_mn_64b_n32_k16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b>>
+  %b = tc.smem_tile : !tc.tile<32x16xbf16, #tc.layout<mn, swizzle = 64b>>
+  %acc = tc.acc_zero : !tc.acc<64x32xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b>>, !tc.tile<32x16xbf16, #tc.layout<mn, swizzle = 64b>>, !tc.acc<64x32xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_64b_n32_k16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<32x16xbf16, #tc.layout<mn, swizzle = 64b, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x32xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 512, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000200000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 512, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000200080>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 33024 = 32 KiB + 256 (off the swizzle pattern boundary)
+func.func @sm90_bf16_mn_64b_n64_k32_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 64b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33024>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 64b, order = k_first>>, !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33024>>, !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_64b_n64_k32_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33024>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 2048, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000800000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x400, lbo = 2048, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000800040>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8100, lbo = 2048, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000800810>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x8500, lbo = 2048, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000002000800850>
+// CHECK-SAME: ]} :
+// -----
+func.func @sm90_bf16_mn_128b_n64_k16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b>>, !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b>>, !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_128b_n64_k16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400080>
+// CHECK-SAME: ]} :
+// -----
+// B pinned at 33152 = 32 KiB + 384 (off the swizzle pattern boundary)
+func.func @sm90_bf16_mn_128b_n128_k64_kfirst() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33152>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33152>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_128b_n128_k64_kfirst(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33152>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000080>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000100>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x1800, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000180>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8180, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000818>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x8980, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000898>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x9180, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000918>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x9980, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000998>
+// CHECK-SAME: ]} :
+// -----
+// spec worked example: bf16 MN-major none, 16x16 (B tile): LBO 256, SBO 128
+func.func @sm90_bf16_mn_none_spec_16x16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<16x16xbf16, #tc.layout<mn, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<64x16xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = none>>, !tc.tile<16x16xbf16, #tc.layout<mn, swizzle = none>>, !tc.acc<64x16xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_none_spec_16x16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<16x16xbf16, #tc.layout<mn, swizzle = none, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x16xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 256, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800100080>
+// CHECK-SAME: ]} :
+// -----
+// spec worked example: bf16 MN-major 32b, 32x16 (B tile): LBO 256, SBO 512
+func.func @sm90_bf16_mn_32b_spec_32x16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 32b>>
+  %b = tc.smem_tile : !tc.tile<32x16xbf16, #tc.layout<mn, swizzle = 32b>>
+  %acc = tc.acc_zero : !tc.acc<64x32xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 32b>>, !tc.tile<32x16xbf16, #tc.layout<mn, swizzle = 32b>>, !tc.acc<64x32xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_32b_spec_32x16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 32b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<32x16xbf16, #tc.layout<mn, swizzle = 32b, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x32xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 256, sbo = 1024, base_offset = 0, swizzle = 32b, value = 0xc000004000100000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 256, sbo = 512, base_offset = 0, swizzle = 32b, value = 0xc000002000100080>
+// CHECK-SAME: ]} :
+// -----
+// spec worked example: bf16 MN-major 64b, 64x16 (A tile): LBO 512, SBO 1024
+func.func @sm90_bf16_mn_64b_spec_64x16() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b>>
+  %b = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b>>, !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b>>, !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_mn_64b_spec_64x16(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 64b, offset = 2048>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 512, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000200000>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 512, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000200080>
+// CHECK-SAME: ]} :
+// -----
+// A padded (atom strides [1152, ...]); B pinned at 128 (not 1024-aligned)
+func.func @sm90_bf16_k_128b_padded() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216]>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 128>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 128>>, !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_k_128b_padded(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216], offset = 9216>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 128>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2400, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010240>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x2420, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010242>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2440, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010244>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x2460, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010246>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x80, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010008>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0xa0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001000a>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0xc0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001000c>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0xe0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001000e>
+// CHECK-SAME: ]} :

@@ -1,0 +1,169 @@
+// Verifier errors of tc.tcgen05_mma (sm_100a), one per kernel.
+// RUN: lower-tc %s --split-input-file --verify-diagnostics -t mlir | filecheck %s
+
+func.func @n_264() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<264x64xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x264xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<264x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x264xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:8:3: error: tcgen05.mma kind::f16 needs N a multiple of 8 from 8 to 256, not 264{{$}}
+
+// -----
+
+// MN-major tf32 can be 4 elements wide: N = 12 gets past the tile, not the MMA.
+func.func @n_12() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x16xtf32, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<12x16xtf32, #tc.layout<mn, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x12xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x16xtf32, #tc.layout<k, swizzle = auto>>, !tc.tile<12x16xtf32, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x12xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:20:3: error: tcgen05.mma kind::tf32 needs N a multiple of 8 from 8 to 256, not 12{{$}}
+
+// -----
+
+// kind::i8: N is 8, 16, 24, 32, then multiples of 16
+func.func @i8_n40() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<40x64xsi8, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x40xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.tile<40x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.acc<128x40xi32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:32:3: error: tcgen05.mma kind::i8 needs N 8, 16, 24, 32, then multiples of 16 up to 256, not 40{{$}}
+
+// -----
+
+func.func @m_32() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<32x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<32x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<32x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<32x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:43:3: error: tcgen05.mma (cta_group::1) needs M = 64 or 128, not 32{{$}}
+
+// -----
+
+func.func @k_not_whole_slices() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x8xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x8xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x8xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x8xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:54:3: error: K = 8 is not a whole number of 16-element (32-byte) instruction K-slices{{$}}
+
+// -----
+
+// K is compared in elements (both are 128 bytes here)
+func.func @k_mismatch() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:66:3: error: A has K = 64 but B has K = 128{{$}}
+
+// -----
+
+func.func @acc_shape() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:77:3: error: the accumulator is 128x128 but A x B is 128x64{{$}}
+
+// -----
+
+func.func @kinds_differ() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:88:3: error: A (bf16) and B (e4m3) need the same tcgen05 kind{{$}}
+
+// -----
+
+func.func @f16_bf16() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:99:3: error: kind::f16 needs A and B of the same type (f16 or bf16){{$}}
+
+// -----
+
+func.func @tf32_acc_f16() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x32xtf32, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x32xtf32, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf16>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x32xtf32, #tc.layout<k, swizzle = auto>>, !tc.tile<64x32xtf32, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf16>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:110:3: error: kind::tf32 accumulates in f32, not f16{{$}}
+
+// -----
+
+func.func @i8_acc_f32() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xui8, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xsi8, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xui8, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:121:3: error: kind::i8 accumulates in s32, not f32{{$}}
+
+// -----
+
+func.func @e2m1_mn_major() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x128xf4E2M1FN, #tc.layout<mn, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x128xf4E2M1FN, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:132:3: error: tcgen05 (sm_100a) cannot transpose e2m1: MN-major operands must be one of bf16, e4m3, e5m2, f16, s8, tf32, u8; store the tile K-major{{$}}
+
+// -----
+
+func.func @tmem_mn_major() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc a_in_tmem : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:143:3: error: tcgen05.mma with A in tensor memory needs a K-major A tile{{$}}
+
+// -----
+
+// wrong target
+func.func @on_sm90() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:155:3: error: tc.tcgen05_mma needs target sm_100a, but the kernel targets sm_90a{{$}}
+
+// -----
+
+func.func @unknown_target() attributes {tc.target = "sm_100"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:166:3: error: unknown target 'sm_100' (known: sm_90a, sm_100a){{$}}

@@ -1,0 +1,58 @@
+"""Every example compiles through the default pipeline, assembles with ptxas for
+its target and contains the tensor-core instructions in its SASS (no GPU needed);
+on a GPU that runs its target, it computes the reference result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, example_target
+from lower_tc.lowering.compile import compile_source
+from lower_tc.lowering.ptxas import find_tool
+from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
+
+#: The SASS each example must contain (a silent fallback would lack it).
+SASS = {
+    "wgmma_bf16_kmajor": ("wgmma.bf16",),
+    "wgmma_bf16_mnmajor": ("wgmma.f16",),
+    "wgmma_tf32": ("wgmma.tf32",),
+    "wgmma_e4m3": ("wgmma.e4m3", "tma"),
+    "wgmma_s8_regs": ("wgmma.s8",),
+    "wgmma_bf16_tma_offset": ("wgmma.bf16", "tma"),
+    "wmma_f16": ("wmma.f16",),
+    "tcgen05_bf16": ("tcgen05.f16",),
+}
+
+
+def test_every_example_has_an_expectation() -> None:
+    assert {p.stem for p in EXAMPLES} == set(SASS)
+    assert {example_target(p) for p in EXAMPLES} == {"sm_90a", "sm_100a"}
+
+
+@pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_assembles_with_tensor_core_sass(path: Path) -> None:
+    kernels = compile_source(path.read_text(), str(path), assemble=True)
+    assert len(kernels) == 1
+    k = kernels[0]
+    assert k.cubin[:4] == b"\x7fELF"
+    assert f".target {example_target(path)}" in k.ptx
+    if find_disassembler() is None:
+        pytest.skip("no nvdisasm/cuobjdump: pip install 'lower-tc[test]'")
+    sass = disassemble(k.cubin)
+    wanted = [m for key in SASS[path.stem] for m in EXPECTED_SASS[key]]
+    assert check_sass(sass, wanted) == []
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_runs_right_on_the_gpu(path: Path, require_gpu) -> None:
+    from lower_tc.lowering.runner import run_kernel
+
+    require_gpu(example_target(path))
+    for seed in (1, 2):
+        for k in compile_source(path.read_text(), str(path), assemble=True):
+            result = run_kernel(k, seed)
+            assert result.passed, result.summary()

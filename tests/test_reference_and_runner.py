@@ -1,0 +1,147 @@
+"""The numpy reference interprets tile programs exactly; the runner's inputs,
+poison and tolerances; clear refusals where no suitable GPU exists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lower_tc.lowering import runner
+from lower_tc.lowering.compile import parse
+from lower_tc.lowering.reference import reference
+from lower_tc.lowering.runner import RunError, poison, random_input, tolerance
+from xdsl.dialects import func
+
+WGMMA = """
+func.func @k(%A: memref<64x32xbf16>, %B: memref<32x16xbf16>, %C: memref<64x16xf32>, %D: memref<64x16xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = auto>>
+  tc.copy %A to %a as a : memref<64x32xbf16>, !tc.tile<64x32xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %B to %b as b : memref<32x16xbf16>, !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = auto>>
+  %c = tc.acc_load %C : memref<64x16xf32> -> !tc.acc<64x16xf32>
+  %d = tc.wgmma %a, %b, %c : !tc.tile<64x32xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<64x16xf32>
+  tc.acc_store %d to %D : !tc.acc<64x16xf32>, memref<64x16xf32>
+  func.return
+}
+"""
+
+WMMA = """
+func.func @k(%A: memref<32x64xf16>, %B: memref<64x32xf16>, %D: memref<32x32xf32>) attributes {tc.target = "sm_90a"} {
+  %c = tc.wmma_zero : !tc.wmma_frag<c, m16n16k16, f32>
+  %a = tc.wmma_load %A[16, 0] : memref<32x64xf16> -> !tc.wmma_frag<a, m16n16k16, f16, row>
+  %b = tc.wmma_load %B[16, 16] : memref<64x32xf16> -> !tc.wmma_frag<b, m16n16k16, f16, col>
+  %d = tc.wmma_mma %a, %b, %c : !tc.wmma_frag<a, m16n16k16, f16, row>, !tc.wmma_frag<b, m16n16k16, f16, col>, !tc.wmma_frag<c, m16n16k16, f32> -> !tc.wmma_frag<c, m16n16k16, f32>
+  tc.wmma_store %d to %D[0, 16] col : !tc.wmma_frag<c, m16n16k16, f32>, memref<32x32xf32>
+  func.return
+}
+"""
+
+
+def kernel(text: str) -> func.FuncOp:
+    _, module = parse(text)
+    return next(op for op in module.walk() if isinstance(op, func.FuncOp))
+
+
+def test_reference_wgmma_with_c() -> None:
+    rng = np.random.default_rng(0)
+    a, b, c = rng.normal(size=(64, 32)), rng.normal(size=(32, 16)), rng.normal(size=(64, 16))
+    ref = reference(kernel(WGMMA), {0: a, 1: b, 2: c, 3: np.zeros((64, 16))})
+    assert set(ref.values) == {3}
+    np.testing.assert_allclose(ref.values[3], a @ b + c)
+    np.testing.assert_allclose(ref.scale[3], np.abs(a) @ np.abs(b) + np.abs(c))
+    assert ref.written[3].all()
+
+
+def test_reference_wmma_offsets_and_layouts() -> None:
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(size=(32, 64)), rng.normal(size=(64, 32))
+    ref = reference(kernel(WMMA), {0: a, 1: b, 2: np.zeros((32, 32))})
+    # A rows 16..31, K 0..15; B col layout: stored N x K, rows 16..31 (n), cols 16..31 (k)
+    expected = a[16:32, 0:16] @ b[16:32, 16:32].T
+    # stored col-major at [0, 16]: D^T occupies rows 0..15, cols 16..31
+    np.testing.assert_allclose(ref.values[2][0:16, 16:32], expected.T)
+    assert ref.written[2][0:16, 16:32].all() and not ref.written[2][16:, :].any()
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "s32"])
+def test_random_inputs_are_fresh_and_representable(dtype) -> None:
+    rng = np.random.default_rng(3)
+    x, y = random_input(rng, dtype, (64, 64)), random_input(rng, dtype, (64, 64))
+    assert np.count_nonzero(x.astype(np.float64)) > 64 * 64 // 2
+    assert not np.array_equal(x, y)
+    if dtype == "tf32":
+        assert not (x.view(np.uint32) & 0x1FFF).any()
+
+
+def test_poison_is_nan_for_floats_and_a_pattern_for_ints() -> None:
+    assert np.isnan(poison("f32", (4, 4)).astype(np.float64)).all()
+    assert np.isnan(poison("f16", (4, 4)).astype(np.float64)).all()
+    assert (poison("s32", (4,)) == np.int32(0x5A5A5A5A)).all()
+
+
+def test_tolerances_by_accumulator() -> None:
+    assert tolerance("s8", "s32") == 0
+    assert tolerance("bf16", "f32") < tolerance("e4m3", "f32") < tolerance("f16", "f16")
+
+
+def test_no_cuda_bindings_is_a_clear_error(monkeypatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("cuda"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(RunError, match=r"pip install 'lower-tc\[gpu\]'"):
+        runner._driver()
+
+
+def test_wrong_gpu_is_refused(monkeypatch) -> None:
+    """A sm_100a kernel on a Hopper is refused before anything is launched."""
+
+    class FakeDriver:
+        class CUdevice_attribute:
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+
+        @staticmethod
+        def cuInit(flags):
+            return (0,)
+
+        @staticmethod
+        def cuDeviceGetCount():
+            return (0, 1)
+
+        @staticmethod
+        def cuDeviceGet(i):
+            return (0, 0)
+
+        @staticmethod
+        def cuDeviceGetAttribute(attr, dev):
+            return (0, 9 if attr == 75 else 0)
+
+        @staticmethod
+        def cuDeviceGetName(n, dev):
+            return (0, b"NVIDIA H100 80GB HBM3\0")
+
+    monkeypatch.setattr(runner, "_driver", lambda: FakeDriver)
+    with pytest.raises(RunError, match=r"sm_100a kernel needs a GPU of compute capability 10.0; this NVIDIA H100 80GB HBM3 is 9.0"):
+        runner.Cuda().device("sm_100a")
+    monkeypatch.setattr(FakeDriver, "cuDeviceGetCount", staticmethod(lambda: (0, 0)))
+    with pytest.raises(RunError, match="no CUDA GPU is present"):
+        runner.Cuda().device("sm_90a")
+
+
+def test_run_cli_without_gpu_says_why(tmp_path, capsys, monkeypatch) -> None:
+    from lower_tc.lowering.cli import main
+
+    monkeypatch.setattr(runner, "_driver", lambda: (_ for _ in ()).throw(RunError("no CUDA GPU is present")))
+    runner._SESSION.clear()
+    src = tmp_path / "k.mlir"
+    src.write_text(WGMMA)
+    code = main(["run", str(src), "--seed", "3"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no CUDA GPU is present" in err and "Traceback" not in err
