@@ -1,7 +1,7 @@
 """The `tc` dialect: shared-memory tiles with layouts, and the tensor-core ops on them.
 
-A tile program is a kernel (a ``func.func`` carrying ``tc.target = "sm_90a"`` or
-``"sm_100a"``) whose arguments are global-memory memrefs (A is M x K, B is K x N,
+A tile program is a kernel (a ``func.func`` or ``gpu.func`` carrying
+``tc.target = "sm_90a"`` or ``"sm_100a"``) whose arguments are global-memory memrefs (A is M x K, B is K x N,
 C and D are M x N, all row-major). Inside it:
 
 * ``tc.smem_tile`` makes a shared-memory tile of type
@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
+    Block,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -107,6 +108,28 @@ def dtype_name(t: Attribute) -> str:
 def element_bits(t: Attribute) -> int:
     name = dtype_name(t)
     return 32 if name == "s32" else element_type(name).bits
+
+
+def tc_kernels(root: Operation) -> list[Operation]:
+    """The tile kernels under `root`: ops carrying ``tc.target`` whose body is one
+    block (``func.func``, ``gpu.func``, or any function-like op of another dialect)."""
+    return [
+        op for op in root.walk()
+        if TARGET_ATTR in op.attributes and len(op.regions) == 1 and len(op.regions[0].blocks) == 1
+    ]
+
+
+def kernel_name(kernel: Operation) -> str:
+    """The kernel's symbol name (its ``sym_name``, property or attribute)."""
+    name = kernel.properties.get("sym_name") or kernel.attributes.get("sym_name")
+    if not isinstance(name, StringAttr):
+        raise VerifyException(f"the kernel ({kernel.name}) has no sym_name")
+    return name.data
+
+
+def kernel_body(kernel: Operation) -> Block:
+    """The kernel's one block, whose arguments are its global operands."""
+    return kernel.regions[0].blocks[0]
 
 
 def kernel_target(op: Operation) -> Arch | None:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 import lower_tc
-from lower_tc.dialects import ptx
+from lower_tc.dialects import ptx, tc
 
 
 @dataclass
@@ -24,20 +24,19 @@ class CompiledKernel:
     """One kernel: its tc form (for the reference), its metadata and its code."""
 
     name: str
-    source: func.FuncOp
+    source: Operation  # the tc kernel (func.func or gpu.func), before lowering
     info: dict[str, Any]
     ptx: str
     cubin: bytes | None = None
 
 
 def context() -> Context:
-    from xdsl.dialects.arith import Arith
-    from xdsl.dialects.builtin import Builtin
-    from xdsl.dialects.func import Func
+    """Every xDSL dialect (registered lazily, as the `lower-tc` driver does) plus tc and ptx."""
+    from xdsl.dialects import get_all_dialects
 
     ctx = Context()
-    for dialect in (Builtin, Func, Arith):
-        ctx.load_dialect(dialect)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
     lower_tc.register_dialects(ctx)
     return ctx
 
@@ -71,11 +70,7 @@ def compile_source(
         module.verify()
     if before_lowering is not None:
         before_lowering(module)
-    sources = {
-        op.sym_name.data: op.clone()
-        for op in module.walk()
-        if isinstance(op, func.FuncOp) and "tc.target" in op.attributes
-    }
+    sources = {tc.kernel_name(op): op.clone() for op in tc.tc_kernels(module)}
     passes[-1].apply(ctx, module)
     module.verify()
     text_out = lower_tc.print_ptx(module)

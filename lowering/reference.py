@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects import func
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import tc
 
@@ -27,9 +26,10 @@ class ReferenceResult:
     written: dict[int, np.ndarray]
 
 
-def reference(kernel: func.FuncOp, inputs: dict[int, np.ndarray]) -> ReferenceResult:
-    """Evaluate the kernel on float64 `inputs` (by argument index)."""
-    args = list(kernel.body.block.args)
+def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResult:
+    """Evaluate the kernel (a func.func or gpu.func) on float64 `inputs` (by argument index)."""
+    body = tc.kernel_body(kernel)
+    args = list(body.args)
     env: dict[SSAValue, tuple[np.ndarray, np.ndarray]] = {}  # value -> (values, |values| scale)
     out = ReferenceResult({}, {}, {})
 
@@ -44,7 +44,7 @@ def reference(kernel: func.FuncOp, inputs: dict[int, np.ndarray]) -> ReferenceRe
             out.written[index] = np.zeros(shape, dtype=bool)
         return out.values[index], out.scale[index], out.written[index]
 
-    for op in kernel.body.block.ops:
+    for op in body.ops:
         if isinstance(op, tc.CopyOp):
             src = inputs[arg(op.src)]
             mat = src if op.operand.data is tc.Operand.A else src.T

@@ -10,7 +10,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from lower_tc.dialects.tc import SMEM_CAPACITY, TARGET_ATTR, SmemTileOp, TileType
+from lower_tc.dialects.tc import SMEM_CAPACITY, SmemTileOp, TileType, tc_kernels
 from lower_tc.layout import LayoutError, Swizzle
 from lower_tc.passes.diagnostics import error_at
 
@@ -28,11 +28,6 @@ def _align(x: int, a: int) -> int:
     return -(-x // a) * a
 
 
-def kernel_ops(module: ModuleOp) -> list[Operation]:
-    """The kernels of a module: ops carrying a tc.target attribute."""
-    return [op for op in module.walk() if TARGET_ATTR in op.attributes]
-
-
 @dataclass(frozen=True)
 class AssignSmemPass(ModulePass):
     """Places each kernel's tiles: pinned offsets are honoured (and checked for
@@ -42,7 +37,7 @@ class AssignSmemPass(ModulePass):
     name = "tc-assign-smem"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for kernel in kernel_ops(op):
+        for kernel in tc_kernels(op):
             self._assign(kernel)
 
     def _assign(self, kernel: Operation) -> None:

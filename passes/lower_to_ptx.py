@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects import tc
@@ -69,7 +70,7 @@ class Tmem:
 class KernelLowering:
     """Builds one ptx.kernel from one tc kernel function."""
 
-    kernel: func.FuncOp
+    kernel: Operation  # func.func, gpu.func, ...: see tc.tc_kernels
     module_tables: list[ptx.TableOp]
     table_prefix: str
     ops: list[ptx.PtxOp] = field(default_factory=list)
@@ -114,10 +115,10 @@ class KernelLowering:
 
     def run(self) -> ptx.KernelOp:
         k = self.kernel
-        block = k.body.block
+        block = tc.kernel_body(k)
         body_ops = list(block.ops)
         for op in body_ops:
-            if op.regions and not isinstance(op, func.ReturnOp):
+            if op.regions:
                 error_at(op, f"'{op.name}' with regions is not lowered yet: keep the tile program flat")
         wmma_only = all(
             not isinstance(op, tc.SmemTileOp | tc.CopyOp | tc.WgmmaOp | tc.Tcgen05MmaOp | tc.AccStoreOp)
@@ -138,7 +139,7 @@ class KernelLowering:
         if smem_bytes > tc.SMEM_CAPACITY:
             error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")
         info = {
-            "name": k.sym_name.data,
+            "name": tc.kernel_name(k),
             "target": self.arch,
             "threads": threads,
             "smem_bytes": smem_bytes,
@@ -147,7 +148,7 @@ class KernelLowering:
         }
         kernel = ptx.KernelOp.build(
             properties={
-                "sym_name": StringAttr(k.sym_name.data),
+                "sym_name": StringAttr(tc.kernel_name(k)),
                 "params": ArrayAttr([StringAttr(p) for p in params]),
                 "threads": IntAttr(threads),
                 "smem_bytes": IntAttr(smem_bytes),
@@ -265,7 +266,7 @@ class KernelLowering:
         if isinstance(op, tc.WmmaLoadOp | tc.WmmaZeroOp | tc.WmmaMmaOp | tc.WmmaStoreOp):
             self._wmma(op)
             return
-        if isinstance(op, func.ReturnOp):
+        if op.has_trait(IsTerminator):  # func.return, gpu.return
             return
         error_at(op, f"'{op.name}' cannot be lowered to PTX")
 
@@ -373,7 +374,7 @@ class KernelLowering:
             error_at(op, "TMA copies of 128b_base32b tiles are not supported yet")
         param = f"tmap_{len(self.tma_params)}"
         self.tma_params.append(param)
-        arg_index = list(self.kernel.body.block.args).index(op.src)  # type: ignore[arg-type]
+        arg_index = list(tc.kernel_body(self.kernel).args).index(op.src)  # type: ignore[arg-type]
         self.tensor_maps.append({
             "param": param,
             "arg": arg_index,
@@ -686,14 +687,17 @@ class KernelLowering:
 
 @dataclass(frozen=True)
 class LowerToPtxPass(ModulePass):
-    """Rewrites every tc kernel (a func.func with tc.target) into a ptx.kernel."""
+    """Rewrites every tc kernel (a func.func or gpu.func with tc.target) into a ptx.kernel.
+
+    Everything else in the module (host functions, other dialects) is left as it is,
+    and the PTX printer prints only the ptx ops."""
 
     name = "tc-lower-to-ptx"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        kernels = [k for k in op.walk() if isinstance(k, func.FuncOp) and tc.TARGET_ATTR in k.attributes]
+        kernels = tc.tc_kernels(op)
         if not kernels:
-            error_at(None, "no kernel to lower: mark a func.func with tc.target = \"sm_90a\" or \"sm_100a\"")
+            error_at(None, "no kernel to lower: mark a func.func or gpu.func with tc.target = \"sm_90a\" or \"sm_100a\"")
         archs = set()
         for k in kernels:
             attr = k.attributes[tc.TARGET_ATTR]
@@ -703,7 +707,7 @@ class LowerToPtxPass(ModulePass):
             error_at(kernels[-1], f"one PTX module has one target; kernels target {', '.join(sorted(archs))}")
         tables: list[ptx.TableOp] = []
         for k in kernels:
-            lowered = KernelLowering(k, tables, f"lower_tc_{k.sym_name.data}_table").run()
+            lowered = KernelLowering(k, tables, f"lower_tc_{tc.kernel_name(k)}_table").run()
             parent = k.parent_block()
             assert parent is not None
             parent.insert_op_before(lowered, k)

@@ -22,6 +22,7 @@ SASS = {
     "wgmma_s8_regs": ("wgmma.s8",),
     "wgmma_bf16_tma_offset": ("wgmma.bf16", "tma"),
     "wmma_f16": ("wmma.f16",),
+    "wgmma_f16_gpu_module": ("wgmma.f16",),
     "tcgen05_bf16": ("tcgen05.f16",),
 }
 

@@ -5,7 +5,7 @@
 func.func @nokernel() {
   func.return
 }
-// CHECK: {{.*}}lower-to-ptx.mlir: error: no kernel to lower: mark a func.func with tc.target = "sm_90a" or "sm_100a"{{$}}
+// CHECK: {{.*}}lower-to-ptx.mlir: error: no kernel to lower: mark a func.func or gpu.func with tc.target = "sm_90a" or "sm_100a"{{$}}
 
 // -----
 
