@@ -14,6 +14,7 @@ run against the float64 reference. The table printed at the end lists, per
 case and r, the base offsets that read the intended matrix.
 
     python bench/base_offset.py --out results.tsv     # needs an H100
+    python bench/base_offset.py --list                # count the runs, no GPU
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ import sys
 import time
 from collections import defaultdict
 
-ELEMENT = {"bf16": "bf16", "tf32": "tf32", "e4m3": "f8E4M3FN"}
-BITS = {"bf16": 16, "tf32": 32, "e4m3": 8}
+ELEMENT = {
+    "f16": "f16", "bf16": "bf16", "tf32": "tf32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2",
+    "s8": "si8", "u8": "ui8",
+}
+BITS = {"f16": 16, "bf16": 16, "tf32": 32, "e4m3": 8, "e5m2": 8, "s8": 8, "u8": 8}
+ACC = {"f16": "f32", "bf16": "f32", "tf32": "f32", "e4m3": "f32", "e5m2": "f32", "s8": "i32", "u8": "i32"}
 ROW = {"32b": 32, "64b": 64, "128b": 128}
 
 
@@ -41,7 +46,7 @@ def cases():
 
 
 def program(dtype: str, swizzle: str, operand: str, major: str, convention: str, r: int) -> str:
-    e = ELEMENT[dtype]
+    e, acc = ELEMENT[dtype], ACC[dtype]
     # K one swizzle row for K-major; MN one row for MN-major (N = 64 for B)
     k = max(ROW[swizzle] * 8 // BITS[dtype], 256 // BITS[dtype])
     n = 64
@@ -52,14 +57,14 @@ def program(dtype: str, swizzle: str, operand: str, major: str, convention: str,
     la = layout("a", major if operand == "a" else "k", tested if operand == "a" else 0)
     lb = layout("b", major if operand == "b" else "k", tested if operand == "b" else 32768)
     ta, tb = f"!tc.tile<64x{k}x{e}, {la}>", f"!tc.tile<{n}x{k}x{e}, {lb}>"
-    return f"""func.func @k(%A: memref<64x{k}x{e}>, %B: memref<{k}x{n}x{e}>, %D: memref<64x{n}xf32>) attributes {{tc.target = "sm_90a"}} {{
+    return f"""func.func @k(%A: memref<64x{k}x{e}>, %B: memref<{k}x{n}x{e}>, %D: memref<64x{n}x{acc}>) attributes {{tc.target = "sm_90a"}} {{
   %a = tc.smem_tile : {ta}
   %b = tc.smem_tile : {tb}
   tc.copy %A to %a as a : memref<64x{k}x{e}>, {ta}
   tc.copy %B to %b as b : memref<{k}x{n}x{e}>, {tb}
-  %acc = tc.acc_zero : !tc.acc<64x{n}xf32>
-  %d = tc.wgmma %a, %b, %acc : {ta}, {tb}, !tc.acc<64x{n}xf32>
-  tc.acc_store %d to %D : !tc.acc<64x{n}xf32>, memref<64x{n}xf32>
+  %acc = tc.acc_zero : !tc.acc<64x{n}x{acc}>
+  %d = tc.wgmma %a, %b, %acc : {ta}, {tb}, !tc.acc<64x{n}x{acc}>
+  tc.acc_store %d to %D : !tc.acc<64x{n}x{acc}>, memref<64x{n}x{acc}>
   func.return
 }}
 """
@@ -101,9 +106,12 @@ def main() -> int:
     parser.add_argument("--out", default="")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--list", action="store_true", help="count the runs and exit")
     args = parser.parse_args()
     work = [(c, bo, args.seed + i) for i, (c, bo) in enumerate(itertools.product(cases(), range(8)))]
     print(f"{len(work)} runs", flush=True)
+    if args.list:
+        return 0
     start = time.monotonic()
     results = []
     with mp.get_context("spawn").Pool(args.workers) as pool:

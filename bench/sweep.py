@@ -8,6 +8,7 @@ context, so a faulting kernel is reported without stopping the others.
     python bench/sweep.py --list                 # count configurations, no GPU
     python bench/sweep.py --out results.tsv      # run them all (needs an H100)
     python bench/sweep.py --subset ci --assemble-only   # what CI assembles (no GPU)
+    python bench/sweep.py --shard 0/2 --out a.tsv # half of them (then --shard 1/2)
 
 Prints a progress line per 100 configurations and a summary table; writes one
 TSV row per configuration.
@@ -55,6 +56,9 @@ class Config:
     a_offset: int = -1  # pinned offsets for off-boundary placements
     b_offset: int = -1
     relative: bool = False  # data swizzled relative to the tile start (origin = offset)
+    a_global: str = "row"  # A (M x K) in global memory: row- or column-major
+    b_global: str = "row"  # B (K x N) in global memory: row- or column-major
+    pad: int = 0  # extra elements in each global row/column (a leading dimension > extent)
 
     @property
     def key(self) -> str:
@@ -65,6 +69,8 @@ class Config:
         ]
         if self.a_offset >= 0:
             parts.append(f"@{self.a_offset},{self.b_offset}" + ("rel" if self.relative else "abs"))
+        if (self.a_global, self.b_global) != ("row", "row") or self.pad:
+            parts.append(f"g{self.a_global[0]}{self.b_global[0]}" + (f"+{self.pad}" if self.pad else ""))
         return "-".join(parts)
 
     @property
@@ -95,11 +101,17 @@ def legal(c: Config) -> bool:
             return False
     if c.a_regs and c.a_major != "k":
         return False
-    if c.copy == "tma" and (c.a_major != "k" or c.b_major != "mn"):
-        return False  # TMA cannot transpose: A is K-contiguous, B N-contiguous in global memory
-    if c.copy == "tma" and (c.k * bits // 8 < 16 or c.n * bits // 8 < 16):
-        return False
+    if c.copy == "tma" and (c.a_global, c.b_global) != tma_globals(c.a_major, c.b_major):
+        return False  # TMA cannot transpose: the tile's contiguous dimension is the global one's
+    if c.copy == "tma" and c.pad * bits % 128:
+        return False  # TMA's global strides are multiples of 16 bytes
     return True
+
+
+def tma_globals(a_major: str, b_major: str) -> tuple[str, str]:
+    """The global layouts whose contiguous dimension is each tile's: A (M x K) row-major is
+    K-contiguous, B (K x N) row-major is N-contiguous."""
+    return ("row" if a_major == "k" else "col", "row" if b_major == "mn" else "col")
 
 
 def all_configs() -> Iterator[Config]:
@@ -110,7 +122,21 @@ def all_configs() -> Iterator[Config]:
             majors, majors, SWIZZLES, N_VALUES, (1, 2, 3, 4), ("mn_first", "k_first"),
             ("threads", "tma"), ACCS[dtype],
         ):
-            c = Config(dtype, a_major, b_major, swizzle, n, ks, order, copy, False, acc)
+            a_g, b_g = tma_globals(a_major, b_major) if copy == "tma" else ("row", "row")
+            c = Config(dtype, a_major, b_major, swizzle, n, ks, order, copy, False, acc,
+                       a_global=a_g, b_global=b_g)
+            if legal(c):
+                yield c
+        # global operands of the other major-ness (the threads gather them), and padded
+        # leading dimensions (threads and TMA)
+        for a_major, b_major, swizzle, n, (copy, a_g, b_g, pad) in itertools.product(
+            majors, majors, SWIZZLES, (16, 128),
+            (("threads", "col", "col", 0), ("threads", "col", "row", 8), ("tma", "", "", 64)),
+        ):
+            if copy == "tma":
+                a_g, b_g = tma_globals(a_major, b_major)
+            c = Config(dtype, a_major, b_major, swizzle, n, 2, "mn_first", copy, False,
+                       ACCS[dtype][0], a_global=a_g, b_global=b_g, pad=pad)
             if legal(c):
                 yield c
         # A in registers: a subset (K-major A, each swizzle, two N, 1 and 4 K-slices)
@@ -139,8 +165,10 @@ def offset_configs() -> Iterator[Config]:
     ):
         if BITS[dtype] != 16 and "mn" in (a_major, b_major):
             continue
+        a_g, b_g = tma_globals(a_major, b_major) if copy == "tma" else ("row", "row")
         c = Config(dtype, a_major, b_major, swizzle, 64, 2, "mn_first", copy, False, ACCS[dtype][0],
-                   a_offset=1024 + 128 * r, b_offset=24576 + 128 * ((r + 3) % 8), relative=relative)
+                   a_offset=1024 + 128 * r, b_offset=24576 + 128 * ((r + 3) % 8), relative=relative,
+                   a_global=a_g, b_global=b_g)
         if legal(c):
             yield c
 
@@ -151,7 +179,8 @@ def ci_subset() -> list[Config]:
     seen: set[tuple] = set()
     out = []
     for c in itertools.chain(all_configs(), offset_configs()):
-        sig = (c.dtype, c.b_dtype, c.a_major, c.b_major, c.swizzle, c.copy, c.a_regs, c.acc, c.a_offset >= 0, c.relative)
+        sig = (c.dtype, c.b_dtype, c.a_major, c.b_major, c.swizzle, c.copy, c.a_regs, c.acc,
+               c.a_offset >= 0, c.relative, c.a_global, c.b_global, c.pad > 0)
         if sig not in seen:
             seen.add(sig)
             out.append(c)
@@ -171,20 +200,31 @@ def tile_type(dtype: str, mn: int, k: int, major: str, swizzle: str, order: str,
     return f"!tc.tile<{mn}x{k}x{ELEMENT[dtype]}, #tc.layout<{major}, swizzle = {swizzle}{extra}>>"
 
 
+def global_type(rows: int, cols: int, element: str, order: str, pad: int) -> str:
+    """A rows x cols global matrix, row- or column-major, each row/column `pad` elements longer."""
+    if order == "row":
+        layout = f", strided<[{cols + pad}, 1]>" if pad else ""
+    else:
+        layout = f", strided<[1, {rows + pad}]>"
+    return f"memref<{rows}x{cols}x{element}{layout}>"
+
+
 def program(c: Config) -> str:
     """The tc IR of one configuration: D = A x B, A 64 x K, B K x N."""
     b_dtype = c.b_dtype or c.dtype
     ea, eb = ELEMENT[c.dtype], ELEMENT[b_dtype]
+    ga = global_type(64, c.k, ea, c.a_global, c.pad)
+    gb = global_type(c.k, c.n, eb, c.b_global, c.pad)
     acc = ACC_ELEMENT[c.acc]
     ta = tile_type(c.dtype, 64, c.k, c.a_major, c.swizzle, c.order, c.a_offset, c.relative)
     tb = tile_type(b_dtype, c.n, c.k, c.b_major, c.swizzle, c.order, c.b_offset, c.relative)
     via = " via tma" if c.copy == "tma" else ""
     regs = " a_in_registers" if c.a_regs else ""
-    return f"""func.func @k(%A: memref<64x{c.k}x{ea}>, %B: memref<{c.k}x{c.n}x{eb}>, %D: memref<64x{c.n}x{acc}>) attributes {{tc.target = "sm_90a"}} {{
+    return f"""func.func @k(%A: {ga}, %B: {gb}, %D: memref<64x{c.n}x{acc}>) attributes {{tc.target = "sm_90a"}} {{
   %a = tc.smem_tile : {ta}
   %b = tc.smem_tile : {tb}
-  tc.copy %A to %a as a{via} : memref<64x{c.k}x{ea}>, {ta}
-  tc.copy %B to %b as b{via} : memref<{c.k}x{c.n}x{eb}>, {tb}
+  tc.copy %A to %a as a{via} : {ga}, {ta}
+  tc.copy %B to %b as b{via} : {gb}, {tb}
   %acc = tc.acc_zero : !tc.acc<64x{c.n}x{acc}>
   %d = tc.wgmma %a, %b, %acc{regs} : {ta}, {tb}, !tc.acc<64x{c.n}x{acc}>
   tc.acc_store %d to %D : !tc.acc<64x{c.n}x{acc}>, memref<64x{c.n}x{acc}>
@@ -329,9 +369,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261122)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--limit", type=int, default=0, help="run only the first N configurations")
+    parser.add_argument("--shard", default="", help="I/N: run every N-th configuration from the I-th (0-based)")
     parser.add_argument("--out", default="", help="TSV file for one row per configuration")
     args = parser.parse_args(argv)
     work = jobs(args.subset, args.seed, args.assemble_only)
+    if args.shard:
+        index, count = (int(x) for x in args.shard.split("/"))
+        work = work[index::count]
     if args.limit:
         work = work[: args.limit]
     if args.list:
@@ -341,6 +385,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.monotonic()
     rows: list[tuple[str, str, str, float, float, str]] = []
+    header = "config\tstatus\tdevice\tmax_error\ttolerance\tnote\n"
+    partial = open(args.out + ".partial", "w") if args.out else None  # survives a cut-off run
+    if partial:
+        partial.write(header)
     ctx = mp.get_context("spawn")
     pending = work
     while pending:
@@ -348,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
         with ctx.Pool(args.workers) as pool:
             for row in pool.imap_unordered(_work, pending, chunksize=2):
                 done.append(row)
+                if partial and row[1] != "RETRY":
+                    partial.write("\t".join(str(x) for x in row) + "\n")
+                    partial.flush()
                 if row[1] not in ("PASS", "ASSEMBLED", "RETRY"):
                     print(f"  {row[1]}: {row[0]}: {row[5]}", flush=True)
                 n = len(rows) + len(done)
@@ -362,10 +413,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[{len(rows)}/{len(work)}] done in {time.monotonic() - start:.0f} s", flush=True)
     rows.sort()
     if args.out:
+        assert partial is not None
+        partial.close()
         with open(args.out, "w") as f:
-            f.write("config\tstatus\tdevice\tmax_error\ttolerance\tnote\n")
+            f.write(header)
             for r in rows:
                 f.write("\t".join(str(x) for x in r) + "\n")
+        os.remove(args.out + ".partial")
     print(summarize(rows))
     ok = {"PASS", "ASSEMBLED"}
     return 0 if all(r[1] in ok for r in rows) else 1

@@ -36,7 +36,9 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     MemRefType,
+    NoneAttr,
     Signedness,
+    StridedLayoutAttr,
     StringAttr,
     UnitAttr,
 )
@@ -654,6 +656,38 @@ def _memref_shape(t: Attribute, what: str) -> tuple[int, int]:
     return rows, cols
 
 
+def matrix_strides(t: Attribute, what: str) -> tuple[int, int]:
+    """(row, column) strides in elements of a 2-d global matrix.
+
+    Row-major (the default layout, or ``strided<[ld, 1]>``) or column-major
+    (``strided<[1, ld]>``), with a leading dimension ``ld`` of at least the
+    contiguous extent and offset 0: what BLAS calls a matrix with a leading
+    dimension, and all that copies, TMA and WMMA need.
+    """
+    rows, cols = _memref_shape(t, what)
+    assert isinstance(t, MemRefType)
+    layout = t.layout
+    if isinstance(layout, NoneAttr):
+        return cols, 1
+    shape = "row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>)"
+    if not isinstance(layout, StridedLayoutAttr):
+        raise VerifyException(f"{what} must be {shape}, not {layout}")
+    strides = t.get_strides()
+    if strides is None or any(s is None for s in strides):
+        raise VerifyException(f"{what} needs static strides")
+    if not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0):
+        raise VerifyException(f"{what} needs offset 0 in its strided layout")
+    s0, s1 = strides
+    if s1 == 1 and s0 >= cols:
+        return s0, s1
+    if s0 == 1 and s1 >= rows:
+        return s0, s1
+    raise VerifyException(
+        f"{what} has strides [{s0}, {s1}]; it must be {shape} with a leading dimension "
+        f"of at least its contiguous extent"
+    )
+
+
 def _check_target(op: Operation, family: str, arch: Arch) -> None:
     target = kernel_target(op)
     if target is not None and target is not arch:
@@ -690,8 +724,11 @@ class SmemTileOp(IRDLOperation):
 class CopyOp(IRDLOperation):
     """Fills a tile from a global operand: ``tc.copy %A to %a as a via tma : memref<...>, !tc.tile<...>``.
 
-    Operand a reads an M x K matrix, operand b a K x N matrix (both row-major);
-    the tile is MN x K. `via` is ``threads`` (16-byte vector stores) or ``tma``.
+    Operand a reads an M x K matrix, operand b a K x N matrix, row-major or
+    column-major (``strided<[1, ld]>``, see `matrix_strides`); the tile is
+    MN x K. `via` is ``threads`` (16-byte vector stores, any major-ness) or
+    ``tma`` (the tile's contiguous dimension must be the global one's: TMA
+    does not transpose).
     """
 
     name = "tc.copy"
@@ -743,6 +780,7 @@ class CopyOp(IRDLOperation):
         tile = self.dst.type
         assert isinstance(tile, TileType) and isinstance(self.src.type, MemRefType)
         rows, cols = _memref_shape(self.src.type, "the copy's source")
+        s_row, s_col = matrix_strides(self.src.type, "the copy's source")
         role = self.operand.data
         expected = (tile.mn, tile.k) if role is Operand.A else (tile.k, tile.mn)
         dims = "M x K" if role is Operand.A else "K x N"
@@ -760,17 +798,23 @@ class CopyOp(IRDLOperation):
                     "TMA swizzles on absolute address bits: a tile with a swizzle origin "
                     "must be copied via threads"
                 )
-            contiguous_major = Major.K if role is Operand.A else Major.MN
+            # which logical dimension is contiguous in global memory, and its name
+            row_contiguous = s_col == 1
+            dims = ("M", "K") if role is Operand.A else ("K", "N")
+            contiguous_dim = dims[1] if row_contiguous else dims[0]
+            contiguous_major = Major.K if contiguous_dim == "K" else Major.MN
             if tile.major is not contiguous_major:
+                other = "column" if row_contiguous else "row"
                 raise VerifyException(
-                    f"TMA cannot transpose: operand {role} is contiguous along "
-                    f"{'K' if role is Operand.A else 'N'} in global memory, so its tile must be "
-                    f"{contiguous_major}-major for a TMA copy (or copy via threads)"
+                    f"TMA cannot transpose: operand {role}'s global matrix is contiguous along "
+                    f"{contiguous_dim}, so its tile must be {contiguous_major}-major for a TMA "
+                    f"copy; store it {other}-major or copy via threads"
                 )
-            row_bytes = cols * element_bits(self.src.type.element_type) // 8
-            if row_bytes % 16:
+            bits = element_bits(self.src.type.element_type)
+            ld_bytes = (s_row if row_contiguous else s_col) * bits // 8
+            if ld_bytes % 16:
                 raise VerifyException(
-                    f"TMA needs global rows of a multiple of 16 bytes, not {row_bytes}"
+                    f"TMA needs a leading dimension of a multiple of 16 bytes, not {ld_bytes}"
                 )
 
 
@@ -817,6 +861,8 @@ def _check_acc_memref(acc: Attribute, mem: Attribute, what: str) -> None:
     rows, cols = _memref_shape(mem, what)
     if (rows, cols) != (acc.m, acc.n):
         raise VerifyException(f"{what} is {rows}x{cols} but the accumulator is {acc.m}x{acc.n}")
+    if matrix_strides(mem, what) != (cols, 1):
+        raise VerifyException(f"{what} must be dense and row-major (the default memref layout)")
     assert isinstance(mem, MemRefType)
     if dtype_name(mem.element_type) != acc.dtype:
         raise VerifyException(
@@ -1116,14 +1162,21 @@ def _check_wmma_access(
     if frag.role.data == "c" and what == "load" and layout is None:
         layout = "row"
     layout = layout or frag.layout.data
-    rows, cols = _memref_shape(mem, f"the wmma {what}'s memref")
+    rows, _ = _memref_shape(mem, f"the wmma {what}'s memref")
+    cols, unit = matrix_strides(mem, f"the wmma {what}'s memref")
+    if unit != 1:
+        raise VerifyException(
+            f"the wmma {what}'s memref must be row-major: the fragment's row/col layout says "
+            "how the matrix is stored, the memref's row stride is the wmma stride"
+        )
     if len(offsets.data) != 2:
         raise VerifyException("offsets are [row, col]")
     r0, c0 = (o.data for o in offsets.data)
     er, ec = wmma_stored_extent(frag, layout)
-    if r0 < 0 or c0 < 0 or r0 + er > rows or c0 + ec > cols:
+    width = mem.get_shape()[1]
+    if r0 < 0 or c0 < 0 or r0 + er > rows or c0 + ec > width:
         raise VerifyException(
-            f"a {er}x{ec} {frag.role.data} fragment at [{r0}, {c0}] does not fit the {rows}x{cols} memref"
+            f"a {er}x{ec} {frag.role.data} fragment at [{r0}, {c0}] does not fit the {rows}x{width} memref"
         )
     mem_t = dtype_name(mem.element_type)
     if mem_t != frag.dtype:

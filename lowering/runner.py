@@ -98,6 +98,19 @@ def poison(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
     return np.full(nbytes, fill, dtype=np.uint8).view(STORAGE[dtype]).reshape(shape)
 
 
+def buffer_elements(shape: list[int], strides: list[int]) -> int:
+    """Elements a matrix of `shape` with element `strides` spans in memory."""
+    return sum((n - 1) * s for n, s in zip(shape, strides)) + 1
+
+
+def matrix_view(buffer: np.ndarray, arg: dict[str, Any]) -> np.ndarray:
+    """The logical matrix an argument's flat `buffer` holds (rows x cols, by its strides)."""
+    item = buffer.itemsize
+    return np.lib.stride_tricks.as_strided(
+        buffer, tuple(arg["shape"]), tuple(s * item for s in arg["strides"]), writeable=False
+    )
+
+
 # -- CUDA ------------------------------------------------------------------------------------
 
 
@@ -252,13 +265,14 @@ def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
 
     info = compiled.info
     rng = np.random.default_rng(seed)
-    host = []
+    host = []  # one flat buffer per argument, laid out by its strides (padding included)
     for a in info["args"]:
-        shape = tuple(a["shape"])
-        host.append(poison(a["dtype"], shape) if a["output"] else random_input(rng, a["dtype"], shape))
-    inputs64 = {i: h.astype(np.float64) for i, h in enumerate(host)}
+        size = buffer_elements(a["shape"], a["strides"])
+        host.append(poison(a["dtype"], (size,)) if a["output"] else random_input(rng, a["dtype"], (size,)))
+    inputs64 = {i: matrix_view(h, a).astype(np.float64) for i, (h, a) in enumerate(zip(host, info["args"]))}
     ref = reference(compiled.source, inputs64)
-    results, device = launch(compiled.cubin, info, host, timeout)
+    flat_results, device = launch(compiled.cubin, info, host, timeout)
+    results = [matrix_view(r, a) for r, a in zip(flat_results, info["args"])]
     worst, nan_count, mismatches, checked = 0.0, 0, 0, 0
     operand = next((a["dtype"] for a in info["args"] if not a["output"]), "f32")
     acc_types = [info["args"][i]["dtype"] for i in ref.values]

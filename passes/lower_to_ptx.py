@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects import tc
@@ -177,9 +178,14 @@ class KernelLowering:
         written = any(
             isinstance(use.operation, tc.AccStoreOp | tc.WmmaStoreOp) for use in arg.uses
         )
+        try:
+            strides = tc.matrix_strides(t, f"kernel argument {self.param_name(arg)}")
+        except VerifyException as err:
+            error_at(self.kernel, str(err))
         return {
             "param": self.param_name(arg),
             "shape": list(t.get_shape()),
+            "strides": list(strides),
             "dtype": tc.dtype_name(t.element_type),
             "output": written,
         }
@@ -276,25 +282,25 @@ class KernelLowering:
         layout = self.tiles.get(op.dst)
         if layout is None:
             error_at(op, "the tile must come from tc.smem_tile in this kernel")
-        src_t = op.src.type
-        assert isinstance(src_t, MemRefType)
-        rows, cols = src_t.get_shape()
         bits = layout.dtype.bits
         if bits < 8:
             error_at(op, f"thread copies of {layout.dtype} tiles are not supported")
         per = layout.dtype.per_chunk
         eb = bits // 8
         a_role = op.operand.data is tc.Operand.A
-        # first element (mn, k) of every 16-byte chunk
+        # global element offset of (mn, k): A is M x K, B is K x N
+        s_row, s_col = tc.matrix_strides(op.src.type, "the copy's source")
+        s_mn, s_k = (s_row, s_col) if a_role else (s_col, s_row)
+        # first element (mn, k) of every 16-byte chunk, and the global step between its elements
         if layout.major is Major.K:
             mn, k = np.meshgrid(np.arange(layout.mn), np.arange(0, layout.k, per), indexing="ij")
-            step = 1 if a_role else cols  # next k
+            step = s_k
         else:
             mn, k = np.meshgrid(np.arange(0, layout.mn, per), np.arange(layout.k), indexing="ij")
-            step = cols if a_role else 1  # next mn
+            step = s_mn
         mn, k = mn.ravel(), k.ravel()
         smem_off = layout.addresses(mn, k)
-        g_off = mn * cols + k if a_role else k * cols + mn
+        g_off = mn * s_mn + k * s_k
         order = np.argsort(g_off, kind="stable")
         pairs = np.stack([smem_off[order], g_off[order]], axis=1)
         chunks = len(pairs)
@@ -350,6 +356,9 @@ class KernelLowering:
         src_t = op.src.type
         assert isinstance(src_t, MemRefType)
         rows, cols = src_t.get_shape()
+        s_row, s_col = tc.matrix_strides(src_t, "the copy's source")
+        # TMA's dimension 0 is the contiguous one (checked by the verifier to be the tile's)
+        global_dims, ld = ([cols, rows], s_row) if s_col == 1 else ([rows, cols], s_col)
         eb_bits = layout.dtype.bits
         a_mn, a_k = layout.atom_shape
         s_mn, s_k = layout.strides
@@ -379,8 +388,8 @@ class KernelLowering:
             "param": param,
             "arg": arg_index,
             "dtype": layout.dtype.name,
-            "global_dims": [cols, rows],
-            "global_strides": [cols * eb_bits // 8],
+            "global_dims": global_dims,
+            "global_strides": [ld * eb_bits // 8],
             "box": [inner, box_rows],
             "swizzle": swz.value,
             "tma_swizzle_code": swz.tma_code,
@@ -648,7 +657,7 @@ class KernelLowering:
             regs = self.val(ptx.DeclRegsOp, result=self._frag_regs(ft))
             role = ft.role.data
             layout = ft.layout.data or "row"
-            self.emit(ptx.WmmaLoadOp, [regs, addr], role=role, layout=layout, shape=ft.shape.data, type=ft.dtype, stride=op.src.type.get_shape()[1])
+            self.emit(ptx.WmmaLoadOp, [regs, addr], role=role, layout=layout, shape=ft.shape.data, type=ft.dtype, stride=tc.matrix_strides(op.src.type, 'wmma')[0])
             self.frags[op.frag] = regs
             return
         if isinstance(op, tc.WmmaMmaOp):
@@ -667,7 +676,7 @@ class KernelLowering:
         ft = op.frag.type
         assert isinstance(ft, tc.WmmaFragType)
         addr = self._wmma_addr(op.dst, op.offsets)
-        self.emit(ptx.WmmaStoreOp, [addr, self.frags[op.frag]], layout=op.layout.data.value, shape=ft.shape.data, type=ft.dtype, stride=op.dst.type.get_shape()[1])
+        self.emit(ptx.WmmaStoreOp, [addr, self.frags[op.frag]], layout=op.layout.data.value, shape=ft.shape.data, type=ft.dtype, stride=tc.matrix_strides(op.dst.type, 'wmma')[0])
 
     @staticmethod
     def _frag_regs(ft: tc.WmmaFragType) -> ptx.RegsType:
@@ -678,7 +687,7 @@ class KernelLowering:
         assert isinstance(t, MemRefType)
         r0, c0 = (o.data for o in offsets.data)
         eb = tc.element_bits(t.element_type) // 8
-        off = (r0 * t.get_shape()[1] + c0) * eb
+        off = (r0 * tc.matrix_strides(t, 'wmma')[0] + c0) * eb
         base = self.globals_[mem]
         if not off:
             return base

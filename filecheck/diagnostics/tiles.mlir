@@ -137,23 +137,23 @@ func.func @copy_dynamic(%A: memref<?x64xbf16>) attributes {tc.target = "sm_90a"}
 
 // -----
 
-// TMA copies rows as they are in global memory: A (M x K) lands K-major only.
+// TMA copies rows as they are in global memory: a row-major A (M x K) lands K-major only.
 func.func @tma_transpose_a(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
   tc.copy %A to %a as a via tma : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}tiles.mlir:143:3: error: TMA cannot transpose: operand a is contiguous along K in global memory, so its tile must be k-major for a TMA copy (or copy via threads){{$}}
+// CHECK: {{.*}}tiles.mlir:143:3: error: TMA cannot transpose: operand a's global matrix is contiguous along K, so its tile must be k-major for a TMA copy; store it column-major or copy via threads{{$}}
 
 // -----
 
-// ... and B (K x N) lands N-major only.
+// ... and a row-major B (K x N) lands N-major only.
 func.func @tma_transpose_b(%B: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   tc.copy %B to %b as b via tma : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}tiles.mlir:153:3: error: TMA cannot transpose: operand b is contiguous along N in global memory, so its tile must be mn-major for a TMA copy (or copy via threads){{$}}
+// CHECK: {{.*}}tiles.mlir:153:3: error: TMA cannot transpose: operand b's global matrix is contiguous along N, so its tile must be mn-major for a TMA copy; store it column-major or copy via threads{{$}}
 
 // -----
 

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Everything lower-tc checks on a lent H100, in one call of the `device` tool:
+#
+#   bash bench/device_run.sh SHARD      # SHARD: which part of the sweep, e.g. 0/2 (or "none")
+#
+# run from the repository root with `.whl` carried (xDSL and its pure-Python
+# dependencies, lit, filecheck: see docs/sweep.md) and OUT set to a folder for the
+# results. It installs lower-tc, records the device, then runs the GPU tests, every
+# example through `lower-tc run`, the base-offset experiment (first shard only) and the
+# given shard of the hardware sweep. Each step's output goes to $OUT; a step that fails
+# does not stop the next.
+set -u
+shard=${1:?usage: bench/device_run.sh SHARD}
+: "${OUT:?set OUT to a folder for the results}"
+export PYTHONUNBUFFERED=1
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
+  && python3 -m pip install -q --no-index --no-deps --no-build-isolation --target /tmp/site . \
+  || { echo "install failed"; exit 1; }
+export PYTHONPATH=/tmp/site
+py="python3 -P"  # -P: import lower_tc from /tmp/site, never from the source folders
+
+{ date -u +"%Y-%m-%d %H:%M UTC"; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+  ptxas --version | tail -1; python3 --version; echo "shard $shard"; } | tee "$OUT/env.txt"
+
+if [ "$shard" = "0/2" ] || [ "$shard" = "none" ]; then
+  echo "== GPU tests"
+  $py -m pytest -q -p no:cacheprovider -m gpu -rs tests 2>&1 | tee "$OUT/pytest_gpu.txt" | tail -15
+  echo "== examples through lower-tc run"
+  for f in examples/*.mlir; do
+    echo "--- $f"; $py -m lower_tc.lowering.cli run "$f" --seed 11; echo "exit status $?"
+  done 2>&1 | tee "$OUT/run_examples.txt" | tail -30
+  echo "== base-offset experiment"
+  $py bench/base_offset.py --out "$OUT/base_offset.tsv" > "$OUT/base_offset.txt" 2>&1
+  echo "exit status $?"; tail -4 "$OUT/base_offset.txt"
+fi
+if [ "$shard" != "none" ]; then
+  echo "== sweep shard $shard"
+  name=sweep_${shard%/*}
+  $py bench/sweep.py --shard "$shard" --out "$OUT/$name.tsv" > "$OUT/$name.txt" 2>&1
+  echo "exit status $?"; tail -40 "$OUT/$name.txt"
+fi
