@@ -104,11 +104,12 @@ def buffer_elements(shape: list[int], strides: list[int]) -> int:
 
 
 def matrix_view(buffer: np.ndarray, arg: dict[str, Any]) -> np.ndarray:
-    """The logical matrix an argument's flat `buffer` holds (rows x cols, by its strides)."""
-    item = buffer.itemsize
-    return np.lib.stride_tricks.as_strided(
-        buffer, tuple(arg["shape"]), tuple(s * item for s in arg["strides"]), writeable=False
-    )
+    """The logical matrix (a copy) an argument's flat `buffer` holds, rows x cols by its strides.
+
+    Plain index arithmetic rather than numpy's as_strided, which cannot rebuild
+    ml_dtypes' float8 types from their array interface."""
+    (rows, cols), (s_row, s_col) = arg["shape"], arg["strides"]
+    return buffer[np.arange(rows)[:, None] * s_row + np.arange(cols)[None, :] * s_col]
 
 
 # -- CUDA ------------------------------------------------------------------------------------

@@ -145,3 +145,20 @@ def test_run_cli_without_gpu_says_why(tmp_path, capsys, monkeypatch) -> None:
     code = main(["run", str(src), "--seed", "3"])
     err = capsys.readouterr().err
     assert code == 2 and "no CUDA GPU is present" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("dtype", sorted(runner.STORAGE))
+@pytest.mark.parametrize("strides", [(6, 1), (9, 1), (1, 4), (1, 7)], ids=["row", "row-ld9", "col", "col-ld7"])
+def test_matrix_view_reads_every_storage_type_by_its_strides(dtype: str, strides: tuple[int, int]) -> None:
+    """A strided global operand: the runner's flat buffer and the logical matrix the
+    reference sees must agree element by element (ml_dtypes' float8 types included)."""
+    shape = (4, 6)
+    rng = np.random.default_rng(3)
+    size = runner.buffer_elements(list(shape), list(strides))
+    assert size == 3 * strides[0] + 5 * strides[1] + 1
+    buf = random_input(rng, dtype, (size,))
+    view = runner.matrix_view(buf, {"shape": list(shape), "strides": list(strides)})
+    assert view.shape == shape and view.dtype == buf.dtype
+    for r in range(4):
+        for c in range(6):
+            assert view[r, c].tobytes() == buf[r * strides[0] + c * strides[1]].tobytes()
