@@ -2,6 +2,7 @@
 # Everything lower-tc checks on a lent H100, in one call of the `device` tool:
 #
 #   bash bench/device_run.sh SHARD      # SHARD: which part of the sweep, e.g. 0/2 (or "none")
+#   bash bench/device_run.sh 0/2; bash bench/device_run.sh 1/2    # everything, as recorded
 #
 # run from the repository root with `.whl` carried (xDSL and its pure-Python
 # dependencies, lit, filecheck: see docs/sweep.md) and OUT set to a folder for the
@@ -20,7 +21,7 @@ export PYTHONPATH=/tmp/site
 py="python3 -P"  # -P: import lower_tc from /tmp/site, never from the source folders
 
 { date -u +"%Y-%m-%d %H:%M UTC"; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
-  ptxas --version | tail -1; python3 --version; echo "shard $shard"; } | tee "$OUT/env.txt"
+  ptxas --version | tail -1; python3 --version; echo "shard $shard"; } | tee -a "$OUT/env.txt"
 
 if [ "$shard" = "0/2" ] || [ "$shard" = "none" ]; then
   echo "== GPU tests"
@@ -36,6 +37,8 @@ fi
 if [ "$shard" != "none" ]; then
   echo "== sweep shard $shard"
   name=sweep_${shard%/*}
-  $py bench/sweep.py --shard "$shard" --out "$OUT/$name.tsv" > "$OUT/$name.txt" 2>&1
-  echo "exit status $?"; tail -40 "$OUT/$name.txt"
+  echo "== sweep shard $shard" >> "$OUT/sweep_log.txt"
+  $py bench/sweep.py --shard "$shard" --out "$OUT/$name.tsv" > "$OUT/$name.log" 2>&1
+  echo "exit status $?" | tee -a "$OUT/$name.log"; cat "$OUT/$name.log" >> "$OUT/sweep_log.txt"
+  rm "$OUT/$name.log"; tail -30 "$OUT/sweep_log.txt"
 fi
