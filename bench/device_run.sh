@@ -14,6 +14,7 @@ set -u
 shard=${1:?usage: bench/device_run.sh SHARD}
 : "${OUT:?set OUT to a folder for the results}"
 export PYTHONUNBUFFERED=1
+rm -rf /tmp/site  # a warm machine keeps the last call's install, and pip --target does not replace it
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
   && python3 -m pip install -q --no-index --no-deps --no-build-isolation --target /tmp/site . \
   || { echo "install failed"; exit 1; }

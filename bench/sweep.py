@@ -128,10 +128,12 @@ def all_configs() -> Iterator[Config]:
             if legal(c):
                 yield c
         # global operands of the other major-ness (the threads gather them), and padded
-        # leading dimensions (threads and TMA)
+        # leading dimensions (threads and TMA; 4 elements of padding leave 16- and 8-bit
+        # rows off 16-byte alignment, so the threads load them element by element)
         for a_major, b_major, swizzle, n, (copy, a_g, b_g, pad) in itertools.product(
             majors, majors, SWIZZLES, (16, 128),
-            (("threads", "col", "col", 0), ("threads", "col", "row", 8), ("tma", "", "", 64)),
+            (("threads", "col", "col", 0), ("threads", "col", "row", 8), ("threads", "row", "row", 4),
+             ("tma", "", "", 64)),
         ):
             if copy == "tma":
                 a_g, b_g = tma_globals(a_major, b_major)

@@ -2,7 +2,7 @@
 
 A tile program is a kernel (a ``func.func`` or ``gpu.func`` carrying
 ``tc.target = "sm_90a"`` or ``"sm_100a"``) whose arguments are global-memory memrefs (A is M x K, B is K x N,
-C and D are M x N, all row-major). Inside it:
+C and D are M x N; copy sources row- or column-major, see `matrix_strides`). Inside it:
 
 * ``tc.smem_tile`` makes a shared-memory tile of type
   ``!tc.tile<MNxKxT, #tc.layout<major, swizzle = ..., order = ..., offset = ...>>``
@@ -299,7 +299,10 @@ class LayoutAttr(ParametrizedAttribute):
                 elif key == "strides":
                     fields[key] = _parse_int_list(parser)
                 else:
-                    fields[key] = parser.parse_integer(allow_boolean=False)
+                    value = parser.parse_integer(allow_boolean=False)
+                    if value < 0:  # -1 is the internal "not assigned yet"
+                        parser.raise_error(f"{key} must be a non-negative byte offset", pos, parser.pos)
+                    fields[key] = value
             if "order" in fields and "strides" in fields:
                 parser.raise_error("give either an atom order or explicit strides, not both")
         attr = LayoutAttr(major, **fields)  # type: ignore[arg-type]
@@ -688,7 +691,7 @@ def matrix_strides(t: Attribute, what: str) -> tuple[int, int]:
     )
 
 
-def _check_target(op: Operation, family: str, arch: Arch) -> None:
+def _check_target(op: Operation, arch: Arch) -> None:
     target = kernel_target(op)
     if target is not None and target is not arch:
         raise VerifyException(f"{op.name} needs target {arch}, but the kernel targets {target}")
@@ -903,6 +906,22 @@ def _check_pair(a: TileType, b: TileType, acc: AccType) -> None:
         )
 
 
+def _check_acc_consumed(mma: Operation, acc: SSAValue) -> None:
+    """An MMA updates its accumulator in place (registers or tensor memory), so the
+    input value no longer exists afterwards: only the MMA's result may be used."""
+    later = set()
+    op = mma.next_op
+    while op is not None:
+        later.add(op)
+        op = op.next_op
+    for use in acc.uses:
+        if use.operation in later:
+            raise VerifyException(
+                f"the accumulator is used again after this MMA (by {use.operation.name}), "
+                "but the MMA updates it in place: use the MMA's result instead"
+            )
+
+
 @irdl_op_definition
 class WgmmaOp(IRDLOperation):
     """``%d = tc.wgmma %a, %b, %acc : !tc.tile<...>, !tc.tile<...>, !tc.acc<...>`` (sm_90a).
@@ -934,7 +953,7 @@ class WgmmaOp(IRDLOperation):
     def verify_(self) -> None:
         a, b, acc = self.a.type, self.b.type, self.acc.type
         assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
-        _check_target(self, "wgmma", Arch.SM90A)
+        _check_target(self, Arch.SM90A)
         if a.mn != 64:
             raise VerifyException(f"wgmma has M = 64: the A tile is {a.mn}x{a.k}")
         pair = {a.dtype, b.dtype}
@@ -955,6 +974,7 @@ class WgmmaOp(IRDLOperation):
             raise VerifyException(f"wgmma with {a.dtype} accumulates in {allowed}, not {acc.dtype}")
         if self.a_in_registers is not None and a.major is not Major.K:
             raise VerifyException("wgmma with A in registers needs a K-major A tile")
+        _check_acc_consumed(self, self.acc)
 
 
 @irdl_op_definition
@@ -984,7 +1004,7 @@ class Tcgen05MmaOp(IRDLOperation):
     def verify_(self) -> None:
         a, b, acc = self.a.type, self.b.type, self.acc.type
         assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
-        _check_target(self, "tcgen05", Arch.SM100A)
+        _check_target(self, Arch.SM100A)
         _check_pair(a, b, acc)
         try:
             check_operand_type(Arch.SM100A, a.dtype, a.major is Major.MN)
@@ -994,6 +1014,7 @@ class Tcgen05MmaOp(IRDLOperation):
             raise VerifyException(str(err)) from None
         if self.a_in_tmem is not None and a.major is not Major.K:
             raise VerifyException("tcgen05.mma with A in tensor memory needs a K-major A tile")
+        _check_acc_consumed(self, self.acc)
 
 
 def _parse_offsets(parser: Parser) -> list[int]:
@@ -1079,6 +1100,10 @@ class WmmaMmaOp(IRDLOperation):
             )
         if a.dtype != "f16" and d.dtype != c.dtype:  # type: ignore[union-attr]
             raise VerifyException("the result fragment must have the accumulator's type")
+        if d.dtype not in allowed[a.dtype]:  # type: ignore[union-attr]
+            raise VerifyException(
+                f"wmma with {a.dtype} gives {' or '.join(allowed[a.dtype])} results, not {d.dtype}"  # type: ignore[union-attr]
+            )
 
 
 @irdl_op_definition

@@ -152,7 +152,7 @@ def decode_descriptor(value: int, arch: Arch) -> DecodedDescriptor:
     if swizzle is not None and swizzle is not Swizzle.NONE and base_offset >= swizzle.phases:
         notes.append(
             f"only base offset mod {swizzle.phases} matters for {swizzle} swizzle "
-            "(measured on H100, DESIGN.md fact 5)"
+            "(measured on an H100, docs/base-offset.md)"
         )
     desc = None
     if swizzle is not None:

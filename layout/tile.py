@@ -260,7 +260,7 @@ class TileLayout:
                 f"tile start {self.address:#x} is not {align}-byte aligned"
                 + (
                     " (swizzled tiles are read right only from 128-byte-aligned starts, "
-                    "see DESIGN.md)"
+                    "see docs/base-offset.md)"
                     if align == 128
                     else " (descriptors address 16-byte chunks)"
                 )

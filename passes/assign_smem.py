@@ -14,7 +14,7 @@ from lower_tc.dialects.tc import SMEM_CAPACITY, SmemTileOp, TileType, tc_kernels
 from lower_tc.layout import LayoutError, Swizzle
 from lower_tc.passes.diagnostics import error_at
 
-#: TMA destinations must be 128-byte aligned (measured on H100, DESIGN.md).
+#: TMA destinations must be 128-byte aligned (measured on an H100, docs/base-offset.md).
 MIN_ALIGN = 128
 
 

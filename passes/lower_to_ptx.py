@@ -301,6 +301,9 @@ class KernelLowering:
         mn, k = mn.ravel(), k.ravel()
         smem_off = layout.addresses(mn, k)
         g_off = mn * s_mn + k * s_k
+        # one 16-byte load per chunk where the chunk is contiguous and 16-byte aligned in
+        # global memory (a leading dimension that is not a multiple of 16 bytes breaks that)
+        vector = step == 1 and not np.any((g_off * eb) % 16)
         order = np.argsort(g_off, kind="stable")
         pairs = np.stack([smem_off[order], g_off[order]], axis=1)
         chunks = len(pairs)
@@ -318,7 +321,7 @@ class KernelLowering:
             so, go = entry.res
             gbytes = self.val(ptx.MulWideOp, [go], i64, type="u32", imm=eb)
             gaddr = self.val(ptx.AddOp, [gbase, gbytes], i64, type="u64")
-            words = self._load_chunk(gaddr, step * eb, bits, step == 1)
+            words = self._load_chunk(gaddr, step * eb, bits, vector)
             saddr = self.val(ptx.AddOp, [self.smem, so], type="u32")
             self.emit(ptx.StOp, [saddr, *words], space="shared", type="b32", vec=4, offset=0)
             if done:

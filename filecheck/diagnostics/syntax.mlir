@@ -87,7 +87,7 @@ func.func @k() attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, offset = -1024>>
   func.return
 }
-// CHECK: {{.*}}syntax.mlir:87:44: error: offset -1024 is negative{{$}}
+// CHECK: {{.*}}syntax.mlir:87:58: error: offset must be a non-negative byte offset{{$}}
 
 // -----
 
@@ -160,3 +160,20 @@ func.func @k() attributes {tc.target = "sm_90a"} {
   func.return
 }
 // CHECK: {{.*}}syntax.mlir:159:56: error: Expected one of 'col', 'row'{{$}}
+
+// -----
+
+// -1 is how the IR marks "not assigned yet" internally; written, it is an error.
+func.func @k() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, offset = -1>>
+  func.return
+}
+// CHECK: {{.*}}syntax.mlir:168:58: error: offset must be a non-negative byte offset{{$}}
+
+// -----
+
+func.func @k() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, origin = -128>>
+  func.return
+}
+// CHECK: {{.*}}syntax.mlir:176:74: error: origin must be a non-negative byte offset{{$}}

@@ -30,7 +30,7 @@ func.func @misaligned_swizzled() attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 64>>
   func.return
 }
-// CHECK: {{.*}}tiles.mlir:30:23: error: tile start 0x40 is not 128-byte aligned (swizzled tiles are read right only from 128-byte-aligned starts, see DESIGN.md){{$}}
+// CHECK: {{.*}}tiles.mlir:30:23: error: tile start 0x40 is not 128-byte aligned (swizzled tiles are read right only from 128-byte-aligned starts, see docs/base-offset.md){{$}}
 
 // -----
 

@@ -205,3 +205,33 @@ func.func @unknown_target() attributes {tc.target = "sm_80"} {
   func.return
 }
 // CHECK: {{.*}}wgmma.mlir:204:3: error: unknown target 'sm_80' (known: sm_90a, sm_100a){{$}}
+
+// -----
+
+// An MMA updates its accumulator in place: the input value is gone afterwards. Storing
+// it, or feeding it to a second MMA, would silently read the updated registers.
+func.func @acc_used_after_mma(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x64xf32>
+  tc.acc_store %acc to %D : !tc.acc<64x64xf32>, memref<64x64xf32>
+  func.return
+}
+// CHECK: {{.*}}wgmma.mlir:217:3: error: the accumulator is used again after this MMA (by tc.acc_store), but the MMA updates it in place: use the MMA's result instead{{$}}
+
+// -----
+
+// Chaining through the results is the way to accumulate; storing before the MMA is fine.
+func.func @acc_chained(%D: memref<64x64xf32>, %E: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  tc.acc_store %acc to %E : !tc.acc<64x64xf32>, memref<64x64xf32>
+  %d1 = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x64xf32>
+  %d2 = tc.wgmma %a, %b, %d1 : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x64xf32>
+  tc.acc_store %d2 to %D : !tc.acc<64x64xf32>, memref<64x64xf32>
+  func.return
+}
+// CHECK: "ptx.kernel"() <{sym_name = "acc_chained"
+// CHECK-NOT: error

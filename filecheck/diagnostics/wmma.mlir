@@ -210,3 +210,15 @@ func.func @memref_1d(%A: memref<512xf16>) attributes {tc.target = "sm_90a"} {
   func.return
 }
 // CHECK: {{.*}}wmma.mlir:209:3: error: the wmma load's memref must be a 2-d memref{{$}}
+
+// -----
+
+// f16 inputs may accumulate in f16 or f32, and give either; nothing else.
+func.func @f16_result_i32(%A: memref<16x16xf16>, %B: memref<16x16xf16>) attributes {tc.target = "sm_90a"} {
+  %c = tc.wmma_zero : !tc.wmma_frag<c, m16n16k16, f32>
+  %a = tc.wmma_load %A[0, 0] : memref<16x16xf16> -> !tc.wmma_frag<a, m16n16k16, f16, row>
+  %b = tc.wmma_load %B[0, 0] : memref<16x16xf16> -> !tc.wmma_frag<b, m16n16k16, f16, col>
+  %d = tc.wmma_mma %a, %b, %c : !tc.wmma_frag<a, m16n16k16, f16, row>, !tc.wmma_frag<b, m16n16k16, f16, col>, !tc.wmma_frag<c, m16n16k16, f32> -> !tc.wmma_frag<c, m16n16k16, i32>
+  func.return
+}
+// CHECK: {{.*}}wmma.mlir:221:3: error: wmma with f16 gives f32 or f16 results, not s32{{$}}

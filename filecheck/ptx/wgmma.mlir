@@ -192,3 +192,27 @@ func.func @s8_u8(%A: memref<64x32xsi8>, %B: memref<32x16xui8>, %D: memref<64x16x
 // CHECK-NEXT: %rd{{[0-9]+}},
 // CHECK-NEXT: 1;
 // CHECK-COUNT-4: st.global.v2.s32
+
+// -----
+
+// A padded global B whose rows (20 f16 = 40 bytes) are not 16-byte aligned: its chunks are
+// contiguous but cannot be loaded 16 bytes at a time, so the threads load them element by
+// element; A's rows (64 bytes) still get one 16-byte load per chunk.
+func.func @misaligned_rows(%A: memref<64x32xf16>, %B: memref<32x16xf16, strided<[20, 1]>>, %D: memref<64x16xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x32xf16, #tc.layout<k, swizzle = 64b>>
+  %b = tc.smem_tile : !tc.tile<16x32xf16, #tc.layout<mn, swizzle = 32b>>
+  tc.copy %A to %a as a : memref<64x32xf16>, !tc.tile<64x32xf16, #tc.layout<k, swizzle = 64b>>
+  tc.copy %B to %b as b : memref<32x16xf16, strided<[20, 1]>>, !tc.tile<16x32xf16, #tc.layout<mn, swizzle = 32b>>
+  %acc = tc.acc_zero : !tc.acc<64x16xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x32xf16, #tc.layout<k, swizzle = 64b>>, !tc.tile<16x32xf16, #tc.layout<mn, swizzle = 32b>>, !tc.acc<64x16xf32>
+  tc.acc_store %d to %D : !tc.acc<64x16xf32>, memref<64x16xf32>
+  func.return
+}
+// CHECK: .visible .entry misaligned_rows(
+// CHECK: // a copy by threads: 256 chunks of 16 bytes
+// CHECK: ld.global.v4.b32
+// CHECK: // b copy by threads: 64 chunks of 16 bytes
+// CHECK-NOT: ld.global.v4.b32
+// CHECK-COUNT-8: ld.global.b16 %h{{[0-9]+}}, [%rd{{[0-9]+}}{{(\+[0-9]+)?}}];
+// CHECK-NOT: ld.global.v4.b32
+// CHECK: wgmma.fence.sync.aligned;
