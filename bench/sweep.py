@@ -161,7 +161,7 @@ def offset_configs() -> Iterator[Config]:
     docs/base-offset.md proves, with data swizzled on absolute address bits (threads
     or TMA, base offset 0) or relative to the tile start (threads, base offset r)."""
     for dtype, swizzle, r, (copy, relative), (a_major, b_major) in itertools.product(
-        ("bf16", "e4m3", "tf32"), ("32b", "64b", "128b"), range(8),
+        ELEMENT, ("32b", "64b", "128b"), range(8),
         (("threads", False), ("tma", False), ("threads", True)),
         (("k", "k"), ("k", "mn"), ("mn", "mn")),
     ):
