@@ -71,7 +71,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from lower_tc.layout import LayoutError, Major, Swizzle, TileLayout, element_type
 from lower_tc.layout.instr_desc import InstrDescriptor
-from lower_tc.layout.targets import Arch, check_operand_type
+from lower_tc.layout.targets import KERNEL_TARGETS, Arch, check_operand_type
 
 #: Shared memory one block may use on H100 and B200 (227 KiB).
 SMEM_CAPACITY = 227 * 1024
@@ -140,10 +140,17 @@ def kernel_target(op: Operation) -> Arch | None:
     while parent is not None:
         attr = parent.attributes.get(TARGET_ATTR)
         if isinstance(attr, StringAttr):
+            known = ", ".join(a.value for a in KERNEL_TARGETS)
             try:
-                return Arch.parse(attr.data)
-            except LayoutError as err:
-                raise VerifyException(str(err)) from None
+                arch = Arch.parse(attr.data)
+            except LayoutError:
+                raise VerifyException(f"unknown target '{attr.data}' (known: {known})") from None
+            if arch not in KERNEL_TARGETS:
+                raise VerifyException(
+                    f"lower-tc compiles kernels for {known}; {arch} is known to the "
+                    "descriptor tools (lower-tc desc) only"
+                )
+            return arch
         parent = parent.parent_op()
     return None
 

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from lower_tc.layout import Arch, Major, Swizzle, TileLayout, element_type, emulate_reads
+from lower_tc.layout.targets import OPERAND_TYPES, swizzle_rule
 
 HERE = Path(__file__).resolve().parent
 OUT_DIR = HERE / "descriptors"
@@ -50,10 +51,10 @@ RUN_LINE = f"// RUN: lower-tc %s --split-input-file -p {PIPELINE} -t mlir | file
 
 MLIR_TYPE = {
     "f16": "f16", "bf16": "bf16", "tf32": "tf32", "e4m3": "f8E4M3FN",
-    "e5m2": "f8E5M2", "s8": "si8", "u8": "ui8",
+    "e5m2": "f8E5M2", "e2m1": "f4E2M1FN", "s8": "si8", "u8": "ui8",
 }
-DTYPES = ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8")
-ARCHS = (Arch.SM90A, Arch.SM100A)
+DTYPES = ("f16", "bf16", "tf32", "e4m3", "e5m2", "e2m1", "s8", "u8")
+ARCHS = (Arch.SM90A, Arch.SM100A)  # the kernel targets
 #: MN-major operand types per arch (what the verifiers accept).
 MN_TYPES = {
     Arch.SM90A: {"f16", "bf16"},
@@ -75,8 +76,10 @@ SPEC = {
     ("bf16", "mn", "32b", 32, 16): (256, 512),
     ("bf16", "mn", "64b", 64, 16): (512, 1024),
 }
-#: Pinned offsets off the swizzle pattern boundary (B tiles of variant 2), cycled.
+#: Pinned offsets off the swizzle pattern boundary (B tiles of variant 2 on sm_90a), cycled.
 UNALIGNED = (32768 + 384, 32768 + 128, 32768 + 640, 32768 + 896, 32768 + 256)
+#: Pinned offsets on the pattern boundary (sm_100a: off-boundary is proven on Hopper only).
+ALIGNED = (32768 + 1024, 32768 + 3072, 32768 + 2048)
 
 
 @dataclass
@@ -151,28 +154,33 @@ def valid_n(arch: Arch, dtype: str, n: int) -> bool:
     return 8 <= n <= 256 and n % 8 == 0
 
 
-def swizzles(arch: Arch, major: str) -> tuple[str, ...]:
-    modes = ("none", "32b", "64b", "128b")
-    if arch is Arch.SM100A and major == "mn":
-        modes += ("128b_base32b",)
-    return modes
+def swizzles(arch: Arch, dtype: str, major: str) -> tuple[str, ...]:
+    """The modes the ISA allows (lower_tc.layout.targets.swizzle_rule): tcgen05 reads
+    MN-major tf32 only with 128b_base32b, which no other operand may use."""
+    modes = ("none", "32b", "64b", "128b", "128b_base32b")
+    return tuple(m for m in modes if not swizzle_rule(arch, dtype, major == "mn", Swizzle.parse(m)))
 
 
 def build_cases() -> dict[tuple[Arch, str], list[Case]]:
     groups: dict[tuple[Arch, str], list[Case]] = {}
     pin = 0
     for arch in ARCHS:
-        m = 64 if arch is Arch.SM90A else 128
         tag = "sm90" if arch is Arch.SM90A else "sm100"
         for dtype in DTYPES:
+            if dtype not in OPERAND_TYPES[arch]:
+                continue
             et = element_type(dtype)
             kpi = et.k_per_instruction
             cases: list[Case] = []
             majors = ["k"] + (["mn"] if dtype in MN_TYPES[arch] else [])
             for major in majors:
-                for sw in swizzles(arch, major):
-                    row_elems = ROW_BYTES[sw] * 8 // et.bits
+                for sw in swizzles(arch, dtype, major):
+                    row_elems = ROW_BYTES[sw] * 8 // et.slot_bits
                     for variant, slices in enumerate(SLICES[(major, sw)], start=1):
+                        # wgmma is M = 64; tcgen05 gets M = 128, and M = 64 where an MN-major
+                        # A tile of 64 rows holds whole atoms
+                        m64 = major == "k" or row_elems <= 64
+                        m = 64 if arch is Arch.SM90A or (variant == 2 and m64) else 128
                         k = slices * kpi
                         if major == "k":
                             n = 24 if variant == 1 else 128
@@ -183,7 +191,8 @@ def build_cases() -> dict[tuple[Arch, str], list[Case]]:
                         order = "mn_first" if variant == 1 else "k_first"
                         b_off = None
                         if variant == 2:
-                            b_off = UNALIGNED[pin % len(UNALIGNED)] if sw != "none" else 32768 + 48
+                            pinned = UNALIGNED if arch is Arch.SM90A else ALIGNED
+                            b_off = pinned[pin % len(pinned)] if sw != "none" else 32768 + 48
                             pin += 1
                         name = f"{tag}_{dtype}_{major}_{sw}_n{n}_k{k}" + ("_kfirst" if variant == 2 else "")
                         cases.append(Case(
@@ -191,10 +200,11 @@ def build_cases() -> dict[tuple[Arch, str], list[Case]]:
                             Tile(m, k, major, sw, order),
                             Tile(n, k, major, sw, order, offset=b_off),
                             note=(f"B pinned at {b_off} = {b_off // 1024} KiB + {b_off % 1024} "
-                                  "(off the swizzle pattern boundary)" if b_off is not None and sw != "none"
-                                  else (f"B pinned at {b_off}" if b_off is not None else "")),
+                                  "(off the swizzle pattern boundary)" if b_off is not None and b_off % 1024
+                                  and sw != "none" else (f"B pinned at {b_off}" if b_off is not None else "")),
                         ))
             # the spec's worked examples, where the instruction shapes allow them
+            m = 64 if arch is Arch.SM90A else 128
             for (sdt, smaj, ssw, smn, sk), lbo_sbo in SPEC.items():
                 if sdt != dtype or (smaj == "mn" and dtype not in MN_TYPES[arch]):
                     continue
@@ -213,13 +223,21 @@ def build_cases() -> dict[tuple[Arch, str], list[Case]]:
                           f"{smn}x{sk} ({role.upper()} tile): LBO {lbo_sbo[0]}, SBO {lbo_sbo[1]}"),
                     spec=(role, lbo_sbo),
                 ))
-            if dtype == "bf16":
+            if dtype == "bf16" and arch is Arch.SM90A:
                 # a padded tile: explicit atom strides (SBO 1152 instead of 1024)
                 a = Tile(m, 64, "k", "128b", strides=(1152, 1152 * m // 8), offset=None)
                 b = Tile(64, 64, "k", "128b", offset=128)
                 cases.append(Case(
                     f"{tag}_bf16_k_128b_padded", arch, dtype, a, b,
                     note="A padded (atom strides [1152, ...]); B pinned at 128 (not 1024-aligned)",
+                ))
+            elif dtype == "bf16":
+                # tcgen05: padding stays on the pattern, a whole atom (SBO 2048 instead of 1024)
+                a = Tile(m, 64, "k", "128b", strides=(2048, 2048 * m // 8), offset=None)
+                b = Tile(64, 64, "k", "128b", offset=1024)
+                cases.append(Case(
+                    f"{tag}_bf16_k_128b_padded", arch, dtype, a, b,
+                    note="A padded by one atom (atom strides [2048, ...]); B pinned at 1024",
                 ))
             groups[(arch, dtype)] = cases
     return groups
@@ -290,7 +308,7 @@ def decode_fields(value: int, arch: Arch) -> tuple[int, int, int, int, str]:
 
 def expected_idesc(case: Case) -> int:
     """The tcgen05 instruction descriptor from the bit layout in docs/layout.md."""
-    fmt = {"f16": 0, "bf16": 1, "tf32": 2, "e4m3": 0, "e5m2": 1, "u8": 0, "s8": 1}
+    fmt = {"f16": 0, "bf16": 1, "tf32": 2, "e4m3": 0, "e5m2": 1, "e2m1": 5, "u8": 0, "s8": 1}
     d_fmt = {"f32": 1, "i32": 2}[case.acc]
     return (
         d_fmt << 4
@@ -328,7 +346,7 @@ def check_tile(case: Case, role: str, tile: Tile, ir_layout: dict[str, str],
             raise Mismatch(f"{where}: slice {i} has k = {k}")
         if (start, lbo, sbo, base, swz[i]) != decode_fields(value, case.arch):
             raise Mismatch(f"{where} k={k}: printed fields disagree with {value:#x}")
-        read = emulate_reads(value, case.arch, et.bits, tile.major == "mn", tile.mn)
+        read = emulate_reads(value, case.arch, et.bits, tile.major == "mn", tile.mn, et.slot_bits)
         want = layout.addresses(rows, k + np.arange(kpi)[None, :])
         if not np.array_equal(read, want):
             bad = tuple(np.argwhere(read != want)[0])
@@ -394,7 +412,7 @@ def pin_group(cases: list[Case]) -> tuple[str, int]:
 
 
 def header(arch: Arch, dtype: str, kernels: int, pins: int) -> str:
-    family = "tc.wgmma (M = 64)" if arch is Arch.SM90A else "tc.tcgen05_mma (M = 128, with #tc.idesc)"
+    family = "tc.wgmma (M = 64)" if arch is Arch.SM90A else "tc.tcgen05_mma (M = 128 and 64, with #tc.idesc)"
     return (
         "// GENERATED FILE -- do not edit. Regenerate with:\n"
         "//   .venv/bin/python filecheck/gen_descriptor_pins.py\n"

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from lower_tc.layout.dtypes import ElementType, element_type
 from lower_tc.layout.errors import LayoutError
 from lower_tc.layout.swizzle import Swizzle
-from lower_tc.layout.targets import Arch
+from lower_tc.layout.targets import Arch, swizzle_rule
 from lower_tc.layout.tile import Major
 
-#: Modes the chooser considers, widest first. 128b_base32b is only ever pinned.
-AUTO_MODES = (Swizzle.B128, Swizzle.B64, Swizzle.B32, Swizzle.NONE)
+#: Modes the chooser considers, widest first. 128b_base32b comes last: it is legal only
+#: where it is the only choice (MN-major tf32 on sm_100a).
+AUTO_MODES = (Swizzle.B128, Swizzle.B64, Swizzle.B32, Swizzle.NONE, Swizzle.B128_BASE32B)
 
 
 @dataclass(frozen=True)
@@ -31,13 +32,11 @@ class SwizzleChoice:
         return self.reason
 
 
-def _legal(mode: Swizzle, extent_bytes: int, major: Major, arch: Arch) -> str | None:
+def _legal(mode: Swizzle, dtype: ElementType, extent_bytes: int, major: Major, arch: Arch) -> str | None:
     """Why `mode` is illegal here, or None when it is legal."""
-    if mode is Swizzle.B128_BASE32B:
-        if arch is not Arch.SM100A:
-            return "128b_base32b exists only on sm_100a"
-        if major is not Major.MN:
-            return "128b_base32b exists only for MN-major operands"
+    why = swizzle_rule(arch, dtype.name, major is Major.MN, mode)
+    if why:
+        return why
     if extent_bytes % mode.row_bytes:
         return f"the extent is not a multiple of its {mode.row_bytes}-byte row"
     return None
@@ -54,28 +53,35 @@ def choose_swizzle(
     """The widest legal swizzle for a tile whose contiguous extent is `extent` elements."""
     etype = element_type(dtype)
     dim = "K" if major is Major.K else "MN"
-    extent_bytes = extent * etype.bits // 8
+    extent_bytes = extent * etype.slot_bits // 8
     what = f"the {dim} extent is {extent_bytes} bytes ({extent} x {etype})"
     if extent <= 0 or extent_bytes % 16:
         raise LayoutError(f"no swizzle fits: {what}, not a whole number of 16-byte chunks")
     if pinned is not None:
-        why_not = _legal(pinned, extent_bytes, major, arch)
+        why_not = _legal(pinned, etype, extent_bytes, major, arch)
         if why_not:
             raise LayoutError(f"pinned swizzle {pinned} is illegal: {why_not} ({what})")
         return SwizzleChoice(pinned, f"{pinned}: pinned ({what})")
     cap = maximum.row_bytes if maximum is not None else Swizzle.B128.row_bytes
+    why_not = {m: _legal(m, etype, extent_bytes, major, arch) for m in AUTO_MODES}
     for mode in AUTO_MODES:
-        if mode.row_bytes > cap or _legal(mode, extent_bytes, major, arch):
+        if mode.row_bytes > cap or why_not[mode]:
             continue
-        if mode is Swizzle.NONE:
+        if mode is Swizzle.B128_BASE32B:
+            reason = f"{mode}: the only mode tcgen05 reads MN-major tf32 with ({what})"
+        elif mode is Swizzle.NONE:
             reason = f"none: {what}, not a multiple of 32 bytes"
         elif mode.row_bytes == extent_bytes:
             reason = f"{mode}: {what}"
         else:
             reason = f"{mode}: {what}, a multiple of the {mode.row_bytes}-byte row"
         if maximum is not None and mode.row_bytes == cap and mode is not Swizzle.B128:
-            wider = [m for m in AUTO_MODES if m.row_bytes > cap and not _legal(m, extent_bytes, major, arch)]
+            wider = [m for m in AUTO_MODES if m.row_bytes > cap and not why_not[m]]
             if wider:
                 reason = f"{mode}: capped by the maximum {maximum} ({what})"
         return SwizzleChoice(mode, reason)
-    raise AssertionError("swizzle none is always legal")  # pragma: no cover
+    by_reason: dict[str, list[str]] = {}
+    for m in AUTO_MODES:
+        by_reason.setdefault(why_not[m] or f"wider than the maximum {maximum}", []).append(str(m))
+    reasons = "; ".join(f"{', '.join(modes)}: {why}" for why, modes in by_reason.items())
+    raise LayoutError(f"no swizzle fits ({what}): {reasons}")

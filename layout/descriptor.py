@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from lower_tc.layout.errors import LayoutError
 from lower_tc.layout.swizzle import Swizzle
-from lower_tc.layout.targets import Arch
+from lower_tc.layout.targets import Arch, swizzle_rule
 from lower_tc.layout.tile import DESCRIPTOR_WINDOW, Major, TileLayout
 
 FIELD_BITS = 14
@@ -53,8 +53,8 @@ class MatrixDescriptor:
     sbo: int
     swizzle: Swizzle
     base_offset: int = 0
-    lbo_mode: int = 0  # sm_100a only: 1 = LBO is an absolute address
-    version: int = SM100_VERSION  # sm_100a only
+    lbo_mode: int = 0  # tcgen05 only: 1 = LBO is an absolute address (sm_103a)
+    version: int = SM100_VERSION  # tcgen05 only
 
     def encode(self) -> int:
         """The 64-bit descriptor; any value that does not fit is a LayoutError."""
@@ -66,17 +66,16 @@ class MatrixDescriptor:
         value = start | lbo << 16 | sbo << 32 | self.base_offset << 49
         if self.arch is Arch.SM90A:
             if self.lbo_mode:
-                raise LayoutError("the LBO absolute-address mode exists only on sm_100a")
+                raise LayoutError(LBO_ABSOLUTE_TARGETS)
             return value | self.swizzle.sm90_code << 62
         if self.version != SM100_VERSION:
-            raise LayoutError(f"sm_100a descriptors need version 0b001, not {self.version:#05b}")
+            raise LayoutError(f"tcgen05 descriptors need version 0b001, not {self.version:#05b}")
         if self.lbo_mode not in (0, 1):
             raise LayoutError(f"LBO mode {self.lbo_mode} is not 0 or 1")
-        if self.lbo_mode == 1 and (self.swizzle is not Swizzle.B128 or self.base_offset):
-            raise LayoutError(
-                "the LBO absolute-address mode needs 128b swizzle (16-byte atomicity) "
-                "and base offset 0"
-            )
+        if self.lbo_mode == 1:
+            why = lbo_absolute_problem(self.arch, self.swizzle, self.base_offset)
+            if why:
+                raise LayoutError(why)
         return (
             value
             | self.version << 46
@@ -108,6 +107,29 @@ class DecodedDescriptor:
         return not self.problems
 
 
+#: Where the PTX ISA allows bit 52 (tcgen05 shared memory descriptor, target notes).
+LBO_ABSOLUTE_TARGETS = (
+    "the LBO absolute-address mode (bit 52) is supported on sm_103a only (PTX ISA 9.0: "
+    "it serves the 48-byte K of 4-bit MMAs with K = 96)"
+)
+
+
+def lbo_absolute_problem(arch: Arch, swizzle: Swizzle | None, base_offset: int) -> str | None:
+    """Why a descriptor may not use the LBO absolute-address mode, or None.
+
+    PTX ISA "Restrictions on the Leading Dimension Absolute Address Stride": 128B
+    swizzle with 16-byte atomicity only, K-major only (checked where the layout is
+    known: descriptor_for_layout), base offset 0; and sm_103a only.
+    """
+    if arch is not Arch.SM103A:
+        return LBO_ABSOLUTE_TARGETS
+    if swizzle is not Swizzle.B128:
+        return "the LBO absolute-address mode needs 128b swizzle (16-byte atomicity)"
+    if base_offset:
+        return "the LBO absolute-address mode needs base offset 0"
+    return None
+
+
 def _bits(value: int, lo: int, hi: int) -> int:
     return (value >> lo) & ((1 << (hi - lo + 1)) - 1)
 
@@ -136,14 +158,14 @@ def decode_descriptor(value: int, arch: Arch) -> DecodedDescriptor:
         reserved += [(53, 60)]
         if version != SM100_VERSION:
             problems.append(
-                f"version bits 46-48 are {version:#05b}; sm_100a requires 0b001 (bit 46 set)"
+                f"version bits 46-48 are {version:#05b}; {arch} requires 0b001 (bit 46 set)"
             )
         if swizzle is None:
             problems.append(f"swizzle code {code} (bits 61-63) is reserved")
-        if lbo_mode and (swizzle is not Swizzle.B128 or base_offset):
-            problems.append(
-                "LBO absolute-address mode (bit 52) needs 128b swizzle and base offset 0"
-            )
+        if lbo_mode:
+            why = lbo_absolute_problem(arch, swizzle, base_offset)
+            if why:
+                problems.append(why)
     for lo, hi in reserved:
         if _bits(value, lo, hi):
             problems.append(f"reserved bits {lo}-{hi} are set")
@@ -187,17 +209,43 @@ class KSlice:
 
 
 def _check_operand(layout: TileLayout, arch: Arch) -> None:
-    if layout.swizzle is Swizzle.B128_BASE32B and arch is not Arch.SM100A:
-        raise LayoutError("swizzle 128b_base32b exists only on sm_100a (tcgen05)")
+    why = swizzle_rule(arch, layout.dtype.name, layout.major is Major.MN, layout.swizzle)
+    if why:
+        raise LayoutError(why)
+    if arch.is_tcgen05 and layout.swizzle is not Swizzle.NONE:
+        _check_on_pattern_boundary(layout, arch)
 
 
-def descriptor_for_layout(layout: TileLayout, arch: Arch) -> MatrixDescriptor:
+def _check_on_pattern_boundary(layout: TileLayout, layout_arch: Arch) -> None:
+    """tcgen05 tiles must sit on their swizzle pattern: off-boundary placement (and the
+    base offset it needs) is measured on Hopper only (docs/base-offset.md)."""
+    period = layout.swizzle.period
+    places = [("start", layout.address)]
+    if layout.swizzle_origin is not None:
+        places.append(("swizzle origin", layout.swizzle_origin))
+    places += [(f"atom stride along {d}", s) for d, s in zip(("MN", "K"), layout.strides)]
+    for what, value in places:
+        if value % period:
+            raise LayoutError(
+                f"tcgen05 ({layout_arch}): the tile's {what} {value:#x} is not a multiple of the "
+                f"{period}-byte {layout.swizzle} pattern; tiles off their pattern boundary are "
+                "proven on Hopper only (docs/base-offset.md)"
+            )
+
+
+def descriptor_for_layout(
+    layout: TileLayout, arch: Arch, lbo_absolute: int | None = None
+) -> MatrixDescriptor:
     """The descriptor of the whole tile, starting at its first element.
 
-    LBO and SBO follow the canonical layouts (DESIGN.md fact 4). Without
+    LBO and SBO follow the canonical layouts (docs/layout.md). Without
     swizzle, LBO steps along K and SBO along MN for both major-nesses; with
     swizzle, K-major uses SBO only (LBO "assumed 1", encoded as 1) and
     MN-major swaps the roles: LBO steps atoms along MN, SBO along K.
+
+    `lbo_absolute`, on sm_103a, puts that shared-memory address in the LBO field in
+    the absolute-address mode (bit 52): where the second chunk of a 48-byte K row
+    lives. The ISA's restrictions are enforced here: K-major, 128B swizzle, base offset 0.
     """
     _check_operand(layout, arch)
     s_mn, s_k = layout.strides
@@ -207,8 +255,13 @@ def descriptor_for_layout(layout: TileLayout, arch: Arch) -> MatrixDescriptor:
         lbo, sbo = 16, s_mn
     else:
         lbo, sbo = s_mn, s_k
+    lbo_mode = 0
+    if lbo_absolute is not None:
+        if layout.major is not Major.K:
+            raise LayoutError("the LBO absolute-address mode is K-major only (PTX ISA)")
+        lbo, lbo_mode = lbo_absolute, 1
     desc = MatrixDescriptor(
-        arch, layout.address, lbo, sbo, layout.swizzle, base_offset_for(layout)
+        arch, layout.address, lbo, sbo, layout.swizzle, base_offset_for(layout), lbo_mode
     )
     desc.encode()  # refuse now what cannot be encoded
     return desc
@@ -220,7 +273,7 @@ def k_slices(layout: TileLayout, arch: Arch) -> list[KSlice]:
     Stepping K moves only the start address (to the unswizzled address of the
     slice's first element); strides come from the whole tile.
     """
-    k_bytes = layout.k * layout.dtype.bits // 8
+    k_bytes = layout.k * layout.dtype.slot_bits // 8
     if k_bytes % INSTRUCTION_K_BYTES:
         raise LayoutError(
             f"K extent {layout.k} ({k_bytes} bytes of {layout.dtype}) is not a whole number "

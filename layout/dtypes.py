@@ -9,21 +9,39 @@ from lower_tc.layout.errors import LayoutError
 
 @dataclass(frozen=True)
 class ElementType:
-    """An operand element type: its name (as written in PTX) and bit width."""
+    """An operand element type: its name (as written in PTX), its bit width, and the
+    width of the slot it takes in a shared-memory tile.
+
+    The slot is the element itself except for 4-bit types, which ``tcgen05.mma
+    .kind::f8f6f4`` reads padded: 16 elements packed into the first 8 bytes of each
+    16-byte chunk, 8 bytes of padding after them (PTX ISA, tcgen05 "packing formats").
+    So an e2m1 tile has the geometry of an 8-bit one: strides, swizzle and descriptors
+    count 16 elements per chunk and 32 per instruction.
+    """
 
     name: str
     bits: int
     is_float: bool
+    slot_bits: int = 0  # 0: the element's own width
+
+    def __post_init__(self) -> None:
+        if not self.slot_bits:
+            object.__setattr__(self, "slot_bits", self.bits)
 
     @property
     def per_chunk(self) -> int:
         """T: elements in one 16-byte chunk (the spec's normalisation factor)."""
-        return 128 // self.bits
+        return 128 // self.slot_bits
 
     @property
     def k_per_instruction(self) -> int:
-        """Elements of K one dense MMA instruction reads: always 32 bytes."""
-        return 256 // self.bits
+        """Elements of K one dense MMA instruction reads: always 32 bytes of slots."""
+        return 256 // self.slot_bits
+
+    @property
+    def padded(self) -> bool:
+        """Whether each 16-byte chunk holds padding after the elements' data."""
+        return self.slot_bits != self.bits
 
     def __str__(self) -> str:
         return self.name
@@ -38,7 +56,7 @@ ELEMENT_TYPES: dict[str, ElementType] = {
         ElementType("f32", 32, True),
         ElementType("e4m3", 8, True),
         ElementType("e5m2", 8, True),
-        ElementType("e2m1", 4, True),
+        ElementType("e2m1", 4, True, slot_bits=8),
         ElementType("s8", 8, False),
         ElementType("u8", 8, False),
     )

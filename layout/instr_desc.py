@@ -90,6 +90,11 @@ class InstrDescriptor:
             allowed = ", ".join(KIND_ACCUMULATORS[kind])
             raise LayoutError(f"kind::{kind} accumulates in {allowed}, not {self.d_type}")
         check_mma_shape(kind, self.m, self.n)
+        if self.b_mn_major and kind in ("f8f6f4", "i8") and self.n % 16:
+            raise LayoutError(
+                f"tcgen05.mma (cta_group::1) with an MN-major 8-bit B needs N a multiple of "
+                f"16, not {self.n} (PTX ISA: N shapes for 8-bit transpose B)"
+            )
         for name, dtype, mn_major in (
             ("A", self.a_type, self.a_mn_major),
             ("B", self.b_type, self.b_mn_major),

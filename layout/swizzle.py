@@ -85,7 +85,7 @@ class Swizzle(Enum):
         try:
             return _SM90_CODE[self]
         except KeyError:
-            raise LayoutError(f"swizzle {self} exists only on sm_100a (tcgen05)") from None
+            raise LayoutError(f"swizzle {self} exists only on tcgen05 targets (sm_100a, sm_103a)") from None
 
     @property
     def sm100_code(self) -> int:

@@ -25,8 +25,14 @@ from lower_tc.layout.swizzle import Swizzle
 
 #: Bytes of the shared-memory window a descriptor can address: 14 bits of x >> 4.
 DESCRIPTOR_WINDOW = 1 << 18
-#: Rows of an atom along its strided dimension (8 rows of 16-byte chunks).
+#: Rows of an atom along its strided dimension (8 rows of 16-byte chunks; 4 rows of
+#: 128 bytes for 128b_base32b, PTX ISA "swizzle atom" table and CUTLASS SwizzleAtomKSize).
 ATOM_ROWS = 8
+
+
+def atom_rows(swizzle: Swizzle) -> int:
+    """Rows of one swizzle atom along its strided dimension."""
+    return 4 if swizzle is Swizzle.B128_BASE32B else ATOM_ROWS
 
 
 class Major(Enum):
@@ -128,14 +134,15 @@ class TileLayout:
     @property
     def atom_shape(self) -> tuple[int, int]:
         """(MN elements, K elements) of one atom."""
-        row_elems = self.swizzle.row_bytes * 8 // self.dtype.bits
+        row_elems = self.swizzle.row_bytes * 8 // self.dtype.slot_bits
+        rows = atom_rows(self.swizzle)
         if self.major is Major.K:
-            return (ATOM_ROWS, row_elems)
-        return (row_elems, ATOM_ROWS)
+            return (rows, row_elems)
+        return (row_elems, rows)
 
     @property
     def atom_bytes(self) -> int:
-        return ATOM_ROWS * self.swizzle.row_bytes
+        return atom_rows(self.swizzle) * self.swizzle.row_bytes
 
     @property
     def atoms(self) -> tuple[int, int]:
@@ -164,14 +171,14 @@ class TileLayout:
 
     @property
     def size_bytes(self) -> int:
-        """Bytes the elements themselves occupy (without padding)."""
-        return self.mn * self.k * self.dtype.bits // 8
+        """Bytes the elements' slots occupy (without padding between atoms)."""
+        return self.mn * self.k * self.dtype.slot_bits // 8
 
     @property
     def contiguous_bytes(self) -> int:
         """The tile's extent along its contiguous dimension, in bytes."""
         extent = self.k if self.major is Major.K else self.mn
-        return extent * self.dtype.bits // 8
+        return extent * self.dtype.slot_bits // 8
 
     # -- addresses -------------------------------------------------------------
 
@@ -182,7 +189,7 @@ class TileLayout:
         a_mn, a_k = self.atom_shape
         s_mn, s_k = self.strides
         row_bytes = self.swizzle.row_bytes
-        bits = self.dtype.bits
+        per = self.dtype.per_chunk
         if self.major is Major.K:
             row, col = mn % a_mn, k % a_k
         else:
@@ -192,7 +199,8 @@ class TileLayout:
             + (mn // a_mn) * s_mn
             + (k // a_k) * s_k
             + row * row_bytes
-            + (col * bits) // 8
+            + (col // per) * 16  # the element's 16-byte chunk in the row
+            + ((col % per) * self.dtype.bits) // 8  # its byte there (padding follows 4-bit data)
         )
 
     def addresses(self, mn: np.ndarray | int, k: np.ndarray | int) -> np.ndarray:
@@ -213,8 +221,9 @@ class TileLayout:
         """
         t = self.dtype.per_chunk
         w = self.swizzle.chunks
+        rows = atom_rows(self.swizzle)
         n_mn, n_k = self.atoms
-        s_mn, s_k = (s * 8 // self.dtype.bits for s in self.strides)
+        s_mn, s_k = (s * 8 // self.dtype.slot_bits for s in self.strides)
         sw = self.swizzle.cute
         if self.major is Major.K:
             if self.swizzle is Swizzle.NONE:
@@ -224,7 +233,7 @@ class TileLayout:
         elif self.swizzle is Swizzle.NONE:
             body = f"(({t},1,{n_mn}),(8,{n_k})):((1,{t},{s_mn}),({t},{s_k}))"
         else:
-            body = f"(({t},{w},{n_mn}),(8,{n_k})):((1,{t},{s_mn}),({w * t},{s_k}))"
+            body = f"(({t},{w},{n_mn}),({rows},{n_k})):((1,{t},{s_mn}),({w * t},{s_k}))"
         return f"{sw} o {body}"
 
     def __str__(self) -> str:

@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     enc.add_argument("--dtype", required=True, help="f16, bf16, tf32, e4m3, e5m2, e2m1, s8, u8")
     enc.add_argument("--major", required=True, choices=["k", "mn"])
     enc.add_argument(
-        "--swizzle", required=True, help="none, 32b, 64b, 128b, 128b_base32b (sm_100a) or auto"
+        "--swizzle", required=True, help="none, 32b, 64b, 128b, 128b_base32b (tcgen05, MN-major tf32) or auto"
     )
     enc.add_argument("--max-swizzle", help="with --swizzle auto: the widest mode allowed")
     enc.add_argument("--mn", required=True, help="extent along M (operand A) or N (operand B)")
@@ -95,7 +95,7 @@ def decode_report(decoded: DecodedDescriptor, arch: Arch) -> dict[str, Any]:
         "swizzle": desc.swizzle.value if desc else None,
         "swizzle_code": decoded.swizzle_code,
     }
-    if arch is Arch.SM100A:
+    if arch.is_tcgen05:
         report["version"] = (value >> 46) & 7
         report["lbo_mode"] = (value >> 52) & 1
     report["valid"] = decoded.valid
@@ -115,7 +115,9 @@ def format_decode(report: dict[str, Any], arch: Arch) -> str:
         f"  base offset    {report['base_offset']:7d}           bits 49-51",
         f"  swizzle        {swz:>7}  code {report['swizzle_code']}    bits {code_bits}",
     ]
-    if arch is Arch.SM100A:
+    if arch.is_tcgen05 and report["lbo_mode"]:  # the field holds an address, not a stride
+        rows[2] = f"  LBO address    {report['lbo']:#07x}  enc {report['lbo_enc']:#06x}  bits 16-29"
+    if arch.is_tcgen05:
         mode = "absolute" if report["lbo_mode"] else "relative"
         rows.insert(5, f"  version        {'0b' + format(report['version'], '03b'):>7}           bits 46-48")
         rows.insert(6, f"  LBO mode       {mode:>8}          bit 52")

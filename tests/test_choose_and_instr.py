@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from lower_tc.layout import Arch, InstrDescriptor, LayoutError, Major, Swizzle, choose_swizzle
@@ -30,8 +30,9 @@ def test_widest_legal_mode_with_reason(dtype, major, extent, expected, reason) -
 
 @given(st.sampled_from(["bf16", "tf32", "e4m3", "e2m1"]), st.integers(1, 64), st.sampled_from(list(Major)))
 def test_choice_is_widest_dividing_row(dtype, chunks, major) -> None:
-    bits = {"bf16": 16, "tf32": 32, "e4m3": 8, "e2m1": 4}[dtype]
-    extent = chunks * 128 // bits
+    assume(not (dtype == "tf32" and major is Major.MN))  # tcgen05: only 128b_base32b, below
+    slot_bits = {"bf16": 16, "tf32": 32, "e4m3": 8, "e2m1": 8}[dtype]  # e2m1: padded to bytes
+    extent = chunks * 128 // slot_bits
     got = choose_swizzle(dtype, major, extent, Arch.SM100A).swizzle
     nbytes = chunks * 16
     assert nbytes % got.row_bytes == 0
@@ -46,7 +47,7 @@ def test_maximum_and_pinned() -> None:
     assert pinned.swizzle is Swizzle.B32 and "pinned" in pinned.reason
     with pytest.raises(LayoutError, match="pinned swizzle 128b is illegal"):
         choose_swizzle("bf16", Major.K, 32, Arch.SM90A, pinned=Swizzle.B128)
-    with pytest.raises(LayoutError, match="only on sm_100a"):
+    with pytest.raises(LayoutError, match="only on tcgen05 targets"):
         choose_swizzle("bf16", Major.MN, 64, Arch.SM90A, pinned=Swizzle.B128_BASE32B)
     with pytest.raises(LayoutError, match="not a whole number of 16-byte chunks"):
         choose_swizzle("bf16", Major.K, 4, Arch.SM90A)
@@ -77,10 +78,31 @@ def test_instr_desc_round_trip(kind, data, m, n, flags) -> None:
     d = data.draw(st.sampled_from(KIND_ACCUMULATORS[kind]))
     mn_ok = a != "e2m1" and b != "e2m1"
     neg = kind != "i8"
+    b_mn_ok = mn_ok and not (kind in ("f8f6f4", "i8") and n % 16)  # 8-bit transpose B: N % 16
     desc = InstrDescriptor(
-        a, b, d, m, n, flags[0] and mn_ok, flags[1] and mn_ok, flags[2] and neg, flags[3] and neg
+        a, b, d, m, n, flags[0] and mn_ok, flags[1] and b_mn_ok, flags[2] and neg, flags[3] and neg
     )
     assert InstrDescriptor.decode(desc.encode(), kind) == desc
+
+
+@pytest.mark.parametrize("b", ["e4m3", "e5m2", "s8", "u8"])
+def test_mn_major_8bit_b_needs_n_multiple_of_16(b: str) -> None:
+    a = "u8" if b in ("s8", "u8") else "e4m3"
+    d = "s32" if b in ("s8", "u8") else "f32"
+    assert InstrDescriptor(a, b, d, 128, 32, b_mn_major=True).encode()
+    assert InstrDescriptor(a, b, d, 128, 24, b_mn_major=False).encode()
+    with pytest.raises(LayoutError, match="MN-major 8-bit B needs N a multiple of 16, not 24"):
+        InstrDescriptor(a, b, d, 128, 24, b_mn_major=True).encode()
+
+
+def test_tcgen05_tf32_mn_major_chooses_base32b() -> None:
+    choice = choose_swizzle("tf32", Major.MN, 64, Arch.SM100A)
+    assert choice.swizzle is Swizzle.B128_BASE32B
+    assert choose_swizzle("tf32", Major.K, 64, Arch.SM100A).swizzle is Swizzle.B128
+    with pytest.raises(LayoutError, match="tcgen05 reads MN-major tf32 only with 128b_base32b"):
+        choose_swizzle("tf32", Major.MN, 64, Arch.SM100A, pinned=Swizzle.B128)
+    with pytest.raises(LayoutError, match="no swizzle fits"):
+        choose_swizzle("tf32", Major.MN, 16, Arch.SM100A)  # 64 bytes: not a 128-byte row
 
 
 @pytest.mark.parametrize(

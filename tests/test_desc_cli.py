@@ -63,22 +63,37 @@ def test_encode_json_matches_library(capsys) -> None:
 
 def test_encode_auto_prints_reason(capsys) -> None:
     code, out, _ = run(
-        capsys, "encode", "--arch", "sm_100a", "--dtype", "tf32", "--major", "mn",
-        "--swizzle", "auto", "--max-swizzle", "64b", "--mn", "64", "--k", "16",
+        capsys, "encode", "--arch", "sm_100a", "--dtype", "bf16", "--major", "mn",
+        "--swizzle", "auto", "--max-swizzle", "64b", "--mn", "64", "--k", "32",
     )
     assert code == 0
     assert "swizzle    64b: capped by the maximum 64b" in out
     assert "tcgen05" in out and out.count("desc 0x") == 2
 
 
-def test_encode_sm100_base32b(capsys) -> None:
+def test_encode_sm100_tf32_mn_major_takes_base32b(capsys) -> None:
+    """tcgen05 transposes tf32 only with 128B swizzle of 32-byte atomicity: auto picks it,
+    and its 4-row atoms make SBO the stride between groups of 4 K rows (512 bytes here)."""
     code, out, _ = run(
-        capsys, "encode", "--arch", "sm_100a", "--dtype", "bf16", "--major", "mn",
-        "--swizzle", "128b_base32b", "--mn", "64", "--k", "32", "--json",
+        capsys, "encode", "--arch", "sm_100a", "--dtype", "tf32", "--major", "mn",
+        "--swizzle", "auto", "--mn", "32", "--k", "16", "--order", "k-first", "--json",
     )
     report = json.loads(out)
     assert code == 0 and report["swizzle"] == "128b_base32b"
-    assert all(int(s["desc"], 16) >> 61 == 1 for s in report["k_slices"])
+    assert "the only mode tcgen05 reads MN-major tf32 with" in report["swizzle_reason"]
+    assert (report["lbo"], report["sbo"]) == (2048, 512)
+    assert report["canonical"] == "Swizzle<2,5,2> o ((4,8,1),(4,4)):((1,4,512),(32,128))"
+    assert [int(s["desc"], 16) >> 61 for s in report["k_slices"]] == [1, 1]
+    assert [s["start_address"] for s in report["k_slices"]] == [0, 1024]  # 8 K rows = 2 atoms
+
+
+def test_encode_refuses_base32b_for_other_kinds(capsys) -> None:
+    code, _, err = run(
+        capsys, "encode", "--arch", "sm_100a", "--dtype", "bf16", "--major", "mn",
+        "--swizzle", "128b_base32b", "--mn", "64", "--k", "32",
+    )
+    assert code == 2
+    assert "128b_base32b is for MN-major tf32 only" in err
 
 
 @pytest.mark.parametrize(

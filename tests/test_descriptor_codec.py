@@ -29,7 +29,7 @@ def test_three_swizzle_encodings_converted_in_one_place() -> None:
     assert {m: m.tma_code for m in Swizzle} == {
         Swizzle.NONE: 0, Swizzle.B32: 1, Swizzle.B64: 2, Swizzle.B128: 3, Swizzle.B128_BASE32B: 4,
     }
-    with pytest.raises(LayoutError, match="only on sm_100a"):
+    with pytest.raises(LayoutError, match="only on tcgen05 targets"):
         _ = Swizzle.B128_BASE32B.sm90_code
 
 
@@ -68,8 +68,8 @@ def test_field_positions_sm90() -> None:
 def test_field_positions_sm100() -> None:
     value = MatrixDescriptor(Arch.SM100A, 0x10, 0x20, 0x30, Swizzle.B32, 5).encode()
     assert value == 1 | 2 << 16 | 3 << 32 | 1 << 46 | 5 << 49 | 6 << 61
-    abs_mode = MatrixDescriptor(Arch.SM100A, 0x400, 0x800, 0x400, Swizzle.B128, 0, lbo_mode=1)
-    assert abs_mode.encode() >> 52 & 1 == 1
+    abs_mode = MatrixDescriptor(Arch.SM103A, 0x400, 0x800, 0x400, Swizzle.B128, 0, lbo_mode=1)
+    assert abs_mode.encode() == 0x40 | 0x80 << 16 | 0x40 << 32 | 1 << 46 | 1 << 52 | 2 << 61
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,7 @@ def test_field_positions_sm100() -> None:
         ({"start_address": 0x408}, "not 16-byte aligned"),
         ({"start_address": 0x40000}, "below 256 KiB"),
         ({"base_offset": 8}, "does not fit 3 bits"),
-        ({"lbo_mode": 1}, "only on sm_100a"),
+        ({"lbo_mode": 1}, "supported on sm_103a only"),
     ],
 )
 def test_encode_refuses_what_does_not_fit(kwargs, message) -> None:
@@ -91,9 +91,29 @@ def test_encode_refuses_what_does_not_fit(kwargs, message) -> None:
 
 
 def test_absolute_lbo_mode_restrictions() -> None:
-    for swizzle, bo in ((Swizzle.B64, 0), (Swizzle.B128_BASE32B, 0), (Swizzle.B128, 1)):
-        with pytest.raises(LayoutError, match="absolute-address mode needs 128b"):
-            MatrixDescriptor(Arch.SM100A, 0, 0x80, 1024, swizzle, bo, lbo_mode=1).encode()
+    """PTX ISA: sm_103a only; 128B swizzle with 16-byte atomicity; base offset 0; K-major."""
+    for swizzle, bo, message in (
+        (Swizzle.B64, 0, "needs 128b swizzle"),
+        (Swizzle.B128_BASE32B, 0, "needs 128b swizzle"),
+        (Swizzle.B128, 1, "needs base offset 0"),
+    ):
+        with pytest.raises(LayoutError, match=message):
+            MatrixDescriptor(Arch.SM103A, 0, 0x80, 1024, swizzle, bo, lbo_mode=1).encode()
+    for arch in (Arch.SM90A, Arch.SM100A):
+        with pytest.raises(LayoutError, match="supported on sm_103a only"):
+            MatrixDescriptor(arch, 0, 0x80, 1024, Swizzle.B128, 0, lbo_mode=1).encode()
+    k_major = TileLayout.make("e4m3", 128, 128, "k", "128b", address=0x800)
+    desc = descriptor_for_layout(k_major, Arch.SM103A, lbo_absolute=0x4000)
+    assert (desc.lbo, desc.lbo_mode) == (0x4000, 1) and desc.encode() >> 16 & 0x3FFF == 0x400
+    mn_major = TileLayout.make("e4m3", 128, 128, "mn", "128b")
+    with pytest.raises(LayoutError, match="K-major only"):
+        descriptor_for_layout(mn_major, Arch.SM103A, lbo_absolute=0x4000)
+    with pytest.raises(LayoutError, match="supported on sm_103a only"):
+        descriptor_for_layout(k_major, Arch.SM100A, lbo_absolute=0x4000)
+    # decoding flags the mode on a target that has no such mode, and keeps it on sm_103a
+    value = desc.encode()
+    assert decode_descriptor(value, Arch.SM103A).valid
+    assert any("sm_103a only" in p for p in decode_descriptor(value, Arch.SM100A).problems)
 
 
 @pytest.mark.parametrize("code", [3, 5, 7])
@@ -110,7 +130,7 @@ def test_sm100_missing_version_flagged_and_sm90_reserved_bits() -> None:
 
 
 def test_descriptor_refuses_base32b_on_sm90() -> None:
-    layout = TileLayout.make("bf16", 64, 16, "mn", "128b_base32b")
-    with pytest.raises(LayoutError, match="only on sm_100a"):
+    layout = TileLayout.make("tf32", 64, 16, "mn", "128b_base32b")
+    with pytest.raises(LayoutError, match="only on tcgen05 targets"):
         descriptor_for_layout(layout, Arch.SM90A)
     assert descriptor_for_layout(layout, Arch.SM100A).encode() >> 61 == 1

@@ -5,6 +5,8 @@ orders x shapes x start addresses x swizzle origins x both architectures."""
 from __future__ import annotations
 
 import itertools
+import math
+import re
 from dataclasses import replace
 from collections.abc import Iterator
 
@@ -22,12 +24,14 @@ from lower_tc.layout import (
     emulate_reads,
     k_slices,
 )
-from lower_tc.layout.targets import OPERAND_TYPES
+from lower_tc.layout.targets import OPERAND_TYPES, swizzle_rule
 
 MN_EXTENTS = (8, 16, 24, 64, 128, 256)
 K_SLICE_COUNTS = (1, 2, 3, 4, 8)
 SWIZZLED_STARTS = (0, 0x80, 0x580, 0x8380)
 PLAIN_STARTS = SWIZZLED_STARTS + (0x10, 0x1230)
+#: tcgen05 tiles sit on their swizzle pattern (off-boundary placement is proven on Hopper only)
+SM100_SWIZZLED_STARTS = (0, 0x400, 0x8000)
 
 
 def sweep_configs() -> Iterator[tuple[Arch, TileLayout]]:
@@ -37,11 +41,15 @@ def sweep_configs() -> Iterator[tuple[Arch, TileLayout]]:
     ):
         if dtype_name not in OPERAND_TYPES[arch]:
             continue
-        if swizzle is Swizzle.B128_BASE32B and (arch is Arch.SM90A or major is Major.K):
-            continue
+        if swizzle_rule(arch, dtype_name, major is Major.MN, swizzle):
+            continue  # test_swizzle_rules_are_enforced checks these are refused
         dtype = ELEMENT_TYPES[dtype_name]
-        starts = PLAIN_STARTS if swizzle is Swizzle.NONE else SWIZZLED_STARTS
-        origins: tuple[str, ...] = ("absolute",) if swizzle is Swizzle.NONE else ("absolute", "tile")
+        if swizzle is Swizzle.NONE:
+            starts, origins = PLAIN_STARTS, ("absolute",)
+        elif arch.is_tcgen05:
+            starts, origins = SM100_SWIZZLED_STARTS, ("absolute", "tile")
+        else:
+            starts, origins = SWIZZLED_STARTS, ("absolute", "tile")
         for mn, n_slices, start, origin in itertools.product(
             MN_EXTENTS, K_SLICE_COUNTS, starts, origins
         ):
@@ -64,7 +72,8 @@ def check_layout(arch: Arch, layout: TileLayout) -> int:
     for sl in slices:
         ks = sl.k + np.arange(layout.dtype.k_per_instruction)[None, :]
         read = emulate_reads(
-            sl.descriptor.encode(), arch, layout.dtype.bits, layout.major is Major.MN, layout.mn
+            sl.descriptor.encode(), arch, layout.dtype.bits, layout.major is Major.MN, layout.mn,
+            layout.dtype.slot_bits,
         )
         expected = layout.addresses(rows, ks)
         if not np.array_equal(read, expected):
@@ -89,8 +98,55 @@ def test_sweep_covers_every_axis() -> None:
     assert {l.swizzle for _, l in configs} == set(Swizzle)
     assert {l.order for _, l in configs} == set(AtomOrder)
     assert {l.major for _, l in configs} == set(Major)
-    assert {l.address for _, l in configs} == set(PLAIN_STARTS)
+    assert {l.address for _, l in configs} == set(PLAIN_STARTS) | set(SM100_SWIZZLED_STARTS)
     assert any(l.swizzle_origin is not None and l.phase for _, l in configs)
+
+
+def test_swizzle_rules_are_enforced() -> None:
+    """Every (arch, dtype, major, swizzle) the sweep skips as illegal is refused by the
+    descriptor code with the rule's reason: 128b_base32b only for MN-major tf32 on sm_100a,
+    and tcgen05 MN-major tf32 only with it."""
+    refused = 0
+    for arch, dtype_name, major, swizzle in itertools.product(
+        Arch, sorted(OPERAND_TYPES[Arch.SM100A]), Major, Swizzle
+    ):
+        why = swizzle_rule(arch, dtype_name, major is Major.MN, swizzle)
+        if why is None or dtype_name not in OPERAND_TYPES[arch]:
+            continue
+        try:
+            layout = TileLayout.make(dtype_name, 64, 64, major, swizzle)
+        except LayoutError as err:  # 128b_base32b K-major: refused by the layout itself
+            assert "MN-major" in str(err)
+            refused += 1
+            continue
+        with pytest.raises(LayoutError, match=re.escape(why)):
+            k_slices(layout, arch)
+        refused += 1
+    assert refused >= 2 * 8 + 4  # base32b for everything but sm_100a tf32 MN; tf32 MN otherwise
+
+
+@pytest.mark.parametrize("swizzle", [s for s in Swizzle if s is not Swizzle.NONE])
+def test_tcgen05_refuses_tiles_off_their_pattern(swizzle: Swizzle) -> None:
+    """sm_100a: a start, origin or atom stride off the pattern period is refused (what the
+    tensor core does there is measured on Hopper only); on the period it is accepted."""
+    major = Major.MN if swizzle is Swizzle.B128_BASE32B else Major.K
+    period = swizzle.period
+    dtype = "tf32" if swizzle is Swizzle.B128_BASE32B else "bf16"
+    ok = TileLayout.make(dtype, 64, 64, major, swizzle, address=3 * period)
+    assert k_slices(ok, Arch.SM100A)
+    for bad in (
+        TileLayout.make(dtype, 64, 64, major, swizzle, address=3 * period + 128),
+        TileLayout.make(dtype, 64, 64, major, swizzle, address=period, swizzle_origin=128),
+    ):
+        with pytest.raises(LayoutError, match="proven on Hopper only"):
+            k_slices(bad, Arch.SM100A)
+        assert k_slices(bad, Arch.SM90A) if swizzle is not Swizzle.B128_BASE32B else True
+    a_mn, a_k = ok.atom_shape
+    atom = ok.atom_bytes
+    k = math.lcm(a_k, ok.dtype.k_per_instruction)  # whole atoms and whole instructions
+    padded = TileLayout.make(dtype, 2 * a_mn, k, major, swizzle, atom_strides=(atom + 128, 4 * atom))
+    with pytest.raises(LayoutError, match="atom stride along MN"):
+        k_slices(padded, Arch.SM100A)
 
 
 MUTATIONS = {
@@ -117,7 +173,9 @@ def _differs(arch: Arch, layout: TileLayout, mutate) -> bool:
         except LayoutError:
             return True  # the encoder refused it: also caught
         ks = sl.k + np.arange(layout.dtype.k_per_instruction)[None, :]
-        read = emulate_reads(value, arch, layout.dtype.bits, layout.major is Major.MN, layout.mn)
+        read = emulate_reads(
+            value, arch, layout.dtype.bits, layout.major is Major.MN, layout.mn, layout.dtype.slot_bits
+        )
         if not np.array_equal(read, layout.addresses(rows, ks)):
             return True
     return False
@@ -126,12 +184,13 @@ def _differs(arch: Arch, layout: TileLayout, mutate) -> bool:
 def fields_read(layout: TileLayout) -> tuple[bool, bool]:
     """Whether one instruction's reads depend on (LBO, SBO) for this layout."""
     n_mn = layout.atoms[0]
-    groups_of_8_k_rows = layout.dtype.k_per_instruction // 8
+    k_rows = 4 if layout.swizzle is Swizzle.B128_BASE32B else 8  # K rows per LBO/SBO step
+    k_groups = layout.dtype.k_per_instruction // k_rows
     if layout.major is Major.K:
         return layout.swizzle is Swizzle.NONE, n_mn > 1
     if layout.swizzle is Swizzle.NONE:
-        return groups_of_8_k_rows > 1, n_mn > 1
-    return n_mn > 1, groups_of_8_k_rows > 1
+        return k_groups > 1, n_mn > 1
+    return n_mn > 1, k_groups > 1
 
 
 @pytest.mark.parametrize("name", sorted(MUTATIONS))

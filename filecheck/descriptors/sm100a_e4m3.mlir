@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for e4m3 on sm_100a, tc.tcgen05_mma (M = 128, with #tc.idesc): 18 kernels, 92 #tc.desc values.
+// Pinned descriptors for e4m3 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 16 kernels, 82 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -24,16 +24,16 @@ func.func @sm100_e4m3_k_none_n24_k32() attributes {tc.target = "sm_100a"} {
 // -----
 // B pinned at 32816
 func.func @sm100_e4m3_k_none_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first>>
+  %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first>>
   %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>
-  %acc = tc.acc_zero : !tc.acc<128x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first>>, !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<128x128xf32>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first>>, !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_k_none_n128_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first, offset = 0>>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first, offset = 0>>
 // CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x100, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080010>
@@ -44,7 +44,7 @@ func.func @sm100_e4m3_k_none_n128_k128_kfirst() attributes {tc.target = "sm_100a
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x8130, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080813>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x8230, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080823>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x8330, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080833>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 128, a_major = k, b_major = k, value = 0x08200010>} :
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04200010>} :
 // -----
 func.func @sm100_e4m3_k_32b_n24_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<k, swizzle = 32b>>
@@ -63,27 +63,27 @@ func.func @sm100_e4m3_k_32b_n24_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 16, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401000010100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08060010>} :
 // -----
-// B pinned at 33024 = 32 KiB + 256 (off the swizzle pattern boundary)
+// B pinned at 35840
 func.func @sm100_e4m3_k_32b_n128_k96_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33024>>
-  %acc = tc.acc_zero : !tc.acc<128x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33024>>, !tc.acc<128x128xf32>
+  %a = tc.smem_tile : !tc.tile<64x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_k_32b_n128_k96_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33024>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x100, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010010>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010020>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8100, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010810>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8200, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010820>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8300, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010830>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 128, a_major = k, b_major = k, value = 0x08200010>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108c0>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8d00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108d0>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8e00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108e0>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04200010>} :
 // -----
 func.func @sm100_e4m3_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = 64b>>
@@ -104,29 +104,29 @@ func.func @sm100_e4m3_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x2020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010202>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08060010>} :
 // -----
-// B pinned at 33152 = 32 KiB + 384 (off the swizzle pattern boundary)
+// B pinned at 34816
 func.func @sm100_e4m3_k_64b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33152>>
-  %acc = tc.acc_zero : !tc.acc<128x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33152>>, !tc.acc<128x128xf32>
+  %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_k_64b_n128_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33152>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010002>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010020>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x220, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010022>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8180, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010818>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x81a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x800040400001081a>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8380, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010838>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x83a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x800040400001083a>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 128, a_major = k, b_major = k, value = 0x08200010>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010880>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8820, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010882>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8a00, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108a0>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8a20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108a2>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04200010>} :
 // -----
 func.func @sm100_e4m3_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b>>
@@ -151,29 +151,29 @@ func.func @sm100_e4m3_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08060010>} :
 // -----
-// B pinned at 32896 = 32 KiB + 128 (off the swizzle pattern boundary)
+// B pinned at 33792
 func.func @sm100_e4m3_k_128b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 32896>>
-  %acc = tc.acc_zero : !tc.acc<128x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 32896>>, !tc.acc<128x128xf32>
+  %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_k_128b_n128_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 32896>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010002>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8080, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010808>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x80a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400040400001080a>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x80c0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400040400001080c>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x80e0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400040400001080e>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 128, a_major = k, b_major = k, value = 0x08200010>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010840>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8420, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010842>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8440, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010844>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8460, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010846>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04200010>} :
 // -----
 func.func @sm100_e4m3_mn_none_n16_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<mn, swizzle = none>>
@@ -194,16 +194,16 @@ func.func @sm100_e4m3_mn_none_n16_k32() attributes {tc.target = "sm_100a"} {
 // -----
 // B pinned at 32816
 func.func @sm100_e4m3_mn_none_n32_k96_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first>>
+  %a = tc.smem_tile : !tc.tile<64x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first>>
   %b = tc.smem_tile : !tc.tile<32x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>
-  %acc = tc.acc_zero : !tc.acc<128x32xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first>>, !tc.tile<32x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<128x32xf32>
+  %acc = tc.acc_zero : !tc.acc<64x32xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first>>, !tc.tile<32x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<64x32xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_mn_none_n32_k96_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first, offset = 0>>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first, offset = 0>>
 // CHECK-NEXT: %b = tc.smem_tile : !tc.tile<32x96xf8E4M3FN, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x32xf32>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x32xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x200, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080020>
@@ -212,7 +212,7 @@ func.func @sm100_e4m3_mn_none_n32_k96_kfirst() attributes {tc.target = "sm_100a"
 // CHECK-SAME: #tc.desc<k = 0, start = 0x8030, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080803>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x8230, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080823>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x8430, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080843>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 32, a_major = mn, b_major = mn, value = 0x08098010>} :
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 64, n = 32, a_major = mn, b_major = mn, value = 0x04098010>} :
 // -----
 func.func @sm100_e4m3_mn_32b_n32_k64() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 32b>>
@@ -233,29 +233,29 @@ func.func @sm100_e4m3_mn_32b_n32_k64() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x2400, lbo = 256, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401000100240>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 32, a_major = mn, b_major = mn, value = 0x08098010>} :
 // -----
-// B pinned at 33664 = 32 KiB + 896 (off the swizzle pattern boundary)
+// B pinned at 34816
 func.func @sm100_e4m3_mn_32b_n64_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33664>>
-  %acc = tc.acc_zero : !tc.acc<128x64xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first>>, !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33664>>, !tc.acc<128x64xf32>
+  %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 34816>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first>>, !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 34816>>, !tc.acc<64x64xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_mn_32b_n64_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33664>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x64xf32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 34816>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x400, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000040>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x800, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000080>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0xc00, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010000c0>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8380, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000838>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8780, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000878>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8b80, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010008b8>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x8f80, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010008f8>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 64, a_major = mn, b_major = mn, value = 0x08118010>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000880>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8c00, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010008c0>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x9000, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000900>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x9400, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000940>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 64, n = 64, a_major = mn, b_major = mn, value = 0x04118010>} :
 // -----
 func.func @sm100_e4m3_mn_64b_n64_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<mn, swizzle = 64b>>
@@ -274,25 +274,25 @@ func.func @sm100_e4m3_mn_64b_n64_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 512, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000200100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 64, a_major = mn, b_major = mn, value = 0x08118010>} :
 // -----
-// B pinned at 33024 = 32 KiB + 256 (off the swizzle pattern boundary)
+// B pinned at 33792
 func.func @sm100_e4m3_mn_64b_n128_k64_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33024>>
-  %acc = tc.acc_zero : !tc.acc<128x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first>>, !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33024>>, !tc.acc<128x128xf32>
+  %a = tc.smem_tile : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33792>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first>>, !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33792>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_mn_64b_n128_k64_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33024>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33792>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x800, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000080>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8100, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000810>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8900, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000890>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 128, a_major = mn, b_major = mn, value = 0x08218010>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000840>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8c00, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x80004020010008c0>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 64, n = 128, a_major = mn, b_major = mn, value = 0x04218010>} :
 // -----
 func.func @sm100_e4m3_mn_128b_n128_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<mn, swizzle = 128b>>
@@ -311,17 +311,17 @@ func.func @sm100_e4m3_mn_128b_n128_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 128, a_major = mn, b_major = mn, value = 0x08218010>} :
 // -----
-// B pinned at 33152 = 32 KiB + 384 (off the swizzle pattern boundary)
+// B pinned at 35840
 func.func @sm100_e4m3_mn_128b_n256_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<256x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33152>>
+  %b = tc.smem_tile : !tc.tile<256x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 35840>>
   %acc = tc.acc_zero : !tc.acc<128x256xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first>>, !tc.tile<256x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33152>>, !tc.acc<128x256xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first>>, !tc.tile<256x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 35840>>, !tc.acc<128x256xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e4m3_mn_128b_n256_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33152>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x128xf8E4M3FN, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 35840>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x256xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000000>
@@ -329,49 +329,8 @@ func.func @sm100_e4m3_mn_128b_n256_k128_kfirst() attributes {tc.target = "sm_100
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000200>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x3000, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000300>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8180, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000818>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x9180, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000918>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0xa180, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000a18>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0xb180, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000b18>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 256, a_major = mn, b_major = mn, value = 0x08418010>} :
-// -----
-func.func @sm100_e4m3_mn_128b_base32b_n128_k64() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b>>
-  %b = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b>>
-  %acc = tc.acc_zero : !tc.acc<128x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b>>, !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b>>, !tc.acc<128x128xf32>
-  func.return
-}
-// CHECK-LABEL: func.func @sm100_e4m3_mn_128b_base32b_n128_k64(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, offset = 8192>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
-// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400000>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400100>
-// CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400200>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x3000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400300>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 128, a_major = mn, b_major = mn, value = 0x08218010>} :
-// -----
-// B pinned at 32896 = 32 KiB + 128 (off the swizzle pattern boundary)
-func.func @sm100_e4m3_mn_128b_base32b_n256_k96_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<256x96xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 32896>>
-  %acc = tc.acc_zero : !tc.acc<128x256xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x96xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, order = k_first>>, !tc.tile<256x96xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 32896>>, !tc.acc<128x256xf32>
-  func.return
-}
-// CHECK-LABEL: func.func @sm100_e4m3_mn_128b_base32b_n256_k96_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x96xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x96xf8E4M3FN, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 32896>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x256xf32>
-// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000000>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000100>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000200>
-// CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8080, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000808>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x9080, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000908>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0xa080, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000a08>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040040008c0>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x9c00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040040009c0>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0xac00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000ac0>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0xbc00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000bc0>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e4m3, d = f32, m = 128, n = 256, a_major = mn, b_major = mn, value = 0x08418010>} :

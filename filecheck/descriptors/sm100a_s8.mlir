@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for s8 on sm_100a, tc.tcgen05_mma (M = 128, with #tc.idesc): 18 kernels, 92 #tc.desc values.
+// Pinned descriptors for s8 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 16 kernels, 82 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -24,16 +24,16 @@ func.func @sm100_s8_k_none_n24_k32() attributes {tc.target = "sm_100a"} {
 // -----
 // B pinned at 32816
 func.func @sm100_s8_k_none_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = none, order = k_first>>
+  %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = none, order = k_first>>
   %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>
-  %acc = tc.acc_zero : !tc.acc<128x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = none, order = k_first>>, !tc.tile<128x128xsi8, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<128x128xi32>
+  %acc = tc.acc_zero : !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = none, order = k_first>>, !tc.tile<128x128xsi8, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_k_none_n128_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = none, order = k_first, offset = 0>>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = none, order = k_first, offset = 0>>
 // CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = none, order = k_first, offset = 32816>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xi32>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x100, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080010>
@@ -44,7 +44,7 @@ func.func @sm100_s8_k_none_n128_k128_kfirst() attributes {tc.target = "sm_100a"}
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x8130, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080813>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x8230, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080823>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x8330, lbo = 128, sbo = 1024, base_offset = 0, swizzle = none, value = 0x0000404000080833>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 128, a_major = k, b_major = k, value = 0x082004a0>} :
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 64, n = 128, a_major = k, b_major = k, value = 0x042004a0>} :
 // -----
 func.func @sm100_s8_k_32b_n24_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xsi8, #tc.layout<k, swizzle = 32b>>
@@ -63,27 +63,27 @@ func.func @sm100_s8_k_32b_n24_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 16, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401000010100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 24, a_major = k, b_major = k, value = 0x080604a0>} :
 // -----
-// B pinned at 33408 = 32 KiB + 640 (off the swizzle pattern boundary)
+// B pinned at 33792
 func.func @sm100_s8_k_32b_n128_k96_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33408>>
-  %acc = tc.acc_zero : !tc.acc<128x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33408>>, !tc.acc<128x128xi32>
+  %a = tc.smem_tile : !tc.tile<64x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33792>>
+  %acc = tc.acc_zero : !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33792>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_k_32b_n128_k96_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33408>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xi32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 33792>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x100, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010010>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010020>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8280, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010828>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8380, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010838>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8480, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010848>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 128, a_major = k, b_major = k, value = 0x082004a0>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010840>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8500, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010850>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8600, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010860>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 64, n = 128, a_major = k, b_major = k, value = 0x042004a0>} :
 // -----
 func.func @sm100_s8_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<k, swizzle = 64b>>
@@ -104,29 +104,29 @@ func.func @sm100_s8_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x2020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010202>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 24, a_major = k, b_major = k, value = 0x080604a0>} :
 // -----
-// B pinned at 33664 = 32 KiB + 896 (off the swizzle pattern boundary)
+// B pinned at 35840
 func.func @sm100_s8_k_64b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33664>>
-  %acc = tc.acc_zero : !tc.acc<128x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33664>>, !tc.acc<128x128xi32>
+  %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 35840>>
+  %acc = tc.acc_zero : !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 35840>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_k_64b_n128_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33664>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xi32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 35840>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010002>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010020>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x220, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010022>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8380, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010838>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x83a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x800040400001083a>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8580, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010858>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x85a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x800040400001085a>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 128, a_major = k, b_major = k, value = 0x082004a0>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108c0>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8c20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108c2>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8e00, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108e0>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8e20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108e2>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 64, n = 128, a_major = k, b_major = k, value = 0x042004a0>} :
 // -----
 func.func @sm100_s8_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b>>
@@ -151,29 +151,29 @@ func.func @sm100_s8_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 24, a_major = k, b_major = k, value = 0x080604a0>} :
 // -----
-// B pinned at 33024 = 32 KiB + 256 (off the swizzle pattern boundary)
+// B pinned at 34816
 func.func @sm100_s8_k_128b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33024>>
-  %acc = tc.acc_zero : !tc.acc<128x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33024>>, !tc.acc<128x128xi32>
+  %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 34816>>
+  %acc = tc.acc_zero : !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 34816>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_k_128b_n128_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33024>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xi32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 34816>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010002>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8100, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010810>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8120, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010812>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8140, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010814>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x8160, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010816>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 128, a_major = k, b_major = k, value = 0x082004a0>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010880>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8820, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010882>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8840, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010884>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8860, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010886>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 64, n = 128, a_major = k, b_major = k, value = 0x042004a0>} :
 // -----
 func.func @sm100_s8_mn_none_n16_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xsi8, #tc.layout<mn, swizzle = none>>
@@ -194,16 +194,16 @@ func.func @sm100_s8_mn_none_n16_k32() attributes {tc.target = "sm_100a"} {
 // -----
 // B pinned at 32816
 func.func @sm100_s8_mn_none_n32_k96_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<mn, swizzle = none, order = k_first>>
+  %a = tc.smem_tile : !tc.tile<64x96xsi8, #tc.layout<mn, swizzle = none, order = k_first>>
   %b = tc.smem_tile : !tc.tile<32x96xsi8, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>
-  %acc = tc.acc_zero : !tc.acc<128x32xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x96xsi8, #tc.layout<mn, swizzle = none, order = k_first>>, !tc.tile<32x96xsi8, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<128x32xi32>
+  %acc = tc.acc_zero : !tc.acc<64x32xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xsi8, #tc.layout<mn, swizzle = none, order = k_first>>, !tc.tile<32x96xsi8, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>, !tc.acc<64x32xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_mn_none_n32_k96_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<mn, swizzle = none, order = k_first, offset = 0>>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x96xsi8, #tc.layout<mn, swizzle = none, order = k_first, offset = 0>>
 // CHECK-NEXT: %b = tc.smem_tile : !tc.tile<32x96xsi8, #tc.layout<mn, swizzle = none, order = k_first, offset = 32816>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x32xi32>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x32xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x200, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080020>
@@ -212,7 +212,7 @@ func.func @sm100_s8_mn_none_n32_k96_kfirst() attributes {tc.target = "sm_100a"} 
 // CHECK-SAME: #tc.desc<k = 0, start = 0x8030, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080803>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x8230, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080823>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x8430, lbo = 128, sbo = 1536, base_offset = 0, swizzle = none, value = 0x0000406000080843>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 32, a_major = mn, b_major = mn, value = 0x080984a0>} :
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 64, n = 32, a_major = mn, b_major = mn, value = 0x040984a0>} :
 // -----
 func.func @sm100_s8_mn_32b_n32_k64() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 32b>>
@@ -233,29 +233,29 @@ func.func @sm100_s8_mn_32b_n32_k64() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x2400, lbo = 256, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401000100240>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 32, a_major = mn, b_major = mn, value = 0x080984a0>} :
 // -----
-// B pinned at 32896 = 32 KiB + 128 (off the swizzle pattern boundary)
+// B pinned at 35840
 func.func @sm100_s8_mn_32b_n64_k128_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 32896>>
-  %acc = tc.acc_zero : !tc.acc<128x64xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first>>, !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 32896>>, !tc.acc<128x64xi32>
+  %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 35840>>
+  %acc = tc.acc_zero : !tc.acc<64x64xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first>>, !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 35840>>, !tc.acc<64x64xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_mn_32b_n64_k128_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 32896>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x64xi32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 35840>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x400, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000040>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x800, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000080>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0xc00, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010000c0>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8080, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000808>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8480, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000848>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8880, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000888>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x8c80, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010008c8>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 64, a_major = mn, b_major = mn, value = 0x081184a0>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010008c0>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x9000, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000900>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x9400, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000940>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x9800, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000980>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 64, n = 64, a_major = mn, b_major = mn, value = 0x041184a0>} :
 // -----
 func.func @sm100_s8_mn_64b_n64_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xsi8, #tc.layout<mn, swizzle = 64b>>
@@ -274,25 +274,25 @@ func.func @sm100_s8_mn_64b_n64_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 512, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000200100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 64, a_major = mn, b_major = mn, value = 0x081184a0>} :
 // -----
-// B pinned at 33408 = 32 KiB + 640 (off the swizzle pattern boundary)
+// B pinned at 34816
 func.func @sm100_s8_mn_64b_n128_k64_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33408>>
-  %acc = tc.acc_zero : !tc.acc<128x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first>>, !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33408>>, !tc.acc<128x128xi32>
+  %a = tc.smem_tile : !tc.tile<64x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first>>
+  %b = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 34816>>
+  %acc = tc.acc_zero : !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first>>, !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 34816>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_mn_64b_n128_k64_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33408>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xi32>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 34816>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x800, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000080>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8280, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000828>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8a80, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x80004020010008a8>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 128, a_major = mn, b_major = mn, value = 0x082184a0>} :
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000880>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x9000, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000900>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 64, n = 128, a_major = mn, b_major = mn, value = 0x042184a0>} :
 // -----
 func.func @sm100_s8_mn_128b_n128_k32() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xsi8, #tc.layout<mn, swizzle = 128b>>
@@ -311,17 +311,17 @@ func.func @sm100_s8_mn_128b_n128_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 128, a_major = mn, b_major = mn, value = 0x082184a0>} :
 // -----
-// B pinned at 33664 = 32 KiB + 896 (off the swizzle pattern boundary)
+// B pinned at 33792
 func.func @sm100_s8_mn_128b_n256_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<256x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33664>>
+  %b = tc.smem_tile : !tc.tile<256x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33792>>
   %acc = tc.acc_zero : !tc.acc<128x256xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first>>, !tc.tile<256x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33664>>, !tc.acc<128x256xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first>>, !tc.tile<256x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33792>>, !tc.acc<128x256xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_s8_mn_128b_n256_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33664>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x128xsi8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 33792>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x256xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000000>
@@ -329,49 +329,8 @@ func.func @sm100_s8_mn_128b_n256_k128_kfirst() attributes {tc.target = "sm_100a"
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000200>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x3000, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000300>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8380, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000838>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x9380, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000938>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0xa380, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000a38>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0xb380, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000b38>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 256, a_major = mn, b_major = mn, value = 0x084184a0>} :
-// -----
-func.func @sm100_s8_mn_128b_base32b_n128_k64() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 128b_base32b>>
-  %b = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 128b_base32b>>
-  %acc = tc.acc_zero : !tc.acc<128x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 128b_base32b>>, !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 128b_base32b>>, !tc.acc<128x128xi32>
-  func.return
-}
-// CHECK-LABEL: func.func @sm100_s8_mn_128b_base32b_n128_k64(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 128b_base32b, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<mn, swizzle = 128b_base32b, offset = 8192>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xi32>
-// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400000>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400100>
-// CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400200>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x3000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404000400300>
-// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 128, a_major = mn, b_major = mn, value = 0x082184a0>} :
-// -----
-// B pinned at 33024 = 32 KiB + 256 (off the swizzle pattern boundary)
-func.func @sm100_s8_mn_128b_base32b_n256_k96_kfirst() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<mn, swizzle = 128b_base32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<256x96xsi8, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 33024>>
-  %acc = tc.acc_zero : !tc.acc<128x256xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x96xsi8, #tc.layout<mn, swizzle = 128b_base32b, order = k_first>>, !tc.tile<256x96xsi8, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 33024>>, !tc.acc<128x256xi32>
-  func.return
-}
-// CHECK-LABEL: func.func @sm100_s8_mn_128b_base32b_n256_k96_kfirst(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x96xsi8, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x96xsi8, #tc.layout<mn, swizzle = 128b_base32b, order = k_first, offset = 33024>>
-// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x256xi32>
-// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000000>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000100>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000200>
-// CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8100, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000810>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x9100, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000910>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0xa100, lbo = 12288, sbo = 1024, base_offset = 0, swizzle = 128b_base32b, value = 0x2000404003000a10>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000840>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x9400, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000940>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0xa400, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000a40>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0xb400, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000b40>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = s8, b = s8, d = s32, m = 128, n = 256, a_major = mn, b_major = mn, value = 0x084184a0>} :

@@ -167,3 +167,15 @@ func.func @unknown_target() attributes {tc.target = "sm_100"} {
   func.return
 }
 // CHECK: {{.*}}tcgen05.mlir:166:3: error: unknown target 'sm_100' (known: sm_90a, sm_100a){{$}}
+
+// -----
+
+// sm_103a is known to the descriptor tools (for its LBO absolute-address mode), not a kernel target.
+func.func @sm103a_kernel() attributes {tc.target = "sm_103a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:178:3: error: lower-tc compiles kernels for sm_90a, sm_100a; sm_103a is known to the descriptor tools (lower-tc desc) only{{$}}
