@@ -335,6 +335,28 @@ class StOp(PtxOp):
 
 
 @irdl_op_definition
+class CvtToRegOp(PtxOp):
+    """``cvt.{type} %r, %h`` into one register of a run: args = (source, run); `regs` = index."""
+
+    name = "ptx.cvt_to_reg"
+
+    def render(self, n: Names) -> str:
+        dst = regs_list(n, self.args[1])[self.prop("regs")]  # type: ignore[index]
+        return f"cvt.{self.prop('type')} {dst}, {n(self.args[0])};"
+
+
+@irdl_op_definition
+class CvtFromRegOp(PtxOp):
+    """``cvt.{type} %h, %r`` from one register of a run: args = (run,); `regs` = index."""
+
+    name = "ptx.cvt_from_reg"
+
+    def render(self, n: Names) -> str:
+        src = regs_list(n, self.args[0])[self.prop("regs")]  # type: ignore[index]
+        return f"cvt.{self.prop('type')} {n(self.res[0])}, {src};"
+
+
+@irdl_op_definition
 class LdRegsOp(PtxOp):
     """Loads into a slice of a register run: ``ld.global.v2.f32 {%f4, %f5}, [%rd+8]``."""
 
@@ -560,11 +582,34 @@ class Tcgen05LdOp(PtxOp):
 
 
 @irdl_op_definition
+class Tcgen05StOp(PtxOp):
+    """``tcgen05.st.sync.aligned.32x32b.xN.b32 [taddr], {regs}``: args = (tmem address, regs);
+    each thread writes its lane, one 32-bit column per register."""
+
+    name = "ptx.tcgen05_st"
+
+    def render(self, n: Names) -> str:
+        lo, num = self.prop("regs"), self.prop("num")
+        srcs = regs_list(n, self.args[1])[lo : lo + num]
+        offset = self.prop("offset")
+        addr = f"[{n(self.args[0])}+{offset}]" if offset else f"[{n(self.args[0])}]"
+        return f"tcgen05.st.sync.aligned.32x32b.x{num}.b32 {addr}, {brace(srcs)};"
+
+
+@irdl_op_definition
 class Tcgen05WaitLdOp(PtxOp):
     name = "ptx.tcgen05_wait_ld"
 
     def render(self, n: Names) -> str:
         return "tcgen05.wait::ld.sync.aligned;"
+
+
+@irdl_op_definition
+class Tcgen05WaitStOp(PtxOp):
+    name = "ptx.tcgen05_wait_st"
+
+    def render(self, n: Names) -> str:
+        return "tcgen05.wait::st.sync.aligned;"
 
 
 @irdl_op_definition
@@ -636,11 +681,12 @@ PTX = Dialect(
         KernelOp, TableOp, LdParamOp, ParamAddrOp, SregOp, MovImmOp, SymAddrOp, FillOp, PackOp,
         AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp,
         SetpOp, LabelOp, BraOp, BarSyncOp, FenceProxyAsyncOp, RetOp, LdOp, StOp, LdRegsOp,
+        CvtToRegOp, CvtFromRegOp,
         MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierTryWaitParityOp,
         MbarrierInvalOp, PrefetchTensormapOp, CpAsyncBulkTensorOp, WgmmaFenceOp,
         WgmmaCommitGroupOp, WgmmaWaitGroupOp, WgmmaMmaAsyncOp, Tcgen05AllocOp,
         Tcgen05RelinquishOp, Tcgen05DeallocOp, Tcgen05MmaOp, Tcgen05CommitOp, Tcgen05FenceOp,
-        Tcgen05LdOp, Tcgen05WaitLdOp, ElectSyncOp, WmmaLoadOp, WmmaMmaOp, WmmaStoreOp, DeclRegsOp,
+        Tcgen05LdOp, Tcgen05StOp, Tcgen05WaitLdOp, Tcgen05WaitStOp, ElectSyncOp, WmmaLoadOp, WmmaMmaOp, WmmaStoreOp, DeclRegsOp,
     ],
     [RegsType],
 )

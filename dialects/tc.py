@@ -71,7 +71,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from lower_tc.layout import LayoutError, Major, Swizzle, TileLayout, element_type
 from lower_tc.layout.instr_desc import InstrDescriptor
-from lower_tc.layout.targets import KERNEL_TARGETS, Arch, check_operand_type
+from lower_tc.layout.targets import KERNEL_TARGETS, Arch, check_operand_type, swizzle_rule
 
 #: Shared memory one block may use on H100 and B200 (227 KiB).
 SMEM_CAPACITY = 227 * 1024
@@ -721,6 +721,11 @@ class SmemTileOp(IRDLOperation):
         lay = tile.layout
         if lay.is_auto:
             return
+        arch = kernel_target(self)
+        if arch is not None:
+            why = swizzle_rule(arch, tile.dtype, tile.major is Major.MN, Swizzle.parse(lay.swizzle.data))
+            if why:
+                raise VerifyException(why)
         footprint = tile.tile_layout().footprint
         start = max(lay.offset.data, 0)
         if start + footprint > SMEM_CAPACITY:
@@ -802,6 +807,19 @@ class CopyOp(IRDLOperation):
         src_elt = dtype_name(self.src.type.element_type)
         if src_elt != tile.dtype:
             raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
+        if element_type(tile.dtype).padded:
+            # 16 packed 4-bit elements (8 bytes) per 16-byte chunk, then 8 bytes of padding
+            s_mn, s_k = (s_row, s_col) if role is Operand.A else (s_col, s_row)
+            if self.via.data is CopyVia.TMA:
+                raise VerifyException(
+                    f"TMA copies of {tile.dtype} tiles need the padded 16U4_ALIGN16B tensor-map "
+                    "type, which lower-tc does not emit yet: copy via threads"
+                )
+            if s_k != 1 or s_mn % 2:
+                raise VerifyException(
+                    f"thread copies of {tile.dtype} read 16 packed elements per chunk: the global "
+                    "matrix must be contiguous along K with an even leading dimension"
+                )
         if self.via.data is CopyVia.TMA:
             if tile.layout.origin.data >= 0:
                 raise VerifyException(
@@ -1019,8 +1037,19 @@ class Tcgen05MmaOp(IRDLOperation):
             self.instr_descriptor().check()
         except LayoutError as err:
             raise VerifyException(str(err)) from None
-        if self.a_in_tmem is not None and a.major is not Major.K:
-            raise VerifyException("tcgen05.mma with A in tensor memory needs a K-major A tile")
+        if self.a_in_tmem is not None:
+            if a.major is not Major.K:
+                raise VerifyException("tcgen05.mma with A in tensor memory needs a K-major A tile")
+            if element_type(a.dtype).padded:
+                raise VerifyException(
+                    f"A from tensor memory holds {a.dtype} in 8-bit containers (tcgen05.cp "
+                    "expansion), which lower-tc does not emit: keep A in shared memory"
+                )
+            if acc.m == 128 and acc.n % 16:
+                raise VerifyException(
+                    f"tcgen05.mma with A in tensor memory and M = 128 needs N a multiple of 16, "
+                    f"not {acc.n} (CUTLASS's UMMA TS atoms; lower-tc keeps their rule)"
+                )
         _check_acc_consumed(self, self.acc)
 
 

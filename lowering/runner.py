@@ -24,6 +24,7 @@ STORAGE: dict[str, Any] = {
     "f32": np.float32,
     "e4m3": ml_dtypes.float8_e4m3fn,
     "e5m2": ml_dtypes.float8_e5m2,
+    "e2m1": ml_dtypes.float4_e2m1fn,  # one value per byte here; packed for the device
     "s8": np.int8,
     "u8": np.uint8,
     "s32": np.int32,
@@ -37,7 +38,7 @@ def tolerance(operand: str, accumulator: str) -> float:
         return 0.0
     if accumulator == "f16":
         return 5e-3
-    if operand in ("e4m3", "e5m2"):
+    if operand in ("e4m3", "e5m2", "e2m1"):
         return 2e-3
     return 1e-4
 
@@ -88,6 +89,8 @@ def random_input(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -
         return bits.view(np.float32)
     if dtype in ("e4m3", "e5m2"):
         values = values * 4.0
+    if dtype == "e2m1":  # e2m1 holds 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives
+        values = values * 6.0
     return values.astype(STORAGE[dtype])
 
 
@@ -96,6 +99,18 @@ def poison(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
     nbytes = int(np.prod(shape)) * np.dtype(STORAGE[dtype]).itemsize
     fill = 0xFF if dtype in ("f32", "f16", "bf16", "tf32") else 0x5A
     return np.full(nbytes, fill, dtype=np.uint8).view(STORAGE[dtype]).reshape(shape)
+
+
+def device_bytes(values: np.ndarray, dtype: str) -> np.ndarray:
+    """What the device holds for an input buffer: the values as they are, except 4-bit
+    ones, packed two to a byte, element 2i in the low nibble (the packed FP4 order of
+    CUTLASS and PyTorch's float4_e2m1fn_x2; lower-tc's copies move these bytes unchanged)."""
+    if dtype != "e2m1":
+        return values
+    nibbles = values.view(np.uint8) & 0xF
+    if nibbles.size % 2:
+        nibbles = np.append(nibbles, np.uint8(0))
+    return (nibbles[0::2] | nibbles[1::2] << 4).astype(np.uint8)
 
 
 def buffer_elements(shape: list[int], strides: list[int]) -> int:
@@ -272,7 +287,8 @@ def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
         host.append(poison(a["dtype"], (size,)) if a["output"] else random_input(rng, a["dtype"], (size,)))
     inputs64 = {i: matrix_view(h, a).astype(np.float64) for i, (h, a) in enumerate(zip(host, info["args"]))}
     ref = reference(compiled.source, inputs64)
-    flat_results, device = launch(compiled.cubin, info, host, timeout)
+    on_device = [h if a["output"] else device_bytes(h, a["dtype"]) for h, a in zip(host, info["args"])]
+    flat_results, device = launch(compiled.cubin, info, on_device, timeout)
     results = [matrix_view(r, a) for r, a in zip(flat_results, info["args"])]
     worst, nan_count, mismatches, checked = 0.0, 0, 0, 0
     operand = next((a["dtype"] for a in info["args"] if not a["output"]), "f32")

@@ -39,6 +39,7 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects import ptx
 from lower_tc.dialects import tc
 from lower_tc.layout import LayoutError, Major, Swizzle, TileLayout, element_type
+from lower_tc.layout.descriptor import INSTRUCTION_K_BYTES
 from lower_tc.lowering.ptx_printer import TARGET_ATTR as PTX_TARGET_ATTR
 from lower_tc.lowering.ptx_printer import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.passes.diagnostics import error_at
@@ -60,9 +61,14 @@ class Acc:
 
 @dataclass
 class Tmem:
+    """A tcgen05 accumulator's tensor memory: D from column 0, A (when it lives there) from
+    `a_column`; rows laid out for M = `rows` (64: layout F, 128: layout D)."""
+
     address: SSAValue
     columns: int
     mbar_offset: int
+    rows: int
+    a_column: int = 0
     phase: int = 0
     written: bool = False
 
@@ -283,10 +289,9 @@ class KernelLowering:
         if layout is None:
             error_at(op, "the tile must come from tc.smem_tile in this kernel")
         bits = layout.dtype.bits
-        if bits < 8:
-            error_at(op, f"thread copies of {layout.dtype} tiles are not supported")
+        padded = layout.dtype.padded  # 4-bit: 16 elements in 8 bytes, then 8 bytes of padding
         per = layout.dtype.per_chunk
-        eb = bits // 8
+        eb = max(bits // 8, 1)
         a_role = op.operand.data is tc.Operand.A
         # global element offset of (mn, k): A is M x K, B is K x N
         s_row, s_col = tc.matrix_strides(op.src.type, "the copy's source")
@@ -301,9 +306,13 @@ class KernelLowering:
         mn, k = mn.ravel(), k.ravel()
         smem_off = layout.addresses(mn, k)
         g_off = mn * s_mn + k * s_k
-        # one 16-byte load per chunk where the chunk is contiguous and 16-byte aligned in
-        # global memory (a leading dimension that is not a multiple of 16 bytes breaks that)
-        vector = step == 1 and not np.any((g_off * eb) % 16)
+        if padded:  # the table holds byte offsets (two elements a byte; verified K-contiguous)
+            g_off = g_off * bits // 8
+            vector = not np.any(g_off % 8)
+        else:
+            # one 16-byte load per chunk where the chunk is contiguous and 16-byte aligned in
+            # global memory (a leading dimension that is not a multiple of 16 bytes breaks that)
+            vector = step == 1 and not np.any((g_off * eb) % 16)
         order = np.argsort(g_off, kind="stable")
         pairs = np.stack([smem_off[order], g_off[order]], axis=1)
         chunks = len(pairs)
@@ -321,7 +330,10 @@ class KernelLowering:
             so, go = entry.res
             gbytes = self.val(ptx.MulWideOp, [go], i64, type="u32", imm=eb)
             gaddr = self.val(ptx.AddOp, [gbase, gbytes], i64, type="u64")
-            words = self._load_chunk(gaddr, step * eb, bits, vector)
+            if padded:
+                words = self._load_padded_chunk(gaddr, vector)
+            else:
+                words = self._load_chunk(gaddr, step * eb, bits, vector)
             saddr = self.val(ptx.AddOp, [self.smem, so], type="u32")
             self.emit(ptx.StOp, [saddr, *words], space="shared", type="b32", vec=4, offset=0)
             if done:
@@ -339,8 +351,12 @@ class KernelLowering:
         if bits == 16:
             halves = [self.val(ptx.LdOp, [gaddr], i16, space="global", type="b16", vec=1, offset=e * stride) for e in range(per)]
             return [self.val(ptx.PackOp, [halves[2 * w], halves[2 * w + 1]]) for w in range(4)]
-        words = []
-        for w in range(4):
+        return self._gather_bytes(gaddr, 4, stride)
+
+    def _gather_bytes(self, gaddr: SSAValue, words: int, stride: int) -> list[SSAValue]:
+        """`words` 32-bit words assembled from bytes `stride` apart (little-endian)."""
+        out = []
+        for w in range(words):
             acc = None
             for b in range(4):
                 byte = self.val(ptx.LdOp, [gaddr], space="global", type="u8", vec=1, offset=(4 * w + b) * stride)
@@ -349,8 +365,18 @@ class KernelLowering:
                     acc = self.val(ptx.OrOp, [acc, byte], type="b32")
                 else:
                     acc = byte
-            words.append(acc)
-        return words
+            out.append(acc)
+        return out
+
+    def _load_padded_chunk(self, gaddr: SSAValue, aligned: bool) -> list[SSAValue]:
+        """A padded 4-bit chunk: 16 packed elements (8 bytes) from global memory, then 8
+        bytes of zeros (what kind::f8f6f4 reads; PTX ISA tcgen05 packing formats)."""
+        if aligned:
+            data = list(self.emit(ptx.LdOp, [gaddr], [i32] * 2, space="global", type="b32", vec=2, offset=0).res)
+        else:
+            data = self._gather_bytes(gaddr, 2, 1)
+        zero = self.imm32(0)
+        return [*data, zero, zero]
 
     def _copy_tma(self, op: tc.CopyOp) -> None:
         layout = self.tiles.get(op.dst)
@@ -373,17 +399,17 @@ class KernelLowering:
         else:
             inner, outer_atoms, inner_atoms = a_mn, n_k, n_mn
             s_outer, s_inner = s_k, s_mn
+        # rows of an atom along the outer dimension: 8 (4 for 128b_base32b's K rows)
+        atom_rows = a_mn if layout.major is Major.K else a_k
         run = outer_atoms if s_outer == layout.atom_bytes else 1
-        run = max(r for r in range(1, min(run, 32) + 1) if outer_atoms % r == 0)
-        box_rows = 8 * run
+        run = max(r for r in range(1, min(run, 256 // atom_rows) + 1) if outer_atoms % r == 0)
+        box_rows = atom_rows * run
         boxes = []
         for i in range(inner_atoms):
             for o in range(0, outer_atoms, run):
                 dst = layout.address + i * s_inner + o * s_outer
-                boxes.append((dst, i * inner, 8 * o))  # (smem offset, inner coord, outer coord)
+                boxes.append((dst, i * inner, atom_rows * o))  # (smem offset, inner coord, outer coord)
         swz = layout.swizzle
-        if swz is Swizzle.B128_BASE32B:
-            error_at(op, "TMA copies of 128b_base32b tiles are not supported yet")
         param = f"tmap_{len(self.tma_params)}"
         self.tma_params.append(param)
         arg_index = list(tc.kernel_body(self.kernel).args).index(op.src)  # type: ignore[arg-type]
@@ -481,7 +507,7 @@ class KernelLowering:
     def _acc_store(self, op: tc.AccStoreOp) -> None:
         acc = self._acc_of(op, op.acc)
         t = acc.type
-        if acc.tmem is not None:
+        if acc.tmem is not None or self.arch == "sm_100a":
             self._tmem_store(op, acc)
             return
         regs = self._wgmma_acc(op, acc)
@@ -565,34 +591,54 @@ class KernelLowering:
         return frags
 
     # -- tcgen05 ------------------------------------------------------------------------
+    #
+    # Tensor memory (PTX ISA "Data path layout organization", cta_group::1): warp w of the
+    # warpgroup reaches lanes 32w..32w+31. D (and A from tensor memory) row r sits in lane r
+    # for M = 128 (layout D) and in lane 32(r // 16) + r % 16 for M = 64 (layout F, lanes
+    # 0-15 of each warp's quarter), one 32-bit column per element; 16-bit D elements sit in
+    # the low half of their column. So thread t of warp w owns row 32w + t (M = 128) or
+    # 16w + t for t < 16 (M = 64) through tcgen05.ld/st.32x32b.
+
+    def _tmem_row(self, m: int) -> SSAValue:
+        """The accumulator row this thread's lane holds (M = 64: lanes 16-31 of a warp
+        mirror lanes 0-15, whose rows they load and never store)."""
+        lane = self.val(ptx.AndOp, [self.tid], type="b32", imm=31)
+        if m == 128:
+            return self.val(ptx.AddOp, [self.val(ptx.ShlOp, [self.warp], type="b32", imm=5), lane], type="u32")
+        low = self.val(ptx.AndOp, [lane], type="b32", imm=15)
+        return self.val(ptx.AddOp, [self.val(ptx.ShlOp, [self.warp], type="b32", imm=4), low], type="u32")
+
+    def _tmem_lanes(self, tm: "Tmem") -> SSAValue:
+        """This warp's tensor-memory address: lane 32w (bits 16-31), column 0."""
+        lane_base = self.val(ptx.ShlOp, [self.warp], type="b32", imm=21)  # (32 w) << 16
+        return self.val(ptx.AddOp, [tm.address, lane_base], type="u32")
 
     def _tcgen05(self, op: tc.Tcgen05MmaOp) -> None:
         acc = self._acc_of(op, op.acc)
         self.accs[op.result] = acc
-        t = acc.type
         if acc.regs is not None:
             error_at(op, "this accumulator already lives in registers (wgmma)")
-        if acc.init != "zero":
-            error_at(op, "tcgen05 accumulators start from tc.acc_zero (loading C into tensor memory is not supported)")
-        if t.m != 128:
-            error_at(op, "tcgen05 lowering supports M = 128 (the M = 64 tensor-memory layout is not implemented)")
-        if op.a_in_tmem is not None:
-            error_at(op, "A from tensor memory is not lowered yet")
-        if acc.tmem is None:
-            acc.tmem = self._tmem_alloc(t)
-        tm = acc.tmem
+        tm = self._tmem_of(op, acc)
         idesc_attr = op.attributes.get("tc.idesc")
         if not isinstance(idesc_attr, tc.IdescAttr):
             error_at(op, "no instruction descriptor on this op: run tc-compute-descriptors first")
-        a_descs = [self._desc_reg(d) for d in self._descs(op, "tc.a_descs")]
         b_descs = [self._desc_reg(d) for d in self._descs(op, "tc.b_descs")]
+        a_ops: list[SSAValue]
+        if op.a_in_tmem is not None:
+            a_ops = self._a_to_tmem(op, tm, len(b_descs))
+        else:
+            a_ops = [self._desc_reg(d) for d in self._descs(op, "tc.a_descs")]
         idesc = self.imm32(idesc_attr.value.data)
         skip = self.label("mma_issued")
         self.emit(ptx.BraOp, [self.is_warp0], label=skip, negate=1, comment=f"tcgen05.mma kind::{idesc_attr.kind.data}, {len(b_descs)} K-slices, one elected thread")
         elected = self.val(ptx.ElectSyncOp, result=i1)
         self.emit(ptx.BraOp, [elected], label=skip, negate=1)
-        for a_d, b_d in zip(a_descs, b_descs):
-            self.emit(ptx.Tcgen05MmaOp, [tm.address, a_d, b_d, idesc], kind=idesc_attr.kind.data, enable_input_d=1 if tm.written else 0)
+        self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+        for a_op, b_d in zip(a_ops, b_descs):
+            self.emit(
+                ptx.Tcgen05MmaOp, [tm.address, a_op, b_d, idesc], kind=idesc_attr.kind.data,
+                enable_input_d=1 if tm.written else 0, a_tmem=1 if op.a_in_tmem is not None else 0,
+            )
             tm.written = True
         self.emit(ptx.Tcgen05CommitOp, [self.smem], offset=tm.mbar_offset)
         self.emit(ptx.LabelOp, label=skip)
@@ -600,10 +646,32 @@ class KernelLowering:
         tm.phase ^= 1
         self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
 
-    def _tmem_alloc(self, t: tc.AccType) -> Tmem:
-        columns = max(32, 1 << (t.n - 1).bit_length())
+    def _tmem_of(self, op: Operation, acc: Acc) -> "Tmem":
+        """The accumulator's tensor memory, allocated (and C loaded) on first use."""
+        if acc.tmem is None:
+            acc.tmem = self._tmem_alloc(op, acc.type)
+            if acc.init == "load":
+                assert acc.source is not None
+                self._c_to_tmem(acc.tmem, acc.type, acc.source)
+        return acc.tmem
+
+    def _a_columns(self) -> int:
+        """Tensor-memory columns the largest A-from-tensor-memory operand needs (32 bits each)."""
+        cols = 0
+        for op in tc.kernel_body(self.kernel).ops:
+            if isinstance(op, tc.Tcgen05MmaOp) and op.a_in_tmem is not None:
+                a = op.a.type
+                assert isinstance(a, tc.TileType)
+                cols = max(cols, a.k * element_type(a.dtype).slot_bits // 32)
+        return cols
+
+    def _tmem_alloc(self, op: Operation, t: tc.AccType) -> "Tmem":
+        a_cols = self._a_columns()
+        a_column = -(-t.n // 32) * 32 if a_cols else 0  # A after D, on a 32-column boundary
+        need = a_column + a_cols if a_cols else t.n
+        columns = max(32, 1 << (need - 1).bit_length())
         if columns > 512:
-            error_at(None, f"an accumulator of {t.n} columns does not fit 512 tensor-memory columns")
+            error_at(op, f"the accumulator ({t.n} columns) and A ({a_cols} columns) do not fit the 512 tensor-memory columns")
         slot = self._scratch(4, 4)
         mbar = self._scratch(8)
         skip = self.label("tmem_ready")
@@ -618,30 +686,112 @@ class KernelLowering:
         self.emit(ptx.BarSyncOp)
         self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
         address = self.val(ptx.LdOp, [self.smem], space="shared", type="b32", vec=1, offset=slot)
-        tm = Tmem(address, columns, mbar)
+        tm = Tmem(address, columns, mbar, t.m, a_column)
         self.tmems.append(tm)
         return tm
 
+    def _tmem_written(self) -> None:
+        """Make tcgen05.st results visible to the tensor core's next MMA."""
+        self.emit(ptx.Tcgen05WaitStOp)
+        self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
+        self.emit(ptx.BarSyncOp)
+        self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+
+    def _tmem_store_words(self, taddr: SSAValue, regs: SSAValue, count: int, column: int) -> None:
+        """tcgen05.st of `count` 32-bit words per thread from column `column`."""
+        for c0, num in tmem_runs(count):
+            self.emit(ptx.Tcgen05StOp, [taddr, regs], regs=c0, num=num, offset=column + c0)
+
+    def _c_to_tmem(self, tm: "Tmem", t: tc.AccType, source: SSAValue) -> None:
+        """C into D: each thread loads its row and writes it to its lane."""
+        row = self._tmem_row(t.m)
+        eb = 2 if t.dtype == "f16" else 4
+        rown = self.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * eb, comment=f"C ({t.m}x{t.n}x{t.dtype}) into tensor memory")
+        base = self.val(ptx.AddOp, [self.globals_[source], rown], i64, type="u64")
+        words = self.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, i32))
+        if t.dtype == "f16":  # one f16 per 32-bit column, in its low half
+            for c in range(t.n):
+                h = self.val(ptx.LdOp, [base], i16, space="global", type="b16", vec=1, offset=2 * c)
+                self.emit(ptx.CvtToRegOp, [h, words], type="u32.u16", regs=c)
+        else:
+            for c in range(0, t.n, 4):
+                self.emit(ptx.LdRegsOp, [base, words], space="global", type="b32", vec=4, regs=c, offset=4 * c)
+        self._tmem_store_words(self._tmem_lanes(tm), words, t.n, 0)
+        self._tmem_written()
+        tm.written = True
+
+    def _a_to_tmem(self, op: tc.Tcgen05MmaOp, tm: "Tmem", slices: int) -> list[SSAValue]:
+        """A from its shared-memory tile into tensor memory, K packed into 32-bit columns
+        (the element of lower K in the lower bits); one operand address per K-slice."""
+        layout = self.tiles[op.a]
+        bits = layout.dtype.bits
+        per_word = 32 // bits
+        words = layout.k // per_word
+        t = np.arange(THREADS)[:, None]
+        w, lane = t // 32, t % 32
+        row = 32 * w + lane if tm.rows == 128 else 16 * w + lane % 16
+        k0 = np.arange(words)[None, :] * per_word
+        offsets = layout.addresses(row, k0)  # (thread, word): the word's shared-memory offset
+        tbl = self.table(offsets)
+        tw = self.val(ptx.MulWideOp, [self.tid], i64, type="u32", imm=4 * words, comment=f"A ({layout.mn}x{layout.k}x{layout.dtype}) into tensor memory, {words} columns")
+        tptr = self.val(ptx.AddOp, [tbl, tw], i64, type="u64")
+        regs = self.val(ptx.DeclRegsOp, result=ptx.RegsType(words, i32))
+        for j in range(0, words, 4):
+            vec = min(4, words - j)
+            offs = self.emit(ptx.LdOp, [tptr], [i32] * vec, space="global", type="u32", vec=vec, offset=4 * j).res
+            for r, o in enumerate(offs):
+                addr = self.val(ptx.AddOp, [self.smem, o], type="u32")
+                self.emit(ptx.LdRegsOp, [addr, regs], space="shared", type="b32", vec=1, regs=j + r, offset=0)
+        self._tmem_store_words(self._tmem_lanes(tm), regs, words, tm.a_column)
+        self._tmem_written()
+        step = INSTRUCTION_K_BYTES // 4  # 8 columns of 32 bits per 32-byte K-slice
+        return [
+            self.val(ptx.AddOp, [tm.address], type="u32", imm=tm.a_column + s * step)
+            for s in range(slices)
+        ]
+
     def _tmem_store(self, op: tc.AccStoreOp, acc: Acc) -> None:
-        """Row 32w + l of D is tensor-memory lane 32w + l (M = 128, cta_group::1)."""
+        """D from tensor memory to global memory: each warp reads its 32 lanes (32x32b)."""
         t = acc.type
-        assert acc.tmem is not None
-        if t.dtype == "f16":
-            error_at(op, "f16 tcgen05 accumulators are not lowered yet")
-        lane_base = self.val(ptx.ShlOp, [self.warp], type="b32", imm=21)  # (32 w) << 16
-        taddr = self.val(ptx.AddOp, [acc.tmem.address, lane_base], type="u32")
-        lane = self.val(ptx.AndOp, [self.tid], type="b32", imm=31)
-        row = self.val(ptx.AddOp, [self.val(ptx.ShlOp, [self.warp], type="b32", imm=5), lane], type="u32")
-        rown = self.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * 4)
+        tm = self._tmem_of(op, acc)
+        row = self._tmem_row(t.m)
+        eb = 2 if t.dtype == "f16" else 4
+        rown = self.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * eb)
         base = self.val(ptx.AddOp, [self.globals_[op.dst], rown], i64, type="u64")
-        ty = "f32" if t.dtype == "f32" else "s32"
-        chunk = min(t.n, 32)
-        for c0 in range(0, t.n, chunk):
-            regs = self.val(ptx.DeclRegsOp, result=ptx.RegsType(chunk, f32 if t.dtype == "f32" else i32))
+        taddr = self._tmem_lanes(tm)
+        if not tm.written:  # a zero accumulator no MMA has touched: tensor memory is undefined
+            zeros = self.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, i32), comment="zero accumulator")
+            self.emit(ptx.FillOp, [zeros], type="b32", value="0")
+            self._tmem_store_words(taddr, zeros, t.n, 0)
+            self._tmem_written()
+            tm.written = True
+        skip = None
+        if t.m == 64:  # lanes 16-31 of each warp hold no rows of D
+            lane = self.val(ptx.AndOp, [self.tid], type="b32", imm=31)
+            upper = self.val(ptx.SetpOp, [lane], i1, cmp="ge", type="u32", imm=16)
+        elem = f32 if t.dtype == "f32" else i32
+        for c0, chunk in tmem_runs(t.n):
+            regs = self.val(ptx.DeclRegsOp, result=ptx.RegsType(chunk, elem))
             self.emit(ptx.Tcgen05LdOp, [regs, taddr], regs=0, num=chunk, offset=c0)
             self.emit(ptx.Tcgen05WaitLdOp)
-            for v in range(0, chunk, 4):
-                self.emit(ptx.StOp, [base, regs], space="global", type=ty, vec=4, regs=v, offset=(c0 + v) * 4)
+            if t.m == 64:
+                skip = self.label("no_row")
+                self.emit(ptx.BraOp, [upper], label=skip)
+            if t.dtype == "f16":
+                self._store_f16_columns(base, regs, chunk, c0)
+            else:
+                ty = "f32" if t.dtype == "f32" else "s32"
+                for v in range(0, chunk, 4):
+                    self.emit(ptx.StOp, [base, regs], space="global", type=ty, vec=4, regs=v, offset=(c0 + v) * 4)
+            if skip:
+                self.emit(ptx.LabelOp, label=skip)
+
+    def _store_f16_columns(self, base: SSAValue, regs: SSAValue, count: int, c0: int) -> None:
+        """f16 D: each 32-bit column holds one f16 in its low half; pack pairs and store."""
+        halves = [self.val(ptx.CvtFromRegOp, [regs], i16, type="u16.u32", regs=c) for c in range(count)]
+        packed = [self.val(ptx.PackOp, [halves[c], halves[c + 1]]) for c in range(0, count, 2)]
+        for v in range(0, len(packed), 4):
+            self.emit(ptx.StOp, [base, *packed[v : v + 4]], space="global", type="b32", vec=4, offset=(c0 + 2 * v) * 2)
 
     # -- wmma -------------------------------------------------------------------------------
 
@@ -695,6 +845,17 @@ class KernelLowering:
         if not off:
             return base
         return self.val(ptx.AddOp, [base], i64, type="u64", imm=off)
+
+
+def tmem_runs(count: int, most: int = 32) -> list[tuple[int, int]]:
+    """(first column, columns) of the tcgen05.ld/st accesses covering `count` columns: each
+    a power of two (the .xN of 32x32b), at most `most` (registers per access)."""
+    runs, c0 = [], 0
+    while c0 < count:
+        num = min(most, 1 << ((count - c0).bit_length() - 1))
+        runs.append((c0, num))
+        c0 += num
+    return runs
 
 
 @dataclass(frozen=True)

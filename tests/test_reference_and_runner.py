@@ -162,3 +162,15 @@ def test_matrix_view_reads_every_storage_type_by_its_strides(dtype: str, strides
     for r in range(4):
         for c in range(6):
             assert view[r, c].tobytes() == buf[r * strides[0] + c * strides[1]].tobytes()
+
+
+def test_e2m1_inputs_are_packed_two_to_a_byte_low_nibble_first() -> None:
+    values = np.array([0.5, -6.0, 1.5, 0.0, 3.0], dtype=runner.STORAGE["e2m1"])
+    packed = runner.device_bytes(values, "e2m1")
+    codes = values.view(np.uint8) & 0xF
+    assert packed.dtype == np.uint8 and len(packed) == 3
+    assert [int(b) for b in packed] == [codes[0] | codes[1] << 4, codes[2] | codes[3] << 4, codes[4]]
+    assert runner.device_bytes(values.astype(np.float32), "f32") is not None
+    rng = np.random.default_rng(5)
+    drawn = random_input(rng, "e2m1", (1000,)).astype(np.float64)
+    assert np.abs(drawn).max() <= 6 and len(np.unique(drawn)) > 8  # fresh values over the range

@@ -75,88 +75,10 @@ func.func @acc128(%D: memref<128x64xf32>) attributes {tc.target = "sm_90a"} {
 
 // -----
 
-// tcgen05 lowering limits.
-func.func @tg_load(%C: memref<128x64xf32>) attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
-  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_load %C : memref<128x64xf32> -> !tc.acc<128x64xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
-  func.return
-}
-// CHECK: {{.*}}lower-to-ptx.mlir:83:3: error: tcgen05 accumulators start from tc.acc_zero (loading C into tensor memory is not supported){{$}}
-
-// -----
-
-func.func @tg_m64() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<64x64xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
-  func.return
-}
-// CHECK: {{.*}}lower-to-ptx.mlir:94:3: error: tcgen05 lowering supports M = 128 (the M = 64 tensor-memory layout is not implemented){{$}}
-
-// -----
-
-func.func @tg_tmem() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
-  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<128x64xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc a_in_tmem : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
-  func.return
-}
-// CHECK: {{.*}}lower-to-ptx.mlir:105:3: error: A from tensor memory is not lowered yet{{$}}
-
-// -----
-
-func.func @tg_f16(%D: memref<128x64xf16>) attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<k, swizzle = auto>>
-  %b = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<128x64xf16>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf16>
-  tc.acc_store %d to %D : !tc.acc<128x64xf16>, memref<128x64xf16>
-  func.return
-}
-// CHECK: {{.*}}lower-to-ptx.mlir:117:3: error: f16 tcgen05 accumulators are not lowered yet{{$}}
-
-// -----
-
-// An accumulator already turned into wgmma registers by tc.acc_store.
-func.func @tg_regs(%D: memref<64x64xf32>) attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<64x64xf32>
-  tc.acc_store %acc to %D : !tc.acc<64x64xf32>, memref<64x64xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
-  func.return
-}
-// CHECK: {{.*}}lower-to-ptx.mlir:130:3: error: this accumulator already lives in registers (wgmma){{$}}
-
-// -----
-
-// 4-bit tiles cannot be copied by the threads.
-func.func @e2m1copy(%A: memref<128x128xf4E2M1FN>) attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>
-  tc.copy %A to %a as a : memref<128x128xf4E2M1FN>, !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>
-  func.return
-}
-// CHECK: {{.*}}lower-to-ptx.mlir:140:3: error: thread copies of e2m1 tiles are not supported{{$}}
-
-// -----
-
-func.func @tma32b(%B: memref<64x64xbf16>) attributes {tc.target = "sm_100a"} {
-  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b_base32b>>
-  tc.copy %B to %b as b via tma : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b_base32b>>
-  func.return
-}
-// CHECK: {{.*}}lower-to-ptx.mlir:149:3: error: TMA copies of 128b_base32b tiles are not supported yet{{$}}
-
-// -----
-
 // Tiles fit, but the TMA mbarrier after them does not.
 func.func @smemfull(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 224256>>
   tc.copy %A to %a as a via tma : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 224256>>
   func.return
 }
-// CHECK: {{.*}}lower-to-ptx.mlir:157:1: error: the kernel needs 232464 bytes of shared memory, beyond 227 KiB{{$}}
+// CHECK: {{.*}}lower-to-ptx.mlir:79:1: error: the kernel needs 232464 bytes of shared memory, beyond 227 KiB{{$}}

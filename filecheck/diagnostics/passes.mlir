@@ -21,7 +21,7 @@ func.func @base32b_on_hopper() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b_base32b>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}passes.mlir:21:3: error: 128b_base32b exists only on tcgen05 targets (sm_100a, sm_103a){{$}}
+// CHECK: {{.*}}passes.mlir:19:3: error: 128b_base32b exists only on tcgen05 targets (sm_100a, sm_103a){{$}}
 
 // -----
 

@@ -166,7 +166,7 @@ func.func @unknown_target() attributes {tc.target = "sm_100"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:166:3: error: unknown target 'sm_100' (known: sm_90a, sm_100a){{$}}
+// CHECK: {{.*}}tcgen05.mlir:163:3: error: unknown target 'sm_100' (known: sm_90a, sm_100a){{$}}
 
 // -----
 
@@ -178,4 +178,80 @@ func.func @sm103a_kernel() attributes {tc.target = "sm_103a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:178:3: error: lower-tc compiles kernels for sm_90a, sm_100a; sm_103a is known to the descriptor tools (lower-tc desc) only{{$}}
+// CHECK: {{.*}}tcgen05.mlir:175:3: error: lower-tc compiles kernels for sm_90a, sm_100a; sm_103a is known to the descriptor tools (lower-tc desc) only{{$}}
+
+// -----
+
+// e2m1 (padded 4-bit) tiles: TMA would need the 16U4_ALIGN16B tensor-map type.
+func.func @e2m1_tma(%A: memref<128x64xf4E2M1FN>) attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  tc.copy %A to %a as a via tma : memref<128x64xf4E2M1FN>, !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:188:3: error: TMA copies of e2m1 tiles need the padded 16U4_ALIGN16B tensor-map type, which lower-tc does not emit yet: copy via threads{{$}}
+
+// -----
+
+// ... and the threads read 16 packed elements per chunk: K must be contiguous in global memory.
+func.func @e2m1_col_major_a(%A: memref<128x64xf4E2M1FN, strided<[1, 128]>>) attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  tc.copy %A to %a as a : memref<128x64xf4E2M1FN, strided<[1, 128]>>, !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:198:3: error: thread copies of e2m1 read 16 packed elements per chunk: the global matrix must be contiguous along K with an even leading dimension{{$}}
+
+// -----
+
+func.func @e2m1_a_in_tmem() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc a_in_tmem : !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:209:3: error: A from tensor memory holds e2m1 in 8-bit containers (tcgen05.cp expansion), which lower-tc does not emit: keep A in shared memory{{$}}
+
+// -----
+
+func.func @tmem_a_n24() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<24x64xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x24xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc a_in_tmem : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<24x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x24xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:220:3: error: tcgen05.mma with A in tensor memory and M = 128 needs N a multiple of 16, not 24 (CUTLASS's UMMA TS atoms; lower-tc keeps their rule){{$}}
+
+// -----
+
+// An MN-major 8-bit B needs N in steps of 16 (PTX ISA: N shapes for 8-bit transpose B); its
+// 16-element chunks already say so at the tile.
+func.func @mn_major_e4m3_b_n24() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<24x32xf8E4M3FN, #tc.layout<mn, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<128x24xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x32xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<24x32xf8E4M3FN, #tc.layout<mn, swizzle = none>>, !tc.acc<128x24xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:231:23: error: MN extent 24 is not a whole number of none MN-major atoms (16x8 e4m3 elements, 16 along MN){{$}}
+
+// -----
+
+// tcgen05 transposes tf32 only with 128b_base32b: a pinned 128b is refused at the tile.
+func.func @tf32_mn_128b() attributes {tc.target = "sm_100a"} {
+  %b = tc.smem_tile : !tc.tile<64x16xtf32, #tc.layout<mn, swizzle = 128b>>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:242:3: error: tcgen05 reads MN-major tf32 only with 128b_base32b (128-byte swizzle, 32-byte atomicity){{$}}
+
+// -----
+
+// A swizzled tcgen05 tile off its pattern boundary: proven on Hopper only.
+func.func @off_pattern() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 1152>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 1152>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:254:3: error: tcgen05 (sm_100a): the tile's start 0x480 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md){{$}}

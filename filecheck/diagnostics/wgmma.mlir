@@ -204,7 +204,7 @@ func.func @unknown_target() attributes {tc.target = "sm_80"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:204:3: error: unknown target 'sm_80' (known: sm_90a, sm_100a){{$}}
+// CHECK: {{.*}}wgmma.mlir:201:3: error: unknown target 'sm_80' (known: sm_90a, sm_100a){{$}}
 
 // -----
 

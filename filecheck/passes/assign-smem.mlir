@@ -65,7 +65,7 @@ func.func @first() attributes {tc.target = "sm_90a"} {
   func.return
 }
 func.func @second() attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 128b_base32b>>
+  %a = tc.smem_tile : !tc.tile<64x32xtf32, #tc.layout<mn, swizzle = 128b_base32b>>
   %b = tc.smem_tile : !tc.tile<8x16xbf16, #tc.layout<k, swizzle = none>>
   func.return
 }
@@ -73,8 +73,9 @@ func.func @second() attributes {tc.target = "sm_100a"} {
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [2048, 1024], offset = 0>>
 // CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x32xf16, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 15360>>
 // CHECK-LABEL: func.func @second()
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = 128b_base32b, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<8x16xbf16, #tc.layout<k, swizzle = none, offset = 4096>>
+// 64 x 32 tf32, MN-major 128b_base32b: 2 x 8 atoms of 4 K rows x 128 bytes = 8192 bytes
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x32xtf32, #tc.layout<mn, swizzle = 128b_base32b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<8x16xbf16, #tc.layout<k, swizzle = none, offset = 8192>>
 
 // -----
 
@@ -84,7 +85,7 @@ func.func @overlap() attributes {tc.target = "sm_90a"} {
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 4096>>
   func.return
 }
-// ERR: {{.*}}assign-smem.mlir:84:3: error: pinned tile [4096, 12288) overlaps the tile at [0, 8192){{$}}
+// ERR: {{.*}}assign-smem.mlir:85:3: error: pinned tile [4096, 12288) overlaps the tile at [0, 8192){{$}}
 
 // -----
 
@@ -94,7 +95,7 @@ func.func @overlap_padded() attributes {tc.target = "sm_90a"} {
   %b = tc.smem_tile : !tc.tile<8x8xbf16, #tc.layout<k, swizzle = none, offset = 15232>>
   func.return
 }
-// ERR: {{.*}}assign-smem.mlir:94:3: error: pinned tile [15232, 15360) overlaps the tile at [0, 15360){{$}}
+// ERR: {{.*}}assign-smem.mlir:95:3: error: pinned tile [15232, 15360) overlaps the tile at [0, 15360){{$}}
 
 // -----
 
@@ -106,7 +107,7 @@ func.func @exhausted() attributes {tc.target = "sm_90a"} {
   %d = tc.smem_tile : !tc.tile<256x128xbf16, #tc.layout<k, swizzle = 128b>>
   func.return
 }
-// ERR: {{.*}}assign-smem.mlir:106:3: error: shared memory exhausted: this tile would end at 262144 bytes, beyond the 232448 bytes (227 KiB) a block may use{{$}}
+// ERR: {{.*}}assign-smem.mlir:107:3: error: shared memory exhausted: this tile would end at 262144 bytes, beyond the 232448 bytes (227 KiB) a block may use{{$}}
 
 // -----
 
@@ -115,4 +116,4 @@ func.func @pinned_beyond() attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<256x128xbf16, #tc.layout<k, swizzle = 128b, offset = 196608>>
   func.return
 }
-// ERR: {{.*}}assign-smem.mlir:115:3: error: tile needs shared memory up to 262144 bytes, beyond the 232448 bytes (227 KiB) a block may use{{$}}
+// ERR: {{.*}}assign-smem.mlir:116:3: error: tile needs shared memory up to 262144 bytes, beyond the 232448 bytes (227 KiB) a block may use{{$}}

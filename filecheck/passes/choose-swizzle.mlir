@@ -103,23 +103,23 @@ func.func @hopper() attributes {tc.target = "sm_90a"} {
 // REMARK32-NEXT: {{.*}}choose-swizzle.mlir:13:3: remark: none: the K extent is 16 bytes (8 x bf16), not a multiple of 32 bytes{{$}}
 
 
-// Blackwell: the chooser never picks 128b_base32b on its own; a pinned one is kept.
+// Blackwell: 128b_base32b is for MN-major tf32 only (choose-swizzle-tcgen05.mlir); a pinned one is kept.
 func.func @blackwell() attributes {tc.target = "sm_100a"} {
   %mn = tc.smem_tile : !tc.tile<128x16xbf16, #tc.layout<mn, swizzle = auto>>
   %mn8 = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<mn, swizzle = auto>>
-  %pinned = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b_base32b>>
+  %pinned = tc.smem_tile : !tc.tile<64x16xtf32, #tc.layout<mn, swizzle = 128b_base32b>>
   %k = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto, offset = 2048>>
   func.return
 }
 // CHECK-LABEL: func.func @blackwell()
 // CHECK-NEXT: %mn = tc.smem_tile : !tc.tile<128x16xbf16, #tc.layout<mn, swizzle = 128b>>
 // CHECK-NEXT: %mn8 = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<mn, swizzle = 128b>>
-// CHECK-NEXT: %pinned = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b_base32b>>
+// CHECK-NEXT: %pinned = tc.smem_tile : !tc.tile<64x16xtf32, #tc.layout<mn, swizzle = 128b_base32b>>
 // CHECK-NEXT: %k = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 2048>>
 // MAX64-LABEL: func.func @blackwell()
 // MAX64-NEXT: %mn = tc.smem_tile : !tc.tile<128x16xbf16, #tc.layout<mn, swizzle = 64b>>
 // MAX64-NEXT: %mn8 = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<mn, swizzle = 64b>>
-// MAX64-NEXT: %pinned = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<mn, swizzle = 128b_base32b>>
+// MAX64-NEXT: %pinned = tc.smem_tile : !tc.tile<64x16xtf32, #tc.layout<mn, swizzle = 128b_base32b>>
 // REMARK: {{.*}}choose-swizzle.mlir:108:3: remark: 128b: the MN extent is 256 bytes (128 x bf16), a multiple of the 128-byte row{{$}}
 // REMARK-NEXT: {{.*}}choose-swizzle.mlir:109:3: remark: 128b: the MN extent is 128 bytes (128 x e4m3){{$}}
 // REMARK-NEXT: {{.*}}choose-swizzle.mlir:110:3: remark: 128b_base32b: pinned{{$}}

@@ -94,7 +94,7 @@ func.func @a_in_tmem() attributes {tc.target = "sm_100a"} {
 
 // -----
 
-// 128b_base32b is for tcgen05 only: refused when the wgmma descriptor is made.
+// 128b_base32b is for tcgen05 only: refused at the tile, on a Hopper kernel.
 func.func @base32b_on_hopper() attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b_base32b, offset = 8192>>
@@ -102,5 +102,5 @@ func.func @base32b_on_hopper() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b_base32b, offset = 8192>>, !tc.acc<64x64xf32>
   func.return
 }
-// ERR: {{.*}}compute-descriptors.mlir:102:3: error: 128b_base32b exists only on tcgen05 targets (sm_100a, sm_103a){{$}}
-// NOOFF: {{.*}}compute-descriptors.mlir:102:3: error: 128b_base32b exists only on tcgen05 targets (sm_100a, sm_103a){{$}}
+// ERR: {{.*}}compute-descriptors.mlir:100:3: error: 128b_base32b exists only on tcgen05 targets (sm_100a, sm_103a){{$}}
+// NOOFF: {{.*}}compute-descriptors.mlir:100:3: error: 128b_base32b exists only on tcgen05 targets (sm_100a, sm_103a){{$}}
