@@ -9,6 +9,7 @@ context, so a faulting kernel is reported without stopping the others.
     python bench/sweep.py --out results.tsv      # run them all (needs an H100)
     python bench/sweep.py --subset ci --assemble-only   # what CI assembles (no GPU)
     python bench/sweep.py --shard 0/2 --out a.tsv # half of them (then --shard 1/2)
+    python bench/sweep.py --subset tcgen05 --assemble-only   # sm_100a: ptxas + SASS, no GPU
 
 Prints a progress line per 100 configurations and a summary table; writes one
 TSV row per configuration.
@@ -275,6 +276,143 @@ def wmma_program(shape: str, t: str, acc: str, al: str, bl: str) -> str:
 """
 
 
+# -- tcgen05 (sm_100a: assembled and SASS-checked here; run where a Blackwell GPU exists) --------
+
+TC5_ELEMENT = dict(ELEMENT, e2m1="f4E2M1FN")
+TC5_BITS = dict(BITS, e2m1=8)  # e2m1 takes 8-bit slots in shared memory (kind::f8f6f4)
+TC5_KIND = {"f16": "f16", "bf16": "f16", "tf32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4",
+            "e2m1": "f8f6f4", "s8": "i8", "u8": "i8"}
+TC5_ACCS = {"f16": ("f32", "f16"), "bf16": ("f32", "f16"), "tf32": ("f32",), "e4m3": ("f32", "f16"),
+            "e5m2": ("f32", "f16"), "e2m1": ("f32",), "s8": ("s32",), "u8": ("s32",)}
+TC5_SWIZZLES = ("none", "32b", "64b", "128b", "128b_base32b")
+
+
+@dataclass(frozen=True)
+class Tc5Config:
+    """One tcgen05 configuration: D (M x N) = A (M x K) x B (K x N) on sm_100a."""
+
+    dtype: str
+    b_dtype: str
+    m: int
+    a_major: str
+    b_major: str
+    swizzle: str
+    n: int
+    k_slices: int
+    copy: str  # threads | tma
+    a_tmem: bool
+    acc: str
+    c_load: bool  # the accumulator starts from C (tc.acc_load) rather than zero
+
+    @property
+    def key(self) -> str:
+        pair = self.dtype + (f"x{self.b_dtype}" if self.b_dtype != self.dtype else "")
+        return "-".join([
+            "tc5", pair, f"m{self.m}", f"A{self.a_major}", f"B{self.b_major}", self.swizzle,
+            f"n{self.n}", f"k{self.k_slices}", self.copy, "tmemA" if self.a_tmem else "smemA",
+            self.acc, "C" if self.c_load else "zero",
+        ])
+
+    @property
+    def k(self) -> int:
+        return self.k_slices * 256 // TC5_BITS[self.dtype]
+
+
+def tc5_legal(c: Tc5Config) -> bool:
+    """What the ISA and lower-tc's verifiers accept (lower_tc.layout is the authority: a
+    configuration it refuses is skipped here, never hidden: the verifier tests cover those)."""
+    from lower_tc.layout import Arch, LayoutError, Swizzle, TileLayout
+    from lower_tc.layout.instr_desc import InstrDescriptor
+    from lower_tc.layout.targets import check_operand_type, swizzle_rule
+
+    try:
+        for dtype, major, mn in ((c.dtype, c.a_major, c.m), (c.b_dtype, c.b_major, c.n)):
+            check_operand_type(Arch.SM100A, dtype, major == "mn")
+            if swizzle_rule(Arch.SM100A, dtype, major == "mn", Swizzle.parse(c.swizzle)):
+                return False
+            TileLayout.make(dtype, mn, c.k, major, c.swizzle)
+        InstrDescriptor(c.dtype, c.b_dtype, c.acc, c.m, c.n, c.a_major == "mn", c.b_major == "mn").check()
+    except LayoutError:
+        return False
+    if c.a_tmem and (c.a_major != "k" or c.dtype == "e2m1" or (c.m == 128 and c.n % 16)):
+        return False
+    if c.copy == "tma" and "e2m1" in (c.dtype, c.b_dtype):
+        return False
+    return True
+
+
+def tc5_configs() -> Iterator[Tc5Config]:
+    """The tcgen05 sweep: kinds x M x majors x swizzles x N x K-slices x copy paths, plus
+    A from tensor memory, C loaded into tensor memory and mixed-format pairs."""
+    for dtype, m, a_major, b_major, swizzle, n, ks, copy in itertools.product(
+        TC5_ELEMENT, (64, 128), ("k", "mn"), ("k", "mn"), TC5_SWIZZLES, (8, 16, 24, 64, 256),
+        (1, 2, 4), ("threads", "tma"),
+    ):
+        c = Tc5Config(dtype, dtype, m, a_major, b_major, swizzle, n, ks, copy, False, TC5_ACCS[dtype][0], False)
+        if tc5_legal(c):
+            yield c
+    for dtype, m, swizzle, n, acc, c_load in itertools.product(
+        TC5_ELEMENT, (64, 128), TC5_SWIZZLES, (16, 128), ("f32", "f16", "s32"), (False, True),
+    ):
+        if acc not in TC5_ACCS[dtype]:
+            continue
+        for a_tmem in (False, True):
+            c = Tc5Config(dtype, dtype, m, "k", "k", swizzle, n, 2, "threads", a_tmem, acc, c_load)
+            if tc5_legal(c):
+                yield c
+    for a, b in (("e4m3", "e5m2"), ("e2m1", "e4m3"), ("e5m2", "e2m1"), ("s8", "u8"), ("u8", "s8")):
+        for m, swizzle in itertools.product((64, 128), TC5_SWIZZLES):
+            c = Tc5Config(a, b, m, "k", "k", swizzle, 64, 2, "threads", False, TC5_ACCS[a][0], False)
+            if tc5_legal(c):
+                yield c
+
+
+def tc5_ci_subset() -> list[Tc5Config]:
+    """Every type pair with each M, major pair, copy path, A source, accumulator and C,
+    and every (type, major, swizzle), at least once."""
+    seen: set[tuple] = set()
+    out = []
+    for c in tc5_configs():
+        sigs = [(c.dtype, c.b_dtype, c.m, c.a_major, c.b_major, c.copy, c.a_tmem, c.acc, c.c_load),
+                (c.dtype, c.a_major, c.b_major, c.swizzle)]
+        if any(sig not in seen for sig in sigs):
+            seen.update(sigs)
+            out.append(c)
+    return out
+
+
+def tc5_global(rows: int, cols: int, element: str, k_contiguous_dim: int | None) -> str:
+    """A global matrix laid out so TMA (and e2m1's thread copies) find K contiguous where
+    the tile is K-major: dimension `k_contiguous_dim` (0 or 1) is made the contiguous one."""
+    if k_contiguous_dim == 0:
+        return f"memref<{rows}x{cols}x{element}, strided<[1, {rows}]>>"
+    return f"memref<{rows}x{cols}x{element}>"
+
+
+def tc5_program(c: Tc5Config) -> str:
+    ea, eb, acc = TC5_ELEMENT[c.dtype], TC5_ELEMENT[c.b_dtype], ACC_ELEMENT[c.acc]
+    # A (M x K): row-major is K-contiguous; B (K x N): column-major is K-contiguous
+    ga = tc5_global(c.m, c.k, ea, 1 if c.a_major == "k" else 0)
+    gb = tc5_global(c.k, c.n, eb, 0 if c.b_major == "k" else 1)
+    ta = f"!tc.tile<{c.m}x{c.k}x{ea}, #tc.layout<{c.a_major}, swizzle = {c.swizzle}>>"
+    tb = f"!tc.tile<{c.n}x{c.k}x{eb}, #tc.layout<{c.b_major}, swizzle = {c.swizzle}>>"
+    via = " via tma" if c.copy == "tma" else ""
+    tacc = f"!tc.acc<{c.m}x{c.n}x{acc}>"
+    macc = f"memref<{c.m}x{c.n}x{acc}>"
+    init = f"tc.acc_load %C : {macc} -> {tacc}" if c.c_load else f"tc.acc_zero : {tacc}"
+    return f"""func.func @k(%A: {ga}, %B: {gb}, %C: {macc}, %D: {macc}) attributes {{tc.target = "sm_100a"}} {{
+  %a = tc.smem_tile : {ta}
+  %b = tc.smem_tile : {tb}
+  tc.copy %A to %a as a{via} : {ga}, {ta}
+  tc.copy %B to %b as b{via} : {gb}, {tb}
+  %acc = {init}
+  %d = tc.tcgen05_mma %a, %b, %acc{" a_in_tmem" if c.a_tmem else ""} : {ta}, {tb}, {tacc}
+  tc.acc_store %d to %D : {tacc}, {macc}
+  func.return
+}}
+"""
+
+
 # -- running ------------------------------------------------------------------------------------
 
 
@@ -318,6 +456,8 @@ def _work(job: tuple[str, str, int, bool]) -> tuple[str, str, str, float, float,
 
 
 def _family(key: str) -> str:
+    if key.startswith("tc5-"):
+        return "tcgen05." + TC5_KIND[key.split("-")[1].split("x")[0]]
     if key.startswith("wmma"):
         t = key.split("-")[2]
         return "wmma.s8" if t in ("s8", "u8") else "wmma.f16"
@@ -330,6 +470,9 @@ def _family(key: str) -> str:
 
 
 def jobs(subset: str, seed: int, assemble_only: bool) -> list[tuple[str, str, int, bool]]:
+    if subset in ("tcgen05", "tcgen05-ci"):
+        tc5 = tc5_ci_subset() if subset == "tcgen05-ci" else list(tc5_configs())
+        return [(c.key, tc5_program(c), seed + i, assemble_only) for i, c in enumerate(tc5)]
     if subset == "ci":
         configs = ci_subset()
         wmma = WMMA_CASES[::3]
@@ -350,7 +493,8 @@ def summarize(rows: list[tuple[str, str, str, float, float, str]]) -> str:
     by_group: dict[str, Counter] = defaultdict(Counter)
     worst: dict[str, float] = defaultdict(float)
     for key, status, _dev, err, _tol, _note in rows:
-        group = key.split("-")[0] if not key.startswith("wmma") else "wmma-" + key.split("-")[2]
+        parts = key.split("-")
+        group = {"wmma": f"wmma-{parts[2] if len(parts) > 2 else ''}", "tc5": f"tcgen05-{parts[1]}"}.get(parts[0], parts[0])
         by_group[group][status] += 1
         worst[group] = max(worst[group], err)
     statuses = sorted({s for c in by_group.values() for s in c})
@@ -365,7 +509,7 @@ def summarize(rows: list[tuple[str, str, str, float, float, str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--subset", choices=["all", "ci", "offsets"], default="all")
+    parser.add_argument("--subset", choices=["all", "ci", "offsets", "tcgen05", "tcgen05-ci"], default="all")
     parser.add_argument("--list", action="store_true", help="print the configurations and exit")
     parser.add_argument("--assemble-only", action="store_true", help="compile, assemble and SASS-check only")
     parser.add_argument("--seed", type=int, default=20261122)

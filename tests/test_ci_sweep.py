@@ -37,3 +37,30 @@ def test_ci_subset_assembles_and_has_tensor_core_sass() -> None:
     bad = [r for r in rows if r[1] != "ASSEMBLED"]
     assert not bad, bad[:5]
     assert len(rows) == len(jobs) > 150
+
+
+def test_tcgen05_ci_subset_covers_every_axis() -> None:
+    configs = sweep.tc5_ci_subset()
+    assert {sweep.TC5_KIND[c.dtype] for c in configs} == {"f16", "tf32", "f8f6f4", "i8"}
+    assert {c.dtype for c in configs} == set(sweep.TC5_ELEMENT)
+    assert {c.m for c in configs} == {64, 128}
+    assert {c.swizzle for c in configs} == set(sweep.TC5_SWIZZLES)
+    assert {c.copy for c in configs} == {"threads", "tma"}
+    assert {(c.a_major, c.b_major) for c in configs if c.dtype == "tf32"} == {
+        ("k", "k"), ("k", "mn"), ("mn", "k"), ("mn", "mn")}
+    assert any(c.a_tmem for c in configs) and any(c.c_load for c in configs)
+    assert {c.acc for c in configs} == {"f32", "f16", "s32"}
+    assert any(c.dtype != c.b_dtype for c in configs)
+
+
+def test_tcgen05_ci_subset_assembles_for_sm100a_with_its_mma_in_the_sass() -> None:
+    """No Blackwell GPU is needed: ptxas for sm_100a and the UTC*MMA opcode of each kind."""
+    import multiprocessing as mp
+    import os
+
+    jobs = sweep.jobs("tcgen05-ci", 1, assemble_only=True)
+    with mp.get_context("spawn").Pool(max(1, os.cpu_count() or 1)) as pool:
+        rows = pool.map(sweep._work, jobs, chunksize=4)
+    bad = [r for r in rows if r[1] != "ASSEMBLED"]
+    assert not bad, bad[:5]
+    assert len(rows) == len(jobs) > 200
