@@ -317,6 +317,11 @@ class Tc5Config:
     def k(self) -> int:
         return self.k_slices * 256 // TC5_BITS[self.dtype]
 
+    def tile_swizzle(self, dtype: str, major: str) -> str:
+        """`swizzle` is the K-major tiles' mode (and the MN-major ones'), except that tcgen05
+        reads MN-major tf32 only with 128b_base32b."""
+        return "128b_base32b" if (dtype, major) == ("tf32", "mn") else self.swizzle
+
 
 def tc5_legal(c: Tc5Config) -> bool:
     """What the ISA and lower-tc's verifiers accept (lower_tc.layout is the authority: a
@@ -325,12 +330,15 @@ def tc5_legal(c: Tc5Config) -> bool:
     from lower_tc.layout.instr_desc import InstrDescriptor
     from lower_tc.layout.targets import check_operand_type, swizzle_rule
 
+    if c.swizzle == "128b_base32b" and "k" in (c.a_major, c.b_major):
+        return False  # a K-major tile has no 128b_base32b; its tf32 MN-major partner gets it anyway
     try:
         for dtype, major, mn in ((c.dtype, c.a_major, c.m), (c.b_dtype, c.b_major, c.n)):
             check_operand_type(Arch.SM100A, dtype, major == "mn")
-            if swizzle_rule(Arch.SM100A, dtype, major == "mn", Swizzle.parse(c.swizzle)):
+            swizzle = c.tile_swizzle(dtype, major)
+            if swizzle_rule(Arch.SM100A, dtype, major == "mn", Swizzle.parse(swizzle)):
                 return False
-            TileLayout.make(dtype, mn, c.k, major, c.swizzle)
+            TileLayout.make(dtype, mn, c.k, major, swizzle)
         InstrDescriptor(c.dtype, c.b_dtype, c.acc, c.m, c.n, c.a_major == "mn", c.b_major == "mn").check()
     except LayoutError:
         return False
@@ -394,8 +402,8 @@ def tc5_program(c: Tc5Config) -> str:
     # A (M x K): row-major is K-contiguous; B (K x N): column-major is K-contiguous
     ga = tc5_global(c.m, c.k, ea, 1 if c.a_major == "k" else 0)
     gb = tc5_global(c.k, c.n, eb, 0 if c.b_major == "k" else 1)
-    ta = f"!tc.tile<{c.m}x{c.k}x{ea}, #tc.layout<{c.a_major}, swizzle = {c.swizzle}>>"
-    tb = f"!tc.tile<{c.n}x{c.k}x{eb}, #tc.layout<{c.b_major}, swizzle = {c.swizzle}>>"
+    ta = f"!tc.tile<{c.m}x{c.k}x{ea}, #tc.layout<{c.a_major}, swizzle = {c.tile_swizzle(c.dtype, c.a_major)}>>"
+    tb = f"!tc.tile<{c.n}x{c.k}x{eb}, #tc.layout<{c.b_major}, swizzle = {c.tile_swizzle(c.b_dtype, c.b_major)}>>"
     via = " via tma" if c.copy == "tma" else ""
     tacc = f"!tc.acc<{c.m}x{c.n}x{acc}>"
     macc = f"memref<{c.m}x{c.n}x{acc}>"
