@@ -5,6 +5,7 @@ Kept lean: each sub-tool imports its heavy modules (xDSL, CUDA) only when run.
 
 from __future__ import annotations
 
+import os
 import sys
 
 USAGE = """usage: lower-tc [options] [input.mlir]      compile a tile program (see lower-tc --help)
@@ -13,7 +14,15 @@ USAGE = """usage: lower-tc [options] [input.mlir]      compile a tile program (s
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # the reader stopped early (`lower-tc ... | head`): not an error, and no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] == "desc":
         from lower_tc.lowering.desc_cli import main as desc_main
 

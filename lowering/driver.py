@@ -195,6 +195,8 @@ def main(argv: list[str]) -> int:
     except (ValueError, ArgSpecParseError) as err:
         print(f"lower-tc: error: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise  # handled by lower_tc.lowering.cli: the reader closed the pipe
     except OSError as err:
         print(f"lower-tc: error: {err}", file=sys.stderr)
         return 1

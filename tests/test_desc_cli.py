@@ -141,3 +141,34 @@ def test_console_script_installed() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sbo"] == 1024
+
+
+BIG = """func.func @big(%A: memref<64x256xbf16>, %B: memref<256x256xbf16>, %D: memref<64x256xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x256xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<256x256xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %A to %a as a : memref<64x256xbf16>, !tc.tile<64x256xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %B to %b as b : memref<256x256xbf16>, !tc.tile<256x256xbf16, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<64x256xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x256xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<256x256xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x256xf32>
+  tc.acc_store %d to %D : !tc.acc<64x256xf32>, memref<64x256xf32>
+  func.return
+}
+"""
+
+
+def test_a_reader_that_stops_early_is_not_an_error(tmp_path) -> None:
+    """`lower-tc big.mlir | head`: a closed pipe ends lower-tc quietly, without a traceback
+    or an error message."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "big.mlir"
+    src.write_text(BIG)
+    code = "import sys; from lower_tc.lowering.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", code, str(src)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader is gone before lower-tc writes a byte: every write fails
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert b"Traceback" not in err and b"error" not in err

@@ -24,6 +24,9 @@ SASS = {
     "wmma_f16": ("wmma.f16",),
     "wgmma_f16_gpu_module": ("wgmma.f16",),
     "tcgen05_bf16": ("tcgen05.f16",),
+    "tcgen05_m64_tmem_a": ("tcgen05.f16",),
+    "tcgen05_e2m1": ("tcgen05.f8f6f4",),
+    "tcgen05_tf32_mn_tma": ("tcgen05.tf32", "tma"),
 }
 
 
