@@ -10,6 +10,7 @@ context, so a faulting kernel is reported without stopping the others.
     python bench/sweep.py --subset ci --assemble-only   # what CI assembles (no GPU)
     python bench/sweep.py --shard 0/2 --out a.tsv # half of them (then --shard 1/2)
     python bench/sweep.py --subset tcgen05 --assemble-only   # sm_100a: ptxas + SASS, no GPU
+    python bench/sweep.py --summarize docs/results/sweep.tsv # the table of a recorded run
 
 Prints a progress line per 100 configurations and a summary table; writes one
 TSV row per configuration.
@@ -282,7 +283,7 @@ TC5_ELEMENT = dict(ELEMENT, e2m1="f4E2M1FN")
 TC5_BITS = dict(BITS, e2m1=8)  # e2m1 takes 8-bit slots in shared memory (kind::f8f6f4)
 TC5_KIND = {"f16": "f16", "bf16": "f16", "tf32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4",
             "e2m1": "f8f6f4", "s8": "i8", "u8": "i8"}
-TC5_ACCS = {"f16": ("f32", "f16"), "bf16": ("f32", "f16"), "tf32": ("f32",), "e4m3": ("f32", "f16"),
+TC5_ACCS = {"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "e4m3": ("f32", "f16"),
             "e5m2": ("f32", "f16"), "e2m1": ("f32",), "s8": ("s32",), "u8": ("s32",)}
 TC5_SWIZZLES = ("none", "32b", "64b", "128b", "128b_base32b")
 
@@ -525,7 +526,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="run only the first N configurations")
     parser.add_argument("--shard", default="", help="I/N: run every N-th configuration from the I-th (0-based)")
     parser.add_argument("--out", default="", help="TSV file for one row per configuration")
+    parser.add_argument("--summarize", nargs="+", metavar="TSV", help="print the summary table of recorded TSVs and exit")
     args = parser.parse_args(argv)
+    if args.summarize:
+        recorded = []
+        for path in args.summarize:
+            with open(path) as f:
+                for line in f.read().splitlines()[1:]:
+                    key, status, device, err, tol, note = line.split("\t")
+                    recorded.append((key, status, device, float(err), float(tol), note))
+        devices = sorted({r[2] for r in recorded if r[2]}) or ["none (assembled only)"]
+        print(f"{len(recorded)} configurations; device: {', '.join(devices)}")
+        print(summarize(sorted(recorded)))
+        return 0 if all(r[1] in ("PASS", "ASSEMBLED") for r in recorded) else 1
     work = jobs(args.subset, args.seed, args.assemble_only)
     if args.shard:
         index, count = (int(x) for x in args.shard.split("/"))

@@ -70,7 +70,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from lower_tc.layout import LayoutError, Major, Swizzle, TileLayout, element_type
-from lower_tc.layout.instr_desc import InstrDescriptor
+from lower_tc.layout.instr_desc import InstrDescriptor, valid_n
 from lower_tc.layout.targets import KERNEL_TARGETS, Arch, check_operand_type, swizzle_rule
 
 #: Shared memory one block may use on H100 and B200 (227 KiB).
@@ -134,23 +134,28 @@ def kernel_body(kernel: Operation) -> Block:
     return kernel.regions[0].blocks[0]
 
 
+def parse_kernel_target(text: str) -> Arch:
+    """A `tc.target` value: one of the targets lower-tc compiles kernels for."""
+    known = ", ".join(a.value for a in KERNEL_TARGETS)
+    try:
+        arch = Arch.parse(text)
+    except LayoutError:
+        raise VerifyException(f"unknown target '{text}' (known: {known})") from None
+    if arch not in KERNEL_TARGETS:
+        raise VerifyException(
+            f"lower-tc compiles kernels for {known}; {arch} is known to the "
+            "descriptor tools (lower-tc desc) only"
+        )
+    return arch
+
+
 def kernel_target(op: Operation) -> Arch | None:
     """The target of the kernel that holds `op` (the nearest `tc.target`)."""
     parent = op.parent_op()
     while parent is not None:
         attr = parent.attributes.get(TARGET_ATTR)
         if isinstance(attr, StringAttr):
-            known = ", ".join(a.value for a in KERNEL_TARGETS)
-            try:
-                arch = Arch.parse(attr.data)
-            except LayoutError:
-                raise VerifyException(f"unknown target '{attr.data}' (known: {known})") from None
-            if arch not in KERNEL_TARGETS:
-                raise VerifyException(
-                    f"lower-tc compiles kernels for {known}; {arch} is known to the "
-                    "descriptor tools (lower-tc desc) only"
-                )
-            return arch
+            return parse_kernel_target(attr.data)
         parent = parent.parent_op()
     return None
 
@@ -838,6 +843,15 @@ class CopyOp(IRDLOperation):
                     f"{contiguous_dim}, so its tile must be {contiguous_major}-major for a TMA "
                     f"copy; store it {other}-major or copy via threads"
                 )
+            lay = tile.layout
+            places = [("offset", lay.offset.data)] if lay.has_offset else []
+            places += [(f"atom stride along {d}", v.data) for d, v in zip(("MN", "K"), lay.strides.data)]
+            for what, value in places:
+                if value % 128:
+                    raise VerifyException(
+                        f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
+                        f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
+                    )
             bits = element_bits(self.src.type.element_type)
             ld_bytes = (s_row if row_contiguous else s_col) * bits // 8
             if ld_bytes % 16:
@@ -857,6 +871,9 @@ class AccZeroOp(IRDLOperation):
     def __init__(self, acc_type: AccType):
         super().__init__(result_types=[acc_type])
 
+    def verify_(self) -> None:
+        _check_acc_shape(self, self.acc.type)
+
 
 @irdl_op_definition
 class AccLoadOp(IRDLOperation):
@@ -868,6 +885,7 @@ class AccLoadOp(IRDLOperation):
     assembly_format = "$src attr-dict `:` type($src) `->` type($acc)"
 
     def verify_(self) -> None:
+        _check_acc_shape(self, self.acc.type)
         _check_acc_memref(self.acc.type, self.src.type, "C")
 
 
@@ -882,6 +900,28 @@ class AccStoreOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_acc_memref(self.acc.type, self.dst.type, "D")
+
+
+def _check_acc_shape(op: Operation, acc: Attribute) -> None:
+    """An accumulator the kernel's tensor cores can hold: wgmma's is one warpgroup's
+    M = 64 register fragment, tcgen05's M = 64 or 128 rows of tensor memory; N as the
+    MMA instructions allow (the stores assume it)."""
+    assert isinstance(acc, AccType)
+    arch = kernel_target(op)
+    if arch is None:
+        return
+    integer = acc.dtype == "s32"
+    if arch is Arch.SM90A:
+        if acc.m != 64:
+            raise VerifyException(f"a wgmma accumulator has M = 64 (one warpgroup's registers), not {acc.m}")
+        ok_n = wgmma_valid_n("s8" if integer else "f16")
+    else:
+        if acc.m not in (64, 128):
+            raise VerifyException(f"a tcgen05 accumulator has M = 64 or 128 (tensor-memory lanes), not {acc.m}")
+        ok_n = valid_n("i8" if integer else "f16")
+    if acc.n not in ok_n:
+        rule = "8, 16, 24, then multiples of 16" if integer else "a multiple of 8"
+        raise VerifyException(f"an accumulator's N must be {rule} from 8 to 256, not {acc.n}")
 
 
 def _check_acc_memref(acc: Attribute, mem: Attribute, what: str) -> None:

@@ -89,6 +89,9 @@ class InstrDescriptor:
         if self.d_type not in KIND_ACCUMULATORS[kind]:
             allowed = ", ".join(KIND_ACCUMULATORS[kind])
             raise LayoutError(f"kind::{kind} accumulates in {allowed}, not {self.d_type}")
+        if kind == "f16" and self.a_type == "bf16" and self.d_type != "f32":
+            # ISA shape table: dtype .f16 only with atype/btype .f16
+            raise LayoutError(f"kind::f16 accumulates bf16 in f32 only, not {self.d_type}")
         check_mma_shape(kind, self.m, self.n)
         if self.b_mn_major and kind in ("f8f6f4", "i8") and self.n % 16:
             raise LayoutError(

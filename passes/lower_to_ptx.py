@@ -57,19 +57,30 @@ class Acc:
     source: SSAValue | None = None  # the C memref for "load"
     regs: SSAValue | None = None  # wgmma register run
     tmem: "Tmem | None" = None  # tcgen05 tensor-memory accumulator
+    origin: SSAValue | None = None  # the tc.acc_zero / tc.acc_load result that made it
+
+
+@dataclass
+class TmemAlloc:
+    """The kernel's one tensor-memory allocation. A CTA may not tcgen05.alloc again after
+    relinquish_alloc_permit (PTX ISA), so every accumulator and A get columns of it."""
+
+    address: SSAValue  # lane 0, column 0
+    columns: int
+    mbar_offset: int  # the mbarrier every tcgen05.commit arrives on
+    a_column: int  # where A from tensor memory goes
+    phase: int = 0  # of that mbarrier
+    synced: bool = True  # no thread has ld/st tensor memory since the last thread sync
 
 
 @dataclass
 class Tmem:
-    """A tcgen05 accumulator's tensor memory: D from column 0, A (when it lives there) from
-    `a_column`; rows laid out for M = `rows` (64: layout F, 128: layout D)."""
+    """One tcgen05 accumulator: its columns of the allocation, rows laid out for M = `rows`
+    (64: layout F, 128: layout D)."""
 
-    address: SSAValue
-    columns: int
-    mbar_offset: int
+    alloc: TmemAlloc
+    address: SSAValue  # lane 0 of its first column
     rows: int
-    a_column: int = 0
-    phase: int = 0
     written: bool = False
 
 
@@ -88,7 +99,8 @@ class KernelLowering:
     tensor_maps: list[dict[str, object]] = field(default_factory=list)
     tma_params: list[str] = field(default_factory=list)
     scratch: int = 0
-    tmems: list[Tmem] = field(default_factory=list)
+    tmem_alloc: TmemAlloc | None = None  # tcgen05: the one allocation
+    tmem_columns: dict[SSAValue, int] = field(default_factory=dict)  # accumulator -> first column
     frags: dict[SSAValue, SSAValue] = field(default_factory=dict)  # WMMA fragment -> registers
 
     # -- emission helpers -------------------------------------------------------------
@@ -236,14 +248,14 @@ class KernelLowering:
         self.is_warp0 = self.val(ptx.SetpOp, [lane_warp], i1, cmp="eq", type="u32", imm=0)
 
     def _epilogue(self) -> None:
-        if self.tmems:
+        alloc = self.tmem_alloc
+        if alloc is not None:
             self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="free tensor memory")
             self.emit(ptx.BarSyncOp)
             skip = self.label("no_dealloc")
             self.emit(ptx.BraOp, [self.is_warp0], label=skip, negate=1)
             self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-            for tm in self.tmems:
-                self.emit(ptx.Tcgen05DeallocOp, [tm.address], columns=tm.columns)
+            self.emit(ptx.Tcgen05DeallocOp, [alloc.address], columns=alloc.columns)
             self.emit(ptx.LabelOp, label=skip)
         self.emit(ptx.RetOp)
 
@@ -260,11 +272,11 @@ class KernelLowering:
             return
         if isinstance(op, tc.AccZeroOp):
             assert isinstance(op.acc.type, tc.AccType)
-            self.accs[op.acc] = Acc(op.acc.type, "zero")
+            self.accs[op.acc] = Acc(op.acc.type, "zero", origin=op.acc)
             return
         if isinstance(op, tc.AccLoadOp):
             assert isinstance(op.acc.type, tc.AccType)
-            self.accs[op.acc] = Acc(op.acc.type, "load", op.src)
+            self.accs[op.acc] = Acc(op.acc.type, "load", op.src, origin=op.acc)
             return
         if isinstance(op, tc.WgmmaOp):
             self._wgmma(op)
@@ -608,10 +620,10 @@ class KernelLowering:
         low = self.val(ptx.AndOp, [lane], type="b32", imm=15)
         return self.val(ptx.AddOp, [self.val(ptx.ShlOp, [self.warp], type="b32", imm=4), low], type="u32")
 
-    def _tmem_lanes(self, tm: "Tmem") -> SSAValue:
-        """This warp's tensor-memory address: lane 32w (bits 16-31), column 0."""
+    def _tmem_lanes(self, address: SSAValue) -> SSAValue:
+        """This warp's lanes of a tensor-memory address: lane 32w (bits 16-31) added."""
         lane_base = self.val(ptx.ShlOp, [self.warp], type="b32", imm=21)  # (32 w) << 16
-        return self.val(ptx.AddOp, [tm.address, lane_base], type="u32")
+        return self.val(ptx.AddOp, [address, lane_base], type="u32")
 
     def _tcgen05(self, op: tc.Tcgen05MmaOp) -> None:
         acc = self._acc_of(op, op.acc)
@@ -629,6 +641,9 @@ class KernelLowering:
         else:
             a_ops = [self._desc_reg(d) for d in self._descs(op, "tc.a_descs")]
         idesc = self.imm32(idesc_attr.value.data)
+        alloc = tm.alloc
+        if not alloc.synced:  # threads read or wrote tensor memory: sync before the MMA writes it
+            self._tmem_sync()
         skip = self.label("mma_issued")
         self.emit(ptx.BraOp, [self.is_warp0], label=skip, negate=1, comment=f"tcgen05.mma kind::{idesc_attr.kind.data}, {len(b_descs)} K-slices, one elected thread")
         elected = self.val(ptx.ElectSyncOp, result=i1)
@@ -640,38 +655,48 @@ class KernelLowering:
                 enable_input_d=1 if tm.written else 0, a_tmem=1 if op.a_in_tmem is not None else 0,
             )
             tm.written = True
-        self.emit(ptx.Tcgen05CommitOp, [self.smem], offset=tm.mbar_offset)
+        self.emit(ptx.Tcgen05CommitOp, [self.smem], offset=alloc.mbar_offset)
         self.emit(ptx.LabelOp, label=skip)
-        self._wait(tm.mbar_offset, tm.phase)
-        tm.phase ^= 1
+        self._wait(alloc.mbar_offset, alloc.phase)
+        alloc.phase ^= 1
         self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
 
     def _tmem_of(self, op: Operation, acc: Acc) -> "Tmem":
-        """The accumulator's tensor memory, allocated (and C loaded) on first use."""
+        """The accumulator's tensor memory, (allocated and) C loaded on first use."""
         if acc.tmem is None:
-            acc.tmem = self._tmem_alloc(op, acc.type)
+            alloc = self._tmem_alloc(op)
+            column = self.tmem_columns[acc.origin]  # type: ignore[index]
+            address = self.val(ptx.AddOp, [alloc.address], type="u32", imm=column) if column else alloc.address
+            acc.tmem = Tmem(alloc, address, acc.type.m)
             if acc.init == "load":
                 assert acc.source is not None
                 self._c_to_tmem(acc.tmem, acc.type, acc.source)
         return acc.tmem
 
-    def _a_columns(self) -> int:
-        """Tensor-memory columns the largest A-from-tensor-memory operand needs (32 bits each)."""
-        cols = 0
+    def _tmem_plan(self) -> tuple[dict[SSAValue, int], int, int]:
+        """Columns of every accumulator of the kernel (32-column aligned), where A goes, and
+        the total: one allocation serves them all."""
+        columns: dict[SSAValue, int] = {}
+        end = a_cols = 0
         for op in tc.kernel_body(self.kernel).ops:
+            if isinstance(op, tc.AccZeroOp | tc.AccLoadOp):
+                t = op.acc.type
+                assert isinstance(t, tc.AccType)
+                columns[op.acc] = end
+                end += -(-t.n // 32) * 32
             if isinstance(op, tc.Tcgen05MmaOp) and op.a_in_tmem is not None:
                 a = op.a.type
                 assert isinstance(a, tc.TileType)
-                cols = max(cols, a.k * element_type(a.dtype).slot_bits // 32)
-        return cols
+                a_cols = max(a_cols, a.k * element_type(a.dtype).slot_bits // 32)
+        return columns, end, end + a_cols
 
-    def _tmem_alloc(self, op: Operation, t: tc.AccType) -> "Tmem":
-        a_cols = self._a_columns()
-        a_column = -(-t.n // 32) * 32 if a_cols else 0  # A after D, on a 32-column boundary
-        need = a_column + a_cols if a_cols else t.n
+    def _tmem_alloc(self, op: Operation) -> TmemAlloc:
+        if self.tmem_alloc is not None:
+            return self.tmem_alloc
+        self.tmem_columns, a_column, need = self._tmem_plan()
         columns = max(32, 1 << (need - 1).bit_length())
         if columns > 512:
-            error_at(op, f"the accumulator ({t.n} columns) and A ({a_cols} columns) do not fit the 512 tensor-memory columns")
+            error_at(op, f"the kernel's accumulators and A need {need} tensor-memory columns, more than 512")
         slot = self._scratch(4, 4)
         mbar = self._scratch(8)
         skip = self.label("tmem_ready")
@@ -686,16 +711,21 @@ class KernelLowering:
         self.emit(ptx.BarSyncOp)
         self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
         address = self.val(ptx.LdOp, [self.smem], space="shared", type="b32", vec=1, offset=slot)
-        tm = Tmem(address, columns, mbar, t.m, a_column)
-        self.tmems.append(tm)
-        return tm
+        self.tmem_alloc = TmemAlloc(address, columns, mbar, a_column)
+        return self.tmem_alloc
+
+    def _tmem_sync(self) -> None:
+        """Order the threads' tensor-memory accesses before what follows (an MMA)."""
+        self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
+        self.emit(ptx.BarSyncOp)
+        self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+        assert self.tmem_alloc is not None
+        self.tmem_alloc.synced = True
 
     def _tmem_written(self) -> None:
         """Make tcgen05.st results visible to the tensor core's next MMA."""
         self.emit(ptx.Tcgen05WaitStOp)
-        self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
-        self.emit(ptx.BarSyncOp)
-        self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+        self._tmem_sync()
 
     def _tmem_store_words(self, taddr: SSAValue, regs: SSAValue, count: int, column: int) -> None:
         """tcgen05.st of `count` 32-bit words per thread from column `column`."""
@@ -716,7 +746,7 @@ class KernelLowering:
         else:
             for c in range(0, t.n, 4):
                 self.emit(ptx.LdRegsOp, [base, words], space="global", type="b32", vec=4, regs=c, offset=4 * c)
-        self._tmem_store_words(self._tmem_lanes(tm), words, t.n, 0)
+        self._tmem_store_words(self._tmem_lanes(tm.address), words, t.n, 0)
         self._tmem_written()
         tm.written = True
 
@@ -742,11 +772,12 @@ class KernelLowering:
             for r, o in enumerate(offs):
                 addr = self.val(ptx.AddOp, [self.smem, o], type="u32")
                 self.emit(ptx.LdRegsOp, [addr, regs], space="shared", type="b32", vec=1, regs=j + r, offset=0)
-        self._tmem_store_words(self._tmem_lanes(tm), regs, words, tm.a_column)
+        alloc = tm.alloc
+        self._tmem_store_words(self._tmem_lanes(alloc.address), regs, words, alloc.a_column)
         self._tmem_written()
         step = INSTRUCTION_K_BYTES // 4  # 8 columns of 32 bits per 32-byte K-slice
         return [
-            self.val(ptx.AddOp, [tm.address], type="u32", imm=tm.a_column + s * step)
+            self.val(ptx.AddOp, [alloc.address], type="u32", imm=alloc.a_column + s * step)
             for s in range(slices)
         ]
 
@@ -758,7 +789,7 @@ class KernelLowering:
         eb = 2 if t.dtype == "f16" else 4
         rown = self.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * eb)
         base = self.val(ptx.AddOp, [self.globals_[op.dst], rown], i64, type="u64")
-        taddr = self._tmem_lanes(tm)
+        taddr = self._tmem_lanes(tm.address)
         if not tm.written:  # a zero accumulator no MMA has touched: tensor memory is undefined
             zeros = self.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, i32), comment="zero accumulator")
             self.emit(ptx.FillOp, [zeros], type="b32", value="0")
@@ -774,6 +805,7 @@ class KernelLowering:
             regs = self.val(ptx.DeclRegsOp, result=ptx.RegsType(chunk, elem))
             self.emit(ptx.Tcgen05LdOp, [regs, taddr], regs=0, num=chunk, offset=c0)
             self.emit(ptx.Tcgen05WaitLdOp)
+            tm.alloc.synced = False  # a later MMA must not overwrite D before every warp read it
             if t.m == 64:
                 skip = self.label("no_row")
                 self.emit(ptx.BraOp, [upper], label=skip)
@@ -874,8 +906,12 @@ class LowerToPtxPass(ModulePass):
         archs = set()
         for k in kernels:
             attr = k.attributes[tc.TARGET_ATTR]
-            assert isinstance(attr, StringAttr)
-            archs.add(attr.data)
+            if not isinstance(attr, StringAttr):
+                error_at(k, 'tc.target is a string such as "sm_90a"')
+            try:
+                archs.add(tc.parse_kernel_target(attr.data).value)
+            except VerifyException as err:
+                error_at(k, str(err))
         if len(archs) > 1:
             error_at(kernels[-1], f"one PTX module has one target; kernels target {', '.join(sorted(archs))}")
         tables: list[ptx.TableOp] = []

@@ -75,7 +75,7 @@ def test_instr_desc_round_trip(kind, data, m, n, flags) -> None:
     types = [t for t in KIND_FORMATS[kind] if t in ("f16", "bf16", "tf32", "e4m3", "e5m2", "e2m1", "s8", "u8")]
     a = data.draw(st.sampled_from(types))
     b = a if kind == "f16" else data.draw(st.sampled_from(types))
-    d = data.draw(st.sampled_from(KIND_ACCUMULATORS[kind]))
+    d = data.draw(st.sampled_from(KIND_ACCUMULATORS[kind] if a != "bf16" else ("f32",)))
     mn_ok = a != "e2m1" and b != "e2m1"
     neg = kind != "i8"
     b_mn_ok = mn_ok and not (kind in ("f8f6f4", "i8") and n % 16)  # 8-bit transpose B: N % 16
@@ -83,6 +83,13 @@ def test_instr_desc_round_trip(kind, data, m, n, flags) -> None:
         a, b, d, m, n, flags[0] and mn_ok, flags[1] and b_mn_ok, flags[2] and neg, flags[3] and neg
     )
     assert InstrDescriptor.decode(desc.encode(), kind) == desc
+
+
+def test_bf16_accumulates_in_f32_only() -> None:
+    assert InstrDescriptor("f16", "f16", "f16", 128, 64).encode()
+    assert InstrDescriptor("bf16", "bf16", "f32", 128, 64).encode()
+    with pytest.raises(LayoutError, match="kind::f16 accumulates bf16 in f32 only, not f16"):
+        InstrDescriptor("bf16", "bf16", "f16", 128, 64).encode()
 
 
 @pytest.mark.parametrize("b", ["e4m3", "e5m2", "s8", "u8"])

@@ -65,13 +65,13 @@ func.func @accarg(%D: memref<64x64xf32>, %acc: !tc.acc<64x64xf32>) attributes {t
 
 // -----
 
-// A register accumulator (sm_90a) is one warpgroup: 64 rows.
+// A register accumulator (sm_90a) is one warpgroup: 64 rows (refused where it is made).
 func.func @acc128(%D: memref<128x64xf32>) attributes {tc.target = "sm_90a"} {
   %acc = tc.acc_zero : !tc.acc<128x64xf32>
   tc.acc_store %acc to %D : !tc.acc<128x64xf32>, memref<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}lower-to-ptx.mlir:71:3: error: register accumulators are 64 rows (one warpgroup), not 128{{$}}
+// CHECK: {{.*}}lower-to-ptx.mlir:70:3: error: a wgmma accumulator has M = 64 (one warpgroup's registers), not 128{{$}}
 
 // -----
 

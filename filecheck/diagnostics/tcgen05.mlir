@@ -1,49 +1,45 @@
 // Verifier errors of tc.tcgen05_mma (sm_100a), one per kernel.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t mlir | filecheck %s
 
-func.func @n_264() attributes {tc.target = "sm_100a"} {
+func.func @n_264(%acc: !tc.acc<128x264xf32>) attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<264x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<128x264xf32>
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<264x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x264xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:8:3: error: tcgen05.mma kind::f16 needs N a multiple of 8 from 8 to 256, not 264{{$}}
+// CHECK: {{.*}}tcgen05.mlir:7:3: error: tcgen05.mma kind::f16 needs N a multiple of 8 from 8 to 256, not 264{{$}}
 
 // -----
 
 // MN-major tf32 can be 4 elements wide: N = 12 gets past the tile, not the MMA.
-func.func @n_12() attributes {tc.target = "sm_100a"} {
+func.func @n_12(%acc: !tc.acc<128x12xf32>) attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x16xtf32, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<12x16xtf32, #tc.layout<mn, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<128x12xf32>
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x16xtf32, #tc.layout<k, swizzle = auto>>, !tc.tile<12x16xtf32, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x12xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:20:3: error: tcgen05.mma kind::tf32 needs N a multiple of 8 from 8 to 256, not 12{{$}}
+// CHECK: {{.*}}tcgen05.mlir:18:3: error: tcgen05.mma kind::tf32 needs N a multiple of 8 from 8 to 256, not 12{{$}}
 
 // -----
 
 // kind::i8: N is 8, 16, 24, 32, then multiples of 16
-func.func @i8_n40() attributes {tc.target = "sm_100a"} {
+func.func @i8_n40(%acc: !tc.acc<128x40xi32>) attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x64xsi8, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<40x64xsi8, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<128x40xi32>
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.tile<40x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.acc<128x40xi32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:32:3: error: tcgen05.mma kind::i8 needs N 8, 16, 24, 32, then multiples of 16 up to 256, not 40{{$}}
+// CHECK: {{.*}}tcgen05.mlir:29:3: error: tcgen05.mma kind::i8 needs N 8, 16, 24, 32, then multiples of 16 up to 256, not 40{{$}}
 
 // -----
 
-func.func @m_32() attributes {tc.target = "sm_100a"} {
+func.func @m_32(%acc: !tc.acc<32x64xf32>) attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<32x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<32x64xf32>
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<32x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<32x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:43:3: error: tcgen05.mma (cta_group::1) needs M = 64 or 128, not 32{{$}}
+// CHECK: {{.*}}tcgen05.mlir:39:3: error: tcgen05.mma (cta_group::1) needs M = 64 or 128, not 32{{$}}
 
 // -----
 
@@ -54,7 +50,7 @@ func.func @k_not_whole_slices() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x8xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x8xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:54:3: error: K = 8 is not a whole number of 16-element (32-byte) instruction K-slices{{$}}
+// CHECK: {{.*}}tcgen05.mlir:50:3: error: K = 8 is not a whole number of 16-element (32-byte) instruction K-slices{{$}}
 
 // -----
 
@@ -66,7 +62,7 @@ func.func @k_mismatch() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:66:3: error: A has K = 64 but B has K = 128{{$}}
+// CHECK: {{.*}}tcgen05.mlir:62:3: error: A has K = 64 but B has K = 128{{$}}
 
 // -----
 
@@ -77,7 +73,7 @@ func.func @acc_shape() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x128xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:77:3: error: the accumulator is 128x128 but A x B is 128x64{{$}}
+// CHECK: {{.*}}tcgen05.mlir:73:3: error: the accumulator is 128x128 but A x B is 128x64{{$}}
 
 // -----
 
@@ -88,7 +84,7 @@ func.func @kinds_differ() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:88:3: error: A (bf16) and B (e4m3) need the same tcgen05 kind{{$}}
+// CHECK: {{.*}}tcgen05.mlir:84:3: error: A (bf16) and B (e4m3) need the same tcgen05 kind{{$}}
 
 // -----
 
@@ -99,7 +95,7 @@ func.func @f16_bf16() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:99:3: error: kind::f16 needs A and B of the same type (f16 or bf16){{$}}
+// CHECK: {{.*}}tcgen05.mlir:95:3: error: kind::f16 needs A and B of the same type (f16 or bf16){{$}}
 
 // -----
 
@@ -110,7 +106,7 @@ func.func @tf32_acc_f16() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x32xtf32, #tc.layout<k, swizzle = auto>>, !tc.tile<64x32xtf32, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf16>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:110:3: error: kind::tf32 accumulates in f32, not f16{{$}}
+// CHECK: {{.*}}tcgen05.mlir:106:3: error: kind::tf32 accumulates in f32, not f16{{$}}
 
 // -----
 
@@ -121,7 +117,7 @@ func.func @i8_acc_f32() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xui8, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:121:3: error: kind::i8 accumulates in s32, not f32{{$}}
+// CHECK: {{.*}}tcgen05.mlir:117:3: error: kind::i8 accumulates in s32, not f32{{$}}
 
 // -----
 
@@ -132,7 +128,7 @@ func.func @e2m1_mn_major() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x128xf4E2M1FN, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:132:3: error: tcgen05 (sm_100a) cannot transpose e2m1: MN-major operands must be one of bf16, e4m3, e5m2, f16, s8, tf32, u8; store the tile K-major{{$}}
+// CHECK: {{.*}}tcgen05.mlir:128:3: error: tcgen05 (sm_100a) cannot transpose e2m1: MN-major operands must be one of bf16, e4m3, e5m2, f16, s8, tf32, u8; store the tile K-major{{$}}
 
 // -----
 
@@ -143,19 +139,18 @@ func.func @tmem_mn_major() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc a_in_tmem : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:143:3: error: tcgen05.mma with A in tensor memory needs a K-major A tile{{$}}
+// CHECK: {{.*}}tcgen05.mlir:139:3: error: tcgen05.mma with A in tensor memory needs a K-major A tile{{$}}
 
 // -----
 
 // wrong target
-func.func @on_sm90() attributes {tc.target = "sm_90a"} {
+func.func @on_sm90(%acc: !tc.acc<128x64xf32>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<128x64xf32>
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:155:3: error: tc.tcgen05_mma needs target sm_100a, but the kernel targets sm_90a{{$}}
+// CHECK: {{.*}}tcgen05.mlir:150:3: error: tc.tcgen05_mma needs target sm_100a, but the kernel targets sm_90a{{$}}
 
 // -----
 
@@ -166,7 +161,7 @@ func.func @unknown_target() attributes {tc.target = "sm_100"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:163:3: error: unknown target 'sm_100' (known: sm_90a, sm_100a){{$}}
+// CHECK: {{.*}}tcgen05.mlir:158:3: error: unknown target 'sm_100' (known: sm_90a, sm_100a){{$}}
 
 // -----
 
@@ -178,7 +173,7 @@ func.func @sm103a_kernel() attributes {tc.target = "sm_103a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:175:3: error: lower-tc compiles kernels for sm_90a, sm_100a; sm_103a is known to the descriptor tools (lower-tc desc) only{{$}}
+// CHECK: {{.*}}tcgen05.mlir:170:3: error: lower-tc compiles kernels for sm_90a, sm_100a; sm_103a is known to the descriptor tools (lower-tc desc) only{{$}}
 
 // -----
 
@@ -188,7 +183,7 @@ func.func @e2m1_tma(%A: memref<128x64xf4E2M1FN>) attributes {tc.target = "sm_100
   tc.copy %A to %a as a via tma : memref<128x64xf4E2M1FN>, !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:188:3: error: TMA copies of e2m1 tiles need the padded 16U4_ALIGN16B tensor-map type, which lower-tc does not emit yet: copy via threads{{$}}
+// CHECK: {{.*}}tcgen05.mlir:183:3: error: TMA copies of e2m1 tiles need the padded 16U4_ALIGN16B tensor-map type, which lower-tc does not emit yet: copy via threads{{$}}
 
 // -----
 
@@ -198,7 +193,7 @@ func.func @e2m1_col_major_a(%A: memref<128x64xf4E2M1FN, strided<[1, 128]>>) attr
   tc.copy %A to %a as a : memref<128x64xf4E2M1FN, strided<[1, 128]>>, !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:198:3: error: thread copies of e2m1 read 16 packed elements per chunk: the global matrix must be contiguous along K with an even leading dimension{{$}}
+// CHECK: {{.*}}tcgen05.mlir:193:3: error: thread copies of e2m1 read 16 packed elements per chunk: the global matrix must be contiguous along K with an even leading dimension{{$}}
 
 // -----
 
@@ -209,7 +204,7 @@ func.func @e2m1_a_in_tmem() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc a_in_tmem : !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:209:3: error: A from tensor memory holds e2m1 in 8-bit containers (tcgen05.cp expansion), which lower-tc does not emit: keep A in shared memory{{$}}
+// CHECK: {{.*}}tcgen05.mlir:204:3: error: A from tensor memory holds e2m1 in 8-bit containers (tcgen05.cp expansion), which lower-tc does not emit: keep A in shared memory{{$}}
 
 // -----
 
@@ -220,7 +215,7 @@ func.func @tmem_a_n24() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc a_in_tmem : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<24x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x24xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:220:3: error: tcgen05.mma with A in tensor memory and M = 128 needs N a multiple of 16, not 24 (CUTLASS's UMMA TS atoms; lower-tc keeps their rule){{$}}
+// CHECK: {{.*}}tcgen05.mlir:215:3: error: tcgen05.mma with A in tensor memory and M = 128 needs N a multiple of 16, not 24 (CUTLASS's UMMA TS atoms; lower-tc keeps their rule){{$}}
 
 // -----
 
@@ -233,7 +228,7 @@ func.func @mn_major_e4m3_b_n24() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x32xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<24x32xf8E4M3FN, #tc.layout<mn, swizzle = none>>, !tc.acc<128x24xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:231:23: error: MN extent 24 is not a whole number of none MN-major atoms (16x8 e4m3 elements, 16 along MN){{$}}
+// CHECK: {{.*}}tcgen05.mlir:226:23: error: MN extent 24 is not a whole number of none MN-major atoms (16x8 e4m3 elements, 16 along MN){{$}}
 
 // -----
 
@@ -242,7 +237,7 @@ func.func @tf32_mn_128b() attributes {tc.target = "sm_100a"} {
   %b = tc.smem_tile : !tc.tile<64x16xtf32, #tc.layout<mn, swizzle = 128b>>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:242:3: error: tcgen05 reads MN-major tf32 only with 128b_base32b (128-byte swizzle, 32-byte atomicity){{$}}
+// CHECK: {{.*}}tcgen05.mlir:237:3: error: tcgen05 reads MN-major tf32 only with 128b_base32b (128-byte swizzle, 32-byte atomicity){{$}}
 
 // -----
 
@@ -254,4 +249,4 @@ func.func @off_pattern() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 1152>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:254:3: error: tcgen05 (sm_100a): the tile's start 0x480 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md){{$}}
+// CHECK: {{.*}}tcgen05.mlir:249:3: error: tcgen05 (sm_100a): the tile's start 0x480 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md){{$}}

@@ -2,25 +2,23 @@
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t mlir | filecheck %s
 
 // wgmma is M = 64 only
-func.func @m_not_64() attributes {tc.target = "sm_90a"} {
+func.func @m_not_64(%acc: !tc.acc<128x64xf32>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<128x64xf32>
   %d = tc.wgmma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:9:3: error: wgmma has M = 64: the A tile is 128x64{{$}}
+// CHECK: {{.*}}wgmma.mlir:8:3: error: wgmma has M = 64: the A tile is 128x64{{$}}
 
 // -----
 
-func.func @n_264() attributes {tc.target = "sm_90a"} {
+func.func @n_264(%acc: !tc.acc<64x264xf32>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<264x64xbf16, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<64x264xf32>
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<264x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x264xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:20:3: error: wgmma N must be a multiple of 8 from 8 to 256, not 264{{$}}
+// CHECK: {{.*}}wgmma.mlir:18:3: error: wgmma N must be a multiple of 8 from 8 to 256, not 264{{$}}
 
 // -----
 
@@ -32,19 +30,18 @@ func.func @n_not_multiple_of_8() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<12x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x12xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:30:23: error: MN extent 12 is not a whole number of none K-major atoms (8x8 bf16 elements, 8 along MN){{$}}
+// CHECK: {{.*}}wgmma.mlir:28:23: error: MN extent 12 is not a whole number of none K-major atoms (8x8 bf16 elements, 8 along MN){{$}}
 
 // -----
 
 // 8-bit integers: N is 8, 16, 24, then multiples of 16
-func.func @s8_n40() attributes {tc.target = "sm_90a"} {
+func.func @s8_n40(%acc: !tc.acc<64x40xi32>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xsi8, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile : !tc.tile<40x64xsi8, #tc.layout<k, swizzle = auto>>
-  %acc = tc.acc_zero : !tc.acc<64x40xi32>
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.tile<40x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.acc<64x40xi32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:44:3: error: wgmma N must be 8, 16, 24, then multiples of 16 from 8 to 256, not 40{{$}}
+// CHECK: {{.*}}wgmma.mlir:41:3: error: wgmma N must be 8, 16, 24, then multiples of 16 from 8 to 256, not 40{{$}}
 
 // -----
 
@@ -56,7 +53,7 @@ func.func @k_not_whole_slices() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x8xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x8xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:56:3: error: K = 8 is not a whole number of 16-element (32-byte) instruction K-slices{{$}}
+// CHECK: {{.*}}wgmma.mlir:53:3: error: K = 8 is not a whole number of 16-element (32-byte) instruction K-slices{{$}}
 
 // -----
 
@@ -67,7 +64,7 @@ func.func @k_mismatch() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x32xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:67:3: error: A has K = 64 but B has K = 32{{$}}
+// CHECK: {{.*}}wgmma.mlir:64:3: error: A has K = 64 but B has K = 32{{$}}
 
 // -----
 
@@ -78,7 +75,7 @@ func.func @acc_shape() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x128xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:78:3: error: the accumulator is 64x128 but A x B is 64x64{{$}}
+// CHECK: {{.*}}wgmma.mlir:75:3: error: the accumulator is 64x128 but A x B is 64x64{{$}}
 
 // -----
 
@@ -90,7 +87,7 @@ func.func @acc_type_bf16() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf16>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:90:3: error: wgmma with bf16 accumulates in f32, not f16{{$}}
+// CHECK: {{.*}}wgmma.mlir:87:3: error: wgmma with bf16 accumulates in f32, not f16{{$}}
 
 // -----
 
@@ -101,7 +98,7 @@ func.func @acc_type_s8() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xsi8, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:101:3: error: wgmma with s8 accumulates in s32, not f32{{$}}
+// CHECK: {{.*}}wgmma.mlir:98:3: error: wgmma with s8 accumulates in s32, not f32{{$}}
 
 // -----
 
@@ -112,7 +109,7 @@ func.func @acc_type_f16() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x32xf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x32xf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xi32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:112:3: error: wgmma with f16 accumulates in f32 or f16, not s32{{$}}
+// CHECK: {{.*}}wgmma.mlir:109:3: error: wgmma with f16 accumulates in f32 or f16, not s32{{$}}
 
 // -----
 
@@ -123,7 +120,7 @@ func.func @mixed_types() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:123:3: error: wgmma cannot multiply bf16 by f16{{$}}
+// CHECK: {{.*}}wgmma.mlir:120:3: error: wgmma cannot multiply bf16 by f16{{$}}
 
 // -----
 
@@ -134,7 +131,7 @@ func.func @mixed_float_int() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x128xsi8, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:134:3: error: wgmma cannot multiply e4m3 by s8{{$}}
+// CHECK: {{.*}}wgmma.mlir:131:3: error: wgmma cannot multiply e4m3 by s8{{$}}
 
 // -----
 
@@ -146,7 +143,7 @@ func.func @fp8_mn_major() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:146:3: error: wgmma (sm_90a) cannot transpose e4m3: MN-major operands must be one of bf16, f16; store the tile K-major{{$}}
+// CHECK: {{.*}}wgmma.mlir:143:3: error: wgmma (sm_90a) cannot transpose e4m3: MN-major operands must be one of bf16, f16; store the tile K-major{{$}}
 
 // -----
 
@@ -157,7 +154,7 @@ func.func @tf32_mn_major() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x32xtf32, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x32xtf32, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:157:3: error: wgmma (sm_90a) cannot transpose tf32: MN-major operands must be one of bf16, f16; store the tile K-major{{$}}
+// CHECK: {{.*}}wgmma.mlir:154:3: error: wgmma (sm_90a) cannot transpose tf32: MN-major operands must be one of bf16, f16; store the tile K-major{{$}}
 
 // -----
 
@@ -168,7 +165,7 @@ func.func @e2m1() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:168:3: error: wgmma (sm_90a) does not read e2m1 operands from shared memory{{$}}
+// CHECK: {{.*}}wgmma.mlir:165:3: error: wgmma (sm_90a) does not read e2m1 operands from shared memory{{$}}
 
 // -----
 
@@ -180,7 +177,7 @@ func.func @regs_mn_major() attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc a_in_registers : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:180:3: error: wgmma with A in registers needs a K-major A tile{{$}}
+// CHECK: {{.*}}wgmma.mlir:177:3: error: wgmma with A in registers needs a K-major A tile{{$}}
 
 // -----
 
@@ -192,7 +189,7 @@ func.func @on_sm100() attributes {tc.target = "sm_100a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:192:3: error: tc.wgmma needs target sm_90a, but the kernel targets sm_100a{{$}}
+// CHECK: {{.*}}wgmma.mlir:189:3: error: tc.wgmma needs target sm_90a, but the kernel targets sm_100a{{$}}
 
 // -----
 
@@ -204,7 +201,7 @@ func.func @unknown_target() attributes {tc.target = "sm_80"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:201:3: error: unknown target 'sm_80' (known: sm_90a, sm_100a){{$}}
+// CHECK: {{.*}}wgmma.mlir:198:3: error: unknown target 'sm_80' (known: sm_90a, sm_100a){{$}}
 
 // -----
 
@@ -218,7 +215,7 @@ func.func @acc_used_after_mma(%D: memref<64x64xf32>) attributes {tc.target = "sm
   tc.acc_store %acc to %D : !tc.acc<64x64xf32>, memref<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}wgmma.mlir:217:3: error: the accumulator is used again after this MMA (by tc.acc_store), but the MMA updates it in place: use the MMA's result instead{{$}}
+// CHECK: {{.*}}wgmma.mlir:214:3: error: the accumulator is used again after this MMA (by tc.acc_store), but the MMA updates it in place: use the MMA's result instead{{$}}
 
 // -----
 

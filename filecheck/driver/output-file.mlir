@@ -25,7 +25,7 @@ func.func @written(%D: memref<16x16xf32>) attributes {tc.target = "sm_90a"} {
 // CHECK: .visible .entry written(
 // CHECK: wmma.store.d.sync.aligned.row.m16n16k16.global.f32
 // IR: "ptx.kernel"() <{sym_name = "written"
-// BAD: {{.*}}bad.mlir:5:3: error: wgmma has M = 64: the A tile is 32x64{{$}}
+// BAD: {{.*}}bad.mlir:4:3: error: a wgmma accumulator has M = 64 (one warpgroup's registers), not 32{{$}}
 // BAD-NOT: Traceback
 
 // MIXED: {{.*}}good-then-bad.mlir:12:23: error: K extent 48 is not a whole number of 64b K-major atoms (8x32 bf16 elements, 32 along K){{$}}

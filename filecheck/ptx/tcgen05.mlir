@@ -79,13 +79,13 @@ func.func @m128(%A: memref<128x64xbf16>, %B: memref<64x64xbf16>, %D: memref<128x
 // M = 64 (layout F: row 16w + l in lane 32w + l, l < 16), f16 accumulator loaded from C,
 // A from tensor memory. C and A go in with tcgen05.st, then wait::st and the fences
 // around a barrier; A's columns follow D's on a 32-column boundary, 8 per K-slice.
-func.func @m64_f16_c_tmem_a(%A: memref<64x32xbf16>, %B: memref<32x16xbf16>, %C: memref<64x16xf16>, %D: memref<64x16xf16>) attributes {tc.target = "sm_100a"} {
-  %a = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<k, swizzle = 64b>>
-  %b = tc.smem_tile : !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = 32b>>
-  tc.copy %A to %a as a : memref<64x32xbf16>, !tc.tile<64x32xbf16, #tc.layout<k, swizzle = 64b>>
-  tc.copy %B to %b as b : memref<32x16xbf16>, !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = 32b>>
+func.func @m64_f16_c_tmem_a(%A: memref<64x32xf16>, %B: memref<32x16xf16>, %C: memref<64x16xf16>, %D: memref<64x16xf16>) attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<64x32xf16, #tc.layout<k, swizzle = 64b>>
+  %b = tc.smem_tile : !tc.tile<16x32xf16, #tc.layout<mn, swizzle = 32b>>
+  tc.copy %A to %a as a : memref<64x32xf16>, !tc.tile<64x32xf16, #tc.layout<k, swizzle = 64b>>
+  tc.copy %B to %b as b : memref<32x16xf16>, !tc.tile<16x32xf16, #tc.layout<mn, swizzle = 32b>>
   %c = tc.acc_load %C : memref<64x16xf16> -> !tc.acc<64x16xf16>
-  %d = tc.tcgen05_mma %a, %b, %c a_in_tmem : !tc.tile<64x32xbf16, #tc.layout<k, swizzle = 64b>>, !tc.tile<16x32xbf16, #tc.layout<mn, swizzle = 32b>>, !tc.acc<64x16xf16>
+  %d = tc.tcgen05_mma %a, %b, %c a_in_tmem : !tc.tile<64x32xf16, #tc.layout<k, swizzle = 64b>>, !tc.tile<16x32xf16, #tc.layout<mn, swizzle = 32b>>, !tc.acc<64x16xf16>
   tc.acc_store %d to %D : !tc.acc<64x16xf16>, memref<64x16xf16>
   func.return
 }
@@ -107,7 +107,7 @@ func.func @m64_f16_c_tmem_a(%A: memref<64x32xbf16>, %B: memref<32x16xbf16>, %C: 
 // CHECK-NEXT: tcgen05.fence::before_thread_sync;
 // CHECK-NEXT: bar.sync 0;
 // CHECK-NEXT: tcgen05.fence::after_thread_sync;
-// CHECK: // A (64x32xbf16) into tensor memory, 16 columns
+// CHECK: // A (64x32xf16) into tensor memory, 16 columns
 // CHECK-COUNT-16: ld.shared.b32
 // CHECK: tcgen05.st.sync.aligned.32x32b.x16.b32 [%r{{[0-9]+}}+32], {{{.*}}};
 // CHECK-NEXT: tcgen05.wait::st.sync.aligned;
@@ -116,8 +116,9 @@ func.func @m64_f16_c_tmem_a(%A: memref<64x32xbf16>, %B: memref<32x16xbf16>, %C: 
 // CHECK-NEXT: tcgen05.fence::after_thread_sync;
 // CHECK-NEXT: add.u32 [[A0:%r[0-9]+]], [[TMEM]], 32;
 // CHECK-NEXT: add.u32 [[A1:%r[0-9]+]], [[TMEM]], 40;
-// f16 D (bits 4-5 = 0), M >> 4 = 4: C is loaded, so every MMA accumulates
-// CHECK-NEXT: mov.u32 [[IDESC:%r[0-9]+]], 67437696;
+// f16 x f16 -> f16 (formats 0), B MN-major, N >> 3 = 2, M >> 4 = 4: C is loaded, so every
+// MMA accumulates (an f16 D needs f16 operands: bf16 accumulates in f32 only)
+// CHECK-NEXT: mov.u32 [[IDESC:%r[0-9]+]], 67436544;
 // CHECK: tcgen05.mma.cta_group::1.kind::f16 [[[TMEM]]], [[[A0]]], %rd{{[0-9]+}}, [[IDESC]], 1;
 // CHECK-NEXT: tcgen05.mma.cta_group::1.kind::f16 [[[TMEM]]], [[[A1]]], %rd{{[0-9]+}}, [[IDESC]], 1;
 // lanes 16-31 of each warp hold no row of D: they read (the load is warp-wide) but skip the stores
@@ -179,3 +180,45 @@ func.func @tf32_mn_tma(%A: memref<128x32xtf32, strided<[1, 128]>>, %B: memref<32
 // B in MN-first order: atoms along K are 1024 bytes apart, one box per atom
 // CHECK: // b copy by TMA: 16 boxes of 32x4, swizzle 128b_base32b
 // CHECK: tcgen05.mma.cta_group::1.kind::tf32
+
+// -----
+
+// Two accumulators share the kernel's one allocation (a CTA may not tcgen05.alloc after
+// relinquish_alloc_permit): D1 at column 0, D2 at column 64, one commit mbarrier whose phase
+// alternates. D1 is stored and then accumulated into again: the warps' tcgen05.ld must be
+// ordered before that MMA rewrites D1, so a fence / barrier / fence comes first.
+func.func @two_accs(%A: memref<128x32xbf16>, %B: memref<32x64xbf16>, %D: memref<128x64xf32>, %E: memref<128x64xf32>) attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x32xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = auto>>
+  tc.copy %A to %a as a : memref<128x32xbf16>, !tc.tile<128x32xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %B to %b as b : memref<32x64xbf16>, !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = auto>>
+  %acc1 = tc.acc_zero : !tc.acc<128x64xf32>
+  %acc2 = tc.acc_zero : !tc.acc<128x64xf32>
+  %d1 = tc.tcgen05_mma %a, %b, %acc1 : !tc.tile<128x32xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  tc.acc_store %d1 to %D : !tc.acc<128x64xf32>, memref<128x64xf32>
+  %e1 = tc.tcgen05_mma %a, %b, %d1 : !tc.tile<128x32xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  %d2 = tc.tcgen05_mma %a, %b, %acc2 : !tc.tile<128x32xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x32xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  tc.acc_store %e1 to %D : !tc.acc<128x64xf32>, memref<128x64xf32>
+  tc.acc_store %d2 to %E : !tc.acc<128x64xf32>, memref<128x64xf32>
+  func.return
+}
+// CHECK: .visible .entry two_accs(
+// CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r{{[0-9]+}}+{{[0-9]+}}], 128;
+// CHECK-NOT: tcgen05.alloc
+// CHECK: ld.shared.b32 [[BASE:%r[0-9]+]],
+// CHECK: tcgen05.mma.cta_group::1.kind::f16 [[[BASE]]], %rd{{[0-9]+}}, %rd{{[0-9]+}}, %r{{[0-9]+}}, 0;
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64 %p{{[0-9]+}}, [%r1+[[MBAR:[0-9]+]]], 0;
+// CHECK: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// CHECK: tcgen05.wait::ld.sync.aligned;
+// the readback, then a sync before the MMA that accumulates into D1 again
+// CHECK: tcgen05.fence::before_thread_sync;
+// CHECK-NEXT: bar.sync 0;
+// CHECK-NEXT: tcgen05.fence::after_thread_sync;
+// CHECK: tcgen05.mma.cta_group::1.kind::f16 [[[BASE]]], %rd{{[0-9]+}}, %rd{{[0-9]+}}, %r{{[0-9]+}}, 1;
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64 %p{{[0-9]+}}, [%r1+[[MBAR]]], 1;
+// the second accumulator: column 64 of the same allocation, the same mbarrier, phase 0 again
+// CHECK: add.u32 [[D2:%r[0-9]+]], [[BASE]], 64;
+// CHECK: tcgen05.mma.cta_group::1.kind::f16 [[[D2]]], %rd{{[0-9]+}}, %rd{{[0-9]+}}, %r{{[0-9]+}}, 0;
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64 %p{{[0-9]+}}, [%r1+[[MBAR]]], 0;
+// CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32 [[BASE]], 128;
+// CHECK-NOT: tcgen05.dealloc
