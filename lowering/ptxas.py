@@ -60,6 +60,10 @@ class BackendError(Exception):
     """
 
 
+class ToolUnavailableError(BackendError):
+    """The tool is missing or cannot be started here: the machine, not the input, is at fault."""
+
+
 # --------------------------------------------------------------------------- tools
 
 
@@ -129,7 +133,7 @@ def find_tool(name: str, *, extra_roots: Iterable[Path | str] = ()) -> Path | No
         not_executable.append(found)
     if not_executable:
         paths = ", ".join(str(p) for p in dict.fromkeys(not_executable))
-        raise BackendError(
+        raise ToolUnavailableError(
             f"found {name} at {paths} but it is not executable (pip wheels sometimes lose "
             f"the +x bit); fix it with `chmod +x {not_executable[0]}`."
         )
@@ -140,7 +144,7 @@ def find_ptxas(*, extra_roots: Iterable[Path | str] = ()) -> Path:
     """ptxas, or a BackendError that says how to get it."""
     found = find_tool("ptxas", extra_roots=extra_roots)
     if found is None:
-        raise BackendError(
+        raise ToolUnavailableError(
             "ptxas not found: looked on PATH, in $CUDA_HOME/bin and $CUDA_PATH/bin, and in "
             f"NVIDIA's pip wheels (nvidia/cu13/bin, nvidia/cuda_nvcc/bin). {INSTALL_HINT}"
         )
@@ -156,7 +160,7 @@ def run_tool(argv: Sequence[str], *, cwd: Path | None = None, what: str) -> subp
     except subprocess.TimeoutExpired:
         raise BackendError(f"{what} did not finish within {TIMEOUT_S} s: {' '.join(argv)}") from None
     except OSError as err:
-        raise BackendError(f"could not run {what} ({argv[0]}): {err}") from None
+        raise ToolUnavailableError(f"could not run {what} ({argv[0]}): {err}") from None
 
 
 def ptxas_version(ptxas: Path | None = None) -> str:

@@ -9,7 +9,7 @@ equal the mathematics whatever the layout.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.ir import Operation, SSAValue
@@ -24,6 +24,15 @@ class ReferenceResult:
     values: dict[int, np.ndarray]
     scale: dict[int, np.ndarray]  # |A|.|B| (+|C|): the magnitude rounding errors scale with
     written: dict[int, np.ndarray]
+    operand_types: set[str] = field(default_factory=set)  # of every MMA's A and B
+
+
+def read_arguments(kernel: Operation) -> set[int]:
+    """Indices of the kernel arguments the program reads (copies, C loads, WMMA loads);
+    an argument both read and written (C updated in place) is an input to the runner."""
+    args = list(tc.kernel_body(kernel).args)
+    readers = tc.CopyOp | tc.AccLoadOp | tc.WmmaLoadOp
+    return {i for i, a in enumerate(args) if any(isinstance(use.operation, readers) for use in a.uses)}
 
 
 def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResult:
@@ -57,6 +66,7 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             c = inputs[arg(op.src)]
             env[op.acc] = (c.copy(), np.abs(c))
         elif isinstance(op, tc.WgmmaOp | tc.Tcgen05MmaOp):
+            out.operand_types.update(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
             a, a_abs = env[op.a]
             b, b_abs = env[op.b]
             c, c_abs = env[op.acc]
@@ -78,6 +88,7 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             mat = block if layout == "row" else block.T
             env[op.frag] = (mat, np.abs(mat))
         elif isinstance(op, tc.WmmaMmaOp):
+            out.operand_types.update(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
             a, a_abs = env[op.a]
             b, b_abs = env[op.b]
             c, c_abs = env[op.c]

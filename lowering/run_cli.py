@@ -1,7 +1,10 @@
 """`lower-tc run input.mlir`: compile, run on the GPU, compare with numpy.
 
-Exit status: 0 every kernel passed, 1 a kernel failed or the input has
-errors, 2 it cannot run here (no GPU, wrong GPU, no CUDA bindings, no ptxas).
+Exit status: 0 every kernel passed; 1 a kernel failed or the input has
+errors (ptxas rejecting it, a fault on the GPU and a time-out included);
+2 it cannot run here (no GPU, wrong GPU, no CUDA bindings or driver, no
+ptxas). With --json, errors are printed as {"error": ..., "status": ...}
+on stdout.
 """
 
 from __future__ import annotations
@@ -23,9 +26,17 @@ def main(argv: list[str]) -> int:
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.ptxas import BackendError
-    from lower_tc.lowering.runner import RunError, run_kernel
+    from lower_tc.lowering.ptxas import BackendError, ToolUnavailableError
+    from lower_tc.lowering.runner import KernelError, RunError, run_kernel
     from lower_tc.passes.diagnostics import location
+
+    def fail(message: str, status: int) -> int:
+        """One error, as a line on stderr, or with --json as {"error", "status"} on stdout."""
+        if args.json:
+            print(json.dumps({"error": message, "status": status}, indent=2))
+        else:
+            print(message, file=sys.stderr)
+        return status
 
     seed = args.seed if args.seed is not None else time.time_ns() % (1 << 31)
     try:
@@ -33,26 +44,25 @@ def main(argv: list[str]) -> int:
             text = f.read()
         kernels = compile_source(text, args.input, assemble=True)
     except OSError as err:
-        print(f"lower-tc run: error: {err}", file=sys.stderr)
-        return 1
+        return fail(f"lower-tc run: error: {err}", 1)
     except ParseError as err:
         loc = err.span.get_location()
-        print(f"{loc.file}:{loc.line}:{loc.col}: error: {err.msg}", file=sys.stderr)
-        return 1
+        return fail(f"{loc.file}:{loc.line}:{loc.col}: error: {err.msg}", 1)
     except DiagnosticException as err:
         where = location(getattr(err, "op", None)) or args.input
-        print(f"{where}: error: {getattr(err, 'msg', None) or str(err).splitlines()[0]}", file=sys.stderr)
-        return 1
-    except BackendError as err:
-        print(f"lower-tc run: error: {err}", file=sys.stderr)
-        return 2
+        return fail(f"{where}: error: {getattr(err, 'msg', None) or str(err).splitlines()[0]}", 1)
+    except ToolUnavailableError as err:
+        return fail(f"lower-tc run: error: {err}", 2)
+    except BackendError as err:  # ptxas rejected the kernel: the input's fault
+        return fail(f"lower-tc run: error: {err}", 1)
     results = []
     try:
         for k in kernels:
             results.append(run_kernel(k, seed, args.timeout))
+    except KernelError as err:
+        return fail(f"lower-tc run: error: {err}", 1)
     except RunError as err:
-        print(f"lower-tc run: error: {err}", file=sys.stderr)
-        return 2
+        return fail(f"lower-tc run: error: {err}", 2)
     if args.json:
         print(json.dumps([r.as_dict() for r in results], indent=2))
     else:

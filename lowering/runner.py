@@ -4,7 +4,8 @@ Fresh random inputs every run (ml_dtypes for bf16 and fp8; integers for
 s8/u8), outputs poisoned before the launch, every CUDA call's status checked,
 a time limit on the kernel, and a comparison in float64 whose error is
 measured against the magnitude |A|.|B| (+|C|) that rounding scales with.
-NaN never passes.
+NaN never passes, and neither does a write outside the result (every other
+byte of an output buffer must come back as it went in).
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ class RunError(Exception):
     """The kernel could not be run here (no GPU, wrong GPU, CUDA error, time-out)."""
 
 
+class KernelError(RunError):
+    """The kernel itself failed on the GPU: it faulted or did not finish in time."""
+
+
 @dataclass
 class RunResult:
     kernel: str
@@ -59,6 +64,7 @@ class RunResult:
     mismatches: int
     checked: int
     outputs: list[str] = field(default_factory=list)
+    stray: int = 0  # output elements outside the result that the kernel overwrote
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -66,9 +72,10 @@ class RunResult:
     def summary(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
         nan = f", {self.nan_count} NaN" if self.nan_count else ""
+        stray = f", {self.stray} written outside the result" if self.stray else ""
         return (
             f"{self.kernel}: max error {self.max_error:.3g} (tolerance {self.tolerance:.1g}), "
-            f"{self.mismatches}/{self.checked} outside{nan}: {verdict}"
+            f"{self.mismatches}/{self.checked} outside{nan}{stray}: {verdict}"
         )
 
 
@@ -148,7 +155,12 @@ class Cuda:
 
     def __init__(self) -> None:
         self.cu = _driver()
-        self.call("cuInit", 0)
+        try:
+            self.call("cuInit", 0)
+        except RunError:
+            raise
+        except Exception as err:  # noqa: BLE001 - cuda-bindings raises when libcuda is absent
+            raise RunError(f"no usable NVIDIA driver (libcuda) here: {err}") from err
 
     def call(self, name: str, *args: Any) -> Any:
         ret = getattr(self.cu, name)(*args)
@@ -179,10 +191,14 @@ class Cuda:
 
 
 _SESSION: dict[str, tuple[Cuda, Any, str]] = {}
+#: Why this process may not launch again (a kernel that never finished still holds the GPU).
+_LOST: list[str] = []
 
 
 def _session(target: str) -> tuple[Cuda, Any, str]:
     """One checked driver session per process: the device's primary context, made current."""
+    if _LOST:
+        raise RunError(f"this process's GPU context is unusable: {_LOST[0]}")
     if target not in _SESSION:
         cuda = Cuda()
         dev, name = cuda.device(target)
@@ -205,7 +221,8 @@ def launch(
     cuda, dev, device_name = _session(info["target"])
     cu = cuda.cu
     allocations: list[Any] = []
-    module = None
+    module = stream = None
+    hung = False
     try:
         module = cuda.call("cuModuleLoadData", cubin)
         function = cuda.call("cuModuleGetFunction", module, info["name"].encode())
@@ -252,24 +269,50 @@ def launch(
             status = status[0] if isinstance(status, tuple) else status
             if status == cu.CUresult.CUDA_ERROR_NOT_READY:
                 if time.monotonic() > deadline:
-                    raise RunError(f"kernel {info['name']} did not finish within {timeout:g} s")
+                    hung = True
+                    reason = f"kernel {info['name']} did not finish within {timeout:g} s"
+                    _LOST.append(reason)
+                    raise KernelError(
+                        f"{reason}; it still runs, so its memory is left allocated and this "
+                        "process launches nothing more (the driver ends the kernel when the "
+                        "process exits)"
+                    )
                 time.sleep(0.001)
                 continue
             if int(status) != 0:
-                cuda.call("cuStreamSynchronize", stream)  # raises with the error's name
+                try:
+                    cuda.call("cuStreamSynchronize", stream)  # raises with the error's name
+                except RunError as err:
+                    _LOST.append(f"kernel {info['name']} faulted ({err})")  # a sticky error
+                    raise KernelError(f"kernel {info['name']} failed: {err}") from None
             break
         results = []
         for array, dptr in zip(host_args, pointers):
             back = np.empty_like(array)
             cuda.call("cuMemcpyDtoH", back.ctypes.data, dptr, array.nbytes)
             results.append(back)
-        cuda.call("cuStreamDestroy", stream)
-        return results, device_name
-    finally:
-        for dptr in allocations:
-            cu.cuMemFree(dptr)
-        if module is not None:
-            cu.cuModuleUnload(module)
+    except BaseException:
+        if not hung:  # freeing under a running kernel would wait for it forever
+            _release(cuda, stream, allocations, module, check=False)
+        raise
+    _release(cuda, stream, allocations, module, check=True)
+    return results, device_name
+
+
+def _release(cuda: Cuda, stream: Any, allocations: list[Any], module: Any, *, check: bool) -> None:
+    """Frees what a launch took. Checked after a clean run; after a failure each call is
+    still made, but its status cannot replace the error that is already on its way."""
+    calls = [("cuStreamDestroy", stream)] if stream is not None else []
+    calls += [("cuMemFree", dptr) for dptr in allocations]
+    calls += [("cuModuleUnload", module)] if module is not None else []
+    for name, handle in calls:
+        if check:
+            cuda.call(name, handle)
+        else:
+            try:
+                cuda.call(name, handle)
+            except RunError:
+                pass
 
 
 # -- checking -----------------------------------------------------------------------------
@@ -277,23 +320,29 @@ def launch(
 
 def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
     """Draws inputs, poisons outputs, launches, and compares with the reference."""
-    from lower_tc.lowering.reference import reference
+    from lower_tc.lowering.reference import read_arguments, reference
 
     info = compiled.info
     rng = np.random.default_rng(seed)
+    read = read_arguments(compiled.source)
     host = []  # one flat buffer per argument, laid out by its strides (padding included)
-    for a in info["args"]:
+    for i, a in enumerate(info["args"]):
         size = buffer_elements(a["shape"], a["strides"])
-        host.append(poison(a["dtype"], (size,)) if a["output"] else random_input(rng, a["dtype"], (size,)))
+        fresh = i in read or not a["output"]  # outputs only written start poisoned
+        host.append(random_input(rng, a["dtype"], (size,)) if fresh else poison(a["dtype"], (size,)))
     inputs64 = {i: matrix_view(h, a).astype(np.float64) for i, (h, a) in enumerate(zip(host, info["args"]))}
     ref = reference(compiled.source, inputs64)
-    on_device = [h if a["output"] else device_bytes(h, a["dtype"]) for h, a in zip(host, info["args"])]
+    on_device = [device_bytes(h, a["dtype"]) for h, a in zip(host, info["args"])]
     flat_results, device = launch(compiled.cubin, info, on_device, timeout)
     results = [matrix_view(r, a) for r, a in zip(flat_results, info["args"])]
     worst, nan_count, mismatches, checked = 0.0, 0, 0, 0
-    operand = next((a["dtype"] for a in info["args"] if not a["output"]), "f32")
     acc_types = [info["args"][i]["dtype"] for i in ref.values]
-    tol = max(tolerance(operand, t) for t in acc_types) if acc_types else 0.0
+    operands = ref.operand_types or {"f32"}
+    tol = max(tolerance(o, t) for o in operands for t in acc_types) if acc_types else 0.0
+    stray = sum(
+        stray_writes(flat, host[i], ref.written.get(i), a)
+        for i, (flat, a) in enumerate(zip(flat_results, info["args"])) if a["output"]
+    )
     for index, expected in ref.values.items():
         mask = ref.written[index]
         got = results[index].astype(np.float64)[mask]
@@ -305,11 +354,26 @@ def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
         mismatches += int((err > tol).sum())
         checked += int(mask.sum())
         worst = max(worst, float(err.max()) if err.size else 0.0)
-    passed = nan_count == 0 and mismatches == 0 and checked > 0
+    passed = nan_count == 0 and mismatches == 0 and stray == 0 and checked > 0
     return RunResult(
         info["name"], device, seed, passed, worst, tol, nan_count, mismatches, checked,
-        [info["args"][i]["param"] for i in ref.values],
+        [info["args"][i]["param"] for i in ref.values], stray,
     )
 
 
-__all__ = ["RunError", "RunResult", "launch", "run_kernel", "tolerance"]
+def stray_writes(result: np.ndarray, before: np.ndarray, written: np.ndarray | None, arg: dict[str, Any]) -> int:
+    """Elements of an output buffer the program does not write but the kernel changed:
+    everything outside the written part of the matrix (padding included) must still
+    hold, byte for byte, what was there before the launch (the poison, or C's values
+    for an accumulator updated in place)."""
+    keep = np.ones(result.shape[0], dtype=bool)
+    if written is not None:
+        (rows, cols), (s_row, s_col) = arg["shape"], arg["strides"]
+        flat = np.arange(rows)[:, None] * s_row + np.arange(cols)[None, :] * s_col
+        keep[flat[written]] = False
+    width = result.dtype.itemsize
+    changed = result.view(np.uint8).reshape(-1, width) != before.view(np.uint8).reshape(-1, width)
+    return int((changed.any(axis=1) & keep).sum())
+
+
+__all__ = ["KernelError", "RunError", "RunResult", "launch", "run_kernel", "tolerance"]

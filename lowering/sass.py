@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from lower_tc.lowering.ptxas import BackendError, find_tool, run_tool
+from lower_tc.lowering.ptxas import BackendError, ToolUnavailableError, find_tool, run_tool
 
 #: SASS opcodes that prove each MMA family / kind (or TMA) is really in the cubin.
 #: Observed with nvdisasm 13.2 on cubins from ptxas 13.0.
@@ -76,7 +76,7 @@ def disassemble(cubin: bytes, *, tool: Path | None = None) -> str:
     """The SASS text of a cubin (``nvdisasm -c`` or ``cuobjdump -sass``)."""
     tool = tool or find_disassembler()
     if tool is None:
-        raise BackendError(f"no SASS disassembler found (nvdisasm or cuobjdump). {INSTALL_HINT}")
+        raise ToolUnavailableError(f"no SASS disassembler found (nvdisasm or cuobjdump). {INSTALL_HINT}")
     flag = "-sass" if tool.name.startswith("cuobjdump") else "-c"
     with tempfile.TemporaryDirectory(prefix="lower-tc-sass-") as tmp:
         path = Path(tmp) / "kernel.cubin"

@@ -174,3 +174,218 @@ def test_e2m1_inputs_are_packed_two_to_a_byte_low_nibble_first() -> None:
     rng = np.random.default_rng(5)
     drawn = random_input(rng, "e2m1", (1000,)).astype(np.float64)
     assert np.abs(drawn).max() <= 6 and len(np.unique(drawn)) > 8  # fresh values over the range
+
+
+class FakeDriver:
+    """Enough of cuda.bindings.driver for `launch`: records every call; the kernel
+    either finishes at once or never (`hang`)."""
+
+    hang = False
+
+    class CUresult:
+        CUDA_ERROR_NOT_READY = 600
+
+    class CUdevice_attribute:
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str):
+        if not name.startswith("cu"):
+            raise AttributeError(name)
+        results = {
+            "cuDeviceGetCount": 1, "cuDeviceGet": 0, "cuDeviceGetName": b"NVIDIA H100 80GB HBM3\0",
+            "cuDevicePrimaryCtxRetain": "ctx", "cuModuleLoadData": "module", "cuModuleGetFunction": "fn",
+            "cuMemAlloc": 0x1000, "cuStreamCreate": "stream",
+        }
+
+        def call(*args):
+            self.calls.append(name)
+            if name == "cuDeviceGetAttribute":
+                return (0, 9 if args[0] == 75 else 0)
+            if name == "cuStreamQuery":
+                return (self.CUresult.CUDA_ERROR_NOT_READY if self.hang else 0,)
+            return (0, results[name]) if name in results else (0,)
+
+        return call
+
+
+def test_a_kernel_that_never_finishes_is_reported_and_nothing_waits_on_it(monkeypatch) -> None:
+    """After the time limit nothing may free or unload under the running kernel (the
+    driver would wait for it), and the process refuses further launches."""
+    fake = FakeDriver()
+    fake.hang = True
+    monkeypatch.setattr(runner, "_driver", lambda: fake)
+    monkeypatch.setattr(runner, "_SESSION", {})
+    monkeypatch.setattr(runner, "_LOST", [])
+    info = {"target": "sm_90a", "name": "spin", "smem_bytes": 0, "tensor_maps": [], "threads": 128}
+    with pytest.raises(RunError, match="kernel spin did not finish within 0.05 s"):
+        runner.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
+    after = fake.calls[fake.calls.index("cuLaunchKernel") + 1:]
+    assert set(after) == {"cuStreamQuery"}
+    with pytest.raises(RunError, match="unusable: kernel spin did not finish"):
+        runner.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
+
+
+def test_a_clean_launch_releases_everything_it_took(monkeypatch) -> None:
+    fake = FakeDriver()
+    monkeypatch.setattr(runner, "_driver", lambda: fake)
+    monkeypatch.setattr(runner, "_SESSION", {})
+    monkeypatch.setattr(runner, "_LOST", [])
+    info = {"target": "sm_90a", "name": "k", "smem_bytes": 0, "tensor_maps": [], "threads": 128}
+    out, device = runner.launch(b"cubin", info, [np.zeros(4, np.float32), np.ones(2, np.int32)])
+    assert device == "NVIDIA H100 80GB HBM3 (sm_90)" and len(out) == 2
+    assert fake.calls.count("cuMemFree") == 2 and fake.calls.count("cuModuleUnload") == 1
+    assert fake.calls.count("cuStreamDestroy") == 1
+
+
+def test_no_driver_library_is_a_clear_error(monkeypatch) -> None:
+    """cuda-bindings raises (rather than returning a status) where libcuda is missing."""
+
+    class NoLibcuda:
+        @staticmethod
+        def cuInit(flags):
+            raise RuntimeError("libcuda.so.1: cannot open shared object file")
+
+    monkeypatch.setattr(runner, "_driver", lambda: NoLibcuda)
+    with pytest.raises(RunError, match="no usable NVIDIA driver .libcuda. here: libcuda.so.1"):
+        runner.Cuda()
+
+
+def fake_launch(change):
+    """A `launch` that computes the right answer with the reference, then lets
+    `change(index, flat_buffer)` spoil it."""
+
+    def launch(cubin, info, host_args, timeout):
+        ref = launch.ref
+        out = []
+        for i, (buf, a) in enumerate(zip(host_args, info["args"])):
+            buf = buf.copy()
+            if i in ref.values:
+                (rows, cols), (sr, sc) = a["shape"], a["strides"]
+                flat = np.arange(rows)[:, None] * sr + np.arange(cols)[None, :] * sc
+                buf[flat[ref.written[i]]] = ref.values[i][ref.written[i]].astype(buf.dtype)
+            change(i, buf)
+            out.append(buf)
+        launch.seen = host_args
+        return out, "fake GPU"
+
+    return launch
+
+
+@pytest.mark.parametrize("spoil, verdict", [
+    (None, "pass"), ("nan", "nan"), ("stray", "stray"), ("wrong", "mismatch"),
+])
+def test_run_kernel_fails_wrong_results_nan_and_stray_writes(monkeypatch, spoil, verdict) -> None:
+    """WMMA stores a 16 x 16 block of a 32 x 32 D: the rest must come back poisoned."""
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering import reference as reference_module
+
+    (k,) = compile_source(WMMA)
+
+    def change(i, buf):
+        if i != 2 or spoil is None:
+            return
+        if spoil == "nan":
+            buf[5 * 32 + 20] = np.nan  # inside the block (rows 0..15, columns 16..31)
+        elif spoil == "stray":
+            buf[20 * 32 + 3] = 1.0  # row 20, column 3: outside it
+        else:
+            buf[7 * 32 + 19] += 0.5
+
+    launch = fake_launch(change)
+    real_reference = reference_module.reference
+
+    def remember(kernel, inputs):
+        launch.ref = real_reference(kernel, inputs)
+        return launch.ref
+
+    monkeypatch.setattr(reference_module, "reference", remember)
+    monkeypatch.setattr(runner, "launch", launch)
+    r = runner.run_kernel(k, seed=7)
+    assert r.checked == 16 * 16
+    assert r.passed == (verdict == "pass"), r.summary()
+    assert (r.nan_count > 0) == (verdict == "nan")
+    assert (r.stray > 0) == (verdict == "stray")
+    assert (r.mismatches > 0) == (verdict in ("mismatch", "nan"))
+
+
+def test_an_accumulator_updated_in_place_starts_from_random_values(monkeypatch) -> None:
+    """C loaded from and stored to the same buffer is an input: it is drawn, not
+    poisoned, and the reference adds it."""
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering import reference as reference_module
+
+    text = WGMMA.replace(", %D: memref<64x16xf32>", "").replace("tc.acc_store %d to %D", "tc.acc_store %d to %C")
+    (k,) = compile_source(text)
+    launch = fake_launch(lambda i, buf: None)
+    real_reference = reference_module.reference
+
+    def remember(kernel, inputs):
+        launch.ref = real_reference(kernel, inputs)
+        assert np.isfinite(inputs[2]).all() and np.count_nonzero(inputs[2]) > 500
+        return launch.ref
+
+    monkeypatch.setattr(reference_module, "reference", remember)
+    monkeypatch.setattr(runner, "launch", launch)
+    r = runner.run_kernel(k, seed=3)
+    assert r.passed and r.checked == 64 * 16, r.summary()
+
+
+def test_tolerance_follows_the_mma_operands_not_the_argument_order() -> None:
+    """A kernel whose first argument is C (f32) still gets the fp8 tolerance."""
+    src = """
+func.func @k(%C: memref<64x16xf32>, %A: memref<64x64xf8E4M3FN>, %B: memref<64x16xf8E4M3FN, strided<[1, 64]>>, %D: memref<64x16xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<16x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  tc.copy %A to %a as a : memref<64x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  tc.copy %B to %b as b : memref<64x16xf8E4M3FN, strided<[1, 64]>>, !tc.tile<16x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %c = tc.acc_load %C : memref<64x16xf32> -> !tc.acc<64x16xf32>
+  %d = tc.wgmma %a, %b, %c : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<16x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<64x16xf32>
+  tc.acc_store %d to %D : !tc.acc<64x16xf32>, memref<64x16xf32>
+  func.return
+}
+"""
+    ref = reference(kernel(src), {0: np.zeros((64, 16)), 1: np.ones((64, 64)), 2: np.ones((64, 16)), 3: np.zeros((64, 16))})
+    assert ref.operand_types == {"e4m3"}
+    assert runner.tolerance("e4m3", "f32") == 2e-3
+
+
+@pytest.mark.parametrize("failure, status", [("missing", 2), ("rejected", 1)])
+def test_run_cli_tells_a_missing_ptxas_from_a_rejected_kernel(tmp_path, capsys, monkeypatch, failure, status) -> None:
+    """No ptxas: it cannot run here (2). ptxas rejecting the PTX: the input failed (1)."""
+    import json
+
+    from lower_tc.lowering import ptxas
+    from lower_tc.lowering.cli import main
+
+    def broken(*args, **kwargs):
+        if failure == "missing":
+            raise ptxas.ToolUnavailableError("ptxas not found: looked on PATH")
+        raise ptxas.BackendError("ptxas rejected kernel k for sm_90a")
+
+    monkeypatch.setattr(ptxas, "assemble", broken)
+    src = tmp_path / "k.mlir"
+    src.write_text(WGMMA)
+    assert main(["run", str(src)]) == status
+    err = capsys.readouterr().err
+    assert ("not found" if failure == "missing" else "rejected") in err and "Traceback" not in err
+    assert main(["run", str(src), "--json"]) == status
+    reply = json.loads(capsys.readouterr().out)
+    assert reply["status"] == status and "ptxas" in reply["error"]
+
+
+def test_run_cli_reports_a_kernel_failure_as_a_failure(tmp_path, capsys, monkeypatch) -> None:
+    """A fault or a time-out on the GPU is the kernel's failure (1), not the machine's (2)."""
+    from lower_tc.lowering import ptxas
+    from lower_tc.lowering.cli import main
+
+    monkeypatch.setattr(ptxas, "assemble", lambda *a, **k: b"\x7fELF")
+    monkeypatch.setattr(runner, "run_kernel", lambda *a: (_ for _ in ()).throw(
+        runner.KernelError("kernel k did not finish within 10 s")))
+    src = tmp_path / "k.mlir"
+    src.write_text(WGMMA)
+    assert main(["run", str(src)]) == 1
+    assert "did not finish" in capsys.readouterr().err
