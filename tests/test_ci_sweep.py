@@ -11,11 +11,15 @@ from pathlib import Path
 import pytest
 
 from lower_tc.lowering.ptxas import find_tool
+from lower_tc.lowering.sass import find_disassembler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import sweep  # noqa: E402
 
-pytestmark = pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found")
+pytestmark = pytest.mark.skipif(
+    find_tool("ptxas") is None or find_disassembler() is None,
+    reason="ptxas or nvdisasm/cuobjdump not found (pip install 'lower-tc[test]')",
+)
 
 
 def test_ci_subset_covers_every_axis() -> None:
@@ -36,9 +40,20 @@ def assemble_subset(subset: str, at_least: int) -> None:
     jobs = sweep.jobs(subset, 1, assemble_only=True)
     with mp.get_context("spawn").Pool(max(1, os.cpu_count() or 1)) as pool:
         rows = pool.map(sweep._work, jobs, chunksize=4)
-    bad = [r for r in rows if r[1] != "ASSEMBLED"]
+    bad = [r for r in rows if r[1] != "ASSEMBLED" or r[5] != f"sass {sweep._family(r[0])} ok"]
     assert not bad, bad[:5]
     assert len(rows) == len(jobs) > at_least
+
+
+def test_assemble_only_without_a_disassembler_is_not_a_pass(monkeypatch) -> None:
+    """Assembled but not SASS-checked must not count as ASSEMBLED (a silent fallback
+    to non-tensor-core code would pass)."""
+    from lower_tc.lowering import sass
+
+    monkeypatch.setattr(sass, "find_disassembler", lambda: None)
+    key, text, seed, _ = sweep.jobs("tcgen05-ci", 1, assemble_only=True)[0]
+    row = sweep._work((key, text, seed, True))
+    assert row[1] == "NO_SASS_CHECK" and "nvdisasm" in row[5]
 
 
 def test_ci_subset_assembles_and_has_tensor_core_sass() -> None:
