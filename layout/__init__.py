@@ -13,7 +13,7 @@ from lower_tc.layout.dtypes import ElementType, element_type, ELEMENT_TYPES
 from lower_tc.layout.swizzle import Swizzle
 from lower_tc.layout.targets import Arch
 from lower_tc.layout.tile import AtomOrder, Major, TileLayout
-from lower_tc.layout.choose import SwizzleChoice, choose_swizzle
+from lower_tc.layout.choose import SwizzleChoice, choose_placed_swizzle, choose_swizzle
 from lower_tc.layout.descriptor import (
     KSlice,
     MatrixDescriptor,
@@ -39,6 +39,7 @@ __all__ = [
     "SwizzleChoice",
     "TileLayout",
     "base_offset_for",
+    "choose_placed_swizzle",
     "choose_swizzle",
     "decode_descriptor",
     "descriptor_for_layout",

@@ -8,6 +8,7 @@ instruction and copy actually touches, not a wider CTA tile.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import ElementType, element_type
@@ -85,3 +86,48 @@ def choose_swizzle(
         by_reason.setdefault(why_not[m] or f"wider than the maximum {maximum}", []).append(str(m))
     reasons = "; ".join(f"{', '.join(modes)}: {why}" for why, modes in by_reason.items())
     raise LayoutError(f"no swizzle fits ({what}): {reasons}")
+
+
+def choose_placed_swizzle(
+    dtype: str | ElementType,
+    major: Major,
+    extent: int,
+    arch: Arch,
+    fits: Callable[[Swizzle], None],
+    maximum: Swizzle | None = None,
+) -> SwizzleChoice:
+    """The widest legal mode that also fits where the tile is placed.
+
+    `fits(mode)` raises LayoutError when the tile, with `mode`, cannot sit where it is
+    pinned (an offset off 128 bytes, atom strides that would make wider atoms overlap);
+    the chooser then tries the next narrower mode and says why the wider ones went.
+    """
+    refused: dict[str, list[str]] = {}  # reason -> modes it rules out
+
+    def why_not() -> str:
+        return "; ".join(f"{', '.join(modes)}: {why}" for why, modes in refused.items())
+
+    cap = maximum
+    while True:
+        try:
+            choice = choose_swizzle(dtype, major, extent, arch, maximum=cap)
+        except LayoutError as err:
+            if not refused:
+                raise
+            raise LayoutError(f"no swizzle fits the tile's placement ({why_not()}; {err})") from None
+        try:
+            fits(choice.swizzle)
+        except LayoutError as err:
+            refused.setdefault(str(err), []).append(str(choice.swizzle))
+            narrower = [m for m in NARROWING if m.row_bytes < choice.swizzle.row_bytes]
+            if not narrower:
+                raise LayoutError(f"no swizzle fits the tile's placement ({why_not()})") from None
+            cap = narrower[0]
+            continue
+        if refused:
+            return SwizzleChoice(choice.swizzle, f"{choice.swizzle}: the widest mode its placement allows ({why_not()})")
+        return choice
+
+
+#: The caps the placement-aware chooser steps down through.
+NARROWING = (Swizzle.B64, Swizzle.B32, Swizzle.NONE)

@@ -11,6 +11,7 @@ FILE` writes a file (only when everything succeeded); no file reads stdin. `--sp
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from io import StringIO
 from typing import IO
@@ -89,7 +90,10 @@ class LowerTcMain(xDSLOptMain):
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
+        """mlir, ptx and cubin only: xDSL's other targets (riscv-asm, llvm, ...) do not
+        apply to tc or ptx IR and fail with tracebacks on it."""
         super().register_all_targets()
+        self.available_targets = {"mlir": self.available_targets["mlir"]}
 
         def ptx_target():
             from lower_tc.lowering.ptx_printer import PtxTarget
@@ -107,6 +111,11 @@ class LowerTcMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.set_defaults(target="ptx", passes=DEFAULT_PIPELINE)
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file == "-":  # the usual spelling of stdin
+            self.args.input_file = None
+        return super().get_input_stream()
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
         text = chunk.read()
@@ -161,13 +170,13 @@ class LowerTcMain(xDSLOptMain):
                     out.write(text)
             except ParseError as err:
                 loc = err.span.get_location()
-                failed |= self._report(f"{loc.file}:{loc.line + offset}:{loc.col}: error: {err.msg}", diag_mode)
+                failed |= self._report(f"{loc.file}:{loc.line + offset}:{loc.col}: error: {err.msg}", diag_mode, out)
             except DiagnosticException as err:
                 where = location(getattr(err, "op", None)) or self.get_input_name()
                 text = getattr(err, "msg", None) or str(err).split("\n")[0]
-                failed |= self._report(f"{where}: error: {text}", diag_mode)
+                failed |= self._report(f"{where}: error: {text}", diag_mode, out)
             except BackendError as err:
-                failed |= self._report(str(err), False)
+                failed |= self._report(str(err), False, out)
             finally:
                 chunk.close()
         if failed:
@@ -183,8 +192,13 @@ class LowerTcMain(xDSLOptMain):
         return 0
 
     @staticmethod
-    def _report(msg: str, diag_mode: bool) -> bool:
-        print(msg, file=sys.stdout if diag_mode else sys.stderr)
+    def _report(msg: str, diag_mode: bool, out: StringIO) -> bool:
+        """An error: on stderr (the run fails), or with --verify-diagnostics in the
+        output, in its chunk's place, as xdsl-opt does (the run goes on)."""
+        if diag_mode:
+            out.write(msg + "\n")
+        else:
+            print(msg, file=sys.stderr)
         return not diag_mode
 
 
@@ -199,4 +213,13 @@ def main(argv: list[str]) -> int:
         raise  # handled by lower_tc.lowering.cli: the reader closed the pipe
     except OSError as err:
         print(f"lower-tc: error: {err}", file=sys.stderr)
+        return 1
+    except Exception as err:  # noqa: BLE001 - a bug in lower-tc: one line, not a traceback
+        if os.environ.get("LOWER_TC_TRACEBACK"):
+            raise
+        print(
+            f"lower-tc: internal error: {type(err).__name__}: {err} (a bug in lower-tc; "
+            "LOWER_TC_TRACEBACK=1 shows where)",
+            file=sys.stderr,
+        )
         return 1

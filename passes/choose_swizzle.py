@@ -8,9 +8,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target
-from lower_tc.layout import LayoutError, Major, Swizzle, choose_swizzle
+from lower_tc.layout import LayoutError, Major, Swizzle, choose_placed_swizzle
 from lower_tc.passes.diagnostics import error_at, remark_at
 
 
@@ -27,11 +28,15 @@ class ChooseSwizzlePass(ModulePass):
     max: str = "128b"
     remarks: bool = False
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self) -> None:
+        """A bad option is the command line's error, found before any input is read."""
         try:
-            maximum = Swizzle.parse(self.max)
+            Swizzle.parse(self.max)
         except LayoutError as err:
-            error_at(None, f"tc-choose-swizzle: {err}")
+            raise ValueError(f"tc-choose-swizzle: max={self.max}: {err}") from None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        maximum = Swizzle.parse(self.max)
         for tile_op in [o for o in op.walk() if isinstance(o, SmemTileOp)]:
             tile = tile_op.tile.type
             assert isinstance(tile, TileType)
@@ -43,8 +48,15 @@ class ChooseSwizzlePass(ModulePass):
             if arch is None:
                 error_at(tile_op, "no tc.target on the enclosing kernel: cannot choose a swizzle")
             extent = tile.k if tile.major is Major.K else tile.mn
+
+            def fits(mode: Swizzle, tile: TileType = tile) -> None:
+                try:
+                    tile.with_layout(tile.layout.with_(swizzle=mode.value))
+                except VerifyException as err:
+                    raise LayoutError(str(err)) from None
+
             try:
-                choice = choose_swizzle(tile.dtype, tile.major, extent, arch, maximum=maximum)
+                choice = choose_placed_swizzle(tile.dtype, tile.major, extent, arch, fits, maximum=maximum)
             except LayoutError as err:
                 error_at(tile_op, str(err))
             new_type = tile.with_layout(tile.layout.with_(swizzle=choice.swizzle.value))

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
+    UnregisteredOp,
     i1,
     i16,
     i32,
@@ -200,11 +201,15 @@ class KernelLowering:
             strides = tc.matrix_strides(t, f"kernel argument {self.param_name(arg)}")
         except VerifyException as err:
             error_at(self.kernel, str(err))
+        try:
+            dtype = tc.dtype_name(t.element_type)
+        except VerifyException as err:
+            error_at(self.kernel, f"kernel argument {self.param_name(arg)}: {err}")
         return {
             "param": self.param_name(arg),
             "shape": list(t.get_shape()),
             "strides": list(strides),
-            "dtype": tc.dtype_name(t.element_type),
+            "dtype": dtype,
             "output": written,
         }
 
@@ -290,9 +295,10 @@ class KernelLowering:
         if isinstance(op, tc.WmmaLoadOp | tc.WmmaZeroOp | tc.WmmaMmaOp | tc.WmmaStoreOp):
             self._wmma(op)
             return
-        if op.has_trait(IsTerminator):  # func.return, gpu.return
+        if op.has_trait(IsTerminator, value_if_unregistered=False):  # func.return, gpu.return
             return
-        error_at(op, f"'{op.name}' cannot be lowered to PTX")
+        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        error_at(op, f"'{name}' cannot be lowered to PTX")
 
     # -- copies -----------------------------------------------------------------------
 

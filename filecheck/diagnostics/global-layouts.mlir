@@ -9,7 +9,9 @@ func.func @tma_col_major_b(%B: memref<64x32xbf16, strided<[1, 72]>>) attributes 
   tc.copy %B to %b as b via tma : memref<64x32xbf16, strided<[1, 72]>>, !tc.tile<32x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// (checked at the end: the driver prints every diagnostic before the IR)
+// The column-major B's tensor map: dimension 0 is K (contiguous), rows of 72 bf16 = 144 bytes.
+// CHECK: "ptx.kernel"() <{sym_name = "tma_col_major_b"
+// CHECK-SAME: \22global_dims\22: [64, 32], \22global_strides\22: [144]
 
 // -----
 
@@ -19,7 +21,7 @@ func.func @tma_col_major_b_mn(%B: memref<64x32xbf16, strided<[1, 64]>>) attribut
   tc.copy %B to %b as b via tma : memref<64x32xbf16, strided<[1, 64]>>, !tc.tile<32x64xbf16, #tc.layout<mn, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:19:3: error: TMA cannot transpose: operand b's global matrix is contiguous along K, so its tile must be k-major for a TMA copy; store it row-major or copy via threads{{$}}
+// CHECK: {{.*}}global-layouts.mlir:21:3: error: TMA cannot transpose: operand b's global matrix is contiguous along K, so its tile must be k-major for a TMA copy; store it row-major or copy via threads{{$}}
 
 // -----
 
@@ -29,7 +31,7 @@ func.func @tma_ld_not_16(%A: memref<64x64xbf16, strided<[68, 1]>>) attributes {t
   tc.copy %A to %a as a via tma : memref<64x64xbf16, strided<[68, 1]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:29:3: error: TMA needs a leading dimension of a multiple of 16 bytes, not 136{{$}}
+// CHECK: {{.*}}global-layouts.mlir:31:3: error: TMA needs a leading dimension of a multiple of 16 bytes, not 136{{$}}
 
 // -----
 
@@ -38,7 +40,7 @@ func.func @ld_too_small(%A: memref<64x64xbf16, strided<[32, 1]>>) attributes {tc
   tc.copy %A to %a as a : memref<64x64xbf16, strided<[32, 1]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:38:3: error: the copy's source has strides [32, 1]; it must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>) with a leading dimension of at least its contiguous extent{{$}}
+// CHECK: {{.*}}global-layouts.mlir:40:3: error: the copy's source has strides [32, 1]; it must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>) with a leading dimension of at least its contiguous extent{{$}}
 
 // -----
 
@@ -47,7 +49,7 @@ func.func @no_unit_stride(%A: memref<64x64xbf16, strided<[128, 2]>>) attributes 
   tc.copy %A to %a as a : memref<64x64xbf16, strided<[128, 2]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:47:3: error: the copy's source has strides [128, 2]; it must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>) with a leading dimension of at least its contiguous extent{{$}}
+// CHECK: {{.*}}global-layouts.mlir:49:3: error: the copy's source has strides [128, 2]; it must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>) with a leading dimension of at least its contiguous extent{{$}}
 
 // -----
 
@@ -56,7 +58,7 @@ func.func @offset(%A: memref<64x64xbf16, strided<[64, 1], offset: 8>>) attribute
   tc.copy %A to %a as a : memref<64x64xbf16, strided<[64, 1], offset: 8>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:56:3: error: the copy's source needs offset 0 in its strided layout{{$}}
+// CHECK: {{.*}}global-layouts.mlir:58:3: error: the copy's source needs offset 0 in its strided layout{{$}}
 
 // -----
 
@@ -65,7 +67,7 @@ func.func @affine(%A: memref<64x64xbf16, affine_map<(d0, d1) -> (d1, d0)>>) attr
   tc.copy %A to %a as a : memref<64x64xbf16, affine_map<(d0, d1) -> (d1, d0)>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:65:3: error: the copy's source must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>), not affine_map<(d0, d1) -> (d1, d0)>{{$}}
+// CHECK: {{.*}}global-layouts.mlir:67:3: error: the copy's source must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>), not affine_map<(d0, d1) -> (d1, d0)>{{$}}
 
 // -----
 
@@ -75,7 +77,7 @@ func.func @acc_col_major(%D: memref<64x64xf32, strided<[1, 64]>>) attributes {tc
   tc.acc_store %c to %D : !tc.acc<64x64xf32>, memref<64x64xf32, strided<[1, 64]>>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:75:3: error: D must be dense and row-major (the default memref layout){{$}}
+// CHECK: {{.*}}global-layouts.mlir:77:3: error: D must be dense and row-major (the default memref layout){{$}}
 
 // -----
 
@@ -84,7 +86,7 @@ func.func @wmma_col_major(%A: memref<16x16xf16, strided<[1, 16]>>) attributes {t
   %a = tc.wmma_load %A[0, 0] : memref<16x16xf16, strided<[1, 16]>> -> !tc.wmma_frag<a, m16n16k16, f16, row>
   func.return
 }
-// CHECK: {{.*}}global-layouts.mlir:84:3: error: the wmma load's memref must be row-major: the fragment's row/col layout says how the matrix is stored, the memref's row stride is the wmma stride{{$}}
+// CHECK: {{.*}}global-layouts.mlir:86:3: error: the wmma load's memref must be row-major: the fragment's row/col layout says how the matrix is stored, the memref's row stride is the wmma stride{{$}}
 
 // -----
 
@@ -94,12 +96,7 @@ func.func @wmma_padded(%A: memref<16x16xf16, strided<[48, 1]>>) attributes {tc.t
   %a = tc.wmma_load %A[0, 0] : memref<16x16xf16, strided<[48, 1]>> -> !tc.wmma_frag<a, m16n16k16, f16, row>
   func.return
 }
-// (checked below)
-
-// The two programs without errors are printed after all the diagnostics.
-// The column-major B's tensor map: dimension 0 is K (contiguous), rows of 72 bf16 = 144 bytes.
-// CHECK: "ptx.kernel"() <{sym_name = "tma_col_major_b"
-// CHECK-SAME: \22global_dims\22: [64, 32], \22global_strides\22: [144]
+// Each chunk's output (program or diagnostic) comes in its place, as with xdsl-opt.
 // CHECK: "ptx.kernel"() <{sym_name = "wmma_padded"
 // CHECK: "ptx.wmma_load"({{.*}}) {role = "a", layout = "row", shape = "m16n16k16", type = "f16", stride = 48 : i64}
 // CHECK-NOT: error
