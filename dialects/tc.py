@@ -340,6 +340,8 @@ def _parse_shape_and_type(parser: AttrParser) -> tuple[list[int], Attribute]:
     dims, elt = parser.parse_ranked_shape()
     if len(dims) != 2:
         parser.raise_error(f"expected a 2-d shape, got {len(dims)} dimensions")
+    if any(d < 0 for d in dims):
+        parser.raise_error("the shape must be static (no '?'): descriptors are fixed at compile time")
     return dims, elt
 
 

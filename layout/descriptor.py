@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from lower_tc.layout.errors import LayoutError
 from lower_tc.layout.swizzle import Swizzle
-from lower_tc.layout.targets import Arch, swizzle_rule
+from lower_tc.layout.targets import Arch, check_operand_type, swizzle_rule
 from lower_tc.layout.tile import DESCRIPTOR_WINDOW, Major, TileLayout
 
 FIELD_BITS = 14
@@ -191,7 +191,9 @@ def base_offset_for(layout: TileLayout) -> int:
     tensor core swizzles as if the address were ``A - 128 * base_offset``, so
     data swizzled on absolute address bits (TMA, and lower-tc's default) needs
     0 at any 128-byte-aligned start, and data swizzled relative to a pattern
-    origin P needs ``(P >> 7) & 7``, the PTX ISA formula.
+    origin P needs ``(P >> 7) mod W`` (W = 2, 4, 8 row phases for 32B, 64B, 128B).
+    The PTX ISA writes ``(P >> 7) & 7``; only the value mod W matters on the
+    hardware, so the two read the same, and this one is also Triton's.
     """
     return layout.phase
 
@@ -209,27 +211,42 @@ class KSlice:
 
 
 def _check_operand(layout: TileLayout, arch: Arch) -> None:
+    """What `arch` reads at all: the operand type and its major-ness, the swizzle mode,
+    and (swizzled) placements measured on hardware."""
     why = swizzle_rule(arch, layout.dtype.name, layout.major is Major.MN, layout.swizzle)
     if why:
         raise LayoutError(why)
-    if arch.is_tcgen05 and layout.swizzle is not Swizzle.NONE:
+    check_operand_type(arch, layout.dtype.name, layout.major is Major.MN)
+    if layout.swizzle is not Swizzle.NONE:
         _check_on_pattern_boundary(layout, arch)
 
 
 def _check_on_pattern_boundary(layout: TileLayout, layout_arch: Arch) -> None:
-    """tcgen05 tiles must sit on their swizzle pattern: off-boundary placement (and the
-    base offset it needs) is measured on Hopper only (docs/base-offset.md)."""
+    """Swizzled placements off the pattern boundary, within what hardware has shown.
+
+    On Hopper the start (and origin) may be any multiple of 128 bytes: the base-offset
+    experiment measured every 128-byte phase (docs/base-offset.md). Atom strides must
+    stay multiples of the pattern period there too: with them, every 8-row group starts
+    in the phase of the tile's start, which is all the experiment varied; a stride such
+    as 1152 for 128B would tell apart rules the measurement cannot. On tcgen05 nothing
+    off the boundary is measured, so the start and origin must sit on it as well.
+    """
     period = layout.swizzle.period
-    places = [("start", layout.address)]
-    if layout.swizzle_origin is not None:
-        places.append(("swizzle origin", layout.swizzle_origin))
-    places += [(f"atom stride along {d}", s) for d, s in zip(("MN", "K"), layout.strides)]
+    places = [(f"atom stride along {d}", s) for d, s in zip(("MN", "K"), layout.strides)]
+    if layout_arch.is_tcgen05:
+        places = [("start", layout.address)] + places
+        if layout.swizzle_origin is not None:
+            places.insert(1, ("swizzle origin", layout.swizzle_origin))
     for what, value in places:
         if value % period:
+            where = (
+                "tiles off their pattern boundary are proven on Hopper only"
+                if layout_arch.is_tcgen05
+                else "only strides of whole patterns were measured"
+            )
             raise LayoutError(
-                f"tcgen05 ({layout_arch}): the tile's {what} {value:#x} is not a multiple of the "
-                f"{period}-byte {layout.swizzle} pattern; tiles off their pattern boundary are "
-                "proven on Hopper only (docs/base-offset.md)"
+                f"{layout_arch.family} ({layout_arch}): the tile's {what} {value:#x} is not a "
+                f"multiple of the {period}-byte {layout.swizzle} pattern; {where} (docs/base-offset.md)"
             )
 
 

@@ -264,7 +264,13 @@ class TileLayout:
 
     def _check_placement(self) -> None:
         align = 128 if self.swizzle is not Swizzle.NONE else 16
-        if self.address < 0 or self.address % align:
+        if self.address < 0:
+            raise LayoutError(f"tile start {self.address} is negative: shared-memory addresses start at 0")
+        if self.swizzle_origin is not None and not 0 <= self.swizzle_origin < DESCRIPTOR_WINDOW:
+            raise LayoutError(
+                f"swizzle origin {self.swizzle_origin:#x} lies outside the 256 KiB shared-memory window"
+            )
+        if self.address % align:
             raise LayoutError(
                 f"tile start {self.address:#x} is not {align}-byte aligned"
                 + (
@@ -274,9 +280,7 @@ class TileLayout:
                     else " (descriptors address 16-byte chunks)"
                 )
             )
-        if self.swizzle_origin is not None and (
-            self.swizzle_origin < 0 or self.swizzle_origin % 128
-        ):
+        if self.swizzle_origin is not None and self.swizzle_origin % 128:
             raise LayoutError(
                 f"swizzle origin {self.swizzle_origin:#x} is not 128-byte aligned; the "
                 "descriptor's base offset counts whole 128-byte rows"
@@ -287,16 +291,22 @@ class TileLayout:
                     f"atom stride along {name} ({stride} bytes) must be a non-negative "
                     f"multiple of {align} bytes for {self.swizzle} layouts"
                 )
-        n_mn, n_k = self.atoms
-        s_mn, s_k = self.strides
-        starts = sorted(i * s_mn + j * s_k for i in range(n_mn) for j in range(n_k))
-        if any(b - a < self.atom_bytes for a, b in zip(starts, starts[1:])):
+        # the window first: it costs nothing, and bounds the atoms the overlap check lists
+        if self.size_bytes > DESCRIPTOR_WINDOW:
             raise LayoutError(
-                f"atom strides ({s_mn}, {s_k}) make {self.atom_bytes}-byte atoms overlap"
+                f"the tile's {self.size_bytes} bytes exceed the 256 KiB shared-memory window "
+                "a descriptor can address"
             )
         end = self.address + self.footprint
         if end > DESCRIPTOR_WINDOW:
             raise LayoutError(
                 f"tile ends at {end:#x}, beyond the 256 KiB shared-memory window a "
                 "descriptor can address"
+            )
+        n_mn, n_k = self.atoms
+        s_mn, s_k = self.strides
+        starts = sorted(i * s_mn + j * s_k for i in range(n_mn) for j in range(n_k))
+        if any(b - a < self.atom_bytes for a, b in zip(starts, starts[1:])):
+            raise LayoutError(
+                f"atom strides ({s_mn}, {s_k}) make {self.atom_bytes}-byte atoms overlap"
             )

@@ -7,6 +7,7 @@ hardware would reject is printed with its problems and exit status 1.
 from __future__ import annotations
 
 import argparse
+import re
 import json
 import sys
 from typing import Any, NoReturn
@@ -17,7 +18,7 @@ from lower_tc.layout import (
     Major,
     Swizzle,
     TileLayout,
-    choose_swizzle,
+    choose_placed_swizzle,
     decode_descriptor,
     descriptor_for_layout,
     element_type,
@@ -38,12 +39,18 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+_NUMBER = re.compile(
+    r"-?(0[xX][0-9a-fA-F]+(_[0-9a-fA-F]+)*|0[oO][0-7]+(_[0-7]+)*|0[bB][01]+(_[01]+)*|[0-9]+(_[0-9]+)*)"
+)
+
+
 def parse_number(text: str) -> int:
-    """Decimal, 0x hex, 0o octal or 0b binary; anything else is a usage error."""
-    try:
-        return int(text.replace("_", ""), 0)
-    except ValueError:
-        raise UsageError(f"malformed number '{text}'") from None
+    """Decimal, 0x hex, 0o octal or 0b binary in ASCII digits, optionally grouped by
+    single underscores (0x4000_0040_0001_0040); anything else is a usage error
+    (Python's int() would also take other scripts' digits)."""
+    if not _NUMBER.fullmatch(text):
+        raise UsageError(f"malformed number '{text}'")
+    return int(text, 10) if re.fullmatch(r"-?0[0-9_]+", text) else int(text, 0)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -161,7 +168,13 @@ def encode_report(args: argparse.Namespace) -> dict[str, Any]:
     if args.swizzle.lower() == "auto":
         maximum = Swizzle.parse(args.max_swizzle) if args.max_swizzle else None
         extent = k if major is Major.K else mn
-        choice = choose_swizzle(dtype, major, extent, arch, maximum=maximum)
+        origin = parse_number(args.swizzle_origin) if args.swizzle_origin else None
+
+        def fits(mode: Swizzle) -> None:  # the widest mode that fits --addr and --atom-strides
+            TileLayout.make(dtype, mn, k, major, mode, args.order, _strides(args.atom_strides),
+                            parse_number(args.addr), origin)
+
+        choice = choose_placed_swizzle(dtype, major, extent, arch, fits, maximum=maximum)
         swizzle, reason = choice.swizzle, choice.reason
     else:
         if args.max_swizzle:

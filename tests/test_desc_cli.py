@@ -108,6 +108,12 @@ def test_encode_refuses_base32b_for_other_kinds(capsys) -> None:
         (["--atom-strides", "1024"], "two numbers"),
         (["--max-swizzle", "64b"], "only to --swizzle auto"),
         (["--swizzle", "128b_base32b"], "exists only for MN-major"),
+        (["--k", "\u0666\u0664"], "malformed number"),  # Arabic-Indic digits: int() takes them
+        (["--k", "_64"], "malformed number '_64'"),
+        (["--addr", "-128"], "tile start -128 is negative"),
+        (["--swizzle-origin", "0x100000000"], "outside the 256 KiB shared-memory window"),
+        (["--mn", "800000000000"], "exceed the 256 KiB shared-memory window"),  # at once
+        (["--atom-strides", "1152,9216"], "only strides of whole patterns were measured"),
     ],
 )
 def test_encode_errors_are_one_line_exit_2(capsys, argv, message) -> None:
@@ -172,3 +178,19 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path) -> None:
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert b"Traceback" not in err and b"error" not in err
+
+
+def test_numbers_may_be_grouped_by_underscores(capsys) -> None:
+    code, out, _ = run(capsys, "decode", "0x4000_0040_0001_0040", "--arch", "sm_90a", "--json")
+    assert code == 0 and json.loads(out)["desc"] == "0x4000004000010040"
+
+
+def test_auto_swizzle_fits_the_placement(capsys) -> None:
+    """--swizzle auto with a start that no swizzled tile may have: the widest mode that
+    fits (none), and the reason names what ruled the wider ones out."""
+    code, out, err = run(capsys, "encode", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k",
+                         "--swizzle", "auto", "--mn", "64", "--k", "64", "--addr", "0x10", "--json")
+    assert code == 0, err
+    reply = json.loads(out)
+    assert reply["swizzle"] == "none"
+    assert "128b, 64b, 32b: tile start 0x10 is not 128-byte aligned" in reply["swizzle_reason"]

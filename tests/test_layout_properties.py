@@ -19,14 +19,14 @@ from lower_tc.layout import (
     emulate_reads,
     k_slices,
 )
-from lower_tc.layout.targets import OPERAND_TYPES, swizzle_rule
+from lower_tc.layout.targets import MN_MAJOR_TYPES, OPERAND_TYPES, swizzle_rule
 
 
 @st.composite
 def layouts(draw) -> tuple[Arch, TileLayout]:
     arch = draw(st.sampled_from(list(Arch)))
     dtype = ELEMENT_TYPES[draw(st.sampled_from(sorted(OPERAND_TYPES[arch])))]
-    major = draw(st.sampled_from(list(Major)))
+    major = draw(st.sampled_from([m for m in Major if m is Major.K or dtype.name in MN_MAJOR_TYPES[arch]]))
     modes = [m for m in Swizzle if not swizzle_rule(arch, dtype.name, major is Major.MN, m)]
     swizzle = draw(st.sampled_from(modes))
     probe = TileLayout(dtype, *_one_atom(dtype, major, swizzle), major, swizzle)
@@ -37,17 +37,19 @@ def layouts(draw) -> tuple[Arch, TileLayout]:
     assume(k % a_k == 0)
     n_k = k // a_k
     if swizzle is Swizzle.NONE:
-        align = 16
-    else:  # tcgen05 tiles stay on their pattern (off-boundary is proven on Hopper only)
+        align = pad = 16
+    else:  # tcgen05 tiles stay on their pattern (off-boundary is proven on Hopper only),
+        # and atom strides are whole patterns on both (only those were measured)
         align = swizzle.period if arch.is_tcgen05 else 128
+        pad = swizzle.period
     atom = probe.atom_bytes
     if draw(st.booleans()):
         # explicit strides: padded rows of atoms, either order
         pad_mn, pad_k = draw(st.integers(0, 3)), draw(st.integers(0, 3))
         if draw(st.booleans()):
-            strides = (atom + pad_mn * align, n_mn * (atom + pad_mn * align) + pad_k * align)
+            strides = (atom + pad_mn * pad, n_mn * (atom + pad_mn * pad) + pad_k * pad)
         else:
-            strides = (n_k * (atom + pad_k * align) + pad_mn * align, atom + pad_k * align)
+            strides = (n_k * (atom + pad_k * pad) + pad_mn * pad, atom + pad_k * pad)
         order = AtomOrder.MN_FIRST
     else:
         strides, order = None, draw(st.sampled_from(list(AtomOrder)))

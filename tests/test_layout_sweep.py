@@ -24,7 +24,7 @@ from lower_tc.layout import (
     emulate_reads,
     k_slices,
 )
-from lower_tc.layout.targets import OPERAND_TYPES, swizzle_rule
+from lower_tc.layout.targets import MN_MAJOR_TYPES, OPERAND_TYPES, swizzle_rule
 
 MN_EXTENTS = (8, 16, 24, 64, 128, 256)
 K_SLICE_COUNTS = (1, 2, 3, 4, 8)
@@ -41,6 +41,8 @@ def sweep_configs() -> Iterator[tuple[Arch, TileLayout]]:
     ):
         if dtype_name not in OPERAND_TYPES[arch]:
             continue
+        if major is Major.MN and dtype_name not in MN_MAJOR_TYPES[arch]:
+            continue  # test_operand_types_are_enforced checks these are refused
         if swizzle_rule(arch, dtype_name, major is Major.MN, swizzle):
             continue  # test_swizzle_rules_are_enforced checks these are refused
         dtype = ELEMENT_TYPES[dtype_name]
@@ -53,6 +55,8 @@ def sweep_configs() -> Iterator[tuple[Arch, TileLayout]]:
         for mn, n_slices, start, origin in itertools.product(
             MN_EXTENTS, K_SLICE_COUNTS, starts, origins
         ):
+            if origin == "tile" and start % swizzle.period == 0:
+                continue  # the same placement and descriptor as "absolute"
             k = n_slices * dtype.k_per_instruction
             try:
                 layout = TileLayout(
@@ -88,7 +92,28 @@ def check_layout(arch: Arch, layout: TileLayout) -> int:
 def test_sweep_emulator_reads_every_layout_address() -> None:
     configs = list(sweep_configs())
     slices = sum(check_layout(arch, layout) for arch, layout in configs)
-    assert len(configs) > 30000 and slices > 3 * len(configs)
+    assert len(configs) > 20000 and slices > 3 * len(configs)
+    assert len({(arch, repr(layout)) for arch, layout in configs}) == len(configs)  # no repeats
+
+
+def test_operand_types_are_enforced() -> None:
+    """The descriptor code refuses what an arch cannot read at all, not only the CLI and
+    the verifiers: MN-major types it cannot transpose, types it does not read."""
+    refused = 0
+    for arch, dtype_name in itertools.product(Arch, sorted(OPERAND_TYPES[Arch.SM100A])):
+        for major in Major:
+            if swizzle_rule(arch, dtype_name, major is Major.MN, Swizzle.NONE):
+                continue  # tcgen05 MN-major tf32: the swizzle rule speaks first
+            layout = TileLayout.make(dtype_name, 128, 128, major, Swizzle.NONE)
+            readable = dtype_name in OPERAND_TYPES[arch] and (
+                major is Major.K or dtype_name in MN_MAJOR_TYPES[arch])
+            if readable:
+                assert k_slices(layout, arch)
+                continue
+            with pytest.raises(LayoutError, match="does not read|cannot transpose"):
+                k_slices(layout, arch)
+            refused += 1
+    assert refused >= 5 + 1 + 1  # sm_90a: 5 MN-major types, e2m1; sm_100a/103a: e2m1 MN-major
 
 
 def test_sweep_covers_every_axis() -> None:
@@ -147,6 +172,11 @@ def test_tcgen05_refuses_tiles_off_their_pattern(swizzle: Swizzle) -> None:
     padded = TileLayout.make(dtype, 2 * a_mn, k, major, swizzle, atom_strides=(atom + 128, 4 * atom))
     with pytest.raises(LayoutError, match="atom stride along MN"):
         k_slices(padded, Arch.SM100A)
+    if swizzle is not Swizzle.B128_BASE32B:  # Hopper measured whole-pattern strides only
+        with pytest.raises(LayoutError, match="atom stride along MN .* only strides of whole patterns were measured"):
+            k_slices(padded, Arch.SM90A)
+        whole = TileLayout.make(dtype, 2 * a_mn, k, major, swizzle, atom_strides=(atom + period, 4 * atom + 2 * period))
+        assert k_slices(whole, Arch.SM90A) and k_slices(whole, Arch.SM100A)
 
 
 MUTATIONS = {

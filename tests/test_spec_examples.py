@@ -87,3 +87,53 @@ def test_design_sm100_version_bit_and_codes() -> None:
     value = descriptor_for_layout(layout, Arch.SM100A).encode()
     assert value >> 46 & 0b111 == 0b001
     assert value >> 61 == 2  # tcgen05: 128B is code 2
+
+
+# The swizzle-atom tables (wgmma Table 38, tcgen05 Table 55): (MN x K) in 128-bit
+# elements, "multiplied along the leading dimension by 128 / sizeof_bits(Element)".
+ATOM_TABLE = {
+    ("128b", "mn"): (8, 8), ("128b", "k"): (8, 8),
+    ("64b", "mn"): (4, 8), ("64b", "k"): (8, 4),
+    ("32b", "mn"): (2, 8), ("32b", "k"): (8, 2),
+    ("none", "mn"): (1, 8), ("none", "k"): (8, 1),
+    ("128b_base32b", "mn"): (8, 4),  # tcgen05 only: 128B swizzling with 32B atomicity
+}
+
+
+@pytest.mark.parametrize("swizzle,major", sorted(ATOM_TABLE))
+@pytest.mark.parametrize("dtype", ["tf32", "bf16", "e4m3"])
+def test_spec_swizzle_atom_tables(swizzle, major, dtype) -> None:
+    layout = TileLayout.make(dtype, 256, 256, major, swizzle)
+    per_unit = 128 // layout.dtype.bits  # elements per 128-bit element of the tables
+    a_mn, a_k = layout.atom_shape
+    units = (a_mn // per_unit, a_k) if major == "mn" else (a_mn, a_k // per_unit)
+    assert units == ATOM_TABLE[(swizzle, major)]
+
+
+def test_spec_tf32_mn_128b_atom_is_32x8() -> None:
+    """"128B MN major swizzle atom would have a shape of (8*(128/32))x8 = 32x8 for tf32"."""
+    assert TileLayout.make("tf32", 64, 64, "mn", "128b").atom_shape == (32, 8)
+
+
+@pytest.mark.parametrize("swizzle,boundary", [("128b", 1024), ("64b", 512), ("32b", 256)])
+def test_spec_repeating_pattern_boundaries_and_base_offset_formula(swizzle, boundary) -> None:
+    """"The value of base offset is 0 when the repeating pattern ... starts" on these
+    boundaries; otherwise "base offset = (pattern start addr >> 0x7) & 0x7". lower-tc
+    writes (start >> 7) & (W - 1), which the H100 reads the same (only base offset mod W
+    matters, docs/base-offset.md); the spec's own value reads the tile right too."""
+    from lower_tc.layout import base_offset_for, emulate_reads
+
+    assert TileLayout.make("bf16", 64, 64, "k", swizzle).swizzle.period == boundary
+    phases = boundary // 128
+    for pattern_start in range(0x2000, 0x2000 + 2 * boundary, 128):
+        layout = TileLayout.make("bf16", 64, 64, "k", swizzle, address=pattern_start,
+                                 swizzle_origin=pattern_start)
+        spec_value = (pattern_start >> 0x7) & 0x7
+        ours = base_offset_for(layout)
+        assert ours == spec_value % phases and (pattern_start % boundary == 0) == (spec_value % phases == 0)
+        desc = k_slices(layout, Arch.SM90A)[0].descriptor
+        rows, ks = np.arange(64)[:, None], np.arange(16)[None, :]
+        for bo in (ours, spec_value):
+            value = desc.encode() & ~(7 << 49) | bo << 49
+            read = emulate_reads(value, Arch.SM90A, 16, False, 64)
+            assert np.array_equal(read, layout.addresses(rows, ks))
