@@ -76,6 +76,11 @@ SPEC = {
     ("bf16", "mn", "32b", 32, 16): (256, 512),
     ("bf16", "mn", "64b", 64, 16): (512, 1024),
 }
+#: Mixed operand-type pairs (A, B) each family reads.
+MIXED = {
+    Arch.SM90A: (("e4m3", "e5m2"), ("s8", "u8")),
+    Arch.SM100A: (("e4m3", "e5m2"), ("e2m1", "e4m3"), ("e5m2", "e2m1"), ("s8", "u8"), ("u8", "s8")),
+}
 #: Pinned offsets off the swizzle pattern boundary (B tiles of variant 2 on sm_90a), cycled.
 UNALIGNED = (32768 + 384, 32768 + 128, 32768 + 640, 32768 + 896, 32768 + 256)
 #: Pinned offsets on the pattern boundary (sm_100a: off-boundary is proven on Hopper only).
@@ -112,6 +117,10 @@ class Case:
     b: Tile
     note: str = ""
     spec: tuple[str, tuple[int, int]] | None = None  # ("a"|"b", (lbo, sbo))
+    b_dtype: str = ""  # B's element type where it differs from A's (mixed pairs)
+
+    def dtype_of(self, role: str) -> str:
+        return self.b_dtype or self.dtype if role == "b" else self.dtype
 
     @property
     def m(self) -> int:
@@ -125,12 +134,12 @@ class Case:
     def acc(self) -> str:
         return "i32" if self.dtype in ("s8", "u8") else "f32"
 
-    def tile_type(self, t: Tile) -> str:
-        return f"!tc.tile<{t.mn}x{t.k}x{MLIR_TYPE[self.dtype]}, {t.layout_text()}>"
+    def tile_type(self, t: Tile, role: str) -> str:
+        return f"!tc.tile<{t.mn}x{t.k}x{MLIR_TYPE[self.dtype_of(role)]}, {t.layout_text()}>"
 
     def kernel(self) -> str:
         op = "tc.wgmma" if self.arch is Arch.SM90A else "tc.tcgen05_mma"
-        ta, tb = self.tile_type(self.a), self.tile_type(self.b)
+        ta, tb = self.tile_type(self.a, "a"), self.tile_type(self.b, "b")
         acc = f"!tc.acc<{self.m}x{self.n}x{self.acc}>"
         return (
             f'func.func @{self.name}() attributes {{tc.target = "{self.arch}"}} {{\n'
@@ -223,22 +232,38 @@ def build_cases() -> dict[tuple[Arch, str], list[Case]]:
                           f"{smn}x{sk} ({role.upper()} tile): LBO {lbo_sbo[0]}, SBO {lbo_sbo[1]}"),
                     spec=(role, lbo_sbo),
                 ))
-            if dtype == "bf16" and arch is Arch.SM90A:
-                # a padded tile: explicit atom strides (SBO 1152 instead of 1024)
-                a = Tile(m, 64, "k", "128b", strides=(1152, 1152 * m // 8), offset=None)
-                b = Tile(64, 64, "k", "128b", offset=128)
-                cases.append(Case(
-                    f"{tag}_bf16_k_128b_padded", arch, dtype, a, b,
-                    note="A padded (atom strides [1152, ...]); B pinned at 128 (not 1024-aligned)",
-                ))
-            elif dtype == "bf16":
-                # tcgen05: padding stays on the pattern, a whole atom (SBO 2048 instead of 1024)
+            if dtype == "bf16":
+                # a padded tile: swizzled atom strides stay whole patterns (SBO 2048, not
+                # 1024); B pinned off its pattern boundary where that is proven (Hopper)
+                b_at = 128 if arch is Arch.SM90A else 1024
                 a = Tile(m, 64, "k", "128b", strides=(2048, 2048 * m // 8), offset=None)
-                b = Tile(64, 64, "k", "128b", offset=1024)
+                b = Tile(64, 64, "k", "128b", offset=b_at)
                 cases.append(Case(
                     f"{tag}_bf16_k_128b_padded", arch, dtype, a, b,
-                    note="A padded by one atom (atom strides [2048, ...]); B pinned at 1024",
+                    note=f"A padded by one atom (atom strides [2048, ...]); B pinned at {b_at}",
                 ))
+            # mixed major-ness: each transpose bit on its own
+            if dtype in MN_TYPES[arch]:
+                k = 4 * kpi  # 128 bytes of K
+                for sw in ("128b", "none"):
+                    for a_major, b_major in (("mn", "k"), ("k", "mn")):
+                        def tile(mn: int, major: str) -> Tile:
+                            mode = "128b_base32b" if (dtype, major, arch) == ("tf32", "mn", Arch.SM100A) else sw
+                            return Tile(mn, k, major, mode)
+                        cases.append(Case(
+                            f"{tag}_{dtype}_A{a_major}_B{b_major}_{sw}", arch, dtype,
+                            tile(m, a_major), tile(128, b_major),
+                            note=f"A {a_major.upper()}-major, B {b_major.upper()}-major",
+                        ))
+            # mixed operand types (the pairs each kind allows), filed under A's type
+            for a_t, b_t in MIXED[arch]:
+                if a_t == dtype:
+                    k = 4 * kpi
+                    cases.append(Case(
+                        f"{tag}_{a_t}x{b_t}_k_128b", arch, dtype,
+                        Tile(m, k, "k", "128b"), Tile(64, k, "k", "64b" if b_t == "e2m1" else "128b"),
+                        note=f"A {a_t}, B {b_t}", b_dtype=b_t,
+                    ))
             groups[(arch, dtype)] = cases
     return groups
 
@@ -312,8 +337,8 @@ def expected_idesc(case: Case) -> int:
     d_fmt = {"f32": 1, "i32": 2}[case.acc]
     return (
         d_fmt << 4
-        | fmt[case.dtype] << 7
-        | fmt[case.dtype] << 10
+        | fmt[case.dtype_of("a")] << 7
+        | fmt[case.dtype_of("b")] << 10
         | (case.a.major == "mn") << 15
         | (case.b.major == "mn") << 16
         | (case.n >> 3) << 17
@@ -325,7 +350,7 @@ def check_tile(case: Case, role: str, tile: Tile, ir_layout: dict[str, str],
                descs: list[tuple[int, ...]], swz: list[str]) -> int:
     """Cross-check one operand's descriptors; returns how many."""
     where = f"{case.name} {role.upper()}"
-    et = element_type(case.dtype)
+    et = element_type(case.dtype_of(role))
     if ir_layout["major"] != tile.major or ir_layout["swizzle"] != tile.swizzle:
         raise Mismatch(f"{where}: IR layout {ir_layout} is not the case's {tile}")
     offset = int(ir_layout["offset"])
@@ -334,7 +359,7 @@ def check_tile(case: Case, role: str, tile: Tile, ir_layout: dict[str, str],
     if tile.offset is None and offset % max(128, PERIOD[tile.swizzle]):
         raise Mismatch(f"{where}: auto-placed at {offset}, off the {tile.swizzle} period")
     layout = TileLayout.make(
-        case.dtype, tile.mn, tile.k, tile.major, tile.swizzle,
+        case.dtype_of(role), tile.mn, tile.k, tile.major, tile.swizzle,
         tile.order.replace("_", "-"), tile.strides, offset,
     )
     kpi = et.k_per_instruction

@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for bf16 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 20 kernels, 96 #tc.desc values.
+// Pinned descriptors for bf16 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 24 kernels, 128 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -412,3 +412,99 @@ func.func @sm100_bf16_k_128b_padded() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x440, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010044>
 // CHECK-SAME: , #tc.desc<k = 48, start = 0x460, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010046>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f16, a = bf16, b = bf16, d = f32, m = 128, n = 64, a_major = k, b_major = k, value = 0x08100490>} :
+// -----
+// A MN-major, B K-major
+func.func @sm100_bf16_Amn_Bk_128b() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_bf16_Amn_Bk_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x1000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400100>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400200>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x3000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400300>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010400>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x4020, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010402>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010404>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f16, a = bf16, b = bf16, d = f32, m = 128, n = 128, a_major = mn, b_major = k, value = 0x08208490>} :
+// -----
+// A K-major, B MN-major
+func.func @sm100_bf16_Ak_Bmn_128b() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_bf16_Ak_Bmn_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010002>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400400>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x5000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400500>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x6000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400600>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x7000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000408000400700>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f16, a = bf16, b = bf16, d = f32, m = 128, n = 128, a_major = k, b_major = mn, value = 0x08210490>} :
+// -----
+// A MN-major, B K-major
+func.func @sm100_bf16_Amn_Bk_none() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_bf16_Amn_Bk_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x1000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800100>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800200>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x3000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800300>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800400>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x5000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800500>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x6000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800600>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x7000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800700>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f16, a = bf16, b = bf16, d = f32, m = 128, n = 128, a_major = mn, b_major = k, value = 0x08208490>} :
+// -----
+// A K-major, B MN-major
+func.func @sm100_bf16_Ak_Bmn_none() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_bf16_Ak_Bmn_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x1000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800100>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800200>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x3000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800300>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800400>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x5000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800500>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x6000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800600>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x7000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800700>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f16, a = bf16, b = bf16, d = f32, m = 128, n = 128, a_major = k, b_major = mn, value = 0x08210490>} :

@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for e5m2 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 16 kernels, 82 #tc.desc values.
+// Pinned descriptors for e5m2 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 21 kernels, 122 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -334,3 +334,123 @@ func.func @sm100_e5m2_mn_128b_n256_k128_kfirst() attributes {tc.target = "sm_100
 // CHECK-SAME: , #tc.desc<k = 64, start = 0xa400, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000a40>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0xb400, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000b40>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e5m2, b = e5m2, d = f32, m = 128, n = 256, a_major = mn, b_major = mn, value = 0x08418490>} :
+// -----
+// A MN-major, B K-major
+func.func @sm100_e5m2_Amn_Bk_128b() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = 128b>>, !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_e5m2_Amn_Bk_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400000>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400100>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400200>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x3000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400300>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010400>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4020, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010402>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x4040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010404>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e5m2, b = e5m2, d = f32, m = 128, n = 128, a_major = mn, b_major = k, value = 0x08208490>} :
+// -----
+// A K-major, B MN-major
+func.func @sm100_e5m2_Ak_Bmn_128b() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b>>, !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = 128b>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_e5m2_Ak_Bmn_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = 128b, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010002>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400400>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x5000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400500>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x6000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400600>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x7000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400700>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e5m2, b = e5m2, d = f32, m = 128, n = 128, a_major = k, b_major = mn, value = 0x08210490>} :
+// -----
+// A MN-major, B K-major
+func.func @sm100_e5m2_Amn_Bk_none() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = none>>, !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = none>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_e5m2_Amn_Bk_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = none, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400000>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400100>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400200>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x3000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400300>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800400>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x5000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800500>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x6000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800600>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x7000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800700>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e5m2, b = e5m2, d = f32, m = 128, n = 128, a_major = mn, b_major = k, value = 0x08208490>} :
+// -----
+// A K-major, B MN-major
+func.func @sm100_e5m2_Ak_Bmn_none() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = none>>, !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = none>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_e5m2_Ak_Bmn_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<mn, swizzle = none, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x128xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800000>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800100>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800200>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x3000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800800300>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400400>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x5000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400500>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x6000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400600>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x7000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000400800400700>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e5m2, b = e5m2, d = f32, m = 128, n = 128, a_major = k, b_major = mn, value = 0x08210490>} :
+// -----
+// A e5m2, B e2m1
+func.func @sm100_e5m2xe2m1_k_128b() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 64b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 64b>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_e5m2xe2m1_k_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E5M2, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x64xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010002>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010400>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010402>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x5000, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010500>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x5020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010502>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e5m2, b = e2m1, d = f32, m = 128, n = 64, a_major = k, b_major = k, value = 0x08101490>} :

@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for bf16 on sm_90a, tc.wgmma (M = 64): 20 kernels, 96 #tc.desc values.
+// Pinned descriptors for bf16 on sm_90a, tc.wgmma (M = 64): 24 kernels, 128 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -389,26 +389,122 @@ func.func @sm90_bf16_mn_64b_spec_64x16() attributes {tc.target = "sm_90a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 512, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000004000200080>
 // CHECK-SAME: ]} :
 // -----
-// A padded (atom strides [1152, ...]); B pinned at 128 (not 1024-aligned)
+// A padded by one atom (atom strides [2048, ...]); B pinned at 128
 func.func @sm90_bf16_k_128b_padded() attributes {tc.target = "sm_90a"} {
-  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216]>>
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [2048, 16384]>>
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 128>>
   %acc = tc.acc_zero : !tc.acc<64x64xf32>
-  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 128>>, !tc.acc<64x64xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [2048, 16384]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 128>>, !tc.acc<64x64xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm90_bf16_k_128b_padded(
-// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216], offset = 9216>>
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [2048, 16384], offset = 9216>>
 // CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 128>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xf32>
 // CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x2400, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010240>
-// CHECK-SAME: , #tc.desc<k = 16, start = 0x2420, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010242>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x2440, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010244>
-// CHECK-SAME: , #tc.desc<k = 48, start = 0x2460, lbo = 16, sbo = 1152, base_offset = 0, swizzle = 128b, value = 0x4000004800010246>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2400, lbo = 16, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000010240>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x2420, lbo = 16, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000010242>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2440, lbo = 16, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000010244>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x2460, lbo = 16, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000010246>
 // CHECK-SAME: ], tc.b_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x80, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010008>
 // CHECK-SAME: , #tc.desc<k = 16, start = 0xa0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001000a>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0xc0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001000c>
 // CHECK-SAME: , #tc.desc<k = 48, start = 0xe0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001000e>
+// CHECK-SAME: ]} :
+// -----
+// A MN-major, B K-major
+func.func @sm90_bf16_Amn_Bk_128b() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_Amn_Bk_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400080>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400100>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x1800, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400180>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x2020, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010202>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010204>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x2060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010206>
+// CHECK-SAME: ]} :
+// -----
+// A K-major, B MN-major
+func.func @sm90_bf16_Ak_Bmn_128b() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_Ak_Bmn_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010002>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010004>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x3000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400300>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400400>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x5000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400500>
+// CHECK-SAME: ]} :
+// -----
+// A MN-major, B K-major
+func.func @sm90_bf16_Amn_Bk_none() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = none>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_Amn_Bk_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400080>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400100>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x1800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400180>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x3000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800300>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800400>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x5000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800500>
+// CHECK-SAME: ]} :
+// -----
+// A K-major, B MN-major
+func.func @sm90_bf16_Ak_Bmn_none() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = none>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_bf16_Ak_Bmn_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = none, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400080>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400100>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x1800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400180>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x3000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800300>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800400>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x5000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800500>
 // CHECK-SAME: ]} :

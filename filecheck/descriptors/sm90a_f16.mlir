@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for f16 on sm_90a, tc.wgmma (M = 64): 16 kernels, 82 #tc.desc values.
+// Pinned descriptors for f16 on sm_90a, tc.wgmma (M = 64): 20 kernels, 114 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -333,4 +333,100 @@ func.func @sm90_f16_mn_128b_n128_k64_kfirst() attributes {tc.target = "sm_90a"} 
 // CHECK-SAME: , #tc.desc<k = 16, start = 0x8a80, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40000040020008a8>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x9280, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004002000928>
 // CHECK-SAME: , #tc.desc<k = 48, start = 0x9a80, lbo = 8192, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40000040020009a8>
+// CHECK-SAME: ]} :
+// -----
+// A MN-major, B K-major
+func.func @sm90_f16_Amn_Bk_128b() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<mn, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xf16, #tc.layout<mn, swizzle = 128b>>, !tc.tile<128x64xf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_f16_Amn_Bk_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<mn, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<k, swizzle = 128b, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400080>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400100>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x1800, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000400180>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x2020, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010202>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010204>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x2060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010206>
+// CHECK-SAME: ]} :
+// -----
+// A K-major, B MN-major
+func.func @sm90_f16_Ak_Bmn_128b() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<mn, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<128x64xf16, #tc.layout<mn, swizzle = 128b>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_f16_Ak_Bmn_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<mn, swizzle = 128b, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010002>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010004>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x3000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400300>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400400>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x5000, lbo = 1024, sbo = 2048, base_offset = 0, swizzle = 128b, value = 0x4000008000400500>
+// CHECK-SAME: ]} :
+// -----
+// A MN-major, B K-major
+func.func @sm90_f16_Amn_Bk_none() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<mn, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<k, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xf16, #tc.layout<mn, swizzle = none>>, !tc.tile<128x64xf16, #tc.layout<k, swizzle = none>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_f16_Amn_Bk_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<mn, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<k, swizzle = none, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400080>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400100>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x1800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400180>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x3000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800300>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800400>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x5000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800500>
+// CHECK-SAME: ]} :
+// -----
+// A K-major, B MN-major
+func.func @sm90_f16_Ak_Bmn_none() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<k, swizzle = none>>
+  %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<mn, swizzle = none>>
+  %acc = tc.acc_zero : !tc.acc<64x128xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xf16, #tc.layout<k, swizzle = none>>, !tc.tile<128x64xf16, #tc.layout<mn, swizzle = none>>, !tc.acc<64x128xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_f16_Ak_Bmn_none(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<k, swizzle = none, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xf16, #tc.layout<mn, swizzle = none, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400000>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400080>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x1000, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400100>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x1800, lbo = 1024, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800400180>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800200>
+// CHECK-SAME: , #tc.desc<k = 16, start = 0x3000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800300>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800400>
+// CHECK-SAME: , #tc.desc<k = 48, start = 0x5000, lbo = 2048, sbo = 128, base_offset = 0, swizzle = none, value = 0x0000000800800500>
 // CHECK-SAME: ]} :

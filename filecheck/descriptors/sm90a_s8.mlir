@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for s8 on sm_90a, tc.wgmma (M = 64): 8 kernels, 46 #tc.desc values.
+// Pinned descriptors for s8 on sm_90a, tc.wgmma (M = 64): 9 kernels, 54 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -173,4 +173,28 @@ func.func @sm90_s8_k_128b_n128_k128_kfirst() attributes {tc.target = "sm_90a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x80a0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001080a>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x80c0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001080c>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x80e0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x400000400001080e>
+// CHECK-SAME: ]} :
+// -----
+// A s8, B u8
+func.func @sm90_s8xu8_k_128b() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x64xi32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x128xui8, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x64xi32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm90_s8xu8_k_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xsi8, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 128b, offset = 8192>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xi32>
+// CHECK-NEXT: %d = tc.wgmma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010000>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010002>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010004>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010200>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x2020, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010202>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x2040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010204>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x2060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010206>
 // CHECK-SAME: ]} :

@@ -1,5 +1,5 @@
 // Errors of tc-lower-to-ptx (default pipeline), at the op or kernel they concern.
-// RUN: lower-tc %s --split-input-file --verify-diagnostics -t mlir | filecheck %s
+// RUN: lower-tc %s --split-input-file --verify-diagnostics --allow-unregistered-dialect -t mlir | filecheck %s
 
 // No func.func carries tc.target: nothing to lower (reported without a location).
 func.func @nokernel() {
@@ -82,3 +82,28 @@ func.func @smemfull(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
   func.return
 }
 // CHECK: {{.*}}lower-to-ptx.mlir:79:1: error: the kernel needs 232464 bytes of shared memory, beyond 227 KiB{{$}}
+
+// -----
+
+// tc.target is a string.
+func.func @target_int() attributes {tc.target = 90 : i32} {
+  func.return
+}
+// CHECK: {{.*}}lower-to-ptx.mlir:89:{{[0-9]+}}: error: tc.target is a string such as "sm_90a"{{$}}
+
+// -----
+
+// A kernel argument of an element type no tensor core reads, reported at the kernel.
+func.func @f64arg(%X: memref<4x4xf64>) attributes {tc.target = "sm_90a"} {
+  func.return
+}
+// CHECK: {{.*}}lower-to-ptx.mlir:97:{{[0-9]+}}: error: kernel argument p_X: element type f64 is not a tensor-core operand or accumulator type{{$}}
+
+// -----
+
+// An unregistered op is not lowered silently (it is not a terminator).
+func.func @unregistered() attributes {tc.target = "sm_90a"} {
+  "foo.bar"() : () -> ()
+  func.return
+}
+// CHECK: {{.*}}lower-to-ptx.mlir:106:{{[0-9]+}}: error: 'foo.bar' cannot be lowered to PTX{{$}}

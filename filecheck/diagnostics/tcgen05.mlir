@@ -250,3 +250,55 @@ func.func @off_pattern() attributes {tc.target = "sm_100a"} {
   func.return
 }
 // CHECK: {{.*}}tcgen05.mlir:249:3: error: tcgen05 (sm_100a): the tile's start 0x480 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md){{$}}
+
+// -----
+
+// kind::f16 accumulates bf16 in f32 only (ISA shape table).
+func.func @bf16_f16acc() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf16>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf16>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:261:{{[0-9]+}}: error: kind::f16 accumulates bf16 in f32 only, not f16{{$}}
+
+// -----
+
+// Tensor memory has 512 columns: three 256-column accumulators do not fit.
+func.func @tmem768() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x16xbf16, #tc.layout<k, swizzle = 32b>>
+  %b = tc.smem_tile : !tc.tile<256x16xbf16, #tc.layout<k, swizzle = 32b>>
+  %acc = tc.acc_zero : !tc.acc<128x256xf32>
+  %acc2 = tc.acc_zero : !tc.acc<128x256xf32>
+  %acc3 = tc.acc_zero : !tc.acc<128x256xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.tile<256x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.acc<128x256xf32>
+  %d2 = tc.tcgen05_mma %a, %b, %acc2 : !tc.tile<128x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.tile<256x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.acc<128x256xf32>
+  %d3 = tc.tcgen05_mma %a, %b, %acc3 : !tc.tile<128x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.tile<256x16xbf16, #tc.layout<k, swizzle = 32b>>, !tc.acc<128x256xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:275:{{[0-9]+}}: error: the kernel's accumulators and A need 768 tensor-memory columns, more than 512{{$}}
+
+// -----
+
+// tcgen05: a swizzle origin off the pattern boundary is refused (measured on Hopper only).
+func.func @tc5_origin() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 2048, origin = 1152>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 2048, origin = 1152>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:289:{{[0-9]+}}: error: tcgen05 (sm_100a): the tile's swizzle origin 0x480 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md){{$}}
+
+// -----
+
+// tcgen05: so is an atom stride off it.
+func.func @tc5_strides() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 18432]>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 18432]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:301:{{[0-9]+}}: error: tcgen05 (sm_100a): the tile's atom stride along MN 0x480 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md){{$}}

@@ -197,3 +197,59 @@ func.func @acc_store_1d(%D: memref<4096xf32>) attributes {tc.target = "sm_90a"} 
   func.return
 }
 // CHECK: {{.*}}tiles.mlir:196:3: error: D must be a 2-d memref{{$}}
+
+// -----
+
+// 128b_base32b has no K-major form.
+func.func @base32b_k() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<64x32xtf32, #tc.layout<k, swizzle = 128b_base32b>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:205:{{[0-9]+}}: error: swizzle 128b_base32b (32-byte atomicity) exists only for MN-major operands{{$}}
+
+// -----
+
+// A swizzle origin counts whole 128-byte rows.
+func.func @origin_unaligned() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 1024, origin = 64>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:214:{{[0-9]+}}: error: swizzle origin 0x40 is not 128-byte aligned; the descriptor's base offset counts whole 128-byte rows{{$}}
+
+// -----
+
+// TMA writes data swizzled on absolute address bits: no origin.
+func.func @tma_origin(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 1152, origin = 1152>>
+  tc.copy %A to %a as a via tma : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 1152, origin = 1152>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:224:{{[0-9]+}}: error: TMA swizzles on absolute address bits: a tile with a swizzle origin must be copied via threads{{$}}
+
+// -----
+
+// A copy's source needs strides known at compile time.
+func.func @dyn_strides(%A: memref<64x64xbf16, strided<[?, 1]>>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  tc.copy %A to %a as a : memref<64x64xbf16, strided<[?, 1]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:234:{{[0-9]+}}: error: the copy's source needs static strides{{$}}
+
+// -----
+
+// Tile shapes are positive ...
+func.func @zero_shape() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<0x64xbf16, #tc.layout<k, swizzle = 128b>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:243:{{[0-9]+}}: error: tile shape 0x64 must be positive{{$}}
+
+// -----
+
+// ... and static.
+func.func @dyn_shape() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<?x64xbf16, #tc.layout<k, swizzle = 128b>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:252:{{[0-9]+}}: error: the shape must be static (no '?'): descriptors are fixed at compile time{{$}}

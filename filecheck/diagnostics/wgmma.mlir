@@ -219,6 +219,18 @@ func.func @acc_used_after_mma(%D: memref<64x64xf32>) attributes {tc.target = "sm
 
 // -----
 
+// Hopper: swizzled atom strides are whole patterns (only those were measured, docs/base-offset.md).
+func.func @padded_off_pattern() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216]>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<64x64xf32>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, strides = [1152, 9216]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>, !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK: {{.*}}wgmma.mlir:227:{{[0-9]+}}: error: wgmma (sm_90a): the tile's atom stride along MN 0x480 is not a multiple of the 1024-byte 128b pattern; only strides of whole patterns were measured (docs/base-offset.md){{$}}
+
+// -----
+
 // Chaining through the results is the way to accumulate; storing before the MMA is fine.
 func.func @acc_chained(%D: memref<64x64xf32>, %E: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
