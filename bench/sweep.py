@@ -11,6 +11,7 @@ context, so a faulting kernel is reported without stopping the others.
     python bench/sweep.py --shard 0/2 --out a.tsv # half of them (then --shard 1/2)
     python bench/sweep.py --subset tcgen05 --assemble-only   # sm_100a: ptxas + SASS, no GPU
     python bench/sweep.py --summarize docs/results/sweep.tsv # the table of a recorded run
+    python bench/sweep.py --ptx-hashes h.tsv     # hash each configuration's PTX (diff two trees)
 
 Prints a progress line per 100 configurations and a summary table; writes one
 TSV row per configuration.
@@ -170,11 +171,13 @@ def offset_configs() -> Iterator[Config]:
         if BITS[dtype] != 16 and "mn" in (a_major, b_major):
             continue
         a_g, b_g = tma_globals(a_major, b_major) if copy == "tma" else ("row", "row")
-        c = Config(dtype, a_major, b_major, swizzle, 64, 2, "mn_first", copy, False, ACCS[dtype][0],
-                   a_offset=1024 + 128 * r, b_offset=24576 + 128 * ((r + 3) % 8), relative=relative,
-                   a_global=a_g, b_global=b_g)
-        if legal(c):
-            yield c
+        for ks in (2, 4):  # 2 K-slices where the mode fits 64 bytes of K, else 4 (128 bytes)
+            c = Config(dtype, a_major, b_major, swizzle, 64, ks, "mn_first", copy, False, ACCS[dtype][0],
+                       a_offset=1024 + 128 * r, b_offset=24576 + 128 * ((r + 3) % 8), relative=relative,
+                       a_global=a_g, b_global=b_g)
+            if legal(c):
+                yield c
+                break
 
 
 def ci_subset() -> list[Config]:
@@ -237,25 +240,27 @@ def program(c: Config) -> str:
 """
 
 
+WMMA_TYPES = ("f16", "bf16", "s8", "u8")
 WMMA_CASES = [
-    # (shape, type, acc, a layout, b layout)
-    (shape, t, acc, al, bl)
-    for shape, types in (("m16n16k16", ("f16", "bf16", "s8", "u8")), ("m32n8k16", ("f16", "bf16", "s8")),
-                         ("m8n32k16", ("f16", "bf16", "u8")), ("m16n16k8", ("tf32",)))
+    # (shape, type, acc, a layout, b layout[, "srow": D stored row-major; default col])
+    (shape, t, acc, al, bl, *store)
+    for shape, types in (("m16n16k16", WMMA_TYPES), ("m32n8k16", WMMA_TYPES),
+                         ("m8n32k16", WMMA_TYPES), ("m16n16k8", ("tf32",)))
     for t in types
     for acc in ({"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("s32",), "u8": ("s32",)}[t])
     for al, bl in (("row", "col"), ("col", "row"), ("row", "row"), ("col", "col"))
+    for store in ((), ("srow",))
 ]
 
 
-def wmma_program(shape: str, t: str, acc: str, al: str, bl: str) -> str:
+def wmma_program(shape: str, t: str, acc: str, al: str, bl: str, store: str = "scol") -> str:
     m, n, k = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16), "m16n16k8": (16, 16, 8)}[shape]
     e, ea = ELEMENT[t], ACC_ELEMENT[acc]
     # row pitches padded to 32 elements: every row start aligned to any fragment size
     pad = lambda rows, cols: (rows, -(-cols // 32) * 32)  # noqa: E731
     a_shape = pad(m, 2 * k) if al == "row" else pad(2 * k, m)
     b_shape = pad(2 * k, n) if bl == "row" else pad(n, 2 * k)
-    c_shape, d_shape = pad(m, n), pad(n, m)
+    c_shape, d_shape = pad(m, n), (pad(m, n) if store == "srow" else pad(n, m))
     fa = f"!tc.wmma_frag<a, {shape}, {e}, {al}>"
     fb = f"!tc.wmma_frag<b, {shape}, {e}, {bl}>"
     fc = f"!tc.wmma_frag<c, {shape}, {ea}>"
@@ -271,7 +276,7 @@ def wmma_program(shape: str, t: str, acc: str, al: str, bl: str) -> str:
   %a1 = tc.wmma_load %A{a1.format(k=k)} : {ma} -> {fa}
   %b1 = tc.wmma_load %B{b1.format(k=k)} : {mb} -> {fb}
   %c2 = tc.wmma_mma %a1, %b1, %c1 : {fa}, {fb}, {fc} -> {fc}
-  tc.wmma_store %c2 to %D[0, 0] col : {fc}, {md}
+  tc.wmma_store %c2 to %D[0, 0] {store[1:]} : {fc}, {md}
   func.return
 }}
 """
@@ -479,6 +484,22 @@ def _family(key: str) -> str:
     return "wgmma.f16"
 
 
+def _ptx_hash(job: tuple[str, str, int, bool]) -> str:
+    """One TSV line: the configuration, sha256 of its PTX and of the runner's metadata."""
+    import hashlib
+    import json
+
+    from lower_tc.lowering.compile import compile_source
+
+    key, text = job[0], job[1]
+    try:
+        k = compile_source(text, key)[0]
+    except Exception as err:  # noqa: BLE001 - recorded per configuration
+        return f"{key}\terror\t{type(err).__name__}: {str(err).splitlines()[0][:200]}"
+    digest = lambda data: hashlib.sha256(data.encode()).hexdigest()[:16]  # noqa: E731
+    return f"{key}\t{digest(k.ptx)}\t{digest(json.dumps(k.info, sort_keys=True))}"
+
+
 def jobs(subset: str, seed: int, assemble_only: bool) -> list[tuple[str, str, int, bool]]:
     if subset in ("tcgen05", "tcgen05-ci"):
         tc5 = tc5_ci_subset() if subset == "tcgen05-ci" else list(tc5_configs())
@@ -528,6 +549,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shard", default="", help="I/N: run every N-th configuration from the I-th (0-based)")
     parser.add_argument("--out", default="", help="TSV file for one row per configuration")
     parser.add_argument("--summarize", nargs="+", metavar="TSV", help="print the summary table of recorded TSVs and exit")
+    parser.add_argument("--ptx-hashes", metavar="TSV", help="write a hash of each configuration's PTX and "
+                        "kernel metadata (no ptxas, no GPU) and exit: diff two of them to see which "
+                        "configurations a change of the lowering touched")
     args = parser.parse_args(argv)
     if args.summarize:
         recorded = []
@@ -551,6 +575,14 @@ def main(argv: list[str] | None = None) -> int:
             print(key)
         print(f"{len(work)} configurations", file=sys.stderr)
         return 0
+    if args.ptx_hashes:
+        with mp.get_context("spawn").Pool(args.workers) as pool:
+            lines = sorted(pool.map(_ptx_hash, work, chunksize=16))
+        with open(args.ptx_hashes, "w") as f:
+            f.write("config\tptx_sha256\tinfo_sha256\n" + "\n".join(lines) + "\n")
+        errors = sum("\terror\t" in line for line in lines)
+        print(f"{len(lines)} configurations hashed, {errors} did not compile", file=sys.stderr)
+        return 1 if errors else 0
     start = time.monotonic()
     rows: list[tuple[str, str, str, float, float, str]] = []
     header = "config\tstatus\tdevice\tmax_error\ttolerance\tnote\n"

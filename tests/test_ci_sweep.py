@@ -77,3 +77,23 @@ def test_tcgen05_ci_subset_covers_every_axis() -> None:
 def test_tcgen05_ci_subset_assembles_for_sm100a_with_its_mma_in_the_sass() -> None:
     """No Blackwell GPU is needed: ptxas for sm_100a and the UTC*MMA opcode of each kind."""
     assemble_subset("tcgen05-ci", 200)
+
+
+def test_ptx_hashes_tell_configurations_apart() -> None:
+    """--ptx-hashes: the same configuration hashes the same, another one differently
+    (docs/sweep.md uses it to show the recorded run still holds for the current code)."""
+    jobs = {j[0]: j for j in sweep.jobs("ci", 1, True)}
+    first, second = list(jobs)[:2]
+    line = sweep._ptx_hash(jobs[first])
+    key, ptx_hash, info_hash = line.split("\t")
+    assert key == first and len(ptx_hash) == len(info_hash) == 16
+    assert sweep._ptx_hash(jobs[first]) == line
+    assert sweep._ptx_hash(jobs[second]).split("\t")[1] != ptx_hash
+
+
+def test_wmma_sweep_covers_every_shape_type_layout_and_store() -> None:
+    cases = sweep.WMMA_CASES
+    assert {(c[0], c[1]) for c in cases} == {
+        (s, t) for s in ("m16n16k16", "m32n8k16", "m8n32k16") for t in sweep.WMMA_TYPES} | {("m16n16k8", "tf32")}
+    assert {(c[3], c[4]) for c in cases} == {("row", "col"), ("col", "row"), ("row", "row"), ("col", "col")}
+    assert {c[5] if len(c) > 5 else "scol" for c in cases} == {"scol", "srow"}
