@@ -284,12 +284,14 @@ def wmma_program(shape: str, t: str, acc: str, al: str, bl: str, store: str = "s
 
 # -- tcgen05 (sm_100a: assembled and SASS-checked here; run where a Blackwell GPU exists) --------
 
-TC5_ELEMENT = dict(ELEMENT, e2m1="f4E2M1FN")
-TC5_BITS = dict(BITS, e2m1=8)  # e2m1 takes 8-bit slots in shared memory (kind::f8f6f4)
+TC5_ELEMENT = dict(ELEMENT, e2m3="f6E2M3FN", e3m2="f6E3M2FN", e2m1="f4E2M1FN")
+TC5_BITS = dict(BITS, e2m3=8, e3m2=8, e2m1=8)  # 4/6-bit types take 8-bit slots in shared memory
+TC5_PADDED = ("e2m3", "e3m2", "e2m1")  # packed in global memory, padded chunks in shared memory
 TC5_KIND = {"f16": "f16", "bf16": "f16", "tf32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4",
-            "e2m1": "f8f6f4", "s8": "i8", "u8": "i8"}
+            "e2m3": "f8f6f4", "e3m2": "f8f6f4", "e2m1": "f8f6f4", "s8": "i8", "u8": "i8"}
 TC5_ACCS = {"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "e4m3": ("f32", "f16"),
-            "e5m2": ("f32", "f16"), "e2m1": ("f32",), "s8": ("s32",), "u8": ("s32",)}
+            "e5m2": ("f32", "f16"), "e2m3": ("f32",), "e3m2": ("f32",), "e2m1": ("f32",),
+            "s8": ("s32",), "u8": ("s32",)}
 TC5_SWIZZLES = ("none", "32b", "64b", "128b", "128b_base32b")
 
 
@@ -348,9 +350,9 @@ def tc5_legal(c: Tc5Config) -> bool:
         InstrDescriptor(c.dtype, c.b_dtype, c.acc, c.m, c.n, c.a_major == "mn", c.b_major == "mn").check()
     except LayoutError:
         return False
-    if c.a_tmem and (c.a_major != "k" or c.dtype == "e2m1" or (c.m == 128 and c.n % 16)):
+    if c.a_tmem and (c.a_major != "k" or c.dtype in TC5_PADDED or (c.m == 128 and c.n % 16)):
         return False
-    if c.copy == "tma" and "e2m1" in (c.dtype, c.b_dtype):
+    if c.copy == "tma" and {c.dtype, c.b_dtype} & set(TC5_PADDED):
         return False
     return True
 
@@ -374,7 +376,8 @@ def tc5_configs() -> Iterator[Tc5Config]:
             c = Tc5Config(dtype, dtype, m, "k", "k", swizzle, n, 2, "threads", a_tmem, acc, c_load)
             if tc5_legal(c):
                 yield c
-    for a, b in (("e4m3", "e5m2"), ("e2m1", "e4m3"), ("e5m2", "e2m1"), ("s8", "u8"), ("u8", "s8")):
+    for a, b in (("e4m3", "e5m2"), ("e2m1", "e4m3"), ("e5m2", "e2m1"), ("e2m3", "e3m2"), ("e3m2", "e2m1"),
+                 ("e4m3", "e2m3"), ("s8", "u8"), ("u8", "s8")):
         for m, swizzle in itertools.product((64, 128), TC5_SWIZZLES):
             c = Tc5Config(a, b, m, "k", "k", swizzle, 64, 2, "threads", False, TC5_ACCS[a][0], False)
             if tc5_legal(c):
@@ -396,7 +399,7 @@ def tc5_ci_subset() -> list[Tc5Config]:
 
 
 def tc5_global(rows: int, cols: int, element: str, k_contiguous_dim: int | None) -> str:
-    """A global matrix laid out so TMA (and e2m1's thread copies) find K contiguous where
+    """A global matrix laid out so TMA (and the packed 4/6-bit types' thread copies) find K contiguous where
     the tile is K-major: dimension `k_contiguous_dim` (0 or 1) is made the contiguous one."""
     if k_contiguous_dim == 0:
         return f"memref<{rows}x{cols}x{element}, strided<[1, {rows}]>>"

@@ -28,6 +28,8 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
     Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
     Float8E4M3FNType,
     Float8E5M2Type,
     Float16Type,
@@ -98,6 +100,10 @@ def dtype_name(t: Attribute) -> str:
         return "e5m2"
     if isinstance(t, Float4E2M1FNType):
         return "e2m1"
+    if isinstance(t, Float6E2M3FNType):
+        return "e2m3"
+    if isinstance(t, Float6E3M2FNType):
+        return "e3m2"
     if isinstance(t, IntegerType):
         unsigned = t.signedness.data == Signedness.UNSIGNED
         if t.width.data == 8:
@@ -814,18 +820,20 @@ class CopyOp(IRDLOperation):
         src_elt = dtype_name(self.src.type.element_type)
         if src_elt != tile.dtype:
             raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
-        if element_type(tile.dtype).padded:
-            # 16 packed 4-bit elements (8 bytes) per 16-byte chunk, then 8 bytes of padding
+        etype = element_type(tile.dtype)
+        if etype.padded:
+            # 16 packed 4-/6-bit elements (8/12 bytes) per 16-byte chunk, then padding
             s_mn, s_k = (s_row, s_col) if role is Operand.A else (s_col, s_row)
             if self.via.data is CopyVia.TMA:
                 raise VerifyException(
-                    f"TMA copies of {tile.dtype} tiles need the padded 16U4_ALIGN16B tensor-map "
-                    "type, which lower-tc does not emit yet: copy via threads"
+                    f"TMA copies of {tile.dtype} tiles need the padded 16U{etype.bits}_ALIGN16B "
+                    "tensor-map type, which lower-tc does not emit yet: copy via threads"
                 )
-            if s_k != 1 or s_mn % 2:
+            if s_k != 1 or s_mn * etype.bits % 8:
                 raise VerifyException(
                     f"thread copies of {tile.dtype} read 16 packed elements per chunk: the global "
-                    "matrix must be contiguous along K with an even leading dimension"
+                    "matrix must be contiguous along K with rows starting on whole bytes "
+                    f"(a leading dimension times {etype.bits} bits a multiple of 8)"
                 )
         if self.via.data is CopyVia.TMA:
             if tile.layout.origin.data >= 0:

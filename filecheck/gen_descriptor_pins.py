@@ -51,9 +51,9 @@ RUN_LINE = f"// RUN: lower-tc %s --split-input-file -p {PIPELINE} -t mlir | file
 
 MLIR_TYPE = {
     "f16": "f16", "bf16": "bf16", "tf32": "tf32", "e4m3": "f8E4M3FN",
-    "e5m2": "f8E5M2", "e2m1": "f4E2M1FN", "s8": "si8", "u8": "ui8",
+    "e5m2": "f8E5M2", "e2m3": "f6E2M3FN", "e3m2": "f6E3M2FN", "e2m1": "f4E2M1FN", "s8": "si8", "u8": "ui8",
 }
-DTYPES = ("f16", "bf16", "tf32", "e4m3", "e5m2", "e2m1", "s8", "u8")
+DTYPES = ("f16", "bf16", "tf32", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "s8", "u8")
 ARCHS = (Arch.SM90A, Arch.SM100A)  # the kernel targets
 #: MN-major operand types per arch (what the verifiers accept).
 MN_TYPES = {
@@ -79,7 +79,8 @@ SPEC = {
 #: Mixed operand-type pairs (A, B) each family reads.
 MIXED = {
     Arch.SM90A: (("e4m3", "e5m2"), ("s8", "u8")),
-    Arch.SM100A: (("e4m3", "e5m2"), ("e2m1", "e4m3"), ("e5m2", "e2m1"), ("s8", "u8"), ("u8", "s8")),
+    Arch.SM100A: (("e4m3", "e5m2"), ("e2m1", "e4m3"), ("e5m2", "e2m1"), ("e2m3", "e3m2"), ("e3m2", "e2m1"),
+                  ("e4m3", "e2m3"), ("s8", "u8"), ("u8", "s8")),
 }
 #: Pinned offsets off the swizzle pattern boundary (B tiles of variant 2 on sm_90a), cycled.
 UNALIGNED = (32768 + 384, 32768 + 128, 32768 + 640, 32768 + 896, 32768 + 256)
@@ -333,7 +334,7 @@ def decode_fields(value: int, arch: Arch) -> tuple[int, int, int, int, str]:
 
 def expected_idesc(case: Case) -> int:
     """The tcgen05 instruction descriptor from the bit layout in docs/layout.md."""
-    fmt = {"f16": 0, "bf16": 1, "tf32": 2, "e4m3": 0, "e5m2": 1, "e2m1": 5, "u8": 0, "s8": 1}
+    fmt = {"f16": 0, "bf16": 1, "tf32": 2, "e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4, "e2m1": 5, "u8": 0, "s8": 1}
     d_fmt = {"f32": 1, "i32": 2}[case.acc]
     return (
         d_fmt << 4

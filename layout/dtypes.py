@@ -12,11 +12,12 @@ class ElementType:
     """An operand element type: its name (as written in PTX), its bit width, and the
     width of the slot it takes in a shared-memory tile.
 
-    The slot is the element itself except for 4-bit types, which ``tcgen05.mma
-    .kind::f8f6f4`` reads padded: 16 elements packed into the first 8 bytes of each
-    16-byte chunk, 8 bytes of padding after them (PTX ISA, tcgen05 "packing formats").
-    So an e2m1 tile has the geometry of an 8-bit one: strides, swizzle and descriptors
-    count 16 elements per chunk and 32 per instruction.
+    The slot is the element itself except for 4- and 6-bit types, which ``tcgen05.mma
+    .kind::f8f6f4`` reads padded: 16 elements packed contiguously into the first 8
+    (4-bit) or 12 (6-bit) bytes of each 16-byte chunk, padding after them (PTX ISA,
+    tcgen05 "packing formats" in shared memory; the tensor-map types 16U4_ALIGN16B and
+    16U6_ALIGN16B). So such a tile has the geometry of an 8-bit one: strides, swizzle
+    and descriptors count 16 elements per chunk and 32 per instruction.
     """
 
     name: str
@@ -43,6 +44,11 @@ class ElementType:
         """Whether each 16-byte chunk holds padding after the elements' data."""
         return self.slot_bits != self.bits
 
+    @property
+    def chunk_data_bytes(self) -> int:
+        """Bytes of element data in one 16-byte chunk (8 for 4-bit, 12 for 6-bit types)."""
+        return self.per_chunk * self.bits // 8
+
     def __str__(self) -> str:
         return self.name
 
@@ -57,6 +63,8 @@ ELEMENT_TYPES: dict[str, ElementType] = {
         ElementType("e4m3", 8, True),
         ElementType("e5m2", 8, True),
         ElementType("e2m1", 4, True, slot_bits=8),
+        ElementType("e2m3", 6, True, slot_bits=8),
+        ElementType("e3m2", 6, True, slot_bits=8),
         ElementType("s8", 8, False),
         ElementType("u8", 8, False),
     )

@@ -46,8 +46,8 @@ KERNEL_TARGETS = (Arch.SM90A, Arch.SM100A)
 # sm_103a has no kind::i8 (PTX ISA; ptxas: ".kind::i8 not supported on .target sm_103a").
 OPERAND_TYPES: dict[Arch, frozenset[str]] = {
     Arch.SM90A: frozenset({"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8"}),
-    Arch.SM100A: frozenset({"f16", "bf16", "tf32", "e4m3", "e5m2", "e2m1", "s8", "u8"}),
-    Arch.SM103A: frozenset({"f16", "bf16", "tf32", "e4m3", "e5m2", "e2m1"}),
+    Arch.SM100A: frozenset({"f16", "bf16", "tf32", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "s8", "u8"}),
+    Arch.SM103A: frozenset({"f16", "bf16", "tf32", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1"}),
 }
 
 # Element types each family can read MN-major (transposed) from shared memory.

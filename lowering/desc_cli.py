@@ -64,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
 
     enc = sub.add_parser("encode", help="the descriptors of a tile, one per K-slice")
     enc.add_argument("--arch", required=True, choices=[a.value for a in Arch])
-    enc.add_argument("--dtype", required=True, help="f16, bf16, tf32, e4m3, e5m2, e2m1, s8, u8")
+    enc.add_argument("--dtype", required=True, help="f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8, u8")
     enc.add_argument("--major", required=True, choices=["k", "mn"])
     enc.add_argument(
         "--swizzle", required=True, help="none, 32b, 64b, 128b, 128b_base32b (tcgen05, MN-major tf32) or auto"

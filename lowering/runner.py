@@ -26,6 +26,8 @@ STORAGE: dict[str, Any] = {
     "e4m3": ml_dtypes.float8_e4m3fn,
     "e5m2": ml_dtypes.float8_e5m2,
     "e2m1": ml_dtypes.float4_e2m1fn,  # one value per byte here; packed for the device
+    "e2m3": ml_dtypes.float6_e2m3fn,  # likewise
+    "e3m2": ml_dtypes.float6_e3m2fn,
     "s8": np.int8,
     "u8": np.uint8,
     "s32": np.int32,
@@ -39,7 +41,7 @@ def tolerance(operand: str, accumulator: str) -> float:
         return 0.0
     if accumulator == "f16":
         return 5e-3
-    if operand in ("e4m3", "e5m2", "e2m1"):
+    if operand in ("e4m3", "e5m2", "e2m3", "e3m2", "e2m1"):
         return 2e-3
     return 1e-4
 
@@ -98,6 +100,10 @@ def random_input(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -
         values = values * 4.0
     if dtype == "e2m1":  # e2m1 holds 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives
         values = values * 6.0
+    if dtype == "e2m3":  # steps of 1/8 up to 7.5
+        values = values * 7.5
+    if dtype == "e3m2":  # 0.0625 .. 28
+        values = values * 16.0
     return values.astype(STORAGE[dtype])
 
 
@@ -109,15 +115,21 @@ def poison(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def device_bytes(values: np.ndarray, dtype: str) -> np.ndarray:
-    """What the device holds for an input buffer: the values as they are, except 4-bit
-    ones, packed two to a byte, element 2i in the low nibble (the packed FP4 order of
-    CUTLASS and PyTorch's float4_e2m1fn_x2; lower-tc's copies move these bytes unchanged)."""
-    if dtype != "e2m1":
+    """What the device holds for an input buffer: the values as they are, except 4- and
+    6-bit ones, packed into a contiguous little-endian bit stream: element i at bits
+    [b i, b i + b) (for 4-bit, element 2i in the low nibble: the packed FP4 order of
+    CUTLASS and PyTorch's float4_e2m1fn_x2). lower-tc's copies move these bytes unchanged."""
+    bits = {"e2m1": 4, "e2m3": 6, "e3m2": 6}.get(dtype)
+    if bits is None:
         return values
-    nibbles = values.view(np.uint8) & 0xF
-    if nibbles.size % 2:
-        nibbles = np.append(nibbles, np.uint8(0))
-    return (nibbles[0::2] | nibbles[1::2] << 4).astype(np.uint8)
+    codes = (values.view(np.uint8) & ((1 << bits) - 1)).astype(np.uint64)
+    per_group = 8 // np.gcd(bits, 8)  # elements per whole number of bytes: 2 (4-bit), 4 (6-bit)
+    pad = -codes.size % per_group
+    codes = np.append(codes, np.zeros(pad, np.uint64)).reshape(-1, per_group)
+    words = (codes << (np.arange(per_group, dtype=np.uint64) * bits)).sum(axis=1)
+    group_bytes = per_group * bits // 8
+    out = (words[:, None] >> (np.arange(group_bytes, dtype=np.uint64) * 8)) & 0xFF
+    return out.astype(np.uint8).ravel()
 
 
 def buffer_elements(shape: list[int], strides: list[int]) -> int:

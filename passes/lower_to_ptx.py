@@ -307,7 +307,7 @@ class KernelLowering:
         if layout is None:
             error_at(op, "the tile must come from tc.smem_tile in this kernel")
         bits = layout.dtype.bits
-        padded = layout.dtype.padded  # 4-bit: 16 elements in 8 bytes, then 8 bytes of padding
+        padded = layout.dtype.padded  # 4-/6-bit: 16 elements in 8/12 bytes, then padding
         per = layout.dtype.per_chunk
         eb = max(bits // 8, 1)
         a_role = op.operand.data is tc.Operand.A
@@ -324,9 +324,9 @@ class KernelLowering:
         mn, k = mn.ravel(), k.ravel()
         smem_off = layout.addresses(mn, k)
         g_off = mn * s_mn + k * s_k
-        if padded:  # the table holds byte offsets (two elements a byte; verified K-contiguous)
+        if padded:  # the table holds byte offsets (packed elements; verified K-contiguous)
             g_off = g_off * bits // 8
-            vector = not np.any(g_off % 8)
+            vector = not np.any(g_off % (8 if layout.dtype.chunk_data_bytes == 8 else 4))
         else:
             # one 16-byte load per chunk where the chunk is contiguous and 16-byte aligned in
             # global memory (a leading dimension that is not a multiple of 16 bytes breaks that)
@@ -349,7 +349,7 @@ class KernelLowering:
             gbytes = self.val(ptx.MulWideOp, [go], i64, type="u32", imm=eb)
             gaddr = self.val(ptx.AddOp, [gbase, gbytes], i64, type="u64")
             if padded:
-                words = self._load_padded_chunk(gaddr, vector)
+                words = self._load_padded_chunk(gaddr, layout.dtype.chunk_data_bytes, vector)
             else:
                 words = self._load_chunk(gaddr, step * eb, bits, vector)
             saddr = self.val(ptx.AddOp, [self.smem, so], type="u32")
@@ -386,15 +386,19 @@ class KernelLowering:
             out.append(acc)
         return out
 
-    def _load_padded_chunk(self, gaddr: SSAValue, aligned: bool) -> list[SSAValue]:
-        """A padded 4-bit chunk: 16 packed elements (8 bytes) from global memory, then 8
-        bytes of zeros (what kind::f8f6f4 reads; PTX ISA tcgen05 packing formats)."""
-        if aligned:
+    def _load_padded_chunk(self, gaddr: SSAValue, data_bytes: int, aligned: bool) -> list[SSAValue]:
+        """A padded chunk: 16 packed 4-bit (8 bytes) or 6-bit (12 bytes) elements from
+        global memory, then zeros to 16 bytes (what kind::f8f6f4 reads; PTX ISA tcgen05
+        packing formats in shared memory)."""
+        words = data_bytes // 4
+        if aligned and words == 2:
             data = list(self.emit(ptx.LdOp, [gaddr], [i32] * 2, space="global", type="b32", vec=2, offset=0).res)
+        elif aligned:  # 12 bytes, 4-byte aligned: three words (there is no .v3)
+            data = [self.val(ptx.LdOp, [gaddr], space="global", type="b32", vec=1, offset=4 * w) for w in range(words)]
         else:
-            data = self._gather_bytes(gaddr, 2, 1)
+            data = self._gather_bytes(gaddr, words, 1)
         zero = self.imm32(0)
-        return [*data, zero, zero]
+        return [*data] + [zero] * (4 - words)
 
     def _copy_tma(self, op: tc.CopyOp) -> None:
         layout = self.tiles.get(op.dst)

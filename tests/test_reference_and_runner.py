@@ -63,7 +63,7 @@ def test_reference_wmma_offsets_and_layouts() -> None:
     assert ref.written[2][0:16, 16:32].all() and not ref.written[2][16:, :].any()
 
 
-@pytest.mark.parametrize("dtype", ["f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "s32"])
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "tf32", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "s8", "u8", "s32"])
 def test_random_inputs_are_fresh_and_representable(dtype) -> None:
     rng = np.random.default_rng(3)
     x, y = random_input(rng, dtype, (64, 64)), random_input(rng, dtype, (64, 64))
@@ -389,3 +389,18 @@ def test_run_cli_reports_a_kernel_failure_as_a_failure(tmp_path, capsys, monkeyp
     src.write_text(WGMMA)
     assert main(["run", str(src)]) == 1
     assert "did not finish" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("dtype", ["e2m3", "e3m2"])
+def test_6bit_inputs_are_a_little_endian_bit_stream(dtype) -> None:
+    """Four 6-bit codes in three bytes, element i at bits [6i, 6i + 6): 16 elements are the
+    12 data bytes of one padded shared-memory chunk."""
+    rng = np.random.default_rng(9)
+    values = random_input(rng, dtype, (37,))
+    packed = runner.device_bytes(values, dtype)
+    assert packed.dtype == np.uint8 and len(packed) == -(-37 // 4) * 3
+    stream = int.from_bytes(packed.tobytes(), "little")
+    codes = [(stream >> (6 * i)) & 0x3F for i in range(37)]
+    assert codes == [int(c) & 0x3F for c in values.view(np.uint8)]
+    assert stream >> (6 * 37) == 0  # the tail is zero
+    assert len(np.unique(values.astype(np.float64))) > 16

@@ -63,26 +63,26 @@ func.func @sm100_e2m1_k_32b_n24_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 16, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401000010100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e2m1, b = e2m1, d = f32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08061690>} :
 // -----
-// B pinned at 34816
+// B pinned at 35840
 func.func @sm100_e2m1_k_32b_n128_k96_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 34816>>
+  %b = tc.smem_tile : !tc.tile<128x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>
   %acc = tc.acc_zero : !tc.acc<64x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 34816>>, !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e2m1_k_32b_n128_k96_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 34816>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xf4E2M1FN, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x100, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010010>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010020>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010880>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8900, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010890>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8a00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108a0>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108c0>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8d00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108d0>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8e00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108e0>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e2m1, b = e2m1, d = f32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04201690>} :
 // -----
 func.func @sm100_e2m1_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
@@ -104,17 +104,17 @@ func.func @sm100_e2m1_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x2020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010202>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e2m1, b = e2m1, d = f32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08061690>} :
 // -----
-// B pinned at 33792
+// B pinned at 34816
 func.func @sm100_e2m1_k_64b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33792>>
+  %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>
   %acc = tc.acc_zero : !tc.acc<64x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33792>>, !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e2m1_k_64b_n128_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33792>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010000>
@@ -122,10 +122,10 @@ func.func @sm100_e2m1_k_64b_n128_k128_kfirst() attributes {tc.target = "sm_100a"
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010020>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x220, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010022>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010840>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8420, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010842>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8600, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010860>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x8620, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010862>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010880>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8820, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010882>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8a00, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108a0>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8a20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108a2>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e2m1, b = e2m1, d = f32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04201690>} :
 // -----
 func.func @sm100_e2m1_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
@@ -151,17 +151,17 @@ func.func @sm100_e2m1_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e2m1, b = e2m1, d = f32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08061690>} :
 // -----
-// B pinned at 35840
+// B pinned at 33792
 func.func @sm100_e2m1_k_128b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 35840>>
+  %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>
   %acc = tc.acc_zero : !tc.acc<64x128xf32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 35840>>, !tc.acc<64x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>, !tc.acc<64x128xf32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_e2m1_k_128b_n128_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 35840>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xf32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
@@ -169,10 +169,10 @@ func.func @sm100_e2m1_k_128b_n128_k128_kfirst() attributes {tc.target = "sm_100a
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c0>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8c20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c2>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8c40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c4>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x8c60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c6>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010840>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8420, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010842>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8440, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010844>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8460, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010846>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e2m1, b = e2m1, d = f32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04201690>} :
 // -----
 // A e2m1, B e4m3

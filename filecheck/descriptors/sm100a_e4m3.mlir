@@ -1,6 +1,6 @@
 // GENERATED FILE -- do not edit. Regenerate with:
 //   .venv/bin/python filecheck/gen_descriptor_pins.py
-// Pinned descriptors for e4m3 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 21 kernels, 122 #tc.desc values.
+// Pinned descriptors for e4m3 on sm_100a, tc.tcgen05_mma (M = 128 and 64, with #tc.idesc): 22 kernels, 130 #tc.desc values.
 // Every value was checked by the generator against lower_tc.layout.emulate_reads
 // (what the tensor core reads) == TileLayout.addresses (where the data is).
 // RUN: lower-tc %s --split-input-file -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s
@@ -454,3 +454,27 @@ func.func @sm100_e4m3xe5m2_k_128b() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x4040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010404>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e5m2, d = f32, m = 128, n = 64, a_major = k, b_major = k, value = 0x08100410>} :
+// -----
+// A e4m3, B e2m3
+func.func @sm100_e4m3xe2m3_k_128b() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b>>
+  %b = tc.smem_tile : !tc.tile<64x128xf6E2M3FN, #tc.layout<k, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b>>, !tc.tile<64x128xf6E2M3FN, #tc.layout<k, swizzle = 128b>>, !tc.acc<128x64xf32>
+  func.return
+}
+// CHECK-LABEL: func.func @sm100_e4m3xe2m3_k_128b(
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xf8E4M3FN, #tc.layout<k, swizzle = 128b, offset = 0>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xf6E2M3FN, #tc.layout<k, swizzle = 128b, offset = 16384>>
+// CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x64xf32>
+// CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010002>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
+// CHECK-SAME: ], tc.b_descs = [
+// CHECK-SAME: #tc.desc<k = 0, start = 0x4000, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010400>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x4020, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010402>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x4040, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010404>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
+// CHECK-SAME: ], tc.idesc = #tc.idesc<kind = f8f6f4, a = e4m3, b = e2m3, d = f32, m = 128, n = 64, a_major = k, b_major = k, value = 0x08100c10>} :

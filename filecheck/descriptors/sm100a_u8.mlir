@@ -63,26 +63,26 @@ func.func @sm100_u8_k_32b_n24_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 16, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401000010100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08060020>} :
 // -----
-// B pinned at 34816
+// B pinned at 35840
 func.func @sm100_u8_k_32b_n128_k96_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x96xui8, #tc.layout<k, swizzle = 32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x96xui8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 34816>>
+  %b = tc.smem_tile : !tc.tile<128x96xui8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>
   %acc = tc.acc_zero : !tc.acc<64x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xui8, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xui8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 34816>>, !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x96xui8, #tc.layout<k, swizzle = 32b, order = k_first>>, !tc.tile<128x96xui8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_u8_k_32b_n128_k96_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x96xui8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xui8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 34816>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x96xui8, #tc.layout<k, swizzle = 32b, order = k_first, offset = 35840>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x100, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010010>
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010020>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010880>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8900, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc000403000010890>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8a00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108a0>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108c0>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8d00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108d0>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8e00, lbo = 16, sbo = 768, base_offset = 0, swizzle = 32b, value = 0xc0004030000108e0>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04200020>} :
 // -----
 func.func @sm100_u8_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
@@ -104,17 +104,17 @@ func.func @sm100_u8_k_64b_n24_k64() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x2020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010202>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08060020>} :
 // -----
-// B pinned at 33792
+// B pinned at 34816
 func.func @sm100_u8_k_64b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 64b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33792>>
+  %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>
   %acc = tc.acc_zero : !tc.acc<64x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xui8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33792>>, !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 64b, order = k_first>>, !tc.tile<128x128xui8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_u8_k_64b_n128_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 33792>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 64b, order = k_first, offset = 34816>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010000>
@@ -122,10 +122,10 @@ func.func @sm100_u8_k_64b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} 
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x200, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010020>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x220, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010022>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010840>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8420, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010842>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8600, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010860>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x8620, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010862>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010880>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8820, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x8000404000010882>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8a00, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108a0>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8a20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 64b, value = 0x80004040000108a2>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04200020>} :
 // -----
 func.func @sm100_u8_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
@@ -151,17 +151,17 @@ func.func @sm100_u8_k_128b_n24_k128() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x4060, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010406>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 128, n = 24, a_major = k, b_major = k, value = 0x08060020>} :
 // -----
-// B pinned at 35840
+// B pinned at 33792
 func.func @sm100_u8_k_128b_n128_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 128b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 35840>>
+  %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>
   %acc = tc.acc_zero : !tc.acc<64x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xui8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 35840>>, !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 128b, order = k_first>>, !tc.tile<128x128xui8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_u8_k_128b_n128_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 35840>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<k, swizzle = 128b, order = k_first, offset = 33792>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010000>
@@ -169,10 +169,10 @@ func.func @sm100_u8_k_128b_n128_k128_kfirst() attributes {tc.target = "sm_100a"}
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010004>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010006>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c0>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8c20, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c2>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8c40, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c4>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x8c60, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040000108c6>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010840>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8420, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010842>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x8440, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010844>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x8460, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000010846>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 64, n = 128, a_major = k, b_major = k, value = 0x04200020>} :
 // -----
 func.func @sm100_u8_mn_none_n16_k32() attributes {tc.target = "sm_100a"} {
@@ -233,17 +233,17 @@ func.func @sm100_u8_mn_32b_n32_k64() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x2400, lbo = 256, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401000100240>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 128, n = 32, a_major = mn, b_major = mn, value = 0x08098020>} :
 // -----
-// B pinned at 33792
+// B pinned at 34816
 func.func @sm100_u8_mn_32b_n64_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33792>>
+  %b = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 34816>>
   %acc = tc.acc_zero : !tc.acc<64x64xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first>>, !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33792>>, !tc.acc<64x64xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first>>, !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 34816>>, !tc.acc<64x64xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_u8_mn_32b_n64_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 33792>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<64x128xui8, #tc.layout<mn, swizzle = 32b, order = k_first, offset = 34816>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x64xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000000>
@@ -251,10 +251,10 @@ func.func @sm100_u8_mn_32b_n64_k128_kfirst() attributes {tc.target = "sm_100a"} 
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x800, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000080>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0xc00, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010000c0>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000840>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x8800, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000880>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0x8c00, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010008c0>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0x9000, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000900>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000880>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8c00, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc0004010010008c0>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0x9000, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000900>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0x9400, lbo = 4096, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000401001000940>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 64, n = 64, a_major = mn, b_major = mn, value = 0x04118020>} :
 // -----
 func.func @sm100_u8_mn_64b_n64_k32() attributes {tc.target = "sm_100a"} {
@@ -274,24 +274,24 @@ func.func @sm100_u8_mn_64b_n64_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 512, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000200100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 128, n = 64, a_major = mn, b_major = mn, value = 0x08118020>} :
 // -----
-// B pinned at 35840
+// B pinned at 33792
 func.func @sm100_u8_mn_64b_n128_k64_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<64x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<128x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 35840>>
+  %b = tc.smem_tile : !tc.tile<128x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33792>>
   %acc = tc.acc_zero : !tc.acc<64x128xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first>>, !tc.tile<128x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 35840>>, !tc.acc<64x128xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<64x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first>>, !tc.tile<128x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33792>>, !tc.acc<64x128xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_u8_mn_64b_n128_k64_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<64x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 35840>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xui8, #tc.layout<mn, swizzle = 64b, order = k_first, offset = 33792>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<64x128xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000000>
 // CHECK-SAME: , #tc.desc<k = 32, start = 0x800, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000080>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x80004020010008c0>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x9400, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000940>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8400, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402001000840>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x8c00, lbo = 4096, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x80004020010008c0>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 64, n = 128, a_major = mn, b_major = mn, value = 0x04218020>} :
 // -----
 func.func @sm100_u8_mn_128b_n128_k32() attributes {tc.target = "sm_100a"} {
@@ -311,17 +311,17 @@ func.func @sm100_u8_mn_128b_n128_k32() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x1000, lbo = 1024, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404000400100>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 128, n = 128, a_major = mn, b_major = mn, value = 0x08218020>} :
 // -----
-// B pinned at 34816
+// B pinned at 35840
 func.func @sm100_u8_mn_128b_n256_k128_kfirst() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first>>
-  %b = tc.smem_tile : !tc.tile<256x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 34816>>
+  %b = tc.smem_tile : !tc.tile<256x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 35840>>
   %acc = tc.acc_zero : !tc.acc<128x256xi32>
-  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first>>, !tc.tile<256x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 34816>>, !tc.acc<128x256xi32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first>>, !tc.tile<256x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 35840>>, !tc.acc<128x256xi32>
   func.return
 }
 // CHECK-LABEL: func.func @sm100_u8_mn_128b_n256_k128_kfirst(
 // CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 0>>
-// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 34816>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<256x128xui8, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 35840>>
 // CHECK-NEXT: %acc = tc.acc_zero : !tc.acc<128x256xi32>
 // CHECK-NEXT: %d = tc.tcgen05_mma %a, %b, %acc {tc.a_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x0, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000000>
@@ -329,10 +329,10 @@ func.func @sm100_u8_mn_128b_n256_k128_kfirst() attributes {tc.target = "sm_100a"
 // CHECK-SAME: , #tc.desc<k = 64, start = 0x2000, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000200>
 // CHECK-SAME: , #tc.desc<k = 96, start = 0x3000, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000300>
 // CHECK-SAME: ], tc.b_descs = [
-// CHECK-SAME: #tc.desc<k = 0, start = 0x8800, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000880>
-// CHECK-SAME: , #tc.desc<k = 32, start = 0x9800, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000980>
-// CHECK-SAME: , #tc.desc<k = 64, start = 0xa800, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000a80>
-// CHECK-SAME: , #tc.desc<k = 96, start = 0xb800, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000b80>
+// CHECK-SAME: #tc.desc<k = 0, start = 0x8c00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040040008c0>
+// CHECK-SAME: , #tc.desc<k = 32, start = 0x9c00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x40004040040009c0>
+// CHECK-SAME: , #tc.desc<k = 64, start = 0xac00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000ac0>
+// CHECK-SAME: , #tc.desc<k = 96, start = 0xbc00, lbo = 16384, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000404004000bc0>
 // CHECK-SAME: ], tc.idesc = #tc.idesc<kind = i8, a = u8, b = u8, d = s32, m = 128, n = 256, a_major = mn, b_major = mn, value = 0x08418020>} :
 // -----
 // A MN-major, B K-major

@@ -193,7 +193,7 @@ func.func @e2m1_col_major_a(%A: memref<128x64xf4E2M1FN, strided<[1, 128]>>) attr
   tc.copy %A to %a as a : memref<128x64xf4E2M1FN, strided<[1, 128]>>, !tc.tile<128x64xf4E2M1FN, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:193:3: error: thread copies of e2m1 read 16 packed elements per chunk: the global matrix must be contiguous along K with an even leading dimension{{$}}
+// CHECK: {{.*}}tcgen05.mlir:193:3: error: thread copies of e2m1 read 16 packed elements per chunk: the global matrix must be contiguous along K with rows starting on whole bytes (a leading dimension times 4 bits a multiple of 8){{$}}
 
 // -----
 
@@ -219,7 +219,7 @@ func.func @tmem_a_n24() attributes {tc.target = "sm_100a"} {
 
 // -----
 
-// An MN-major 8-bit B needs N in steps of 16 (PTX ISA: N shapes for 8-bit transpose B); its
+// An MN-major 8-bit B needs N in steps of 16 (its atoms are 16 elements along N or more);
 // 16-element chunks already say so at the tile.
 func.func @mn_major_e4m3_b_n24() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x32xf8E4M3FN, #tc.layout<k, swizzle = auto>>
@@ -302,3 +302,35 @@ func.func @tc5_strides() attributes {tc.target = "sm_100a"} {
   func.return
 }
 // CHECK: {{.*}}tcgen05.mlir:301:{{[0-9]+}}: error: tcgen05 (sm_100a): the tile's atom stride along MN 0x480 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md){{$}}
+
+// -----
+
+// 6-bit types cannot be transposed (only 8-, 16- and 32-bit kinds have MN-major forms).
+func.func @e2m3_mn() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xf6E2M3FN, #tc.layout<k, swizzle = 64b>>
+  %b = tc.smem_tile : !tc.tile<128x64xf6E2M3FN, #tc.layout<mn, swizzle = 128b>>
+  %acc = tc.acc_zero : !tc.acc<128x128xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xf6E2M3FN, #tc.layout<k, swizzle = 64b>>, !tc.tile<128x64xf6E2M3FN, #tc.layout<mn, swizzle = 128b>>, !tc.acc<128x128xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:313:{{[0-9]+}}: error: tcgen05 (sm_100a) cannot transpose e2m3: MN-major operands must be one of bf16, e4m3, e5m2, f16, s8, tf32, u8; store the tile K-major{{$}}
+
+// -----
+
+// Packed 6-bit rows start on whole bytes: a leading dimension of 66 puts row 1 at bit 396.
+func.func @e3m2_ld(%A: memref<128x64xf6E3M2FN, strided<[66, 1]>>) attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xf6E3M2FN, #tc.layout<k, swizzle = 64b>>
+  tc.copy %A to %a as a : memref<128x64xf6E3M2FN, strided<[66, 1]>>, !tc.tile<128x64xf6E3M2FN, #tc.layout<k, swizzle = 64b>>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:323:{{[0-9]+}}: error: thread copies of e3m2 read 16 packed elements per chunk: the global matrix must be contiguous along K with rows starting on whole bytes (a leading dimension times 6 bits a multiple of 8){{$}}
+
+// -----
+
+// TMA would need the padded 16U6_ALIGN16B tensor-map type.
+func.func @e2m3_tma(%A: memref<128x64xf6E2M3FN>) attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xf6E2M3FN, #tc.layout<k, swizzle = 64b>>
+  tc.copy %A to %a as a via tma : memref<128x64xf6E2M3FN>, !tc.tile<128x64xf6E2M3FN, #tc.layout<k, swizzle = 64b>>
+  func.return
+}
+// CHECK: {{.*}}tcgen05.mlir:333:{{[0-9]+}}: error: TMA copies of e2m3 tiles need the padded 16U6_ALIGN16B tensor-map type, which lower-tc does not emit yet: copy via threads{{$}}

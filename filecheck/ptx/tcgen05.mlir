@@ -222,3 +222,33 @@ func.func @two_accs(%A: memref<128x32xbf16>, %B: memref<32x64xbf16>, %D: memref<
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 %p{{[0-9]+}}, [%r1+[[MBAR]]], 0;
 // CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32 [[BASE]], 128;
 // CHECK-NOT: tcgen05.dealloc
+
+// -----
+
+// kind::f8f6f4 with the 6-bit types: each 16-byte chunk gets 16 packed elements (12 bytes,
+// three 4-byte loads) and 4 bytes of zero padding; formats e2m3 = 3 (A), e3m2 = 4 (B).
+func.func @e2m3_x_e3m2(%A: memref<128x64xf6E2M3FN>, %B: memref<64x32xf6E3M2FN, strided<[1, 64]>>, %D: memref<128x32xf32>) attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xf6E2M3FN, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<32x64xf6E3M2FN, #tc.layout<k, swizzle = auto>>
+  tc.copy %A to %a as a : memref<128x64xf6E2M3FN>, !tc.tile<128x64xf6E2M3FN, #tc.layout<k, swizzle = auto>>
+  tc.copy %B to %b as b : memref<64x32xf6E3M2FN, strided<[1, 64]>>, !tc.tile<32x64xf6E3M2FN, #tc.layout<k, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x32xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xf6E2M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<32x64xf6E3M2FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x32xf32>
+  tc.acc_store %d to %D : !tc.acc<128x32xf32>, memref<128x32xf32>
+  func.return
+}
+// CHECK: .visible .entry e2m3_x_e3m2(
+// CHECK: // a copy by threads: 512 chunks of 16 bytes
+// CHECK: mul.wide.u32 %rd{{[0-9]+}}, %r{{[0-9]+}}, 1;
+// CHECK-NEXT: add.u64 [[G:%rd[0-9]+]], %rd{{[0-9]+}}, %rd{{[0-9]+}};
+// CHECK-NEXT: ld.global.b32 [[W0:%r[0-9]+]], [[[G]]];
+// CHECK-NEXT: ld.global.b32 [[W1:%r[0-9]+]], [[[G]]+4];
+// CHECK-NEXT: ld.global.b32 [[W2:%r[0-9]+]], [[[G]]+8];
+// CHECK-NEXT: mov.u32 [[Z:%r[0-9]+]], 0;
+// CHECK-NEXT: add.u32 [[SA:%r[0-9]+]], %r1, %r{{[0-9]+}};
+// CHECK-NEXT: st.shared.v4.b32 [[[SA]]], {[[W0]], [[W1]], [[W2]], [[Z]]};
+// CHECK: // b copy by threads: 128 chunks of 16 bytes
+// D f32 (1 << 4) | e2m3 (3 << 7) | e3m2 (4 << 10) | N/8 << 17 | M/16 << 24 = 134746512
+// CHECK: mov.u32 [[IDESC:%r[0-9]+]], 134746512;
+// CHECK-NEXT: // tcgen05.mma kind::f8f6f4, 2 K-slices, one elected thread
+// CHECK: tcgen05.mma.cta_group::1.kind::f8f6f4 [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, [[IDESC]], 0;
