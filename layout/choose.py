@@ -88,6 +88,10 @@ def choose_swizzle(
     raise LayoutError(f"no swizzle fits ({what}): {reasons}")
 
 
+#: The caps the placement-aware chooser steps down through.
+NARROWING = (Swizzle.B64, Swizzle.B32, Swizzle.NONE)
+
+
 def choose_placed_swizzle(
     dtype: str | ElementType,
     major: Major,
@@ -127,7 +131,3 @@ def choose_placed_swizzle(
         if refused:
             return SwizzleChoice(choice.swizzle, f"{choice.swizzle}: the widest mode its placement allows ({why_not()})")
         return choice
-
-
-#: The caps the placement-aware chooser steps down through.
-NARROWING = (Swizzle.B64, Swizzle.B32, Swizzle.NONE)

@@ -132,3 +132,24 @@ def test_instr_desc_refusals(args, message) -> None:
 def test_instr_desc_mn_major_e2m1_refused() -> None:
     with pytest.raises(LayoutError, match="cannot read A"):
         InstrDescriptor("e2m1", "e4m3", "f32", 128, 64, a_mn_major=True).encode()
+
+
+def test_placed_choice_steps_down_to_what_fits_the_placement() -> None:
+    from lower_tc.layout import TileLayout, choose_placed_swizzle
+
+    def at(address: int):
+        return lambda mode: TileLayout.make("bf16", 64, 64, Major.K, mode, address=address)
+
+    aligned = choose_placed_swizzle("bf16", Major.K, 64, Arch.SM90A, at(0x480))
+    assert aligned == choose_swizzle("bf16", Major.K, 64, Arch.SM90A)  # nothing in the way
+    odd = choose_placed_swizzle("bf16", Major.K, 64, Arch.SM90A, at(0x10))
+    assert odd.swizzle is Swizzle.NONE
+    assert odd.reason.startswith("none: the widest mode its placement allows (128b, 64b, 32b: tile start 0x10")
+    capped = choose_placed_swizzle("bf16", Major.K, 64, Arch.SM90A, at(0x10), maximum=Swizzle.B32)
+    assert capped.swizzle is Swizzle.NONE and "128b" not in capped.reason
+
+    def never(mode):
+        raise LayoutError("no room")
+
+    with pytest.raises(LayoutError, match=r"no swizzle fits the tile's placement \(128b, 64b, 32b, none: no room\)"):
+        choose_placed_swizzle("bf16", Major.K, 64, Arch.SM90A, never)
