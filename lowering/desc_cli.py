@@ -215,12 +215,13 @@ def encode_report(args: argparse.Namespace) -> dict[str, Any]:
 def _stride_roles(major: str, swizzle: str) -> tuple[str, str]:
     """What LBO and SBO step over, in words (DESIGN.md fact 4)."""
     if swizzle == "none":
-        return "next 16-byte column of core matrices along K", (
-            "next 8 rows along M/N" if major == "k" else "next core matrix along M/N"
-        )
+        if major == "k":
+            return "next 16-byte column of core matrices along K", "next 8 rows along M/N"
+        return "next 8 rows along K (core matrix)", "next 16-byte core matrix along M/N"
     if major == "k":
         return "unused with swizzle, encoded as 1", "next 8 rows along M/N"
-    return "next atom along M/N", "next 8 rows along K"
+    k_rows = 4 if swizzle == "128b_base32b" else 8  # its atom is 4 K rows deep
+    return "next atom along M/N", f"next {k_rows} rows along K"
 
 
 def format_encode(r: dict[str, Any]) -> str:

@@ -194,3 +194,23 @@ def test_auto_swizzle_fits_the_placement(capsys) -> None:
     reply = json.loads(out)
     assert reply["swizzle"] == "none"
     assert "128b, 64b, 32b: tile start 0x10 is not 128-byte aligned" in reply["swizzle_reason"]
+
+
+@pytest.mark.parametrize("argv,lbo_role,sbo_role", [
+    (["--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "none"],
+     "next 16-byte column of core matrices along K", "next 8 rows along M/N"),
+    (["--arch", "sm_90a", "--dtype", "bf16", "--major", "mn", "--swizzle", "none"],
+     "next 8 rows along K (core matrix)", "next 16-byte core matrix along M/N"),
+    (["--arch", "sm_90a", "--dtype", "bf16", "--major", "mn", "--swizzle", "64b"],
+     "next atom along M/N", "next 8 rows along K"),
+    (["--arch", "sm_100a", "--dtype", "tf32", "--major", "mn", "--swizzle", "128b_base32b"],
+     "next atom along M/N", "next 4 rows along K"),
+])
+def test_encode_says_what_lbo_and_sbo_step_over(capsys, argv, lbo_role, sbo_role) -> None:
+    """The canonical layouts' roles (DESIGN.md fact 4): MN-major swaps them against K-major
+    without swizzle and again with it; 128b_base32b's atom is 4 K rows deep."""
+    code, out, err = run(capsys, "encode", *argv, "--mn", "128", "--k", "32")
+    assert code == 0, err
+    lbo_line = next(line for line in out.splitlines() if line.strip().startswith("LBO"))
+    sbo_line = next(line for line in out.splitlines() if line.strip().startswith("SBO"))
+    assert lbo_line.endswith(f"({lbo_role})") and sbo_line.endswith(f"({sbo_role})")
