@@ -144,11 +144,18 @@ def all_configs() -> Iterator[Config]:
                        ACCS[dtype][0], a_global=a_g, b_global=b_g, pad=pad)
             if legal(c):
                 yield c
-        # A in registers: a subset (K-major A, each swizzle, two N, 1 and 4 K-slices)
+        # A in registers: a subset (K-major A, each swizzle, two N, 1 and 4 K-slices), and
+        # with the tiles copied by TMA in K-first atom order
         for b_major, swizzle, n, ks, acc in itertools.product(
             majors, SWIZZLES, (16, 128), (1, 4), ACCS[dtype]
         ):
             c = Config(dtype, "k", b_major, swizzle, n, ks, "mn_first", "threads", True, acc)
+            if legal(c):
+                yield c
+        for b_major, swizzle in itertools.product(majors, SWIZZLES):
+            a_g, b_g = tma_globals("k", b_major)
+            c = Config(dtype, "k", b_major, swizzle, 64, 4, "k_first", "tma", True, ACCS[dtype][0],
+                       a_global=a_g, b_global=b_g)
             if legal(c):
                 yield c
     # mixed fp8 and integer operand pairs
