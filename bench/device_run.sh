@@ -2,7 +2,7 @@
 # Everything lower-tc checks on a lent H100, in one call of the `device` tool:
 #
 #   bash bench/device_run.sh SHARD      # SHARD: which part of the sweep, e.g. 0/2 (or "none")
-#   bash bench/device_run.sh 0/1        # everything in one call (about 7 minutes on an H100)
+#   bash bench/device_run.sh 0/1        # everything in one call (about 6 minutes on an H100)
 #   bash bench/device_run.sh 0/2; bash bench/device_run.sh 1/2    # the same in two calls
 #
 # run from the repository root with `.whl` carried (xDSL and its pure-Python
