@@ -477,7 +477,7 @@ def _work(job: tuple[str, str, int, bool]) -> tuple[str, str, str, float, float,
     except Exception as err:  # noqa: BLE001 - a harness bug must not stop the sweep
         return key, "RUN_ERROR", "", 0.0, 0.0, f"{type(err).__name__}: {str(err)[:300]}"
     status = "PASS" if r.passed else "FAIL"
-    return key, status, r.device, r.max_error, r.tolerance, f"nan={r.nan_count} mismatches={r.mismatches}/{r.checked}"
+    return key, status, r.device, r.max_error, r.tolerance, f"nan={r.nan_count} mismatches={r.mismatches}/{r.checked} stray={r.stray}"
 
 
 def _family(key: str) -> str:

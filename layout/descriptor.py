@@ -210,9 +210,10 @@ class KSlice:
         return self.descriptor.start_address
 
 
-def _check_operand(layout: TileLayout, arch: Arch) -> None:
+def check_operand_layout(layout: TileLayout, arch: Arch) -> None:
     """What `arch` reads at all: the operand type and its major-ness, the swizzle mode,
-    and (swizzled) placements measured on hardware."""
+    and (swizzled) placements measured on hardware. Raises LayoutError saying why not;
+    the swizzle chooser asks it too, so that `auto` steps down to a mode that is read."""
     why = swizzle_rule(arch, layout.dtype.name, layout.major is Major.MN, layout.swizzle)
     if why:
         raise LayoutError(why)
@@ -264,7 +265,7 @@ def descriptor_for_layout(
     the absolute-address mode (bit 52): where the second chunk of a 48-byte K row
     lives. The ISA's restrictions are enforced here: K-major, 128B swizzle, base offset 0.
     """
-    _check_operand(layout, arch)
+    check_operand_layout(layout, arch)
     s_mn, s_k = layout.strides
     if layout.swizzle is Swizzle.NONE:
         lbo, sbo = s_k, s_mn

@@ -20,6 +20,15 @@ def main(argv: list[str] | None = None) -> int:
         # the reader stopped early (`lower-tc ... | head`): not an error, and no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as err:  # noqa: BLE001 - a bug in lower-tc: one line, not a traceback
+        if os.environ.get("LOWER_TC_TRACEBACK"):
+            raise
+        print(
+            f"lower-tc: internal error: {type(err).__name__}: {err} (a bug in lower-tc; "
+            "LOWER_TC_TRACEBACK=1 shows where)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 def _dispatch(argv: list[str]) -> int:

@@ -18,6 +18,7 @@ from lower_tc.layout import (
     Major,
     Swizzle,
     TileLayout,
+    check_operand_layout,
     choose_placed_swizzle,
     decode_descriptor,
     descriptor_for_layout,
@@ -50,6 +51,8 @@ def parse_number(text: str) -> int:
     (Python's int() would also take other scripts' digits)."""
     if not _NUMBER.fullmatch(text):
         raise UsageError(f"malformed number '{text}'")
+    if len(text) > 100:  # no field is that wide; Python refuses long decimals itself
+        raise UsageError(f"number too long: '{text[:20]}...' ({len(text)} characters)")
     return int(text, 10) if re.fullmatch(r"-?0[0-9_]+", text) else int(text, 0)
 
 
@@ -171,8 +174,9 @@ def encode_report(args: argparse.Namespace) -> dict[str, Any]:
         origin = parse_number(args.swizzle_origin) if args.swizzle_origin else None
 
         def fits(mode: Swizzle) -> None:  # the widest mode that fits --addr and --atom-strides
-            TileLayout.make(dtype, mn, k, major, mode, args.order, _strides(args.atom_strides),
-                            parse_number(args.addr), origin)
+            placed = TileLayout.make(dtype, mn, k, major, mode, args.order, _strides(args.atom_strides),
+                                     parse_number(args.addr), origin)
+            check_operand_layout(placed, arch)
 
         choice = choose_placed_swizzle(dtype, major, extent, arch, fits, maximum=maximum)
         swizzle, reason = choice.swizzle, choice.reason

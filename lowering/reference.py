@@ -25,6 +25,9 @@ class ReferenceResult:
     scale: dict[int, np.ndarray]  # |A|.|B| (+|C|): the magnitude rounding errors scale with
     written: dict[int, np.ndarray]
     operand_types: set[str] = field(default_factory=set)  # of every MMA's A and B
+    #: Per output argument index: the A and B types of the MMAs whose results it holds
+    #: (a kernel may store an s32 result beside an f32 one; each gets its own tolerance).
+    types: dict[int, set[str]] = field(default_factory=dict)
 
 
 def read_arguments(kernel: Operation) -> set[int]:
@@ -40,6 +43,7 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
     body = tc.kernel_body(kernel)
     args = list(body.args)
     env: dict[SSAValue, tuple[np.ndarray, np.ndarray]] = {}  # value -> (values, |values| scale)
+    feeds: dict[SSAValue, frozenset[str]] = {}  # value -> operand types of the MMAs behind it
     out = ReferenceResult({}, {}, {})
 
     def arg(value: SSAValue) -> int:
@@ -51,6 +55,7 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             out.values[index] = np.zeros(shape)
             out.scale[index] = np.zeros(shape)
             out.written[index] = np.zeros(shape, dtype=bool)
+            out.types[index] = set()
         return out.values[index], out.scale[index], out.written[index]
 
     for op in body.ops:
@@ -66,13 +71,16 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             c = inputs[arg(op.src)]
             env[op.acc] = (c.copy(), np.abs(c))
         elif isinstance(op, tc.WgmmaOp | tc.Tcgen05MmaOp):
-            out.operand_types.update(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
+            mma_types = frozenset(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
+            out.operand_types |= mma_types
+            feeds[op.result] = feeds.get(op.acc, frozenset()) | mma_types
             a, a_abs = env[op.a]
             b, b_abs = env[op.b]
             c, c_abs = env[op.acc]
             env[op.result] = (c + a @ b.T, c_abs + a_abs @ b_abs.T)
         elif isinstance(op, tc.AccStoreOp):
             values, scale, written = output(arg(op.dst))
+            out.types[arg(op.dst)] |= feeds.get(op.acc, frozenset())
             v, s = env[op.acc]
             values[...], scale[...], written[...] = v, s, True
         elif isinstance(op, tc.WmmaZeroOp):
@@ -88,7 +96,9 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             mat = block if layout == "row" else block.T
             env[op.frag] = (mat, np.abs(mat))
         elif isinstance(op, tc.WmmaMmaOp):
-            out.operand_types.update(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
+            mma_types = frozenset(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
+            out.operand_types |= mma_types
+            feeds[op.d] = feeds.get(op.c, frozenset()) | mma_types
             a, a_abs = env[op.a]
             b, b_abs = env[op.b]
             c, c_abs = env[op.c]
@@ -103,6 +113,7 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             if layout == "col":
                 v, s = v.T, s.T
             values, scale, written = output(arg(op.dst))
+            out.types[arg(op.dst)] |= feeds.get(op.frag, frozenset())
             values[r0 : r0 + rows, c0 : c0 + cols] = v
             scale[r0 : r0 + rows, c0 : c0 + cols] = s
             written[r0 : r0 + rows, c0 : c0 + cols] = True

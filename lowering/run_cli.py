@@ -11,15 +11,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
+
+
+def _seconds(text: str) -> float:
+    """A time limit: a finite number of seconds over 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"the time limit must be a positive number of seconds, not {text!r}")
+    return value
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="lower-tc run", description=__doc__)
     parser.add_argument("input", help="a tile program (.mlir)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds a kernel may run")
+    parser.add_argument("--timeout", type=_seconds, default=10.0, help="seconds a kernel may run")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     args = parser.parse_args(argv)
 
@@ -45,6 +57,8 @@ def main(argv: list[str]) -> int:
         kernels = compile_source(text, args.input, assemble=True)
     except OSError as err:
         return fail(f"lower-tc run: error: {err}", 1)
+    except UnicodeDecodeError as err:
+        return fail(f"lower-tc run: error: {args.input} is not UTF-8 text ({err.reason} at byte {err.start})", 1)
     except ParseError as err:
         loc = err.span.get_location()
         return fail(f"{loc.file}:{loc.line}:{loc.col}: error: {err.msg}", 1)
@@ -64,7 +78,7 @@ def main(argv: list[str]) -> int:
     except RunError as err:
         return fail(f"lower-tc run: error: {err}", 2)
     if args.json:
-        print(json.dumps([r.as_dict() for r in results], indent=2))
+        print(json.dumps([r.as_dict() for r in results], indent=2, allow_nan=False))
     else:
         for r in results:
             print(r.summary())

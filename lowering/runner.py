@@ -4,12 +4,15 @@ Fresh random inputs every run (ml_dtypes for bf16 and fp8; integers for
 s8/u8), outputs poisoned before the launch, every CUDA call's status checked,
 a time limit on the kernel, and a comparison in float64 whose error is
 measured against the magnitude |A|.|B| (+|C|) that rounding scales with.
-NaN never passes, and neither does a write outside the result (every other
-byte of an output buffer must come back as it went in).
+NaN never passes, and neither does a write outside the result: every byte of
+every buffer that the program does not write (inputs, padding, the rest of an
+output) must come back as it went in, and so must a poisoned guard region
+after each buffer, which catches writes past its end.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -46,6 +49,11 @@ def tolerance(operand: str, accumulator: str) -> float:
     return 1e-4
 
 
+#: Poisoned bytes allocated after every buffer: a write past a buffer's end lands here.
+GUARD_BYTES = 256
+GUARD_FILL = 0xA5
+
+
 class RunError(Exception):
     """The kernel could not be run here (no GPU, wrong GPU, CUDA error, time-out)."""
 
@@ -55,30 +63,59 @@ class KernelError(RunError):
 
 
 @dataclass
+class OutputCheck:
+    """One output argument's comparison: its own tolerance (from its accumulator type
+    and the operand types of the MMAs whose results it holds)."""
+
+    param: str
+    max_error: float
+    tolerance: float
+    mismatches: int
+    checked: int
+
+
+@dataclass
 class RunResult:
     kernel: str
     device: str
     seed: int
     passed: bool
-    max_error: float
-    tolerance: float
+    max_error: float  # the largest error of any output (inf where an output is NaN)
+    tolerance: float  # the loosest output tolerance; each output is held to its own
     nan_count: int
     mismatches: int
     checked: int
     outputs: list[str] = field(default_factory=list)
-    stray: int = 0  # output elements outside the result that the kernel overwrote
+    #: Elements outside the result that the kernel changed (in any buffer), plus bytes
+    #: written into the guard regions after the buffers.
+    stray: int = 0
+    per_output: list[OutputCheck] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """JSON-ready: a non-finite error (NaN in the output) becomes null."""
+
+        def finite(value: Any) -> Any:
+            if isinstance(value, float) and not math.isfinite(value):
+                return None
+            if isinstance(value, dict):
+                return {k: finite(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [finite(v) for v in value]
+            return value
+
+        return finite(asdict(self))
 
     def summary(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
         nan = f", {self.nan_count} NaN" if self.nan_count else ""
         stray = f", {self.stray} written outside the result" if self.stray else ""
-        return (
-            f"{self.kernel}: max error {self.max_error:.3g} (tolerance {self.tolerance:.1g}), "
-            f"{self.mismatches}/{self.checked} outside{nan}{stray}: {verdict}"
-        )
+        if len({o.tolerance for o in self.per_output}) > 1:
+            errors = "; ".join(
+                f"{o.param} max error {o.max_error:.3g} (tolerance {o.tolerance:.1g})" for o in self.per_output
+            )
+        else:
+            errors = f"max error {self.max_error:.3g} (tolerance {self.tolerance:.1g})"
+        return f"{self.kernel}: {errors}, {self.mismatches}/{self.checked} outside{nan}{stray}: {verdict}"
 
 
 # -- inputs ----------------------------------------------------------------------------------
@@ -228,8 +265,12 @@ def launch(
     info: dict[str, Any],
     host_args: list[np.ndarray],
     timeout: float = 10.0,
-) -> tuple[list[np.ndarray], str]:
-    """Runs one kernel on the first GPU; returns the arguments as copied back, and the device."""
+) -> tuple[list[np.ndarray], str, list[int]]:
+    """Runs one kernel on the first GPU. Returns the arguments as copied back, the
+    device, and per argument how many bytes of the poisoned guard region after its
+    buffer the kernel changed (a write past the buffer's end)."""
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"the time limit must be a positive number of seconds, not {timeout}")
     cuda, dev, device_name = _session(info["target"])
     cu = cuda.cu
     allocations: list[Any] = []
@@ -245,10 +286,12 @@ def launch(
                 cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem,
             )
         pointers = []
+        guard = np.full(GUARD_BYTES, GUARD_FILL, dtype=np.uint8)
         for array in host_args:
-            dptr = cuda.call("cuMemAlloc", max(array.nbytes, 16))
+            dptr = cuda.call("cuMemAlloc", array.nbytes + GUARD_BYTES)
             allocations.append(dptr)
             cuda.call("cuMemcpyHtoD", dptr, array.ctypes.data, array.nbytes)
+            cuda.call("cuMemcpyHtoD", int(dptr) + array.nbytes, guard.ctypes.data, GUARD_BYTES)
             pointers.append(dptr)
         holders: list[Any] = [np.array([int(p)], dtype=np.uint64) for p in pointers]
         addresses = [h.ctypes.data for h in holders]
@@ -298,17 +341,20 @@ def launch(
                     _LOST.append(f"kernel {info['name']} faulted ({err})")  # a sticky error
                     raise KernelError(f"kernel {info['name']} failed: {err}") from None
             break
-        results = []
+        results, overruns = [], []
         for array, dptr in zip(host_args, pointers):
             back = np.empty_like(array)
             cuda.call("cuMemcpyDtoH", back.ctypes.data, dptr, array.nbytes)
             results.append(back)
+            tail = np.empty(GUARD_BYTES, dtype=np.uint8)
+            cuda.call("cuMemcpyDtoH", tail.ctypes.data, int(dptr) + array.nbytes, GUARD_BYTES)
+            overruns.append(int((tail != GUARD_FILL).sum()))
     except BaseException:
         if not hung:  # freeing under a running kernel would wait for it forever
             _release(cuda, stream, allocations, module, check=False)
         raise
     _release(cuda, stream, allocations, module, check=True)
-    return results, device_name
+    return results, device_name, overruns
 
 
 def _release(cuda: Cuda, stream: Any, allocations: list[Any], module: Any, *, check: bool) -> None:
@@ -345,39 +391,43 @@ def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
     inputs64 = {i: matrix_view(h, a).astype(np.float64) for i, (h, a) in enumerate(zip(host, info["args"]))}
     ref = reference(compiled.source, inputs64)
     on_device = [device_bytes(h, a["dtype"]) for h, a in zip(host, info["args"])]
-    flat_results, device = launch(compiled.cubin, info, on_device, timeout)
-    results = [matrix_view(r, a) for r, a in zip(flat_results, info["args"])]
-    worst, nan_count, mismatches, checked = 0.0, 0, 0, 0
-    acc_types = [info["args"][i]["dtype"] for i in ref.values]
-    operands = ref.operand_types or {"f32"}
-    tol = max(tolerance(o, t) for o in operands for t in acc_types) if acc_types else 0.0
-    stray = sum(
-        stray_writes(flat, host[i], ref.written.get(i), a)
-        for i, (flat, a) in enumerate(zip(flat_results, info["args"])) if a["output"]
+    flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
+    # every byte the program does not write comes back as it went in: inputs (as the
+    # device holds them), padding, the rest of each output, and the guards after them
+    stray = sum(overruns) + sum(
+        stray_writes(flat, sent, ref.written.get(i), a)
+        for i, (flat, sent, a) in enumerate(zip(flat_results, on_device, info["args"]))
     )
+    checks = []
+    nan_count = 0
     for index, expected in ref.values.items():
+        arg = info["args"][index]
+        tol = max(tolerance(o, arg["dtype"]) for o in ref.types.get(index) or {"f32"})
         mask = ref.written[index]
-        got = results[index].astype(np.float64)[mask]
+        got = matrix_view(flat_results[index], arg).astype(np.float64)[mask]
         want = expected[mask]
         scale = np.maximum(ref.scale[index][mask], 1e-30)
         nan = ~np.isfinite(got)
         err = np.where(nan, np.inf, np.abs(got - want) / scale)
         nan_count += int(nan.sum())
-        mismatches += int((err > tol).sum())
-        checked += int(mask.sum())
-        worst = max(worst, float(err.max()) if err.size else 0.0)
+        worst = float(err.max()) if err.size else 0.0
+        checks.append(OutputCheck(arg["param"], worst, tol, int((err > tol).sum()), int(mask.sum())))
+    mismatches = sum(c.mismatches for c in checks)
+    checked = sum(c.checked for c in checks)
     passed = nan_count == 0 and mismatches == 0 and stray == 0 and checked > 0
     return RunResult(
-        info["name"], device, seed, passed, worst, tol, nan_count, mismatches, checked,
-        [info["args"][i]["param"] for i in ref.values], stray,
+        info["name"], device, seed, passed,
+        max((c.max_error for c in checks), default=0.0),
+        max((c.tolerance for c in checks), default=0.0),
+        nan_count, mismatches, checked, [c.param for c in checks], stray, checks,
     )
 
 
 def stray_writes(result: np.ndarray, before: np.ndarray, written: np.ndarray | None, arg: dict[str, Any]) -> int:
-    """Elements of an output buffer the program does not write but the kernel changed:
-    everything outside the written part of the matrix (padding included) must still
-    hold, byte for byte, what was there before the launch (the poison, or C's values
-    for an accumulator updated in place)."""
+    """Elements of a buffer the program does not write but the kernel changed: all of
+    an input, and of an output everything outside the written part of the matrix
+    (padding included), must still hold, byte for byte, what was there before the
+    launch (the input, the poison, or C's values for an accumulator updated in place)."""
     keep = np.ones(result.shape[0], dtype=bool)
     if written is not None:
         (rows, cols), (s_row, s_col) = arg["shape"], arg["strides"]
@@ -388,4 +438,4 @@ def stray_writes(result: np.ndarray, before: np.ndarray, written: np.ndarray | N
     return int((changed.any(axis=1) & keep).sum())
 
 
-__all__ = ["KernelError", "RunError", "RunResult", "launch", "run_kernel", "tolerance"]
+__all__ = ["KernelError", "OutputCheck", "RunError", "RunResult", "launch", "run_kernel", "tolerance"]

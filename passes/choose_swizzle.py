@@ -11,7 +11,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target
-from lower_tc.layout import LayoutError, Major, Swizzle, choose_placed_swizzle
+from lower_tc.layout import Arch, LayoutError, Major, Swizzle, check_operand_layout, choose_placed_swizzle
 from lower_tc.passes.diagnostics import error_at, remark_at
 
 
@@ -49,11 +49,13 @@ class ChooseSwizzlePass(ModulePass):
                 error_at(tile_op, "no tc.target on the enclosing kernel: cannot choose a swizzle")
             extent = tile.k if tile.major is Major.K else tile.mn
 
-            def fits(mode: Swizzle, tile: TileType = tile) -> None:
+            def fits(mode: Swizzle, tile: TileType = tile, arch: Arch = arch) -> None:
+                """The tile, with `mode`, where it is pinned, and readable there by `arch`."""
                 try:
-                    tile.with_layout(tile.layout.with_(swizzle=mode.value))
+                    placed = tile.with_layout(tile.layout.with_(swizzle=mode.value))
                 except VerifyException as err:
                     raise LayoutError(str(err)) from None
+                check_operand_layout(placed.tile_layout(), arch)
 
             try:
                 choice = choose_placed_swizzle(tile.dtype, tile.major, extent, arch, fits, maximum=maximum)

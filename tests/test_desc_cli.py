@@ -71,6 +71,29 @@ def test_encode_auto_prints_reason(capsys) -> None:
     assert "tcgen05" in out and out.count("desc 0x") == 2
 
 
+@pytest.mark.parametrize(
+    "arch, placement, expected, why",
+    [
+        ("sm_100a", ["--addr", "0x200"], "64b", "start 0x200 is not a multiple of the 1024-byte 128b"),
+        ("sm_100a", ["--addr", "0x80"], "none", "start 0x80 is not a multiple of the 256-byte 32b"),
+        ("sm_90a", ["--addr", "0x80"], "128b", None),  # Hopper reads any 128-byte phase
+        ("sm_90a", ["--atom-strides", "1152,9216"], "none", "only strides of whole patterns"),
+    ],
+)
+def test_encode_auto_steps_down_to_a_placement_the_arch_reads(capsys, arch, placement, expected, why) -> None:
+    """auto never picks a mode that the descriptor code would then refuse for the arch."""
+    code, out, err = run(
+        capsys, "encode", "--arch", arch, "--dtype", "bf16", "--major", "k", "--swizzle", "auto",
+        "--mn", "64", "--k", "64", *placement, "--json",
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["swizzle"] == expected
+    if why:
+        assert report["swizzle_reason"].startswith(f"{expected}: the widest mode its placement allows (")
+        assert why in report["swizzle_reason"]
+
+
 def test_encode_sm100_tf32_mn_major_takes_base32b(capsys) -> None:
     """tcgen05 transposes tf32 only with 128B swizzle of 32-byte atomicity: auto picks it,
     and its 4-row atoms make SBO the stride between groups of 4 K rows (512 bytes here)."""
@@ -110,6 +133,7 @@ def test_encode_refuses_base32b_for_other_kinds(capsys) -> None:
         (["--swizzle", "128b_base32b"], "exists only for MN-major"),
         (["--k", "\u0666\u0664"], "malformed number"),  # Arabic-Indic digits: int() takes them
         (["--k", "_64"], "malformed number '_64'"),
+        (["--k", "1" * 5000], "number too long"),  # int() would raise its own ValueError
         (["--addr", "-128"], "tile start -128 is negative"),
         (["--swizzle-origin", "0x100000000"], "outside the 256 KiB shared-memory window"),
         (["--mn", "800000000000"], "exceed the 256 KiB shared-memory window"),  # at once

@@ -1,6 +1,6 @@
 """On a GPU: the runner's checks catch what they are for. A kernel with a wrong
-descriptor must FAIL (not pass by accident), and a kernel that never finishes must be
-reported within the time limit. Skipped, with the reason, where no suitable GPU is."""
+descriptor must FAIL (not pass by accident), a write past a buffer's end must be seen,
+and a kernel that never finishes must be reported within the time limit. Skipped, with the reason, where no suitable GPU is."""
 
 from __future__ import annotations
 
@@ -91,7 +91,47 @@ def test_a_kernel_that_never_finishes_is_reported_on_the_gpu(require_gpu, tmp_pa
             launch(cubin, info, [np.ones(4, np.uint32)], timeout=0.5)
         except RunError as err:
             assert "unusable" in str(err), err
+        else:
+            raise SystemExit("a launch after the hung kernel was not refused")
         print("REPORTED")
     """))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0 and "REPORTED" in done.stdout, done.stdout + done.stderr
+
+
+POKE = """
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry poke(.param .u64 buf)
+{
+    .reg .b32 %r;
+    .reg .b64 %rd;
+    ld.param.u64 %rd, [buf];
+    cvta.to.global.u64 %rd, %rd;
+    mov.b32 %r, 0x12345678;
+    st.global.u32 [%rd+OFFSET], %r;
+    ret;
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("offset, overrun", [(12, 0), (16, 4)])
+def test_a_write_past_a_buffer_lands_in_its_guard_on_the_gpu(require_gpu, offset, overrun) -> None:
+    """A 16-byte buffer: a store at byte 12 is inside it, one at byte 16 is past its end."""
+    import numpy as np
+
+    from lower_tc.lowering.ptxas import assemble
+    from lower_tc.lowering.runner import launch
+
+    require_gpu("sm_90a")
+    cubin = assemble(POKE.replace("OFFSET", str(offset)), "sm_90a")
+    info = {"target": "sm_90a", "name": "poke", "smem_bytes": 0, "tensor_maps": [], "threads": 32}
+    sent = np.array([1, 2, 3, 4], dtype=np.uint32)
+    (back,), _, overruns = launch(cubin, info, [sent])
+    assert overruns == [overrun]
+    expected = sent.copy()
+    if offset < 16:
+        expected[offset // 4] = 0x12345678
+    assert (back == expected).all(), back

@@ -235,7 +235,7 @@ def test_a_clean_launch_releases_everything_it_took(monkeypatch) -> None:
     monkeypatch.setattr(runner, "_SESSION", {})
     monkeypatch.setattr(runner, "_LOST", [])
     info = {"target": "sm_90a", "name": "k", "smem_bytes": 0, "tensor_maps": [], "threads": 128}
-    out, device = runner.launch(b"cubin", info, [np.zeros(4, np.float32), np.ones(2, np.int32)])
+    out, device, overruns = runner.launch(b"cubin", info, [np.zeros(4, np.float32), np.ones(2, np.int32)])
     assert device == "NVIDIA H100 80GB HBM3 (sm_90)" and len(out) == 2
     assert fake.calls.count("cuMemFree") == 2 and fake.calls.count("cuModuleUnload") == 1
     assert fake.calls.count("cuStreamDestroy") == 1
@@ -270,7 +270,9 @@ def fake_launch(change):
             change(i, buf)
             out.append(buf)
         launch.seen = host_args
-        return out, "fake GPU"
+        return out, "fake GPU", [launch.overrun if i == 0 else 0 for i in range(len(out))]
+
+    launch.overrun = 0
 
     return launch
 
@@ -404,3 +406,133 @@ def test_6bit_inputs_are_a_little_endian_bit_stream(dtype) -> None:
     assert codes == [int(c) & 0x3F for c in values.view(np.uint8)]
     assert stream >> (6 * 37) == 0  # the tail is zero
     assert len(np.unique(values.astype(np.float64))) > 16
+
+
+MIXED = """
+func.func @k(%A: memref<16x16xf16>, %B: memref<16x16xf16>, %I: memref<16x16xsi8>, %J: memref<16x16xsi8>, %D: memref<16x16xf32>, %E: memref<16x16xi32>) attributes {tc.target = "sm_90a"} {
+  %c = tc.wmma_zero : !tc.wmma_frag<c, m16n16k16, f32>
+  %a = tc.wmma_load %A[0, 0] : memref<16x16xf16> -> !tc.wmma_frag<a, m16n16k16, f16, row>
+  %b = tc.wmma_load %B[0, 0] : memref<16x16xf16> -> !tc.wmma_frag<b, m16n16k16, f16, row>
+  %d = tc.wmma_mma %a, %b, %c : !tc.wmma_frag<a, m16n16k16, f16, row>, !tc.wmma_frag<b, m16n16k16, f16, row>, !tc.wmma_frag<c, m16n16k16, f32> -> !tc.wmma_frag<c, m16n16k16, f32>
+  tc.wmma_store %d to %D[0, 0] row : !tc.wmma_frag<c, m16n16k16, f32>, memref<16x16xf32>
+  %z = tc.wmma_zero : !tc.wmma_frag<c, m16n16k16, i32>
+  %i = tc.wmma_load %I[0, 0] : memref<16x16xsi8> -> !tc.wmma_frag<a, m16n16k16, si8, row>
+  %j = tc.wmma_load %J[0, 0] : memref<16x16xsi8> -> !tc.wmma_frag<b, m16n16k16, si8, row>
+  %e = tc.wmma_mma %i, %j, %z : !tc.wmma_frag<a, m16n16k16, si8, row>, !tc.wmma_frag<b, m16n16k16, si8, row>, !tc.wmma_frag<c, m16n16k16, i32> -> !tc.wmma_frag<c, m16n16k16, i32>
+  tc.wmma_store %e to %E[0, 0] row : !tc.wmma_frag<c, m16n16k16, i32>, memref<16x16xi32>
+  func.return
+}
+"""
+
+
+def run_with_fake_gpu(monkeypatch, text: str, change, overrun: int = 0) -> runner.RunResult:
+    """run_kernel on a fake GPU that returns the reference's answer, spoiled by `change`."""
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering import reference as reference_module
+
+    (k,) = compile_source(text)
+    launch = fake_launch(change)
+    launch.overrun = overrun
+    real_reference = reference_module.reference
+
+    def remember(kernel, inputs):
+        launch.ref = real_reference(kernel, inputs)
+        return launch.ref
+
+    monkeypatch.setattr(reference_module, "reference", remember)
+    monkeypatch.setattr(runner, "launch", launch)
+    return runner.run_kernel(k, seed=5)
+
+
+def test_each_output_is_held_to_its_own_tolerance(monkeypatch) -> None:
+    """An s32 result beside an f32 one stays exact: off by 3 fails, though 3 / scale
+    would pass the f32 tolerance of its neighbour."""
+    clean = run_with_fake_gpu(monkeypatch, MIXED, lambda i, buf: None)
+    assert clean.passed, clean.summary()
+    assert [(o.param, o.tolerance) for o in clean.per_output] == [("p_D", 1e-4), ("p_E", 0.0)]
+
+    def off_by_three(i, buf):
+        if i == 5:
+            buf[7] += 3
+
+    r = run_with_fake_gpu(monkeypatch, MIXED, off_by_three)
+    assert not r.passed and r.mismatches == 1, r.summary()
+    assert [o.mismatches for o in r.per_output] == [0, 1]
+    assert "p_E max error" in r.summary()
+
+
+def test_reference_records_which_mma_types_feed_each_output() -> None:
+    inputs = {i: np.ones((16, 16)) for i in range(6)}
+    ref = reference(kernel(MIXED), inputs)
+    assert ref.types == {4: {"f16"}, 5: {"s8"}}
+
+
+@pytest.mark.parametrize("where", ["input", "guard"])
+def test_a_write_to_an_input_or_past_a_buffer_fails(monkeypatch, where) -> None:
+    def spoil_input(i, buf):
+        if i == 0 and where == "input":
+            buf[3] = -buf[3] if buf[3] != 0 else 1.0
+
+    r = run_with_fake_gpu(monkeypatch, WMMA, spoil_input, overrun=4 if where == "guard" else 0)
+    assert not r.passed and r.mismatches == 0 and r.nan_count == 0, r.summary()
+    assert r.stray == (4 if where == "guard" else 1)
+
+
+def test_a_nan_result_is_null_in_json(monkeypatch) -> None:
+    import json
+
+    def nan(i, buf):
+        if i == 2:
+            buf[16] = np.nan
+
+    r = run_with_fake_gpu(monkeypatch, WMMA, nan)
+    assert not r.passed and r.max_error == np.inf
+    data = json.loads(json.dumps(r.as_dict(), allow_nan=False))
+    assert data["max_error"] is None and data["per_output"][0]["max_error"] is None
+
+
+@pytest.mark.parametrize("limit", [float("nan"), 0.0, -1.0, float("inf")])
+def test_the_time_limit_must_be_a_positive_number(limit) -> None:
+    with pytest.raises(ValueError, match="time limit must be a positive number"):
+        runner.launch(b"cubin", {"target": "sm_90a"}, [], timeout=limit)
+
+
+@pytest.mark.parametrize("limit", ["nan", "0", "-1", "inf", "soon"])
+def test_run_cli_refuses_a_time_limit_that_is_not_positive_seconds(tmp_path, capsys, limit) -> None:
+    from lower_tc.lowering.cli import main
+
+    src = tmp_path / "k.mlir"
+    src.write_text(WGMMA)
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", str(src), "--timeout", limit])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and f"'{limit}'" in err and "Traceback" not in err
+
+
+def test_run_cli_says_when_the_input_is_not_text(tmp_path, capsys) -> None:
+    from lower_tc.lowering.cli import main
+
+    src = tmp_path / "k.mlir"
+    src.write_bytes(b"func.func @k() {\xff\xfe}")
+    assert main(["run", str(src)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("lower-tc run: error: ") and "is not UTF-8 text" in err and "byte 16" in err
+
+
+@pytest.mark.parametrize("tool", ["run", "desc", "compile"])
+def test_a_bug_in_any_sub_tool_is_one_line_not_a_traceback(capsys, monkeypatch, tool) -> None:
+    from lower_tc.lowering import cli, desc_cli, driver, run_cli
+
+    def bug(argv):
+        raise KeyError("oops")
+
+    module = {"run": run_cli, "desc": desc_cli, "compile": driver}[tool]
+    monkeypatch.setattr(module, "main", bug)
+    monkeypatch.delenv("LOWER_TC_TRACEBACK", raising=False)
+    argv = {"run": ["run", "x.mlir"], "desc": ["desc", "decode", "0"], "compile": ["x.mlir"]}[tool]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err == "lower-tc: internal error: KeyError: 'oops' (a bug in lower-tc; LOWER_TC_TRACEBACK=1 shows where)\n"
+    monkeypatch.setenv("LOWER_TC_TRACEBACK", "1")
+    with pytest.raises(KeyError):
+        cli.main(argv)

@@ -26,3 +26,18 @@ func.func @tf32_mn_narrow() attributes {tc.target = "sm_100a"} {
 }
 // CHECK: {{.*}}choose-swizzle-tcgen05.mlir:24:3: error: no swizzle fits (the MN extent is 64 bytes (16 x tf32)): 128b, 64b, 32b, none: tcgen05 reads MN-major tf32 only with 128b_base32b (128-byte swizzle, 32-byte atomicity); 128b_base32b: the extent is not a multiple of its 128-byte row{{$}}
 
+
+// -----
+
+// A pinned offset off the pattern boundary: tcgen05 reads swizzled tiles only on it
+// (nothing off it is measured), so auto steps down to the widest mode whose pattern
+// the offset starts: 0x8200 is a multiple of 512 (64b) but not of 1024 (128b).
+func.func @pinned_off_boundary() attributes {tc.target = "sm_100a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto, offset = 33280>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto, offset = 32896>>
+  func.return
+}
+// CHECK-LABEL: func.func @pinned_off_boundary()
+// CHECK-NEXT: %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 64b, offset = 33280>>
+// CHECK-NEXT: %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = none, offset = 32896>>
+// REMARK: {{.*}}choose-swizzle-tcgen05.mlir:[[# @LINE - 7]]:3: remark: 64b: the widest mode its placement allows (128b: tcgen05 (sm_100a): the tile's start 0x8200 is not a multiple of the 1024-byte 128b pattern; tiles off their pattern boundary are proven on Hopper only (docs/base-offset.md)){{$}}
