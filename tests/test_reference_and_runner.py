@@ -277,15 +277,30 @@ def fake_launch(change):
     return launch
 
 
+def run_with_fake_gpu(monkeypatch, text: str, change, overrun: int = 0) -> runner.RunResult:
+    """run_kernel on a fake GPU that returns the reference's answer, spoiled by `change`."""
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering import reference as reference_module
+
+    (k,) = compile_source(text)
+    launch = fake_launch(change)
+    launch.overrun = overrun
+    real_reference = reference_module.reference
+
+    def remember(kernel, inputs):
+        launch.ref = real_reference(kernel, inputs)
+        return launch.ref
+
+    monkeypatch.setattr(reference_module, "reference", remember)
+    monkeypatch.setattr(runner, "launch", launch)
+    return runner.run_kernel(k, seed=5)
+
+
 @pytest.mark.parametrize("spoil, verdict", [
     (None, "pass"), ("nan", "nan"), ("stray", "stray"), ("wrong", "mismatch"),
 ])
 def test_run_kernel_fails_wrong_results_nan_and_stray_writes(monkeypatch, spoil, verdict) -> None:
     """WMMA stores a 16 x 16 block of a 32 x 32 D: the rest must come back poisoned."""
-    from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering import reference as reference_module
-
-    (k,) = compile_source(WMMA)
 
     def change(i, buf):
         if i != 2 or spoil is None:
@@ -297,16 +312,7 @@ def test_run_kernel_fails_wrong_results_nan_and_stray_writes(monkeypatch, spoil,
         else:
             buf[7 * 32 + 19] += 0.5
 
-    launch = fake_launch(change)
-    real_reference = reference_module.reference
-
-    def remember(kernel, inputs):
-        launch.ref = real_reference(kernel, inputs)
-        return launch.ref
-
-    monkeypatch.setattr(reference_module, "reference", remember)
-    monkeypatch.setattr(runner, "launch", launch)
-    r = runner.run_kernel(k, seed=7)
+    r = run_with_fake_gpu(monkeypatch, WMMA, change)
     assert r.checked == 16 * 16
     assert r.passed == (verdict == "pass"), r.summary()
     assert (r.nan_count > 0) == (verdict == "nan")
@@ -423,25 +429,6 @@ func.func @k(%A: memref<16x16xf16>, %B: memref<16x16xf16>, %I: memref<16x16xsi8>
   func.return
 }
 """
-
-
-def run_with_fake_gpu(monkeypatch, text: str, change, overrun: int = 0) -> runner.RunResult:
-    """run_kernel on a fake GPU that returns the reference's answer, spoiled by `change`."""
-    from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering import reference as reference_module
-
-    (k,) = compile_source(text)
-    launch = fake_launch(change)
-    launch.overrun = overrun
-    real_reference = reference_module.reference
-
-    def remember(kernel, inputs):
-        launch.ref = real_reference(kernel, inputs)
-        return launch.ref
-
-    monkeypatch.setattr(reference_module, "reference", remember)
-    monkeypatch.setattr(runner, "launch", launch)
-    return runner.run_kernel(k, seed=5)
 
 
 def test_each_output_is_held_to_its_own_tolerance(monkeypatch) -> None:
