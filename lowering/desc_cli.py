@@ -167,16 +167,20 @@ def encode_report(args: argparse.Namespace) -> dict[str, Any]:
     major = Major.parse(args.major)
     mn, k = parse_number(args.mn), parse_number(args.k)
     check_operand_type(arch, dtype.name, major is Major.MN)
+    strides, address = _strides(args.atom_strides), parse_number(args.addr)
+    origin = parse_number(args.swizzle_origin) if args.swizzle_origin else None
+
+    def placed(mode: Swizzle) -> TileLayout:
+        """The tile with `mode`, at --addr with --atom-strides and --swizzle-origin."""
+        return TileLayout.make(dtype, mn, k, major, mode, args.order, strides, address, origin)
+
     reason = None
     if args.swizzle.lower() == "auto":
         maximum = Swizzle.parse(args.max_swizzle) if args.max_swizzle else None
         extent = k if major is Major.K else mn
-        origin = parse_number(args.swizzle_origin) if args.swizzle_origin else None
 
-        def fits(mode: Swizzle) -> None:  # the widest mode that fits --addr and --atom-strides
-            placed = TileLayout.make(dtype, mn, k, major, mode, args.order, _strides(args.atom_strides),
-                                     parse_number(args.addr), origin)
-            check_operand_layout(placed, arch)
+        def fits(mode: Swizzle) -> None:  # the widest mode that fits the placement and the arch
+            check_operand_layout(placed(mode), arch)
 
         choice = choose_placed_swizzle(dtype, major, extent, arch, fits, maximum=maximum)
         swizzle, reason = choice.swizzle, choice.reason
@@ -184,11 +188,7 @@ def encode_report(args: argparse.Namespace) -> dict[str, Any]:
         if args.max_swizzle:
             raise UsageError("--max-swizzle applies only to --swizzle auto")
         swizzle = Swizzle.parse(args.swizzle)
-    origin = parse_number(args.swizzle_origin) if args.swizzle_origin else None
-    layout = TileLayout.make(
-        dtype, mn, k, major, swizzle, args.order, _strides(args.atom_strides),
-        parse_number(args.addr), origin,
-    )
+    layout = placed(swizzle)
     tile = descriptor_for_layout(layout, arch)
     slices = k_slices(layout, arch)
     return {
