@@ -24,7 +24,6 @@ class ReferenceResult:
     values: dict[int, np.ndarray]
     scale: dict[int, np.ndarray]  # |A|.|B| (+|C|): the magnitude rounding errors scale with
     written: dict[int, np.ndarray]
-    operand_types: set[str] = field(default_factory=set)  # of every MMA's A and B
     #: Per output argument index: the A and B types of the MMAs whose results it holds
     #: (a kernel may store an s32 result beside an f32 one; each gets its own tolerance).
     types: dict[int, set[str]] = field(default_factory=dict)
@@ -49,13 +48,27 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
     def arg(value: SSAValue) -> int:
         return args.index(value)  # type: ignore[arg-type]
 
-    def output(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def mma(result: SSAValue, a_val: SSAValue, b_val: SSAValue, acc: SSAValue, b_is_nk: bool) -> None:
+        """result = acc + A.B, and the operand types behind it (for its tolerance);
+        wgmma/tcgen05 tiles hold B as N x K, WMMA fragments as K x N."""
+        mma_types = frozenset(v.type.dtype for v in (a_val, b_val))  # type: ignore[attr-defined]
+        feeds[result] = feeds.get(acc, frozenset()) | mma_types
+        a, a_abs = env[a_val]
+        b, b_abs = env[b_val]
+        c, c_abs = env[acc]
+        if b_is_nk:
+            b, b_abs = b.T, b_abs.T
+        env[result] = (c + a @ b, c_abs + a_abs @ b_abs)
+
+    def output(index: int, stored: SSAValue) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The output argument's arrays, noting which MMA types `stored` came from."""
         if index not in out.values:
             shape = inputs[index].shape
             out.values[index] = np.zeros(shape)
             out.scale[index] = np.zeros(shape)
             out.written[index] = np.zeros(shape, dtype=bool)
             out.types[index] = set()
+        out.types[index] |= feeds.get(stored, frozenset())
         return out.values[index], out.scale[index], out.written[index]
 
     for op in body.ops:
@@ -71,16 +84,9 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             c = inputs[arg(op.src)]
             env[op.acc] = (c.copy(), np.abs(c))
         elif isinstance(op, tc.WgmmaOp | tc.Tcgen05MmaOp):
-            mma_types = frozenset(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
-            out.operand_types |= mma_types
-            feeds[op.result] = feeds.get(op.acc, frozenset()) | mma_types
-            a, a_abs = env[op.a]
-            b, b_abs = env[op.b]
-            c, c_abs = env[op.acc]
-            env[op.result] = (c + a @ b.T, c_abs + a_abs @ b_abs.T)
+            mma(op.result, op.a, op.b, op.acc, b_is_nk=True)
         elif isinstance(op, tc.AccStoreOp):
-            values, scale, written = output(arg(op.dst))
-            out.types[arg(op.dst)] |= feeds.get(op.acc, frozenset())
+            values, scale, written = output(arg(op.dst), op.acc)
             v, s = env[op.acc]
             values[...], scale[...], written[...] = v, s, True
         elif isinstance(op, tc.WmmaZeroOp):
@@ -96,13 +102,7 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             mat = block if layout == "row" else block.T
             env[op.frag] = (mat, np.abs(mat))
         elif isinstance(op, tc.WmmaMmaOp):
-            mma_types = frozenset(operand.type.dtype for operand in (op.a, op.b))  # type: ignore[attr-defined]
-            out.operand_types |= mma_types
-            feeds[op.d] = feeds.get(op.c, frozenset()) | mma_types
-            a, a_abs = env[op.a]
-            b, b_abs = env[op.b]
-            c, c_abs = env[op.c]
-            env[op.d] = (c + a @ b, c_abs + a_abs @ b_abs)
+            mma(op.d, op.a, op.b, op.c, b_is_nk=False)
         elif isinstance(op, tc.WmmaStoreOp):
             ft = op.frag.type
             assert isinstance(ft, tc.WmmaFragType)
@@ -112,8 +112,7 @@ def reference(kernel: Operation, inputs: dict[int, np.ndarray]) -> ReferenceResu
             v, s = env[op.frag]
             if layout == "col":
                 v, s = v.T, s.T
-            values, scale, written = output(arg(op.dst))
-            out.types[arg(op.dst)] |= feeds.get(op.frag, frozenset())
+            values, scale, written = output(arg(op.dst), op.frag)
             values[r0 : r0 + rows, c0 : c0 + cols] = v
             scale[r0 : r0 + rows, c0 : c0 + cols] = s
             written[r0 : r0 + rows, c0 : c0 + cols] = True

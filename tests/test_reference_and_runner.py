@@ -357,7 +357,7 @@ func.func @k(%C: memref<64x16xf32>, %A: memref<64x64xf8E4M3FN>, %B: memref<64x16
 }
 """
     ref = reference(kernel(src), {0: np.zeros((64, 16)), 1: np.ones((64, 64)), 2: np.ones((64, 16)), 3: np.zeros((64, 16))})
-    assert ref.operand_types == {"e4m3"}
+    assert ref.types == {3: {"e4m3"}}
     assert runner.tolerance("e4m3", "f32") == 2e-3
 
 
