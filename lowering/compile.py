@@ -41,12 +41,20 @@ def context() -> Context:
     return ctx
 
 
+def verify(module: ModuleOp) -> None:
+    """module.verify(), with a failure reported at its op (as the driver does)."""
+    from lower_tc.lowering.driver import locating_verify_errors
+
+    with locating_verify_errors(module):
+        module.verify()
+
+
 def parse(text: str, name: str = "<input>") -> tuple[Context, ModuleOp]:
     from lower_tc.lowering.driver import LocatedParser
 
     ctx = context()
     module = LocatedParser(ctx, text, name).parse_module()
-    module.verify()
+    verify(module)
     return ctx, module
 
 
@@ -67,12 +75,12 @@ def compile_source(
     passes = lower_tc.default_pipeline()
     for p in passes[:-1]:
         p.apply(ctx, module)
-        module.verify()
+        verify(module)
     if before_lowering is not None:
         before_lowering(module)
     sources = {tc.kernel_name(op): op.clone() for op in tc.tc_kernels(module)}
     passes[-1].apply(ctx, module)
-    module.verify()
+    verify(module)
     text_out = lower_tc.print_ptx(module)
     kernels = []
     for op in module.walk():

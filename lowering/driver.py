@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from io import StringIO
 from typing import IO
 
@@ -23,7 +25,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 import lower_tc
 from lower_tc.passes import DEFAULT_PIPELINE
-from lower_tc.passes.diagnostics import location
+from lower_tc.passes.diagnostics import error_line
 
 
 class LocatedParser(Parser):
@@ -78,6 +80,18 @@ def verify_located(module: ModuleOp) -> None:
             raise LocatedVerifyError(op, str(err)) from None
 
 
+@contextmanager
+def locating_verify_errors(module: ModuleOp) -> Iterator[None]:
+    """A verifier error raised inside (by module.verify() or a pass pipeline) that names
+    no op is found again op by op, so that it is reported at its op's place."""
+    try:
+        yield
+    except VerifyException as err:
+        if getattr(err, "op", None) is None:
+            verify_located(module)
+        raise
+
+
 class LowerTcMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         super().register_all_dialects()
@@ -125,12 +139,8 @@ class LowerTcMain(xDSLOptMain):
         )
 
     def apply_passes(self, prog: ModuleOp) -> None:
-        try:
+        with locating_verify_errors(prog):
             super().apply_passes(prog)
-        except VerifyException as err:
-            if getattr(err, "op", None) is None:
-                verify_located(prog)
-            raise
 
     @property
     def wants_cubin(self) -> bool:
@@ -170,13 +180,8 @@ class LowerTcMain(xDSLOptMain):
                     binary = self.output_binary(text, module)
                 else:
                     out.write(text)
-            except ParseError as err:
-                loc = err.span.get_location()
-                failed |= self._report(f"{loc.file}:{loc.line + offset}:{loc.col}: error: {err.msg}", diag_mode, out)
-            except DiagnosticException as err:
-                where = location(getattr(err, "op", None)) or self.get_input_name()
-                text = getattr(err, "msg", None) or str(err).split("\n")[0]
-                failed |= self._report(f"{where}: error: {text}", diag_mode, out)
+            except (ParseError, DiagnosticException) as err:
+                failed |= self._report(error_line(err, self.get_input_name(), offset), diag_mode, out)
             except BackendError as err:
                 failed |= self._report(str(err), False, out)
             finally:

@@ -40,7 +40,7 @@ def main(argv: list[str]) -> int:
     from lower_tc.lowering.compile import compile_source
     from lower_tc.lowering.ptxas import BackendError, ToolUnavailableError
     from lower_tc.lowering.runner import KernelError, RunError, run_kernel
-    from lower_tc.passes.diagnostics import location
+    from lower_tc.passes.diagnostics import error_line
 
     def fail(message: str, status: int) -> int:
         """One error, as a line on stderr, or with --json as {"error", "status"} on stdout."""
@@ -59,12 +59,8 @@ def main(argv: list[str]) -> int:
         return fail(f"lower-tc run: error: {err}", 1)
     except UnicodeDecodeError as err:
         return fail(f"lower-tc run: error: {args.input} is not UTF-8 text ({err.reason} at byte {err.start})", 1)
-    except ParseError as err:
-        loc = err.span.get_location()
-        return fail(f"{loc.file}:{loc.line}:{loc.col}: error: {err.msg}", 1)
-    except DiagnosticException as err:
-        where = location(getattr(err, "op", None)) or args.input
-        return fail(f"{where}: error: {getattr(err, 'msg', None) or str(err).splitlines()[0]}", 1)
+    except (ParseError, DiagnosticException) as err:
+        return fail(error_line(err, args.input), 1)
     except ToolUnavailableError as err:
         return fail(f"lower-tc run: error: {err}", 2)
     except BackendError as err:  # ptxas rejected the kernel: the input's fault

@@ -7,7 +7,7 @@ from typing import NoReturn
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 
 
 class LocatedError(PassFailedException):
@@ -31,6 +31,18 @@ def location(op: Operation | None) -> str | None:
             return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
         op = op.parent_op()  # ops built by passes inherit their ancestor's place
     return None
+
+
+def error_line(err: ParseError | DiagnosticException, input_name: str, line_offset: int = 0) -> str:
+    """The one-line ``file:line:col: error: msg`` of a parse error or a diagnostic; an error
+    at no recorded place is put at the input. `line_offset`: where a --split-input-file
+    chunk starts in its file."""
+    if isinstance(err, ParseError):
+        loc = err.span.get_location()
+        return f"{loc.file}:{loc.line + line_offset}:{loc.col}: error: {err.msg}"
+    where = location(getattr(err, "op", None)) or input_name
+    text = getattr(err, "msg", None) or str(err).split("\n")[0]
+    return f"{where}: error: {text}"
 
 
 def remark_at(op: Operation, msg: str) -> None:

@@ -523,3 +523,21 @@ def test_a_bug_in_any_sub_tool_is_one_line_not_a_traceback(capsys, monkeypatch, 
     monkeypatch.setenv("LOWER_TC_TRACEBACK", "1")
     with pytest.raises(KeyError):
         cli.main(argv)
+
+
+@pytest.mark.parametrize("spoil, where, message", [
+    (("%a = tc.smem_tile", "%a = tc.smem_tile garbage"), ":3:", "error: "),  # a parse error
+    (("64x16xf32>", "32x16xf32>"), ":", "error: "),  # types that do not verify
+])
+def test_run_cli_reports_bad_input_located_like_the_compiler(tmp_path, capsys, spoil, where, message) -> None:
+    """The same `file:line:col: error: ...` line as `lower-tc k.mlir`, exit status 1."""
+    from lower_tc.lowering.cli import main
+
+    src = tmp_path / "k.mlir"
+    src.write_text(WGMMA.replace(*spoil))
+    assert main(["run", str(src)]) == 1
+    run_err = capsys.readouterr().err
+    assert main([str(src)]) == 1
+    compile_err = capsys.readouterr().err
+    assert run_err == compile_err, (run_err, compile_err)
+    assert run_err.startswith(f"{src}{where}") and message in run_err and run_err.count("\n") == 1
