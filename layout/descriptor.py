@@ -233,18 +233,17 @@ def _check_on_pattern_boundary(layout: TileLayout, layout_arch: Arch) -> None:
     off the boundary is measured, so the start and origin must sit on it as well.
     """
     period = layout.swizzle.period
-    places = [(f"atom stride along {d}", s) for d, s in zip(("MN", "K"), layout.strides)]
+    places: list[tuple[str, int]] = []
     if layout_arch.is_tcgen05:
-        places = [("start", layout.address)] + places
+        places.append(("start", layout.address))
         if layout.swizzle_origin is not None:
-            places.insert(1, ("swizzle origin", layout.swizzle_origin))
+            places.append(("swizzle origin", layout.swizzle_origin))
+        where = "tiles off their pattern boundary are proven on Hopper only"
+    else:
+        where = "only strides of whole patterns were measured"
+    places += [(f"atom stride along {d}", s) for d, s in zip(("MN", "K"), layout.strides)]
     for what, value in places:
         if value % period:
-            where = (
-                "tiles off their pattern boundary are proven on Hopper only"
-                if layout_arch.is_tcgen05
-                else "only strides of whole patterns were measured"
-            )
             raise LayoutError(
                 f"{layout_arch.family} ({layout_arch}): the tile's {what} {value:#x} is not a "
                 f"multiple of the {period}-byte {layout.swizzle} pattern; {where} (docs/base-offset.md)"
