@@ -56,6 +56,26 @@ def parse_number(text: str) -> int:
     return int(text, 10) if re.fullmatch(r"-?0[0-9_]+", text) else int(text, 0)
 
 
+def _tile_flags(cmd: argparse.ArgumentParser) -> None:
+    """The flags that place a tile: shared by `encode` and `show`, so both read one tile."""
+    cmd.add_argument("--arch", required=True, choices=[a.value for a in Arch])
+    cmd.add_argument("--dtype", required=True, help="f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8, u8")
+    cmd.add_argument("--major", required=True, choices=["k", "mn"])
+    cmd.add_argument(
+        "--swizzle", required=True, help="none, 32b, 64b, 128b, 128b_base32b (tcgen05, MN-major tf32) or auto"
+    )
+    cmd.add_argument("--max-swizzle", help="with --swizzle auto: the widest mode allowed")
+    cmd.add_argument("--mn", required=True, help="extent along M (operand A) or N (operand B)")
+    cmd.add_argument("--k", required=True, help="extent along K")
+    cmd.add_argument("--order", default="mn-first", choices=["mn-first", "k-first"])
+    cmd.add_argument("--atom-strides", help="explicit byte strides between atoms: MN,K")
+    cmd.add_argument("--addr", default="0", help="start address in shared memory (bytes)")
+    cmd.add_argument(
+        "--swizzle-origin",
+        help="address the data's XOR pattern starts at (default: absolute address bits)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -66,23 +86,19 @@ def _parser() -> argparse.ArgumentParser:
     dec.add_argument("--json", action="store_true", help="machine-readable output")
 
     enc = sub.add_parser("encode", help="the descriptors of a tile, one per K-slice")
-    enc.add_argument("--arch", required=True, choices=[a.value for a in Arch])
-    enc.add_argument("--dtype", required=True, help="f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8, u8")
-    enc.add_argument("--major", required=True, choices=["k", "mn"])
-    enc.add_argument(
-        "--swizzle", required=True, help="none, 32b, 64b, 128b, 128b_base32b (tcgen05, MN-major tf32) or auto"
-    )
-    enc.add_argument("--max-swizzle", help="with --swizzle auto: the widest mode allowed")
-    enc.add_argument("--mn", required=True, help="extent along M (operand A) or N (operand B)")
-    enc.add_argument("--k", required=True, help="extent along K")
-    enc.add_argument("--order", default="mn-first", choices=["mn-first", "k-first"])
-    enc.add_argument("--atom-strides", help="explicit byte strides between atoms: MN,K")
-    enc.add_argument("--addr", default="0", help="start address in shared memory (bytes)")
-    enc.add_argument(
-        "--swizzle-origin",
-        help="address the data's XOR pattern starts at (default: absolute address bits)",
-    )
+    _tile_flags(enc)
     enc.add_argument("--json", action="store_true", help="machine-readable output")
+
+    show = sub.add_parser("show", help="draw a tile, its swizzle, descriptors and banks (SVG)")
+    _tile_flags(show)
+    show.add_argument("-o", "--output", required=True, help="the SVG file to write")
+    show.add_argument("--name", default="A", help="the operand's name in hover titles (default A)")
+    show.add_argument(
+        "--global-major",
+        choices=["k", "mn"],
+        help="bank view: the global matrix the thread copy reads is contiguous along this "
+        "dimension (default: the tile's --major)",
+    )
     return parser
 
 
@@ -161,7 +177,9 @@ def _strides(text: str | None) -> tuple[int, int] | None:
     return parse_number(parts[0]), parse_number(parts[1])
 
 
-def encode_report(args: argparse.Namespace) -> dict[str, Any]:
+def placed_tile(args: argparse.Namespace) -> tuple[TileLayout, Arch, str | None]:
+    """The tile the flags of `encode` and `show` describe, its target, and the chooser's
+    reason when --swizzle is auto (None otherwise)."""
     arch = Arch.parse(args.arch)
     dtype = element_type(args.dtype)
     major = Major.parse(args.major)
@@ -188,16 +206,21 @@ def encode_report(args: argparse.Namespace) -> dict[str, Any]:
         if args.max_swizzle:
             raise UsageError("--max-swizzle applies only to --swizzle auto")
         swizzle = Swizzle.parse(args.swizzle)
-    layout = placed(swizzle)
+    return placed(swizzle), arch, reason
+
+
+def layout_report(layout: TileLayout, arch: Arch, reason: str | None = None) -> dict[str, Any]:
+    """What `desc encode --json` prints for a placed tile; `desc show` and the
+    pictures of `-t svg`/`-t html` annotate exactly these numbers."""
     tile = descriptor_for_layout(layout, arch)
     slices = k_slices(layout, arch)
     return {
         "arch": arch.value,
-        "dtype": dtype.name,
-        "major": major.value,
-        "mn": mn,
-        "k": k,
-        "swizzle": swizzle.value,
+        "dtype": layout.dtype.name,
+        "major": layout.major.value,
+        "mn": layout.mn,
+        "k": layout.k,
+        "swizzle": layout.swizzle.value,
         "swizzle_reason": reason,
         "atom_shape": list(layout.atom_shape),
         "atoms": list(layout.atoms),
@@ -214,6 +237,10 @@ def encode_report(args: argparse.Namespace) -> dict[str, Any]:
             for s in slices
         ],
     }
+
+
+def encode_report(args: argparse.Namespace) -> dict[str, Any]:
+    return layout_report(*placed_tile(args))
 
 
 def _stride_roles(major: str, swizzle: str) -> tuple[str, str]:
@@ -265,14 +292,30 @@ def run_encode(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_show(args: argparse.Namespace) -> int:
+    """`desc show`: the tile's picture, written only once it is complete."""
+    from lower_tc.lowering.picture import PictureError, TilePicture, tile_svg
+
+    layout, arch, reason = placed_tile(args)
+    report = layout_report(layout, arch, reason)
+    global_major = Major.parse(args.global_major) if args.global_major else None
+    try:
+        svg = tile_svg(TilePicture(layout, args.name, report, global_major=global_major))
+    except PictureError as err:
+        raise UsageError(str(err)) from None
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(svg)
+    except OSError as err:
+        raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
+    return 0
+
+
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
-        return run_decode(args) if args.command == "decode" else run_encode(args)
+        run = {"decode": run_decode, "encode": run_encode, "show": run_show}[args.command]
+        return run(args)
     except (UsageError, LayoutError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
-
-
-
-
