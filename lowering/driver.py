@@ -2,8 +2,11 @@
 targets, the default pipeline, and located errors instead of tracebacks.
 
 `lower-tc input.mlir` runs the default pipeline and prints PTX. `-p` picks the
-pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles with ptxas, `-o
-FILE` writes a file (only when everything succeeded); no file reads stdin. `--split-input-file` and
+pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles with ptxas, `-t svg -o
+DIR` draws every tile (one SVG each), `-t html -o FILE` one page with every tile,
+MMA descriptor and shared-memory map (these two stop the default pipeline after
+tc-compute-descriptors); `-o FILE` writes a file (only when everything succeeded);
+no file reads stdin. `--split-input-file` and
 `--verify-diagnostics` work as in xdsl-opt; errors print as
 ``file:line:col: error: message`` with exit status 1.
 """
@@ -25,6 +28,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 import lower_tc
 from lower_tc.passes import DEFAULT_PIPELINE
+from lower_tc.passes.diagnostics import LocatedError
 from lower_tc.passes.diagnostics import error_line
 
 
@@ -120,6 +124,20 @@ class LowerTcMain(xDSLOptMain):
             return CubinTarget
 
         self.available_targets["cubin"] = cubin_target  # PTX, then ptxas (see output_binary)
+        for name in PICTURE_TARGETS:  # drawn by run_pictures, never printed as IR
+            self.available_targets[name] = _no_printer
+
+    @property
+    def picture_target(self) -> str | None:
+        """'svg' or 'html' when the run draws pictures."""
+        name = self.args.target.split("{")[0]
+        return name if name in PICTURE_TARGETS else None
+
+    def setup_pipeline(self) -> None:
+        """Pictures are drawn after placement: the default pipeline stops before tc-lower-to-ptx."""
+        if self.picture_target and self.args.passes == DEFAULT_PIPELINE:
+            self.args.passes = PICTURE_PIPELINE
+        super().setup_pipeline()
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -155,9 +173,71 @@ class LowerTcMain(xDSLOptMain):
         assert isinstance(target, StringAttr)
         return assemble(text, target.data)
 
+    def run_pictures(self) -> int:
+        """`-t svg -o DIR` / `-t html [-o FILE]`: every picture is drawn before any file
+        is written, and an error writes nothing."""
+        import os
+
+        from lower_tc.lowering.picture import PictureError, tile_svg
+        from lower_tc.lowering.picture_html import program_html
+        from lower_tc.lowering.picture_program import collect
+
+        target = self.picture_target
+        out_path = self.args.output_file
+        if self.args.split_input_file or self.args.verify_diagnostics or self.args.parsing_diagnostics:
+            print(f"lower-tc: error: -t {target} draws one program: no --split-input-file or "
+                  "diagnostics checking", file=sys.stderr)
+            return 1
+        if target == "svg" and not out_path:
+            print("lower-tc: error: -t svg writes one file per tile: give -o DIR", file=sys.stderr)
+            return 1
+        if "tc-lower-to-ptx" in self.args.passes:
+            print(f"lower-tc: error: -t {target} draws tc tiles, which tc-lower-to-ptx removes: "
+                  "leave it out of -p", file=sys.stderr)
+            return 1
+        chunks, ext = self.prepare_input()
+        (chunk, offset), = chunks
+        try:
+            module = self.parse_chunk(chunk, ext, offset)
+            self.apply_passes(module)
+            kernels = collect(module)
+            files: dict[str, str] = {}
+            if target == "svg":
+                for k in kernels:
+                    for t in k.tiles:
+                        try:
+                            files[f"{k.name}.{t.name}.svg"] = tile_svg(t.picture)
+                        except PictureError as err:
+                            raise LocatedError(t.op, str(err)) from None
+            else:
+                files[""] = program_html(kernels, self.get_input_name())
+        except (ParseError, DiagnosticException) as err:
+            print(error_line(err, self.get_input_name(), offset), file=sys.stderr)
+            return 1
+        finally:
+            chunk.close()
+        if target == "html":
+            if out_path:
+                _write_all({out_path: files[""]})
+            else:
+                sys.stdout.write(files[""])
+            return 0
+        if os.path.exists(out_path) and not os.path.isdir(out_path):
+            print(f"lower-tc: error: -t svg writes into a folder; {out_path} is a file", file=sys.stderr)
+            return 1
+        if not kernels or not files:
+            print("lower-tc: error: no tile to draw (no tc.smem_tile in a kernel with tc.target)",
+                  file=sys.stderr)
+            return 1
+        os.makedirs(out_path, exist_ok=True)
+        _write_all({os.path.join(out_path, name): text for name, text in files.items()})
+        return 0
+
     def run(self) -> int:  # type: ignore[override]
         from lower_tc.lowering.ptxas import BackendError
 
+        if self.picture_target:
+            return self.run_pictures()
         if self.wants_cubin and (not self.args.output_file or self.args.split_input_file):
             print("lower-tc: error: -t cubin writes one binary file: give -o FILE (and no --split-input-file)", file=sys.stderr)
             return 1
@@ -207,6 +287,38 @@ class LowerTcMain(xDSLOptMain):
         else:
             print(msg, file=sys.stderr)
         return not diag_mode
+
+
+#: Targets that draw pictures instead of printing a program.
+PICTURE_TARGETS = ("svg", "html")
+#: What they run by default: the default pipeline up to the descriptors.
+_DEFAULT_PASSES = DEFAULT_PIPELINE.split(",")
+PICTURE_PIPELINE = ",".join(_DEFAULT_PASSES[: _DEFAULT_PASSES.index("tc-compute-descriptors") + 1])
+
+
+def _no_printer():
+    raise ValueError("svg and html are drawn by the driver, not printed as a program")
+
+
+def _write_all(files: dict[str, str]) -> None:
+    """Writes every file beside itself first, then renames them all, so that a failed
+    write leaves no half-written picture behind."""
+    import os
+
+    done: list[str] = []
+    try:
+        for path, text in files.items():
+            tmp = path + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            done.append(path)
+    except OSError as err:
+        for name in files:
+            if os.path.exists(name + ".tmp"):
+                os.remove(name + ".tmp")
+        raise OSError(f"cannot write {path}: {err.strerror or err}") from None
+    for path in done:
+        os.replace(path + ".tmp", path)
 
 
 def main(argv: list[str]) -> int:

@@ -11,14 +11,15 @@ descriptor code through `desc_cli.layout_report`, the same function `lower-tc de
 encode` prints) and the copy order from `lower_tc.layout.copy_order`; nothing is
 derived here. The SVG is built as escaped text with the stdlib only.
 
-Each element's cell (in both views) carries ``data-view``, ``data-mn``, ``data-k``
-and ``data-byte`` (byte offset from the tile's start) and a ``<title>`` such as
+Each element's cell (in both views: groups ``g[data-view=logical]`` and
+``g[data-view=smem]``) carries ``data-mn``, ``data-k`` and ``data-byte`` (byte offset from the tile's start) and a ``<title>`` such as
 ``A[3,17] @ 0x0592, bank 4`` that browsers show on hover.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import colorsys
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -40,8 +41,9 @@ from lower_tc.layout.tile import atom_rows
 
 #: Largest extent (elements, along MN or K) a picture shows.
 MAX_EXTENT = 256
-#: Extents above this are folded to whole atoms up to it (with a note).
-FOLD_EXTENT = 128
+#: Tiles with more elements are folded: the larger drawn extent is halved (in whole
+#: atoms) until the drawing fits, and a note says what is left out.
+FULL_ELEMENTS = 8192
 #: Up to this many drawn elements, cells carry a visible "mn,k" label.
 LABEL_ELEMENTS = 4096
 #: Store phases drawn in the bank view (one round of 128 threads); all are counted.
@@ -79,7 +81,8 @@ HOVER_SCRIPT = """
 STYLE = f"""
 svg.tc-tile text {{ font-family: {FONT}; fill: #222; }}
 svg.tc-tile .hl {{ stroke: #000; stroke-width: 2.5; }}
-svg.tc-tile .cell {{ stroke: #fff; stroke-width: 0.4; }}
+svg.tc-tile rect[data-mn] {{ stroke: #fff; stroke-width: 0.4; }}
+svg.tc-tile g.labels text {{ pointer-events: none; }}
 svg.tc-tile text.ann {{ paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }}
 """
 
@@ -106,6 +109,7 @@ class TilePicture:
     copy_note: str | None = None
     notes: list[str] = field(default_factory=list)
     title: str | None = None
+    context: str | None = None  # e.g. "kernel %a", put before the title
 
 
 # -- small helpers -----------------------------------------------------------------
@@ -122,7 +126,8 @@ def colour(mn: int, k: int, major: Major = Major.K, per: int = 8) -> str:
     hue = ((along // per) * 0.618034 + row * 0.1545) % 1.0 * 360
     light = (58, 76)[along % 2]
     sat = (75, 55)[row % 2]
-    return f"hsl({hue:.0f},{sat}%,{light}%)"
+    r, g, b = colorsys.hls_to_rgb(hue / 360, light / 100, sat / 100)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def _attrs(**kw: Any) -> str:
@@ -145,15 +150,28 @@ def _text(x: float, y: float, body: str, size: float = 11, **kw: Any) -> str:
 def _label(x: float, y: float, w: float, h: float, body: str, size: float) -> str:
     """A cell's "mn,k" label, squeezed to the cell's width whatever the font."""
     fit = min(w - 1.5, len(body) * size * 0.62)
-    return _text(x + (w - fit) / 2, y + h * 0.72, body, round(size, 1), textLength=round(fit, 1),
-                 lengthAdjust="spacingAndGlyphs", pointer_events="none")
+    return f"<text {_attrs(x=round(x + (w - fit) / 2, 1), y=round(y + h * 0.72, 1), textLength=round(fit, 1))}>{body}</text>"
 
 
-def _fold_extent(extent: int, atom: int) -> int:
-    """Whole atoms up to FOLD_EXTENT (at least one)."""
-    if extent <= FOLD_EXTENT:
-        return extent
-    return max(atom, FOLD_EXTENT // atom * atom)
+def _labels(out: "_Svg", labels: list[str], size: float) -> None:
+    """The cells' labels in one group that sets their font size once."""
+    if labels:
+        out.add(f'<g class="labels" font-size="{size:.1f}">')
+        out.parts.extend(labels)
+        out.add("</g>")
+
+
+def _folded(mn: int, k: int, a_mn: int, a_k: int) -> tuple[int, int]:
+    """The extents drawn: the whole tile up to FULL_ELEMENTS, else the larger extent
+    halved in whole atoms (at least one) until it fits."""
+    while mn * k > FULL_ELEMENTS:
+        if mn >= k and mn > a_mn:
+            mn = max(a_mn, mn // 2 // a_mn * a_mn)
+        elif k > a_k:
+            k = max(a_k, k // 2 // a_k * a_k)
+        else:
+            break
+    return mn, k
 
 
 def _clamp(v: float, lo: float, hi: float) -> float:
@@ -213,7 +231,8 @@ class _Rows:
 class _Svg:
     """Collects the SVG's parts and tracks its extent."""
 
-    def __init__(self) -> None:
+    def __init__(self, uid: str = "") -> None:
+        self.uid = uid  # keeps ids apart when several pictures share one HTML page
         self.parts: list[str] = []
         self.width = 0.0
         self.height = 0.0
@@ -231,8 +250,9 @@ def tile_svg(pic: TilePicture) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + tile_svg_element(pic, script=True) + "\n"
 
 
-def tile_svg_element(pic: TilePicture, script: bool = False) -> str:
-    """The tile's ``<svg>`` element, for a file or inline in an HTML page."""
+def tile_svg_element(pic: TilePicture, script: bool = False, uid: str = "") -> str:
+    """The tile's ``<svg>`` element, for a file or inline in an HTML page (`uid`
+    suffixes its ids there)."""
     lay = pic.layout
     if lay.mn > MAX_EXTENT or lay.k > MAX_EXTENT:
         raise PictureError(
@@ -240,10 +260,10 @@ def tile_svg_element(pic: TilePicture, script: bool = False) -> str:
             f"{MAX_EXTENT} x {MAX_EXTENT} elements (desc encode prints its numbers)"
         )
     a_mn, a_k = lay.atom_shape
-    md, kd = _fold_extent(lay.mn, a_mn), _fold_extent(lay.k, a_k)
+    md, kd = _folded(lay.mn, lay.k, a_mn, a_k)
     mn_idx, k_idx = np.meshgrid(np.arange(md), np.arange(kd), indexing="ij")
     addr = lay.addresses(mn_idx, k_idx)  # the layout core's byte address of each element
-    out = _Svg()
+    out = _Svg(uid)
     notes = list(pic.notes)
     if (md, kd) != (lay.mn, lay.k):
         notes.append(
@@ -314,8 +334,9 @@ def _describe(pic: TilePicture) -> str:
     lay = pic.layout
     arch = f", {pic.report['arch']}" if pic.report else ""
     origin = f", swizzle origin {lay.swizzle_origin:#x}" if lay.swizzle_origin is not None else ""
+    where = f"{pic.context} = " if pic.context else ""
     return (
-        f"{pic.name}: {lay.mn}x{lay.k} {lay.dtype}, {lay.major.value.upper()}-major, swizzle "
+        f"{where}{pic.name}: {lay.mn}x{lay.k} {lay.dtype}, {lay.major.value.upper()}-major, swizzle "
         f"{lay.swizzle}, start {lay.address:#x}{origin}{arch}"
     )
 
@@ -333,20 +354,22 @@ def _logical_view(
     a_mn, a_k = lay.atom_shape
     out.add(_text(x0, y0 - 44, f"logical tile: MN (down) x K (across), atoms of {a_mn}x{a_k}", 12,
                   font_weight="bold"))
-    out.add('<g class="logical">')
+    out.add('<g class="logical" data-view="logical">')
     font = min(ch * 0.62, cw / (0.62 * len(f"{md - 1},{kd - 1}")))
+    labels = []
     for mn in range(md):
         for k in range(kd):
             a = int(addr[mn, k])
             x, y = x0 + k * cw, y0 + mn * ch
             cell = _attrs(
-                class_="cell", x=x, y=y, width=cw, height=ch, fill=colour(mn, k, lay.major, lay.dtype.per_chunk),
-                data_view="logical", data_mn=mn, data_k=k, data_byte=a - lay.address,
+                x=x, y=y, width=cw, height=ch, fill=colour(mn, k, lay.major, lay.dtype.per_chunk),
+                data_mn=mn, data_k=k, data_byte=a - lay.address,
             )
             out.add(f"<rect {cell}><title>{escape(_element_title(pic, mn, k, a))}</title></rect>")
             if labelled and font >= 3.5:
-                out.add(_label(x, y, cw, ch, f"{mn},{k}", font))
+                labels.append(_label(x, y, cw, ch, f"{mn},{k}", font))
     out.add("</g>")
+    _labels(out, labels, font)
     # axis labels
     step_mn = max(1, 8 if not labelled else a_mn)
     for mn in range(0, md, step_mn):
@@ -436,10 +459,11 @@ def _memory_view(
         n = last - first + 1
         out.add(_text(x0 + 4, y + rh * 0.8, f"... {n} rows ({n * ROW_BYTES} bytes) not drawn ...",
                       min(9, rh * 0.85), fill="#333"))
-    out.add('<g class="smem">')
+    out.add('<g class="smem" data-view="smem">')
     bits = lay.dtype.bits
     per = lay.dtype.per_chunk
     font = min(rh * 0.62, bits * PX_PER_BIT / (0.62 * len(f"{md - 1},{kd - 1}")))
+    labels = []
     for mn in range(md):
         for k in range(kd):
             a = int(addr[mn, k])
@@ -449,13 +473,14 @@ def _memory_view(
             sub = ((along % per) * bits) % 8  # bits before the element in its byte (4-/6-bit)
             x = x0 + ((a - rows.base) % ROW_BYTES * 8 + sub) * PX_PER_BIT
             cell = _attrs(
-                class_="cell", x=x, y=y, width=bits * PX_PER_BIT, height=rh, fill=colour(mn, k, lay.major, lay.dtype.per_chunk),
-                data_view="smem", data_mn=mn, data_k=k, data_byte=a - lay.address,
+                x=x, y=y, width=bits * PX_PER_BIT, height=rh, fill=colour(mn, k, lay.major, lay.dtype.per_chunk),
+                data_mn=mn, data_k=k, data_byte=a - lay.address,
             )
             out.add(f"<rect {cell}><title>{escape(_element_title(pic, mn, k, a))}</title></rect>")
             if labelled and bits * PX_PER_BIT >= 28 and font >= 3.5:
-                out.add(_label(x, y, bits * PX_PER_BIT, rh, f"{mn},{k}", font))
+                labels.append(_label(x, y, bits * PX_PER_BIT, rh, f"{mn},{k}", font))
     out.add("</g>")
+    _labels(out, labels, font)
     if rh >= 9 and bits * PX_PER_BIT < 28:  # name each 16-byte chunk: the swizzle moves whole chunks
         out.add('<g class="chunk-labels">')
         k_major = lay.major is Major.K
@@ -527,7 +552,7 @@ def _descriptor_arrows(out: _Svg, pic: TilePicture, x0: float, rows: _Rows) -> N
     px = 8 * PX_PER_BIT
     rh = rows.height
     out.add(
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
+        f'<defs><marker id="arrow{out.uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
         'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="context-stroke"/></marker></defs>'
     )
     lbo_role, sbo_role = _roles(r)
@@ -560,7 +585,7 @@ def _descriptor_arrows(out: _Svg, pic: TilePicture, x0: float, rows: _Rows) -> N
             label = f"{name.upper()} {value}"
             arrow = _attrs(
                 class_=f"arrow {name}", d=f"M{xs:.1f} {ys:.1f}Q{cx:.1f} {cy:.1f} {xt:.1f} {yt:.1f}",
-                fill="none", stroke=stroke, stroke_width=1.5, marker_end="url(#arrow)",
+                fill="none", stroke=stroke, stroke_width=1.5, marker_end=f"url(#arrow{out.uid})",
                 data_from=start, data_to=target, data_bytes=value,
             )
             where = f" ({tnote})" if tnote else ""
