@@ -215,6 +215,16 @@ class PackOp(PtxOp):
         return f"mov.b32 {n(self.res[0])}, {brace([n(a) for a in self.args])};"
 
 
+@irdl_op_definition
+class UnpackOp(PtxOp):
+    """``mov.b32 {%h0, %h1}, %r``: a 32-bit register into its low and high 16 bits."""
+
+    name = "ptx.unpack"
+
+    def render(self, n: Names) -> str:
+        return f"mov.b32 {brace([n(r) for r in self.res])}, {n(self.args[0])};"
+
+
 # -- integer arithmetic -----------------------------------------------------------------
 
 
@@ -241,6 +251,38 @@ AndOp = _alu("ptx.and", "and")
 OrOp = _alu("ptx.or", "or")
 CvtOp = _alu("ptx.cvt", "cvt")
 CvtaToGlobalOp = _alu("ptx.cvta_to_global", "cvta.to.global")
+XorOp = _alu("ptx.xor", "xor")
+DivOp = _alu("ptx.div", "div")
+RemOp = _alu("ptx.rem", "rem")
+MinOp = _alu("ptx.min", "min")
+MovOp = _alu("ptx.mov", "mov")  # a register copy (or an f32 add of C: ptx.add with type f32)
+SelpOp = _alu("ptx.selp", "selp")  # args = (if true, if false, predicate)
+
+
+@irdl_op_definition
+class AssignOp(PtxOp):
+    """``mov.{type} dst, src`` into an existing register: args = (dst, src).
+
+    PTX registers are mutable; this is how a loop-carried value (a loop's counter, a
+    stage index, a barrier phase) is updated at the end of each iteration once
+    structured control flow has become labels and branches."""
+
+    name = "ptx.assign"
+
+    def render(self, n: Names) -> str:
+        return f"mov.{self.prop('type')} {n(self.args[0])}, {n(self.args[1])};"
+
+
+@irdl_op_definition
+class RegOfOp(PtxOp):
+    """Names one register of a run (`regs` = its index) as a value of its own, so that
+    ordinary instructions can read it: prints nothing (the printer gives the result
+    that register's name)."""
+
+    name = "ptx.reg_of"
+
+    def render(self, n: Names) -> str:
+        return ""
 
 
 @irdl_op_definition
@@ -403,13 +445,26 @@ class MbarrierArriveExpectTxOp(PtxOp):
 
 
 @irdl_op_definition
+class MbarrierArriveOp(PtxOp):
+    """``mbarrier.arrive.shared::cta.b64 _, [addr]``: one arrival (args = (address,))."""
+
+    name = "ptx.mbarrier_arrive"
+
+    def render(self, n: Names) -> str:
+        return f"mbarrier.arrive.shared::cta.b64 _, {_addr(n(self.args[0]), self.prop('offset'))};"
+
+
+@irdl_op_definition
 class MbarrierTryWaitParityOp(PtxOp):
+    """args = (address,) with an immediate `parity`, or (address, parity register)."""
+
     name = "ptx.mbarrier_try_wait_parity"
 
     def render(self, n: Names) -> str:
+        parity = n(self.args[1]) if len(self.args) > 1 else self.prop("parity")
         return (
             f"mbarrier.try_wait.parity.shared::cta.b64 {n(self.res[0])}, "
-            f"{_addr(n(self.args[0]), self.prop('offset'))}, {self.prop('parity')};"
+            f"{_addr(n(self.args[0]), self.prop('offset'))}, {parity};"
         )
 
 
@@ -431,13 +486,17 @@ class PrefetchTensormapOp(PtxOp):
 
 @irdl_op_definition
 class CpAsyncBulkTensorOp(PtxOp):
-    """2-d TMA load: args = (dst smem address, tensor map, mbarrier address); coords immediate."""
+    """2-d TMA load: args = (dst smem address, tensor map, mbarrier address), with the
+    coordinates immediate (`c0`, `c1`) or two more args (registers, run-time window)."""
 
     name = "ptx.cp_async_bulk_tensor"
 
     def render(self, n: Names) -> str:
-        dst, tmap, mbar = (n(a) for a in self.args)
-        c0, c1 = self.prop("c0"), self.prop("c1")
+        dst, tmap, mbar = (n(a) for a in self.args[:3])
+        if len(self.args) == 5:
+            c0, c1 = n(self.args[3]), n(self.args[4])
+        else:
+            c0, c1 = self.prop("c0"), self.prop("c1")
         return (
             "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
             f"{_addr(dst, self.prop('offset'))}, [{tmap}, {{{c0}, {c1}}}], "
@@ -680,6 +739,7 @@ PTX = Dialect(
     [
         KernelOp, TableOp, LdParamOp, ParamAddrOp, SregOp, MovImmOp, SymAddrOp, FillOp, PackOp,
         AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp,
+        XorOp, DivOp, RemOp, MinOp, MovOp, SelpOp, AssignOp, RegOfOp, UnpackOp, MbarrierArriveOp,
         SetpOp, LabelOp, BraOp, BarSyncOp, FenceProxyAsyncOp, RetOp, LdOp, StOp, LdRegsOp,
         CvtToRegOp, CvtFromRegOp,
         MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierTryWaitParityOp,

@@ -155,6 +155,17 @@ def parse_kernel_target(text: str) -> Arch:
     return arch
 
 
+def in_gemm_kernel(op: Operation) -> bool:
+    """Whether `op` is in a loop-level GEMM kernel (one whose body holds an scf.for):
+    there each warpgroup owns 64 rows of a taller tile."""
+    parent = op.parent_op()
+    while parent is not None and TARGET_ATTR not in parent.attributes:
+        parent = parent.parent_op()
+    if parent is None or len(parent.regions) != 1 or not parent.regions[0].blocks:
+        return False
+    return any(o.name == "scf.for" for o in parent.regions[0].blocks[0].ops)
+
+
 def kernel_target(op: Operation) -> Arch | None:
     """The target of the kernel that holds `op` (the nearest `tc.target`)."""
     parent = op.parent_op()
@@ -922,7 +933,13 @@ def _check_acc_shape(op: Operation, acc: Attribute) -> None:
         return
     integer = acc.dtype == "s32"
     if arch is Arch.SM90A:
-        if acc.m != 64:
+        if in_gemm_kernel(op):
+            if acc.m % 64 or not 64 <= acc.m <= 256:
+                raise VerifyException(
+                    f"a GEMM kernel's accumulator has M = 64, 128, 192 or 256 (one warpgroup "
+                    f"per 64 rows), not {acc.m}"
+                )
+        elif acc.m != 64:
             raise VerifyException(f"a wgmma accumulator has M = 64 (one warpgroup's registers), not {acc.m}")
         ok_n = wgmma_valid_n("s8" if integer else "f16")
     else:
@@ -1029,7 +1046,7 @@ class WgmmaOp(IRDLOperation):
         a, b, acc = self.a.type, self.b.type, self.acc.type
         assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
         _check_target(self, Arch.SM90A)
-        if a.mn != 64:
+        if a.mn != 64 and not (in_gemm_kernel(self) and a.mn % 64 == 0 and a.mn <= 256):
             raise VerifyException(f"wgmma has M = 64: the A tile is {a.mn}x{a.k}")
         pair = {a.dtype, b.dtype}
         same_kind = a.dtype == b.dtype or pair <= {"e4m3", "e5m2"} or pair <= {"s8", "u8"}

@@ -73,14 +73,16 @@ def compile_source(
     """
     ctx, module = parse(text, name)
     passes = lower_tc.default_pipeline()
-    for p in passes[:-1]:
+    lowering = [p.name for p in passes].index("tc-lower-to-ptx")
+    for p in passes[:lowering]:
         p.apply(ctx, module)
         verify(module)
     if before_lowering is not None:
         before_lowering(module)
     sources = {tc.kernel_name(op): op.clone() for op in tc.tc_kernels(module)}
-    passes[-1].apply(ctx, module)
-    verify(module)
+    for p in passes[lowering:]:
+        p.apply(ctx, module)
+        verify(module)
     text_out = lower_tc.print_ptx(module)
     kernels = []
     for op in module.walk():

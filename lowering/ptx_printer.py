@@ -80,6 +80,8 @@ def _render(op: Operation, regs: _Registers) -> str:
     if not isinstance(op, ptx.PtxOp):
         error_at(op, f"'{op.name}' inside ptx.kernel: only ptx ops can be printed as PTX")
     try:
+        if isinstance(op, ptx.RegOfOp):  # an alias: the run's register, no name of its own
+            regs.names[op.res[0]] = ptx.regs_list(regs.name, op.args[0])[op.prop("regs")]  # type: ignore[index]
         for r in op.res:
             regs.name(r)
         return op.render(regs.name)

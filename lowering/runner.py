@@ -314,8 +314,9 @@ def launch(
             addresses.append(tmap.getPtr())
         params = np.array(addresses, dtype=np.uint64)
         stream = cuda.call("cuStreamCreate", 0)
+        gx, gy, gz = (int(g) for g in info.get("grid", (1, 1, 1)))
         cuda.call(
-            "cuLaunchKernel", function, 1, 1, 1, int(info["threads"]), 1, 1, smem, stream,
+            "cuLaunchKernel", function, gx, gy, gz, int(info["threads"]), 1, 1, smem, stream,
             params.ctypes.data, 0,
         )
         deadline = time.monotonic() + timeout
@@ -381,6 +382,8 @@ def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
     from lower_tc.lowering.reference import read_arguments, reference
 
     info = compiled.info
+    if "gemm" in info:
+        return run_gemm_kernel(compiled, seed, timeout)
     rng = np.random.default_rng(seed)
     read = read_arguments(compiled.source)
     host = []  # one flat buffer per argument, laid out by its strides (padding included)
@@ -420,6 +423,46 @@ def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
         max((c.max_error for c in checks), default=0.0),
         max((c.tolerance for c in checks), default=0.0),
         nan_count, mismatches, checked, [c.param for c in checks], stray, checks,
+    )
+
+
+def run_gemm_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
+    """A whole GEMM: D = A x B (+ C) over the grid, checked by lowering/gemm_check.py."""
+    from lower_tc.lowering.gemm_check import check_gemm
+
+    info = compiled.info
+    gemm = info["gemm"]
+    rng = np.random.default_rng(seed)
+    roles = {gemm[r]: r for r in ("a", "b", "c", "d") if gemm.get(r) is not None}
+    host = []
+    for i, a in enumerate(info["args"]):
+        size = buffer_elements(a["shape"], a["strides"])
+        output = roles.get(i) == "d"
+        host.append(poison(a["dtype"], (size,)) if output else random_input(rng, a["dtype"], (size,)))
+    on_device = [device_bytes(h, a["dtype"]) for h, a in zip(host, info["args"])]
+    flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
+    d_index = gemm["d"]
+    d_arg = info["args"][d_index]
+    written = {d_index: np.ones(d_arg["shape"], dtype=bool)}
+    stray = sum(overruns) + sum(
+        stray_writes(flat, sent, written.get(i), a)
+        for i, (flat, sent, a) in enumerate(zip(flat_results, on_device, info["args"]))
+    )
+    operands = {roles[i]: matrix_view(h, a).astype(np.float64) for i, (h, a) in enumerate(zip(host, info["args"])) if roles.get(i) in ("a", "b", "c")}
+    d_raw = matrix_view(flat_results[d_index], d_arg)
+    d_out = d_raw.astype(np.float64)
+    if d_arg["dtype"] == "s32":  # the poison is a valid integer: find it by its bits
+        d_out[d_raw == poison("s32", (1,))[0]] = np.nan
+    operand_dtype = info["args"][gemm["a"]]["dtype"]
+    tol = tolerance(operand_dtype, gemm["acc"])
+    worst, bad, checked, missing, tol = check_gemm(
+        gemm, operands, d_out, d_arg["dtype"], operand_dtype, tol, rng
+    )
+    passed = bad == 0 and missing == 0 and stray == 0 and checked > 0
+    check = OutputCheck(d_arg["param"], worst, tol, bad, checked)
+    return RunResult(
+        info["name"], device, seed, passed, worst, tol, missing, bad, checked,
+        [d_arg["param"]], stray, [check],
     )
 
 

@@ -1,10 +1,12 @@
 """lower-tc's passes, registered by name (each imported only when used).
 
 =======================  ===================================================
+tc-expand-matmul         tc.matmul -> a loop-level GEMM kernel (option: remarks)
 tc-choose-swizzle        fill `auto` swizzles (options: max, remarks)
 tc-assign-smem           place tiles in dynamic shared memory
 tc-compute-descriptors   attach each MMA's descriptors as attributes
 tc-lower-to-ptx          rewrite tc kernels into the ptx dialect
+ptx-lower-loops          structured loops in ptx kernels -> labels and branches
 =======================  ===================================================
 """
 
@@ -15,7 +17,9 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 #: The default pipeline, in order; `lower-tc input.mlir` runs it.
-DEFAULT_PIPELINE = "tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx"
+DEFAULT_PIPELINE = (
+    "tc-expand-matmul,tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx,ptx-lower-loops"
+)
 
 
 def _choose() -> type[ModulePass]:
@@ -42,10 +46,24 @@ def _lower() -> type[ModulePass]:
     return LowerToPtxPass
 
 
+def _expand() -> type[ModulePass]:
+    from lower_tc.passes.expand_matmul import ExpandMatmulPass
+
+    return ExpandMatmulPass
+
+
+def _loops() -> type[ModulePass]:
+    from lower_tc.passes.ptx_control_flow import LowerLoopsPass
+
+    return LowerLoopsPass
+
+
 #: Pass name -> a function that imports and returns the pass class.
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "tc-expand-matmul": _expand,
     "tc-choose-swizzle": _choose,
     "tc-assign-smem": _assign,
     "tc-compute-descriptors": _descriptors,
     "tc-lower-to-ptx": _lower,
+    "ptx-lower-loops": _loops,
 }

@@ -9,9 +9,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc import SMEM_CAPACITY, SmemTileOp, TileType, tc_kernels
+from lower_tc.dialects.tc_gemm import ring_stages
 from lower_tc.layout import LayoutError, Swizzle
+from lower_tc.layout.gemm import ring_footprint
 from lower_tc.passes.diagnostics import error_at
 
 #: TMA destinations must be 128-byte aligned (measured on an H100, docs/base-offset.md).
@@ -50,8 +53,9 @@ class AssignSmemPass(ModulePass):
             if tile.layout.is_auto:
                 error_at(tile_op, "the tile's swizzle is still auto: run tc-choose-swizzle first")
             try:
-                return tile.with_layout(tile.layout.with_(offset=offset)).tile_layout().footprint
-            except LayoutError as err:
+                single = tile.with_layout(tile.layout.with_(offset=offset)).tile_layout().footprint
+                return ring_footprint(single, ring_stages(tile_op))  # a ring: its stages' buffers
+            except (LayoutError, VerifyException) as err:
                 error_at(tile_op, str(err))
 
         for tile_op in tiles:

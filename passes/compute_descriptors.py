@@ -6,30 +6,39 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc import DescAttr, IdescAttr, TileType, Tcgen05MmaOp, WgmmaOp
+from lower_tc.dialects.tc import DescAttr, IdescAttr, TileType, Tcgen05MmaOp, WgmmaOp, in_gemm_kernel
+from lower_tc.dialects.tc_gemm import ring_stages
+from lower_tc.layout.gemm import ring_k_slices
 from lower_tc.layout import Arch, LayoutError, Major, k_slices
 from lower_tc.passes.diagnostics import error_at
 
 
-def descriptor_attrs(tile_value: SSAValue, arch: Arch) -> ArrayAttr[DescAttr]:
-    """One #tc.desc per 32-byte K-slice of the tile."""
+def descriptor_attrs(tile_value: SSAValue, arch: Arch, row_blocks: int = 1) -> ArrayAttr[DescAttr]:
+    """One #tc.desc per 32-byte K-slice of the tile. For a ring (`tc.smem_tile {stages
+    = N}`), every stage's, stage-major, and within a stage each 64-row warpgroup block's
+    (`row_blocks` of them, for A in a GEMM kernel)."""
     tile = tile_value.type
     assert isinstance(tile, TileType)
     if not tile.layout.has_offset:
         raise LayoutError("the tile has no offset yet: run tc-assign-smem first")
-    descs = []
-    for sl in k_slices(tile.tile_layout(), arch):
-        d = sl.descriptor
-        descs.append(
-            DescAttr(
-                IntAttr(sl.k), IntAttr(d.start_address), IntAttr(d.lbo), IntAttr(d.sbo),
-                IntAttr(d.base_offset), StringAttr(d.swizzle.value), IntAttr(d.encode()),
-            )
+    owner = tile_value.owner
+    stages = ring_stages(owner) if isinstance(owner, Operation) else 1
+    layout = tile.tile_layout()
+    if stages > 1 or row_blocks > 1:
+        slices = [(sl.k, sl.descriptor) for sl in ring_k_slices(layout, arch, stages, row_blocks)]
+    else:
+        slices = [(sl.k, sl.descriptor) for sl in k_slices(layout, arch)]
+    return ArrayAttr([
+        DescAttr(
+            IntAttr(k), IntAttr(d.start_address), IntAttr(d.lbo), IntAttr(d.sbo),
+            IntAttr(d.base_offset), StringAttr(d.swizzle.value), IntAttr(d.encode()),
         )
-    return ArrayAttr(descs)
+        for k, d in slices
+    ])
 
 
 @dataclass(frozen=True)
@@ -49,7 +58,8 @@ class ComputeDescriptorsPass(ModulePass):
                     else mma.a_in_tmem is not None
                 )
                 if not register_a:
-                    mma.attributes["tc.a_descs"] = descriptor_attrs(mma.a, arch)
+                    blocks = max(mma.a.type.mn // 64, 1) if in_gemm_kernel(mma) else 1  # type: ignore[union-attr]
+                    mma.attributes["tc.a_descs"] = descriptor_attrs(mma.a, arch, blocks)
                 mma.attributes["tc.b_descs"] = descriptor_attrs(mma.b, arch)
                 if isinstance(mma, Tcgen05MmaOp):
                     idesc = mma.instr_descriptor()
@@ -60,7 +70,7 @@ class ComputeDescriptorsPass(ModulePass):
                         StringAttr("mn" if idesc.b_mn_major else "k"),
                         IntAttr(idesc.encode()),
                     )
-            except LayoutError as err:
+            except (LayoutError, VerifyException) as err:
                 error_at(mma, str(err))
 
 

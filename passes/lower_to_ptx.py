@@ -44,6 +44,7 @@ from lower_tc.layout.descriptor import INSTRUCTION_K_BYTES
 from lower_tc.lowering.ptx_printer import TARGET_ATTR as PTX_TARGET_ATTR
 from lower_tc.lowering.ptx_printer import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.passes.diagnostics import error_at
+from lower_tc.passes.gemm_to_ptx import GemmLowering, is_gemm_kernel
 
 f32 = Float32Type()
 THREADS = 128
@@ -926,7 +927,10 @@ class LowerToPtxPass(ModulePass):
             error_at(kernels[-1], f"one PTX module has one target; kernels target {', '.join(sorted(archs))}")
         tables: list[ptx.TableOp] = []
         for k in kernels:
-            lowered = KernelLowering(k, tables, f"lower_tc_{tc.kernel_name(k)}_table").run()
+            if is_gemm_kernel(k):  # a loop-level GEMM: its own, pipelined lowering
+                lowered = GemmLowering(k).run()
+            else:
+                lowered = KernelLowering(k, tables, f"lower_tc_{tc.kernel_name(k)}_table").run()
             parent = k.parent_block()
             assert parent is not None
             parent.insert_op_before(lowered, k)

@@ -1,0 +1,172 @@
+"""The GEMM sweep: whole pipelined GEMM kernels (tc.matmul) on the GPU, every one
+checked against float64 numpy (lowering/gemm_check.py: all outputs up to 1024^3,
+else at least 4096 sampled outputs plus whole edge rows and columns; D fully written,
+nothing written outside it).
+
+    python bench/gemm_sweep.py --list                    # the configurations, no GPU
+    python bench/gemm_sweep.py --out gemm_sweep.tsv      # run them (needs an H100)
+    python bench/gemm_sweep.py --subset ci --assemble-only   # what CI assembles (no GPU)
+    python bench/gemm_sweep.py --summarize docs/results/gemm_sweep.tsv
+
+Axes: operand types (bf16, f16 with f32 and f16 accumulators, e4m3, e5m2, tf32, s8) x the
+four transposes where wgmma allows MN-major tiles (16-bit types) x shapes from 64^3 to
+8192^3 (ragged ones, M or N below one tile, K below BK) x tile configurations (the
+chooser's and three fixed ones, 2 to 5 stages) x D's type and an optional C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+ELEMENT = {"f16": "f16", "bf16": "bf16", "tf32": "tf32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "s8": "si8", "u8": "ui8", "f32": "f32", "s32": "i32"}
+BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "s8": 1, "u8": 1, "f32": 4, "s32": 4}
+#: (A type, B type, accumulator, D type)
+TYPES = [
+    ("bf16", "bf16", "f32", "bf16"),
+    ("bf16", "bf16", "f32", "f32"),
+    ("f16", "f16", "f32", "f16"),
+    ("f16", "f16", "f16", "f16"),
+    ("e4m3", "e4m3", "f32", "bf16"),
+    ("e5m2", "e4m3", "f32", "f32"),
+    ("tf32", "tf32", "f32", "f32"),
+    ("s8", "s8", "s32", "s32"),
+]
+SHAPES = [
+    (64, 64, 64), (128, 256, 64), (1000, 1000, 1000), (50, 300, 200), (300, 40, 520),
+    (256, 256, 40), (129, 65, 33), (2048, 2048, 2048), (4097, 4095, 4099),
+]
+BIG_SHAPES = [(8192, 8192, 8192), (8192, 8192, 1024)]
+#: (bm, bn, bk in bytes of K, stages); None: the chooser's
+CONFIGS = [None, (128, 256, 128, 3), (64, 128, 128, 5), (128, 64, 64, 2)]
+
+
+@dataclass(frozen=True)
+class GemmCase:
+    a: str
+    b: str
+    acc: str
+    d: str
+    m: int
+    n: int
+    k: int
+    a_row: bool  # A row-major (K-major tiles)
+    b_row: bool  # B row-major (MN-major tiles)
+    config: tuple[int, int, int, int] | None
+    with_c: bool = False
+
+    @property
+    def name(self) -> str:
+        t = ("N" if self.a_row else "T") + ("N" if self.b_row else "T")
+        cfg = "auto" if self.config is None else "x".join(map(str, self.config))
+        return f"{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}" + ("_C" if self.with_c else "")
+
+    def source(self) -> str:
+        def ld(extent: int, dtype: str) -> int:  # a multiple of 16 bytes (TMA)
+            per = 16 // BYTES[dtype]
+            return -(-extent // per) * per
+
+        def mat(rows: int, cols: int, dtype: str, row_major: bool) -> str:
+            e = ELEMENT[dtype]
+            if row_major:
+                return f"memref<{rows}x{cols}x{e}, strided<[{ld(cols, dtype)}, 1]>>"
+            return f"memref<{rows}x{cols}x{e}, strided<[1, {ld(rows, dtype)}]>>"
+
+        ta = mat(self.m, self.k, self.a, self.a_row)
+        tb = mat(self.k, self.n, self.b, self.b_row)
+        td = mat(self.m, self.n, self.d, True)
+        args = f"%A: {ta}, %B: {tb}, %D: {td}" + (f", %C: {td}" if self.with_c else "")
+        plus = " plus %C" if self.with_c else ""
+        acc = f" acc {self.acc}"
+        cfg = ""
+        if self.config is not None:
+            bm, bn, bk_bytes, stages = self.config
+            bk = bk_bytes // BYTES[self.a]
+            cfg = f" config #tc.gemm_config<bm = {bm}, bn = {bn}, bk = {bk}, stages = {stages}>"
+        types = f"{ta}, {tb}, {td}" + (f", {td}" if self.with_c else "")
+        return (
+            f'func.func @{self.name.replace("-", "_")}({args}) attributes {{tc.target = "sm_90a"}} {{\n'
+            f"  tc.matmul %A, %B to %D{plus}{acc}{cfg} : {types}\n"
+            "  func.return\n}\n"
+        )
+
+
+def cases(subset: str = "full") -> list[GemmCase]:
+    out: list[GemmCase] = []
+    for a, b, acc, d in TYPES:
+        sixteen = a in ("f16", "bf16")
+        transposes = [(True, False), (True, True), (False, False), (False, True)] if sixteen else [(True, False)]
+        for a_row, b_row in transposes:
+            for shape in SHAPES:
+                for config in CONFIGS:
+                    out.append(GemmCase(a, b, acc, d, *shape, a_row, b_row, config))
+        out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, None, with_c=True))
+    for shape in BIG_SHAPES:
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
+        out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
+    if subset == "ci":
+        out = out[::17]
+    return out
+
+
+def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
+    from lower_tc.lowering.compile import compile_source
+
+    try:
+        kernels = compile_source(case.source(), case.name, assemble=True)
+    except Exception as err:  # noqa: BLE001 - a rejected configuration is a result
+        return "REJECTED", str(err).splitlines()[0][:200]
+    if assemble_only:
+        return "ASSEMBLED", f"{len(kernels[0].cubin or b'')} bytes"
+    from lower_tc.lowering.runner import run_kernel
+
+    result = run_kernel(kernels[0], seed)
+    return ("PASS" if result.passed else "FAIL"), (
+        f"max_err={result.max_error:.3g} tol={result.tolerance:.1g} bad={result.mismatches} "
+        f"checked={result.checked} nan={result.nan_count} stray={result.stray}"
+    )
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--subset", default="full", choices=["full", "ci"])
+    p.add_argument("--list", action="store_true")
+    p.add_argument("--assemble-only", action="store_true")
+    p.add_argument("--out")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--summarize")
+    p.add_argument("--match", default="", help="only cases whose name contains this")
+    args = p.parse_args(argv)
+    if args.summarize:
+        rows = [l.rstrip("\n").split("\t") for l in open(args.summarize) if not l.startswith("#")][1:]
+        print(Counter(r[1] for r in rows))
+        return 0
+    todo = [c for c in cases(args.subset) if args.match in c.name]
+    if args.list:
+        for c in todo:
+            print(c.name)
+        print(f"{len(todo)} configurations", file=sys.stderr)
+        return 0
+    out = open(args.out, "w") if args.out else None
+    if out:
+        out.write("name\tverdict\tdetail\tseconds\n")
+    verdicts: Counter[str] = Counter()
+    for i, c in enumerate(todo):
+        t0 = time.time()
+        verdict, detail = run_case(c, args.seed + i, args.assemble_only)
+        verdicts[verdict] += 1
+        line = f"{c.name}\t{verdict}\t{detail}\t{time.time() - t0:.2f}"
+        if out:
+            out.write(line + "\n")
+            out.flush()
+        if verdict not in ("PASS", "ASSEMBLED"):
+            print(line, flush=True)
+    print(f"{len(todo)} configurations: " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())), flush=True)
+    return 0 if set(verdicts) <= {"PASS", "ASSEMBLED"} else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

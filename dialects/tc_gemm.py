@@ -1,0 +1,467 @@
+"""tc ops for whole GEMM kernels: the op level (`tc.matmul`) and the loop level's
+windows (`tc.window_load`, `tc.window_store`).
+
+The loop level is what `tc-expand-matmul` produces and what a kernel engineer writes by
+hand: shared-memory tiles with `stages` buffers, the CTA's output tile found from
+`gpu.block_id` with `arith`, an `scf.for` over K whose body loads the A and B windows at
+run-time coordinates and runs `tc.wgmma`, and a `tc.window_store` of the accumulator
+into D. The lowering pipelines that loop (docs/gemm.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IndexType, IntAttr, MemRefType, StringAttr
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+)
+from xdsl.irdl.operations import AttrSizedOperandSegments
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects.tc import (
+    AccType,
+    Major,
+    Operand,
+    OperandAttr,
+    TileType,
+    _memref_shape,
+    dtype_name,
+    element_bits,
+    matrix_strides,
+)
+from lower_tc.layout import LayoutError
+from lower_tc.layout.gemm import STORE_TYPES, WGMMA_ACCUMULATORS, GemmConfig, config_problem, operand_pair_problem
+from lower_tc.layout.targets import check_operand_type
+from lower_tc.layout import Arch
+
+#: The attribute that makes a `tc.smem_tile` a ring of buffers: ``{stages = 4}``.
+STAGES_ATTR = "stages"
+
+
+def ring_stages(tile_op: Operation) -> int:
+    """How many buffers a ``tc.smem_tile {stages = N}`` has (1 without the attribute)."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    attr = tile_op.attributes.get(STAGES_ATTR)
+    if attr is None:
+        return 1
+    if not isinstance(attr, IntegerAttr) or not 1 <= attr.value.data <= 16:
+        raise VerifyException("stages is an integer from 1 to 16: tc.smem_tile {stages = 4} : ...")
+    return attr.value.data
+
+
+#: The keys of #tc.gemm_config, in order.
+CONFIG_KEYS = ("bm", "bn", "bk", "stages")
+
+
+@irdl_attr_definition
+class GemmConfigAttr(ParametrizedAttribute):
+    """A GEMM tile configuration: ``#tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4>``.
+
+    The CTA computes a BM x BN tile of D, stepping K by BK with `stages` shared-memory
+    buffers; BM/64 warpgroups each own 64 rows."""
+
+    name = "tc.gemm_config"
+
+    bm: IntAttr
+    bn: IntAttr
+    bk: IntAttr
+    stages: IntAttr
+
+    @property
+    def config(self) -> GemmConfig:
+        return GemmConfig(self.bm.data, self.bn.data, self.bk.data, self.stages.data)
+
+    @classmethod
+    def from_config(cls, c: GemmConfig) -> "GemmConfigAttr":
+        return cls(IntAttr(c.bm), IntAttr(c.bn), IntAttr(c.bk), IntAttr(c.stages))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<bm = {self.bm.data}, bn = {self.bn.data}, bk = {self.bk.data}, stages = {self.stages.data}>"
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values = []
+        with parser.in_angle_brackets():
+            for i, key in enumerate(CONFIG_KEYS):
+                if i:
+                    parser.parse_punctuation(",")
+                parser.parse_keyword(key)
+                parser.parse_punctuation("=")
+                values.append(IntAttr(parser.parse_integer(allow_boolean=False)))
+        return tuple(values)
+
+
+def check_tma_source(tile: TileType, src: MemRefType, role: Operand) -> None:
+    """What a TMA copy of `src` into `tile` needs: the tile contiguous along the global
+    matrix's contiguous dimension (TMA does not transpose), no swizzle origin (TMA
+    swizzles on absolute address bits), 128-byte-aligned placement and a leading
+    dimension of a multiple of 16 bytes."""
+    s_row, s_col = matrix_strides(src, "the copy's source")
+    if tile.layout.origin.data >= 0:
+        raise VerifyException(
+            "TMA swizzles on absolute address bits: a tile with a swizzle origin "
+            "must be copied via threads"
+        )
+    row_contiguous = s_col == 1
+    dims = ("M", "K") if role is Operand.A else ("K", "N")
+    contiguous_dim = dims[1] if row_contiguous else dims[0]
+    contiguous_major = Major.K if contiguous_dim == "K" else Major.MN
+    if tile.major is not contiguous_major:
+        other = "column" if row_contiguous else "row"
+        raise VerifyException(
+            f"TMA cannot transpose: operand {role}'s global matrix is contiguous along "
+            f"{contiguous_dim}, so its tile must be {contiguous_major}-major for a TMA "
+            f"copy; store it {other}-major or copy via threads"
+        )
+    lay = tile.layout
+    places = [("offset", lay.offset.data)] if lay.has_offset else []
+    places += [(f"atom stride along {d}", v.data) for d, v in zip(("MN", "K"), lay.strides.data)]
+    for what, value in places:
+        if value % 128:
+            raise VerifyException(
+                f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
+                f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
+            )
+    bits = element_bits(src.element_type)
+    ld_bytes = (s_row if row_contiguous else s_col) * bits // 8
+    if ld_bytes % 16:
+        raise VerifyException(
+            f"TMA needs a leading dimension of a multiple of 16 bytes, not {ld_bytes}"
+        )
+
+
+def _parse_index_pair(parser: Parser) -> tuple[object, object]:
+    parser.parse_punctuation("[")
+    row = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    col = parser.parse_unresolved_operand()
+    parser.parse_punctuation("]")
+    return row, col
+
+
+@irdl_op_definition
+class WindowLoadOp(IRDLOperation):
+    """Loads a window of a global operand into a tile by TMA, at run-time coordinates:
+    ``tc.window_load %A[%m0, %k] to %a as a : memref<MxKxT>, !tc.tile<BMxBKxT, ...>``.
+
+    Operand a reads rows [m0, m0 + BM) and columns [k, k + BK) of the M x K matrix A;
+    operand b rows [k, k + BK) and columns [n0, n0 + BN) of the K x N matrix B. Past the
+    matrix's edge TMA fills zeros, so any M, N, K works. In a loop over a tile with
+    `stages`, each iteration loads into the next buffer of the ring."""
+
+    name = "tc.window_load"
+    src = operand_def(MemRefType)
+    row = operand_def(IndexType)
+    col = operand_def(IndexType)
+    dst = operand_def(TileType)
+    operand = prop_def(OperandAttr)
+
+    def __init__(self, src: SSAValue, row: SSAValue, col: SSAValue, dst: SSAValue, operand: Operand):
+        super().__init__(operands=[src, row, col, dst], properties={"operand": OperandAttr(operand)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "WindowLoadOp":
+        src = parser.parse_unresolved_operand()
+        row, col = _parse_index_pair(parser)
+        parser.parse_keyword("to")
+        dst = parser.parse_unresolved_operand()
+        parser.parse_keyword("as")
+        operand = parser.parse_str_enum(Operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation(",")
+        dst_t = parser.parse_type()
+        index = IndexType()
+        op = cls(
+            parser.resolve_operand(src, src_t),
+            parser.resolve_operand(row, index),  # type: ignore[arg-type]
+            parser.resolve_operand(col, index),  # type: ignore[arg-type]
+            parser.resolve_operand(dst, dst_t),
+            operand,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string("[")
+        printer.print_operand(self.row)
+        printer.print_string(", ")
+        printer.print_operand(self.col)
+        printer.print_string("] to ")
+        printer.print_operand(self.dst)
+        printer.print_string(f" as {self.operand.data.value}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.dst.type)
+
+    def verify_(self) -> None:
+        tile, src = self.dst.type, self.src.type
+        assert isinstance(tile, TileType) and isinstance(src, MemRefType)
+        _memref_shape(src, "the window's source")
+        src_elt = dtype_name(src.element_type)
+        if src_elt != tile.dtype:
+            raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
+        check_tma_source(tile, src, self.operand.data)
+
+
+@irdl_op_definition
+class WindowStoreOp(IRDLOperation):
+    """Stores an accumulator into its window of D, converted to D's element type, with an
+    optional C added: ``tc.window_store %acc to %D[%m0, %n0] [plus %C] : !tc.acc<...>,
+    memref<...> [, memref<...>]``. Elements past D's edge are not written."""
+
+    name = "tc.window_store"
+    acc = operand_def(AccType)
+    dst = operand_def(MemRefType)
+    row = operand_def(IndexType)
+    col = operand_def(IndexType)
+    c = opt_operand_def(MemRefType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, acc: SSAValue, dst: SSAValue, row: SSAValue, col: SSAValue, c: SSAValue | None = None):
+        super().__init__(operands=[acc, dst, row, col, [c] if c is not None else []])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "WindowStoreOp":
+        acc = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        dst = parser.parse_unresolved_operand()
+        row, col = _parse_index_pair(parser)
+        c = parser.parse_unresolved_operand() if parser.parse_optional_keyword("plus") else None
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        acc_t = parser.parse_type()
+        parser.parse_punctuation(",")
+        dst_t = parser.parse_type()
+        c_t = None
+        if c is not None:
+            parser.parse_punctuation(",")
+            c_t = parser.parse_type()
+        index = IndexType()
+        op = cls(
+            parser.resolve_operand(acc, acc_t),
+            parser.resolve_operand(dst, dst_t),
+            parser.resolve_operand(row, index),  # type: ignore[arg-type]
+            parser.resolve_operand(col, index),  # type: ignore[arg-type]
+            parser.resolve_operand(c, c_t) if c is not None else None,  # type: ignore[arg-type]
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.acc)
+        printer.print_string(" to ")
+        printer.print_operand(self.dst)
+        printer.print_string("[")
+        printer.print_operand(self.row)
+        printer.print_string(", ")
+        printer.print_operand(self.col)
+        printer.print_string("]")
+        if self.c is not None:
+            printer.print_string(" plus ")
+            printer.print_operand(self.c)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.acc.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.dst.type)
+        if self.c is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.c.type)
+
+    def verify_(self) -> None:
+        acc = self.acc.type
+        assert isinstance(acc, AccType)
+        check_output(self.dst.type, acc.dtype, "D")
+        if self.c is not None:
+            check_output(self.c.type, acc.dtype, "C")
+            if _memref_shape(self.c.type, "C") != _memref_shape(self.dst.type, "D"):
+                raise VerifyException("C must have D's shape")
+
+
+def check_output(mem: Attribute, acc: str, what: str) -> None:
+    """D (or C): a 2-d row-major matrix of a type the accumulator converts to."""
+    _memref_shape(mem, what)
+    assert isinstance(mem, MemRefType)
+    s_row, s_col = matrix_strides(mem, what)
+    if s_col != 1:
+        raise VerifyException(f"{what} must be row-major (the default layout or strided<[ld, 1]>)")
+    dtype = dtype_name(mem.element_type)
+    if dtype not in STORE_TYPES[acc]:
+        raise VerifyException(
+            f"a {acc} accumulator is stored as {' or '.join(STORE_TYPES[acc])}, not {dtype} ({what})"
+        )
+
+
+@irdl_op_definition
+class MatmulOp(IRDLOperation):
+    """D = A x B (+ C) over whole global matrices, as one kernel:
+    ``tc.matmul %A, %B to %D [plus %C] [acc f32] [config #tc.gemm_config<...>] : ...``.
+
+    A is M x K, B is K x N, each row- or column-major with a leading dimension of a
+    multiple of 16 bytes (TMA); D and C are M x N, row-major. `tc-expand-matmul`
+    turns it into the loop level; without a configuration it chooses one from the shape
+    and the types."""
+
+    name = "tc.matmul"
+    a = operand_def(MemRefType)
+    b = operand_def(MemRefType)
+    dst = operand_def(MemRefType)
+    c = opt_operand_def(MemRefType)
+    acc = opt_prop_def(StringAttr)
+    config = opt_prop_def(GemmConfigAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self, a: SSAValue, b: SSAValue, dst: SSAValue, c: SSAValue | None = None,
+        acc: str | None = None, config: GemmConfigAttr | None = None,
+    ):
+        props: dict[str, Attribute] = {}
+        if acc is not None:
+            props["acc"] = StringAttr(acc)
+        if config is not None:
+            props["config"] = config
+        super().__init__(operands=[a, b, dst, [c] if c is not None else []], properties=props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "MatmulOp":
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        dst = parser.parse_unresolved_operand()
+        c = parser.parse_unresolved_operand() if parser.parse_optional_keyword("plus") else None
+        acc = None
+        if parser.parse_optional_keyword("acc"):
+            acc = parser.parse_identifier()
+        config = None
+        if parser.parse_optional_keyword("config"):
+            config = parser.parse_attribute()
+            if not isinstance(config, GemmConfigAttr):
+                parser.raise_error("expected #tc.gemm_config<bm = .., bn = .., bk = .., stages = ..>")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        while parser.parse_optional_punctuation(","):
+            types.append(parser.parse_type())
+        want = 4 if c is not None else 3
+        if len(types) != want:
+            parser.raise_error(f"expected {want} types (A, B, D{', C' if c is not None else ''})")
+        op = cls(
+            parser.resolve_operand(a, types[0]),
+            parser.resolve_operand(b, types[1]),
+            parser.resolve_operand(dst, types[2]),
+            parser.resolve_operand(c, types[3]) if c is not None else None,
+            acc,
+            config,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        printer.print_string(", ")
+        printer.print_operand(self.b)
+        printer.print_string(" to ")
+        printer.print_operand(self.dst)
+        if self.c is not None:
+            printer.print_string(" plus ")
+            printer.print_operand(self.c)
+        if self.acc is not None:
+            printer.print_string(f" acc {self.acc.data}")
+        if self.config is not None:
+            printer.print_string(" config ")
+            printer.print_attribute(self.config)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        types = [self.a.type, self.b.type, self.dst.type] + ([self.c.type] if self.c is not None else [])
+        for i, t in enumerate(types):
+            if i:
+                printer.print_string(", ")
+            printer.print_attribute(t)
+
+    @property
+    def problem(self) -> tuple[int, int, int]:
+        """(M, N, K)."""
+        m, k = _memref_shape(self.a.type, "A")
+        return m, _memref_shape(self.b.type, "B")[1], k
+
+    @property
+    def types(self) -> tuple[str, str]:
+        return dtype_name(self.a.type.element_type), dtype_name(self.b.type.element_type)  # type: ignore[union-attr]
+
+    @property
+    def acc_type(self) -> str:
+        from lower_tc.layout.gemm import default_accumulator
+
+        return self.acc.data if self.acc is not None else default_accumulator(self.types[0])
+
+    def verify_(self) -> None:
+        m, k = _memref_shape(self.a.type, "A")
+        k2, n = _memref_shape(self.b.type, "B")
+        if k != k2:
+            raise VerifyException(f"A is {m}x{k} but B is {k2}x{n}: their K differ")
+        if _memref_shape(self.dst.type, "D") != (m, n):
+            raise VerifyException(f"D must be M x N = {m}x{n}")
+        a, b = self.types
+        problem = operand_pair_problem(a, b)
+        if problem:
+            raise VerifyException(problem)
+        acc = self.acc_type
+        if acc not in WGMMA_ACCUMULATORS.get(a, ()):
+            allowed = " or ".join(WGMMA_ACCUMULATORS.get(a, ("nothing",)))
+            raise VerifyException(f"{a} x {b} accumulates in {allowed}, not {acc}")
+        for what, mem, role in (("A", self.a.type, Operand.A), ("B", self.b.type, Operand.B)):
+            assert isinstance(mem, MemRefType)
+            s_row, s_col = matrix_strides(mem, what)
+            row_major = s_col == 1
+            # which dimension is contiguous decides the tile's major-ness (TMA does not transpose)
+            k_contiguous = row_major if role is Operand.A else not row_major
+            dtype = a if role is Operand.A else b
+            try:
+                check_operand_type(Arch.SM90A, dtype, not k_contiguous)
+            except LayoutError as err:
+                raise VerifyException(
+                    f"{err} ({what} is {'row' if row_major else 'column'}-major, so its tiles "
+                    f"would be {'K' if k_contiguous else 'MN'}-major)"
+                ) from None
+            ld_bytes = (s_row if row_major else s_col) * element_bits(mem.element_type) // 8
+            if ld_bytes % 16:
+                raise VerifyException(
+                    f"{what}'s leading dimension is {ld_bytes} bytes: TMA needs a multiple of 16"
+                )
+        check_output(self.dst.type, acc, "D")
+        if self.c is not None:
+            check_output(self.c.type, acc, "C")
+            if _memref_shape(self.c.type, "C") != (m, n):
+                raise VerifyException(f"C must be M x N = {m}x{n}")
+        if self.config is not None:
+            why = config_problem(self.config.config, a, b, acc)
+            if why:
+                raise VerifyException(why)
+
+
+GEMM_OPS = [MatmulOp, WindowLoadOp, WindowStoreOp]
+GEMM_ATTRS = [GemmConfigAttr]
+
+__all__ = ["GEMM_ATTRS", "GEMM_OPS", "GemmConfigAttr", "MatmulOp", "WindowLoadOp", "WindowStoreOp", "check_tma_source", "ring_stages"]

@@ -1,0 +1,211 @@
+"""Whole-GEMM tile configurations: what a CTA computes per K step, and whether the
+tensor core, shared memory and registers allow it.
+
+A configuration is (BM, BN, BK, stages): the CTA owns a BM x BN tile of D and walks K
+in steps of BK, with `stages` shared-memory buffers of A (BM x BK) and B (BN x BK) in a
+ring. Each consumer warpgroup owns 64 rows of the tile (wgmma is m64nNkK), so BM/64
+warpgroups share one B tile. The chooser picks a configuration from the problem's shape
+and types; the checks say, in one line each, why a given one cannot run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lower_tc.layout.dtypes import element_type
+from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.targets import Arch
+
+if TYPE_CHECKING:
+    from lower_tc.layout.descriptor import MatrixDescriptor
+    from lower_tc.layout.tile import TileLayout
+
+#: Shared memory one block may use on H100 and B200 (227 KiB).
+SMEM_CAPACITY = 232448
+#: Each stage has a "full" and an "empty" mbarrier of 8 bytes.
+BARRIER_BYTES_PER_STAGE = 16
+#: Registers of one thread (the accumulator must leave room for addresses and loop state).
+MAX_ACC_REGISTERS = 128
+
+#: Accumulator types wgmma allows per operand type (PTX ISA, wgmma.mma_async types).
+WGMMA_ACCUMULATORS: dict[str, tuple[str, ...]] = {
+    "f16": ("f32", "f16"),
+    "bf16": ("f32",),
+    "tf32": ("f32",),
+    "e4m3": ("f32", "f16"),
+    "e5m2": ("f32", "f16"),
+    "s8": ("s32",),
+    "u8": ("s32",),
+}
+
+#: D types an accumulator may be stored as (converted in the epilogue).
+STORE_TYPES: dict[str, tuple[str, ...]] = {
+    "f32": ("f32", "bf16", "f16"),
+    "f16": ("f16", "f32"),
+    "s32": ("s32",),
+}
+
+
+def wgmma_valid_n(dtype: str) -> tuple[int, ...]:
+    """N of wgmma.mma_async: multiples of 8 up to 256; s8/u8: 8, 16, 24, then steps of 16."""
+    if dtype in ("s8", "u8"):
+        return (8, 16, 24) + tuple(range(32, 257, 16))
+    return tuple(range(8, 257, 8))
+
+
+def operand_pair_problem(a: str, b: str) -> str | None:
+    """Why wgmma cannot multiply an `a` by a `b` operand, or None."""
+    pair = {a, b}
+    if a == b or pair <= {"e4m3", "e5m2"} or pair <= {"s8", "u8"}:
+        return None
+    return f"wgmma cannot multiply {a} by {b}"
+
+
+def default_accumulator(a: str) -> str:
+    """f32 for floating-point operands, s32 for 8-bit integers."""
+    return "s32" if a in ("s8", "u8") else "f32"
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    """A CTA's tile of D (BM x BN), its K step (BK) and the depth of its ring."""
+
+    bm: int
+    bn: int
+    bk: int
+    stages: int
+
+    @property
+    def warpgroups(self) -> int:
+        """Consumer warpgroups: one per 64 rows of the CTA tile."""
+        return self.bm // 64
+
+    @property
+    def threads(self) -> int:
+        return 128 * self.warpgroups
+
+    def stage_bytes(self, a: str, b: str) -> int:
+        """Shared memory of one stage: an A tile and a B tile."""
+        return (self.bm * self.bk * element_type(a).bits + self.bn * self.bk * element_type(b).bits) // 8
+
+    def smem_bytes(self, a: str, b: str) -> int:
+        """Every stage's tiles (each 1024-byte aligned) plus their barriers."""
+        per_stage = -(-self.stage_bytes(a, b) // 1024) * 1024
+        return self.stages * per_stage + self.stages * BARRIER_BYTES_PER_STAGE
+
+    def __str__(self) -> str:
+        return f"{self.bm}x{self.bn}x{self.bk}, {self.stages} stages"
+
+
+def config_problem(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> str | None:
+    """Why `config` cannot run (one line), or None when it can."""
+    if arch is not Arch.SM90A:
+        raise LayoutError(f"GEMM kernels are lowered for sm_90a only so far, not {arch}")
+    bm, bn, bk, stages = config.bm, config.bn, config.bk, config.stages
+    if bm <= 0 or bm % 64 or bm > 256:
+        return f"BM = {bm}: wgmma is m64, so BM must be 64, 128, 192 or 256 (one warpgroup per 64 rows)"
+    if bn not in wgmma_valid_n(a):
+        rule = "8, 16, 24, then a multiple of 16" if a in ("s8", "u8") else "a multiple of 8"
+        return f"BN = {bn}: one warpgroup's wgmma N must be {rule} from 8 to 256"
+    kpi = element_type(a).k_per_instruction
+    if bk <= 0 or bk % kpi:
+        return f"BK = {bk} is not a whole number of {kpi}-element (32-byte) K-slices of {a}"
+    if stages < 2:
+        return f"{stages} stage(s): the pipeline needs at least 2 (one loading while one is read)"
+    if acc not in WGMMA_ACCUMULATORS.get(a, ()):
+        allowed = " or ".join(WGMMA_ACCUMULATORS.get(a, ("nothing",)))
+        return f"wgmma with {a} accumulates in {allowed}, not {acc}"
+    regs = bn // 2 if acc != "f16" else bn // 4
+    if regs > MAX_ACC_REGISTERS:
+        return f"BN = {bn} needs {regs} accumulator registers per thread, more than {MAX_ACC_REGISTERS}"
+    need = config.smem_bytes(a, b)
+    if need > SMEM_CAPACITY:
+        return (
+            f"{stages} stages of {bm}x{bk} + {bn}x{bk} tiles need {need} bytes of shared memory, "
+            f"more than the {SMEM_CAPACITY} (227 KiB) a block may use"
+        )
+    return None
+
+
+def check_config(config: GemmConfig, a: str, b: str, acc: str) -> None:
+    problem = config_problem(config, a, b, acc)
+    if problem:
+        raise LayoutError(problem)
+
+
+def choose_config(m: int, n: int, k: int, a: str, b: str, acc: str) -> GemmConfig:
+    """A configuration for an M x N x K problem: 128x128 CTA tiles (64 where M or N is
+    at most 64), a K step of one 128-byte swizzle row, and as many stages (up to 4) as
+    shared memory holds."""
+    row_elems = 128 * 8 // element_type(a).bits
+    bm = 64 if m <= 64 else 128
+    bn = 64 if n <= 64 else 128
+    bk = row_elems
+    for stages in (4, 3, 2):
+        config = GemmConfig(bm, bn, bk, stages)
+        if config_problem(config, a, b, acc) is None:
+            return config
+    check_config(GemmConfig(bm, bn, bk, 2), a, b, acc)  # raises with the reason
+    raise AssertionError("unreachable")
+
+
+__all__ = [
+    "BARRIER_BYTES_PER_STAGE",
+    "GemmConfig",
+    "SMEM_CAPACITY",
+    "STORE_TYPES",
+    "WGMMA_ACCUMULATORS",
+    "check_config",
+    "choose_config",
+    "config_problem",
+    "default_accumulator",
+    "operand_pair_problem",
+    "ring_footprint",
+    "ring_k_slices",
+    "ring_stride",
+    "wgmma_valid_n",
+]
+
+
+def ring_stride(footprint: int) -> int:
+    """Bytes between the buffers of a ring: each starts 1024 bytes after a 1024-byte
+    boundary of the first, so every buffer has the first one's swizzle phase (and its
+    descriptors plus the offset)."""
+    return -(-footprint // 1024) * 1024
+
+
+def ring_footprint(footprint: int, stages: int) -> int:
+    """Bytes from a ring's first buffer to the end of its last."""
+    return (stages - 1) * ring_stride(footprint) + footprint
+
+
+@dataclass(frozen=True)
+class RingSlice:
+    """One K-slice of one stage's buffer, for the warpgroup owning rows [64 * block, ...)."""
+
+    stage: int
+    block: int
+    k: int
+    descriptor: "MatrixDescriptor"
+
+
+def ring_k_slices(layout: "TileLayout", arch: Arch, stages: int, row_blocks: int = 1) -> list[RingSlice]:
+    """Every stage's K-slice descriptors, stage-major, then warpgroup row block, then K.
+
+    A stage is the first buffer moved by whole ring strides; a warpgroup's 64-row block
+    of it starts at that row's address. Strides and swizzle stay the whole tile's."""
+    import dataclasses
+
+    from lower_tc.layout.descriptor import k_slices
+
+    stride = ring_stride(layout.footprint)
+    out = []
+    for s in range(stages):
+        buffer = dataclasses.replace(layout, address=layout.address + s * stride)
+        slices = k_slices(buffer, arch)
+        for b in range(row_blocks):
+            for sl in slices:
+                start = int(buffer.linear_addresses(64 * b, sl.k))
+                out.append(RingSlice(s, b, sl.k, sl.descriptor.with_start(start)))
+    return out

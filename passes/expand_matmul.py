@@ -1,0 +1,137 @@
+"""tc-expand-matmul: a kernel's `tc.matmul` becomes the loop level (docs/gemm.md).
+
+    %a = tc.smem_tile {stages = S} : !tc.tile<BMxBKxT, #tc.layout<k|mn, ...>>
+    %b = tc.smem_tile {stages = S} : !tc.tile<BNxBKxT, #tc.layout<k|mn, ...>>
+    %m0 = block_id.y * BM, %n0 = block_id.x * BN
+    %acc = scf.for %k = 0 to K step BK iter_args(%c = tc.acc_zero) {
+      tc.window_load %A[%m0, %k] to %a as a
+      tc.window_load %B[%k, %n0] to %b as b
+      scf.yield (tc.wgmma %a, %b, %c)
+    }
+    tc.window_store %acc to %D[%m0, %n0] [plus %C]
+
+and the kernel gets `tc.grid = [ceil(N / BN), ceil(M / BM), 1]`. A tile is K-major where
+its global matrix is contiguous along K, MN-major otherwise (TMA does not transpose);
+an MN-major tile's atoms follow each other along K (order k_first), so that one TMA box
+covers a whole column of atoms. The configuration is the op's, or the chooser's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32, i64
+from xdsl.ir import Block, Region
+from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects import tc
+from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp
+from lower_tc.layout import LayoutError
+from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem
+from lower_tc.passes.diagnostics import error_at, remark_at
+from lower_tc.passes.gemm_to_ptx import GRID_ATTR
+
+
+#: The builtin element type of each accumulator type.
+ACC_ELEMENT_TYPES = {"f32": Float32Type(), "f16": Float16Type(), "s32": i32}
+
+
+def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
+    layout = tc.LayoutAttr("k") if k_major else tc.LayoutAttr("mn", order="k_first")
+    return tc.TileType([rows, bk], elt, layout)
+
+
+def _config(op: MatmulOp) -> GemmConfig:
+    m, n, k = op.problem
+    a, b = op.types
+    acc = op.acc_type
+    if op.config is not None:
+        config = op.config.config
+        why = config_problem(config, a, b, acc)
+        if why:
+            error_at(op, why)
+        return config
+    try:
+        return choose_config(m, n, k, a, b, acc)
+    except LayoutError as err:
+        error_at(op, str(err))
+
+
+@dataclass(frozen=True)
+class ExpandMatmulPass(ModulePass):
+    """Expands each kernel's tc.matmul into a pipelined K loop (the loop level).
+
+    Option: ``remarks=true`` prints each chosen configuration as a located remark."""
+
+    name = "tc-expand-matmul"
+    remarks: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in tc.tc_kernels(op):
+            body = tc.kernel_body(kernel)
+            matmuls = [o for o in body.ops if isinstance(o, MatmulOp)]
+            if not matmuls:
+                continue
+            if len(matmuls) > 1:
+                error_at(matmuls[1], "one tc.matmul per kernel: each matmul is a kernel of its own")
+            mm = matmuls[0]
+            for other in body.ops:
+                if other is not mm and not other.has_trait(IsTerminator):
+                    error_at(other, f"'{other.name}' beside tc.matmul: a matmul kernel holds the matmul alone")
+            self._expand(kernel, mm)
+
+    def _expand(self, kernel, mm: MatmulOp) -> None:
+        config = _config(mm)
+        m, n, k = mm.problem
+        if self.remarks:
+            remark_at(mm, f"{config} ({config.warpgroups} warpgroup(s)) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
+        a_t, b_t = mm.a.type, mm.b.type
+        assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
+        a_k_major = tc.matrix_strides(a_t, "A")[1] == 1
+        b_k_major = tc.matrix_strides(b_t, "B")[0] == 1
+        index = IndexType()
+
+        def const(v: int) -> arith.ConstantOp:
+            return arith.ConstantOp(IntegerAttr(v, index))
+
+        a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major))
+        b_tile = tc.SmemTileOp(tile_type(config.bn, config.bk, b_t.element_type, b_k_major))
+        for t in (a_tile, b_tile):
+            t.attributes[STAGES_ATTR] = IntegerAttr(config.stages, i64)
+        bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
+        by = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Y))
+        c_bm, c_bn = const(config.bm), const(config.bn)
+        m0 = arith.MuliOp(by, c_bm)
+        n0 = arith.MuliOp(bx, c_bn)
+        c0, c_k, c_bk = const(0), const(k), const(config.bk)
+        acc_type = tc.AccType([config.bm, config.bn], ACC_ELEMENT_TYPES[mm.acc_type])
+        zero = tc.AccZeroOp(acc_type)
+        loop_body = Block(arg_types=[index, acc_type])
+        kv, carried = loop_body.args
+        load_a = WindowLoadOp(mm.a, m0.result, kv, a_tile.tile, tc.Operand.A)
+        load_b = WindowLoadOp(mm.b, kv, n0.result, b_tile.tile, tc.Operand.B)
+        mma = tc.WgmmaOp(a_tile.tile, b_tile.tile, carried)
+        loop_body.add_ops([load_a, load_b, mma, scf.YieldOp(mma.result)])
+        loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
+        store = WindowStoreOp(loop.results[0], mm.dst, m0.result, n0.result, mm.c)
+        new_ops = [a_tile, b_tile, bx, by, c_bm, c_bn, m0, n0, c0, c_k, c_bk, zero, loop, store]
+        block = mm.parent_block()
+        assert block is not None
+        for o in new_ops:
+            o.location = mm.location
+            block.insert_op_before(o, mm)
+        for o in loop_body.ops:
+            o.location = mm.location
+        mm.detach()
+        mm.erase()
+        grid = [-(-n // config.bn), -(-m // config.bm), 1]
+        kernel.attributes[GRID_ATTR] = ArrayAttr([IntegerAttr(g, i64) for g in grid])
+        try:
+            for o in new_ops:
+                o.verify()
+        except VerifyException as err:
+            error_at(mm, f"the expanded kernel does not verify: {err}")

@@ -1,0 +1,557 @@
+"""Lowers a loop-level GEMM kernel (a grid of CTAs, an `scf.for` over K) to the ptx
+dialect: a software-pipelined K loop over a ring of shared-memory stages.
+
+Per CTA, BM/64 warpgroups each own 64 rows of the BM x BN tile of D. Thread 0 issues
+the TMA loads; every stage s has a "full" mbarrier (TMA's transaction bytes complete
+it) and an "empty" one (every thread arrives once the MMA that read s is done).
+
+    prologue: load iterations 0 .. S-2 into stages 0 .. S-2
+    iteration i (stage s = i mod S, phase p = (i div S) & 1):
+        wait full[s] (parity p); wgmma over s's K-slices; commit
+        wgmma.wait_group 1: iteration i-1's MMAs are done -> arrive on empty[s-1]
+        thread 0: wait empty[s-1] (the parity of iteration i-1), then load
+                  iteration i+S-1 into stage s-1: the loads stay S-1 ahead
+    wgmma.wait_group 0; the epilogue stores the accumulator (bounds-checked)
+
+The loop stays an `scf.for` over i32 registers here; ptx-lower-loops makes it labels
+and branches. Descriptors are the ones tc-compute-descriptors attached (checked here
+to step by the stage and warpgroup strides), plus the shared-memory base at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    Float32Type,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    i1,
+    i16,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp, ring_stages
+from lower_tc.layout import LayoutError, Major, TileLayout
+from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
+from lower_tc.layout.tma import TmaPlan, tma_plan
+from lower_tc.passes.diagnostics import error_at
+
+f32 = Float32Type()
+#: The attribute giving a kernel its grid.
+GRID_ATTR = "tc.grid"
+
+
+def is_gemm_kernel(kernel: Operation) -> bool:
+    """A loop-level kernel: one whose body holds an scf.for."""
+    return any(isinstance(op, scf.ForOp) for op in tc.kernel_body(kernel).ops)
+
+
+@dataclass
+class Ring:
+    """A tile with `stages` buffers, `stride` bytes apart."""
+
+    layout: TileLayout
+    stages: int
+    stride: int
+
+
+@dataclass
+class Window:
+    """One tc.window_load of the K loop: its ring, TMA plan and tensor-map parameter."""
+
+    op: WindowLoadOp
+    ring: Ring
+    plan: TmaPlan
+    param: str
+    outer_coord: SSAValue  # the register of the coordinate that does not move with K
+    tmap: SSAValue | None = None
+
+
+@dataclass
+class GemmLowering:
+    """Builds one ptx.kernel from one loop-level GEMM kernel."""
+
+    kernel: Operation
+    ops: list[ptx.PtxOp | Operation] = field(default_factory=list)
+    labels: int = 0
+    rings: dict[SSAValue, Ring] = field(default_factory=dict)
+    consts: dict[SSAValue, int] = field(default_factory=dict)
+    regs: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    globals_: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    tensor_maps: list[dict[str, object]] = field(default_factory=list)
+    scratch: int = 0
+    uses_block_id: bool = False
+
+    # -- emission helpers -------------------------------------------------------------
+
+    def emit(self, cls: type[ptx.PtxOp], args=(), results=(), **props) -> ptx.PtxOp:
+        op = ptx.build(cls, list(args), list(results), **props)
+        self.ops.append(op)
+        return op
+
+    def val(self, cls: type[ptx.PtxOp], args=(), result: Attribute = i32, **props) -> SSAValue:
+        return self.emit(cls, args, [result], **props).res[0]
+
+    def imm(self, value: int | str, t: str = "u32") -> SSAValue:
+        return self.val(ptx.MovImmOp, result=i64 if t in ("u64", "b64", "s64") else i32, type=t, value=value)
+
+    def add_imm(self, x: SSAValue, value: int, t: str = "s32") -> SSAValue:
+        if not value:
+            return x
+        return self.val(ptx.AddOp, [x], x.type, type=t, imm=value)
+
+    def label(self, stem: str) -> str:
+        self.labels += 1
+        return f"$L_{stem}_{self.labels}"
+
+    def wait(self, mbar: SSAValue, parity: SSAValue, offset: int = 0) -> None:
+        again = self.label("wait")
+        self.emit(ptx.LabelOp, label=again)
+        ready = self.val(ptx.MbarrierTryWaitParityOp, [mbar, parity], i1, offset=offset)
+        self.emit(ptx.BraOp, [ready], label=again, negate=1)
+
+    def if_(self, pred: SSAValue, stem: str, negate: bool = True) -> str:
+        """Skips to the returned label unless `pred` (when negate) holds."""
+        skip = self.label(stem)
+        self.emit(ptx.BraOp, [pred], label=skip, negate=1 if negate else None)
+        return skip
+
+    # -- values -----------------------------------------------------------------------
+
+    def reg(self, value: SSAValue, at: Operation) -> SSAValue:
+        """The i32 register of an index value (constants are materialised here)."""
+        if value in self.regs:
+            return self.regs[value]
+        if value in self.consts:
+            return self.imm(self.consts[value], "s32")
+        error_at(at, "this index is not computed from constants, gpu.block_id and arith in the kernel")
+
+    def _index_op(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp):
+            value = op.value
+            if not isinstance(value, IntegerAttr):
+                error_at(op, "only integer and index constants are lowered in a GEMM kernel")
+            self.consts[op.result] = value.value.data
+            return
+        if isinstance(op, gpu.BlockIdOp):
+            dim = op.dimension.data.value if hasattr(op.dimension.data, "value") else str(op.dimension.data)
+            self.regs[op.result] = self.val(ptx.SregOp, sreg=f"ctaid.{dim}")
+            self.uses_block_id = True
+            return
+        kinds = {arith.MuliOp: ("mul.lo", ptx.MulLoOp, lambda a, b: a * b),
+                 arith.AddiOp: ("add", ptx.AddOp, lambda a, b: a + b),
+                 arith.SubiOp: ("sub", ptx.SubOp, lambda a, b: a - b)}
+        for cls, (_, pcls, fold) in kinds.items():
+            if isinstance(op, cls):
+                lhs, rhs = op.lhs, op.rhs
+                if lhs in self.consts and rhs in self.consts:
+                    self.consts[op.result] = fold(self.consts[lhs], self.consts[rhs])
+                elif rhs in self.consts:
+                    self.regs[op.result] = self.val(pcls, [self.reg(lhs, op)], type="s32", imm=self.consts[rhs])
+                else:
+                    self.regs[op.result] = self.val(pcls, [self.reg(lhs, op), self.reg(rhs, op)], type="s32")
+                return
+        error_at(op, f"'{op.name}' cannot be lowered in a GEMM kernel")
+
+    # -- the kernel -------------------------------------------------------------------
+
+    def run(self) -> ptx.KernelOp:
+        k = self.kernel
+        block = tc.kernel_body(k)
+        body = list(block.ops)
+        loops = [op for op in body if isinstance(op, scf.ForOp)]
+        if len(loops) != 1:
+            error_at(loops[1], "a GEMM kernel has one K loop")
+        loop = loops[0]
+        at = body.index(loop)
+        self.loop = loop
+        self._prologue(block)
+        for op in body[:at]:
+            self._located(op, self._pre_op)
+        self._located(loop, self._k_loop)
+        for op in body[at + 1 :]:
+            self._located(op, self._post_op)
+        self.emit(ptx.RetOp)
+        return self._kernel(block)
+
+    def _located(self, op: Operation, lower) -> None:
+        first = len(self.ops)
+        lower(op)
+        for new in self.ops[first:]:
+            if new.location is None or not hasattr(new.location, "line"):
+                new.location = op.location
+
+    def _prologue(self, block: Block) -> None:
+        self.tid = self.val(ptx.SregOp, sreg="tid.x", comment="prologue")
+        self.smem = self.val(ptx.SymAddrOp, type="u32", symbol="smem")
+        self.smem16 = self.val(ptx.ShrOp, [self.smem], type="u32", imm=4)
+        for arg in block.args:
+            raw = self.val(ptx.LdParamOp, result=i64, type="u64", param=param_name(arg))
+            self.globals_[arg] = self.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
+        self.is_thread0 = self.val(ptx.SetpOp, [self.tid], i1, cmp="eq", type="u32", imm=0)
+        self.wg = self.val(ptx.ShrOp, [self.tid], type="u32", imm=7)
+
+    def _pre_op(self, op: Operation) -> None:
+        if isinstance(op, tc.SmemTileOp):
+            t = op.tile.type
+            assert isinstance(t, tc.TileType)
+            if t.layout.is_auto or not t.layout.has_offset:
+                error_at(op, "run tc-choose-swizzle and tc-assign-smem before tc-lower-to-ptx")
+            try:
+                layout = t.tile_layout()
+            except LayoutError as err:
+                error_at(op, str(err))
+            try:
+                stages = ring_stages(op)
+            except VerifyException as err:
+                error_at(op, str(err))
+            ring = Ring(layout, stages, ring_stride(layout.footprint))
+            self.rings[op.tile] = ring
+            self.scratch = max(self.scratch, layout.address + ring.stages * ring.stride)
+            return
+        if isinstance(op, tc.AccZeroOp):
+            self.acc_zero = op.acc
+            return
+        self._index_op(op)
+
+    # -- the pipelined K loop ---------------------------------------------------------
+
+    def _k_loop(self, loop: scf.ForOp) -> None:
+        bounds = []
+        for what, v in (("lower bound", loop.lb), ("upper bound", loop.ub), ("step", loop.step)):
+            if v not in self.consts:
+                error_at(loop, f"the K loop's {what} must be a constant (K is static)")
+            bounds.append(self.consts[v])
+        lb, ub, step = bounds
+        if step <= 0:
+            error_at(loop, f"the K loop's step must be positive, not {step}")
+        trips = -(-(ub - lb) // step)
+        if trips <= 0:
+            error_at(loop, "the K loop runs no iteration: K must be positive")
+        if len(loop.iter_args) != 1 or not isinstance(loop.iter_args[0].type, tc.AccType):
+            error_at(loop, "the K loop carries exactly one value, the accumulator")
+        iv = loop.body.block.args[0]
+        carried = loop.body.block.args[1]
+        inner = [op for op in loop.body.block.ops if not op.has_trait(IsTerminator)]
+        windows = [op for op in inner if isinstance(op, WindowLoadOp)]
+        mmas = [op for op in inner if isinstance(op, tc.WgmmaOp)]
+        for op in inner:
+            if not isinstance(op, WindowLoadOp | tc.WgmmaOp):
+                error_at(op, f"'{op.name}' cannot be in the K loop: it holds tc.window_load and tc.wgmma")
+        if len(mmas) != 1:
+            error_at(loop, "the K loop holds one tc.wgmma")
+        mma = mmas[0]
+        yielded = loop.body.block.last_op
+        assert isinstance(yielded, scf.YieldOp)
+        if mma.acc is not carried or list(yielded.operands) != [mma.result]:
+            error_at(mma, "the wgmma accumulates into the loop's carried accumulator and yields its result")
+        if loop.iter_args[0] is not getattr(self, "acc_zero", None):
+            error_at(loop, "the K loop's accumulator starts from tc.acc_zero")
+        if mma.a_in_registers is not None:
+            error_at(mma, "the pipelined GEMM reads A from shared memory (a_in_registers is for single tiles)")
+        by_tile = {}
+        for w in windows:
+            role = w.operand.data
+            moving, fixed = (w.col, w.row) if role is tc.Operand.A else (w.row, w.col)
+            if moving is not iv:
+                error_at(w, f"operand {role}'s window moves along K with the loop: its K coordinate must be the induction variable")
+            if fixed.owner is not None and fixed.owner.parent_op() is loop:  # type: ignore[union-attr]
+                error_at(w, "the window's other coordinate must be computed before the loop")
+            if w.dst in by_tile:
+                error_at(w, "each ring tile is loaded by one window")
+            by_tile[w.dst] = w
+        for tile, role in ((mma.a, "A"), (mma.b, "B")):
+            if tile not in by_tile:
+                error_at(mma, f"the wgmma's {role} tile must be loaded by a tc.window_load in the loop")
+        ring_a, ring_b = self.rings.get(mma.a), self.rings.get(mma.b)
+        if ring_a is None or ring_b is None:
+            error_at(mma, "the wgmma's tiles must come from tc.smem_tile in this kernel")
+        stages = ring_a.stages
+        if ring_b.stages != stages or stages < 2:
+            error_at(mma, f"A and B need the same number of stages, at least 2 (A has {ring_a.stages}, B {ring_b.stages})")
+        if step != ring_a.layout.k:
+            error_at(loop, f"the loop steps K by {step}, but the tiles hold BK = {ring_a.layout.k}")
+        self.stages, self.trips, self.lb, self.step = stages, trips, lb, step
+        self.windows = [self._window(by_tile[t], self.rings[t], i) for i, t in enumerate((mma.a, mma.b))]
+        self.tx_bytes = sum(w.plan.bytes for w in self.windows)
+        acc_t = mma.acc.type
+        assert isinstance(acc_t, tc.AccType)
+        self.acc_type = acc_t
+        if acc_t.m != ring_a.layout.mn or acc_t.m % 64:
+            error_at(mma, f"the accumulator has {acc_t.m} rows: BM must be a multiple of 64 (one warpgroup each)")
+        self.warpgroups = acc_t.m // 64
+        self.loop_result = loop.results[0]
+
+        # barriers: full[s] then empty[s], 8 bytes each, after the rings
+        self.scratch = -(-self.scratch // 8) * 8
+        self.full_off = self.scratch
+        self.empty_off = self.scratch + 8 * stages
+        self.scratch += 16 * stages
+        threads = 128 * self.warpgroups
+        skip = self.if_(self.is_thread0, "barriers_ready")
+        for s in range(stages):
+            self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.full_off + 8 * s, count=1)
+            self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.empty_off + 8 * s, count=threads)
+        self.emit(ptx.FenceMbarrierInitOp)
+        self.emit(ptx.LabelOp, label=skip)
+        self.emit(ptx.BarSyncOp)
+        for w in self.windows:
+            w.tmap = self.val(ptx.ParamAddrOp, result=i64, param=w.param, comment=f"{w.op.operand.data} window by TMA: {len(w.plan.boxes)} box(es) of {w.plan.box[0]}x{w.plan.box[1]}, {w.ring.stages} stages")
+
+        # accumulator registers and the descriptors' parts that do not change in the loop
+        self.acc = self.val(ptx.DeclRegsOp, result=wgmma_regs_type(acc_t), comment=f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype}: 64 rows per warpgroup")
+        self.emit(ptx.FillOp, [self.acc], type="f32" if acc_t.dtype == "f32" else "b32", value="0f00000000" if acc_t.dtype == "f32" else "0")
+        self._mma_setup(mma)
+
+        skip = self.if_(self.is_thread0, "prologue_loads")
+        for j in range(min(stages - 1, trips)):
+            self._issue(j, j)
+        self.emit(ptx.LabelOp, label=skip)
+
+        outer = self.ops
+        self.ops = []
+        body = Block(arg_types=[i32, i32, i32])
+        i, s, p = body.args
+        self._iteration(i, s, p)
+        body.add_ops(self.ops)
+        self.ops = outer
+        zero, one, n = self.imm(0, "s32"), self.imm(1, "s32"), self.imm(trips, "s32")
+        loop_op = scf.ForOp(zero, n, one, [zero, zero], Region(body))
+        self.ops.append(loop_op)
+        self.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="the last MMAs")
+
+    def _window(self, w: WindowLoadOp, ring: Ring, index: int) -> Window:
+        plan = tma_plan(ring.layout)
+        src = w.src.type
+        assert isinstance(src, MemRefType)
+        rows, cols = src.get_shape()
+        s_row, s_col = tc.matrix_strides(src, "the window's source")
+        global_dims, ld = ([cols, rows], s_row) if s_col == 1 else ([rows, cols], s_col)
+        param = f"tmap_{index}"
+        self.tensor_maps.append({
+            "param": param,
+            "arg": list(tc.kernel_body(self.kernel).args).index(w.src),  # type: ignore[arg-type]
+            "dtype": ring.layout.dtype.name,
+            "global_dims": global_dims,
+            "global_strides": [ld * ring.layout.dtype.bits // 8],
+            "box": list(plan.box),
+            "swizzle": ring.layout.swizzle.value,
+            "tma_swizzle_code": ring.layout.swizzle.tma_code,
+        })
+        role = w.operand.data
+        fixed = w.row if role is tc.Operand.A else w.col
+        return Window(w, ring, plan, param, self.reg(fixed, w))
+
+    def _issue(self, j: SSAValue | int, stage: SSAValue | int) -> None:
+        """Thread 0: expect the stage's bytes on full[stage] and load iteration j's windows."""
+        if isinstance(stage, int):
+            mbar, mbar_off = self.smem, self.full_off + 8 * stage
+        else:
+            s8 = self.val(ptx.ShlOp, [stage], type="b32", imm=3)
+            mbar, mbar_off = self.val(ptx.AddOp, [self.smem, s8], type="u32"), self.full_off
+        self.emit(ptx.MbarrierArriveExpectTxOp, [mbar], offset=mbar_off, bytes=self.tx_bytes)
+        if isinstance(j, int):
+            k = self.imm(self.lb + j * self.step, "s32")
+        else:
+            k = self.add_imm(self.val(ptx.MulLoOp, [j], type="s32", imm=self.step), self.lb)
+        for w in self.windows:
+            ring = w.ring
+            if isinstance(stage, int):
+                dst, dst_off = self.smem, ring.layout.address + stage * ring.stride
+            else:
+                so = self.val(ptx.MulLoOp, [stage], type="u32", imm=ring.stride)
+                dst, dst_off = self.val(ptx.AddOp, [self.smem, so], type="u32"), ring.layout.address
+            k_major = ring.layout.major is Major.K
+            for box in w.plan.boxes:
+                # TMA's dimension 0 is the contiguous one: K for a K-major tile, else MN
+                c_k = self.add_imm(k, box.inner if k_major else box.outer)
+                c_mn = self.add_imm(w.outer_coord, box.outer if k_major else box.inner)
+                c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
+                self.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, c0, c1], offset=dst_off + box.smem_offset, mbar_offset=mbar_off)
+
+    def _mma_setup(self, mma: tc.WgmmaOp) -> None:
+        """The wgmma's fixed parts: each K-slice's descriptor immediates (stage 0, warpgroup
+        0) and this warpgroup's row offset, checked against every attached descriptor."""
+        a_ring, b_ring = self.rings[mma.a], self.rings[mma.b]
+        a_descs, b_descs = mma.attributes.get("tc.a_descs"), mma.attributes.get("tc.b_descs")
+        if not isinstance(a_descs, ArrayAttr) or not isinstance(b_descs, ArrayAttr):
+            error_at(mma, "run tc-compute-descriptors before tc-lower-to-ptx")
+        slices = a_ring.layout.k // a_ring.layout.dtype.k_per_instruction
+        row_block = int(a_ring.layout.linear_addresses(64, 0) - a_ring.layout.linear_addresses(0, 0)) if self.warpgroups > 1 else 0
+        for what, descs, ring, blocks, block_bytes in (
+            ("A", a_descs, a_ring, self.warpgroups, row_block),
+            ("B", b_descs, b_ring, 1, 0),
+        ):
+            if len(descs.data) != ring.stages * blocks * slices:
+                error_at(mma, f"tc.{what.lower()}_descs has {len(descs.data)} descriptors, not stages x warpgroups x K-slices = {ring.stages * blocks * slices}: run tc-compute-descriptors again")
+            for idx, d in enumerate(descs.data):
+                s, rest = divmod(idx, blocks * slices)
+                w, kk = divmod(rest, slices)
+                base = descs.data[kk].value.data  # type: ignore[attr-defined]
+                want = base + ((s * ring.stride + w * block_bytes) >> 4)
+                if d.value.data != want:  # type: ignore[attr-defined]
+                    error_at(mma, f"tc.{what.lower()}_descs[{idx}] is not stage {s}, warpgroup {w}, K-slice {kk} of the ring: run tc-compute-descriptors again")
+        self.a_imms = [self.imm(f"{d.value.data:#018x}", "b64") for d in a_descs.data[:slices]]  # type: ignore[attr-defined]
+        self.b_imms = [self.imm(f"{d.value.data:#018x}", "b64") for d in b_descs.data[:slices]]  # type: ignore[attr-defined]
+        self.a_stage16, self.b_stage16 = a_ring.stride >> 4, b_ring.stride >> 4
+        wg_off = self.val(ptx.MulLoOp, [self.wg], type="u32", imm=row_block >> 4) if row_block else None
+        self.a_fixed16 = self.val(ptx.AddOp, [self.smem16, wg_off], type="u32") if wg_off is not None else self.smem16
+        a_t, b_t = mma.a.type, mma.b.type
+        assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
+        integer = a_t.dtype in ("s8", "u8")
+        transposable = a_t.dtype in ("f16", "bf16")
+        self.mma_props = dict(
+            shape=f"m64n{b_t.mn}k{a_ring.layout.dtype.k_per_instruction}",
+            dtype=self.acc_type.dtype, atype=a_t.dtype, btype=b_t.dtype,
+            scale_d=1, scale=0 if integer else 1,
+            trans_a=(1 if a_t.major is Major.MN else 0) if transposable else -1,
+            trans_b=(1 if b_t.major is Major.MN else 0) if transposable else -1,
+        )
+        self.slices = slices
+
+    def _iteration(self, i: SSAValue, s: SSAValue, p: SSAValue) -> None:
+        """One K step (see the module docstring); yields the next stage and phase."""
+        S = self.stages
+        s8 = self.val(ptx.ShlOp, [s], type="b32", imm=3)
+        full = self.val(ptx.AddOp, [self.smem, s8], type="u32")
+        self.wait(full, p, self.full_off)
+        a_base = self.val(ptx.MulLoOp, [s], type="u32", imm=self.a_stage16)
+        a_base = self.val(ptx.AddOp, [a_base, self.a_fixed16], type="u32")
+        b_base = self.val(ptx.MulLoOp, [s], type="u32", imm=self.b_stage16)
+        b_base = self.val(ptx.AddOp, [b_base, self.smem16], type="u32")
+        a64 = self.val(ptx.CvtOp, [a_base], i64, type="u64.u32")
+        b64 = self.val(ptx.CvtOp, [b_base], i64, type="u64.u32")
+        self.emit(ptx.WgmmaFenceOp, comment=f"wgmma {self.mma_props['shape']}, {self.slices} K-slices")
+        for kk in range(self.slices):
+            da = self.val(ptx.AddOp, [self.a_imms[kk], a64], i64, type="s64")
+            db = self.val(ptx.AddOp, [self.b_imms[kk], b64], i64, type="s64")
+            self.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **self.mma_props)
+        self.emit(ptx.WgmmaCommitGroupOp)
+        self.emit(ptx.WgmmaWaitGroupOp, pending=1, comment="iteration i-1's MMAs are done: release its stage")
+        # previous stage and the parity of its round
+        at_start = self.val(ptx.SetpOp, [s], i1, cmp="eq", type="u32", imm=0)
+        s_minus = self.val(ptx.AddOp, [s], type="u32", imm=-1 & 0xFFFFFFFF)
+        last = self.imm(S - 1)
+        prev = self.val(ptx.SelpOp, [last, s_minus, at_start], type="b32")
+        p_flip = self.val(ptx.XorOp, [p], type="b32", imm=1)
+        prev_p = self.val(ptx.SelpOp, [p_flip, p, at_start], type="b32")
+        first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
+        prev8 = self.val(ptx.ShlOp, [prev], type="b32", imm=3)
+        empty = self.val(ptx.AddOp, [self.smem, prev8], type="u32")
+        skip = self.if_(first, "no_release", negate=False)
+        self.emit(ptx.MbarrierArriveOp, [empty], offset=self.empty_off)
+        self.emit(ptx.LabelOp, label=skip)
+        # thread 0 refills the released stage with iteration i + S - 1
+        j = self.val(ptx.AddOp, [i], type="u32", imm=S - 1)
+        beyond = self.val(ptx.SetpOp, [j], i1, cmp="ge", type="u32", imm=self.trips)
+        no_load = self.label("no_load")
+        self.emit(ptx.BraOp, [beyond], label=no_load)
+        self.emit(ptx.BraOp, [self.is_thread0], label=no_load, negate=1)
+        fresh = self.label("fresh_stage")
+        self.emit(ptx.BraOp, [first], label=fresh)
+        self.wait(empty, prev_p, self.empty_off)
+        self.emit(ptx.LabelOp, label=fresh)
+        self._issue(j, prev)
+        self.emit(ptx.LabelOp, label=no_load)
+        # next stage and phase
+        s_next = self.val(ptx.AddOp, [s], type="u32", imm=1)
+        wrap = self.val(ptx.SetpOp, [s_next], i1, cmp="eq", type="u32", imm=S)
+        zero = self.imm(0)
+        s_new = self.val(ptx.SelpOp, [zero, s_next, wrap], type="b32")
+        p_new = self.val(ptx.SelpOp, [p_flip, p, wrap], type="b32")
+        self.ops.append(scf.YieldOp(s_new, p_new))
+
+    # -- after the loop ---------------------------------------------------------------
+
+    def _post_op(self, op: Operation) -> None:
+        if isinstance(op, WindowStoreOp):
+            if op.acc is not self.loop_result:
+                error_at(op, "tc.window_store stores the K loop's result")
+            from lower_tc.passes.gemm_epilogue import store_window
+
+            store_window(self, op)
+            return
+        if op.has_trait(IsTerminator, value_if_unregistered=False):
+            return
+        error_at(op, f"'{op.name}' cannot follow the K loop: a GEMM kernel ends with tc.window_store")
+
+    def _kernel(self, block: Block) -> ptx.KernelOp:
+        k = self.kernel
+        threads = 128 * self.warpgroups
+        params = [f".param .u64 {param_name(a)}" for a in block.args]
+        params += [f".param .align 64 .b8 {w.param}[128]" for w in self.windows]
+        smem_bytes = -(-self.scratch // 16) * 16
+        if smem_bytes > SMEM_CAPACITY:
+            error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")
+        grid = self._grid()
+        info = {
+            "name": tc.kernel_name(k),
+            "target": "sm_90a",
+            "threads": threads,
+            "grid": grid,
+            "smem_bytes": smem_bytes,
+            "args": [arg_info(k, a) for a in block.args],
+            "tensor_maps": self.tensor_maps,
+            "gemm": self.gemm_info,
+        }
+        kernel = ptx.KernelOp.build(
+            properties={
+                "sym_name": StringAttr(tc.kernel_name(k)),
+                "params": ArrayAttr([StringAttr(p) for p in params]),
+                "threads": IntAttr(threads),
+                "smem_bytes": IntAttr(smem_bytes),
+                "info": StringAttr(json.dumps(info, sort_keys=True)),
+            },
+            regions=[Region(Block(self.ops))],
+        )
+        kernel.location = k.location
+        return kernel
+
+    def _grid(self) -> list[int]:
+        attr = self.kernel.attributes.get(GRID_ATTR)
+        if attr is None:
+            if self.uses_block_id:
+                error_at(self.kernel, "a kernel that reads gpu.block_id names its grid: tc.grid = [x, y, z]")
+            return [1, 1, 1]
+        values = [a.value.data for a in attr.data] if isinstance(attr, ArrayAttr) and all(isinstance(a, IntegerAttr) for a in attr.data) else None
+        if values is None or len(values) != 3 or min(values) < 1:
+            error_at(self.kernel, "tc.grid is three positive integers: tc.grid = [x, y, z]")
+        return values
+
+
+def wgmma_regs_type(t: tc.AccType) -> ptx.RegsType:
+    """One warpgroup's m64nN fragment: N/2 f32 or s32 registers per thread, N/4 for f16."""
+    if t.dtype == "f16":
+        return ptx.RegsType(t.n // 4, i32)
+    return ptx.RegsType(t.n // 2, f32 if t.dtype == "f32" else i32)
+
+
+def param_name(arg: SSAValue) -> str:
+    hint = re.sub(r"[^A-Za-z0-9_]", "_", arg.name_hint or "")
+    return f"p_{hint}" if hint else f"p_arg{arg.index}"  # type: ignore[attr-defined]
+
+
+def arg_info(kernel: Operation, arg: SSAValue) -> dict[str, object]:
+    t = arg.type
+    if not isinstance(t, MemRefType):
+        error_at(kernel, f"kernel argument {param_name(arg)} must be a memref")
+    written = any(isinstance(use.operation, WindowStoreOp) and use.operation.dst is arg for use in arg.uses)
+    return {
+        "param": param_name(arg),
+        "shape": list(t.get_shape()),
+        "strides": list(tc.matrix_strides(t, f"kernel argument {param_name(arg)}")),
+        "dtype": tc.dtype_name(t.element_type),
+        "output": written,
+    }
