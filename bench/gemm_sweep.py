@@ -139,12 +139,14 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--summarize")
     p.add_argument("--match", default="", help="only cases whose name contains this")
+    p.add_argument("--shard", default="0/1", help="I/N: every N-th case from the I-th")
     args = p.parse_args(argv)
     if args.summarize:
         rows = [l.rstrip("\n").split("\t") for l in open(args.summarize) if not l.startswith("#")][1:]
         print(Counter(r[1] for r in rows))
         return 0
-    todo = [c for c in cases(args.subset) if args.match in c.name]
+    index, count = (int(x) for x in args.shard.split("/"))
+    todo = [c for c in cases(args.subset) if args.match in c.name][index::count]
     if args.list:
         for c in todo:
             print(c.name)

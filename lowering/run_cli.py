@@ -27,12 +27,37 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _bench(kernels, args, seed: int, fail) -> int:
+    """`--bench`: the median time, TFLOP/s and spread of each kernel."""
+    from lower_tc.lowering.runner import KernelError, RunError
+    from lower_tc.lowering.timing import time_kernel
+
+    if args.runs < 1 or args.warmup < 0:
+        return fail("lower-tc run: error: --runs must be at least 1 and --warmup at least 0", 2)
+    try:
+        timings = [time_kernel(k, seed, args.warmup, args.runs, args.timeout) for k in kernels]
+    except KernelError as err:
+        return fail(f"lower-tc run: error: {err}", 1)
+    except RunError as err:
+        return fail(f"lower-tc run: error: {err}", 2)
+    if args.json:
+        print(json.dumps([t.as_dict() for t in timings], indent=2))
+    else:
+        for t in timings:
+            print(t.summary())
+        print(f"on {timings[0].device}" if timings else "no kernels")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="lower-tc run", description=__doc__)
     parser.add_argument("input", help="a tile program (.mlir)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
     parser.add_argument("--timeout", type=_seconds, default=10.0, help="seconds a kernel may run")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--bench", action="store_true", help="time the kernels (CUDA events) instead of checking them")
+    parser.add_argument("--warmup", type=int, default=5, help="launches before timing (--bench)")
+    parser.add_argument("--runs", type=int, default=20, help="timed launches; the median is reported (--bench)")
     args = parser.parse_args(argv)
 
     from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -65,6 +90,8 @@ def main(argv: list[str]) -> int:
         return fail(f"lower-tc run: error: {err}", 2)
     except BackendError as err:  # ptxas rejected the kernel: the input's fault
         return fail(f"lower-tc run: error: {err}", 1)
+    if args.bench:
+        return _bench(kernels, args, seed, fail)
     results = []
     try:
         for k in kernels:

@@ -260,6 +260,80 @@ def _session(target: str) -> tuple[Cuda, Any, str]:
 _TMA_DTYPES = {"f16": 6, "bf16": 9, "tf32": 7, "f32": 7, "e4m3": 0, "e5m2": 0, "s8": 0, "u8": 0}
 
 
+@dataclass
+class Loaded:
+    """A kernel ready to launch: its module and function, the device buffers (each
+    followed by a poisoned guard) and the packed parameter array."""
+
+    cuda: Cuda
+    module: Any
+    function: Any
+    allocations: list[Any]
+    pointers: list[Any]
+    params: np.ndarray
+    holders: list[Any]  # keeps the parameter values alive while params points at them
+    smem: int
+    grid: tuple[int, int, int]
+    threads: int
+
+
+def load(cuda: Cuda, cubin: bytes, info: dict[str, Any], host_args: list[np.ndarray], allocations: list[Any]) -> Loaded:
+    """Loads the module, copies the arguments (and a guard after each) to the device and
+    builds the TMA tensor maps. Allocations are appended to `allocations` as they are made,
+    so the caller can free them whatever fails."""
+    cu = cuda.cu
+    module = cuda.call("cuModuleLoadData", cubin)
+    allocations.append(("module", module))
+    function = cuda.call("cuModuleGetFunction", module, info["name"].encode())
+    smem = int(info["smem_bytes"])
+    if smem > 48 * 1024:  # dynamic shared memory beyond 48 KiB must be opted into
+        cuda.call(
+            "cuFuncSetAttribute", function,
+            cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem,
+        )
+    pointers = []
+    guard = np.full(GUARD_BYTES, GUARD_FILL, dtype=np.uint8)
+    for array in host_args:
+        dptr = cuda.call("cuMemAlloc", array.nbytes + GUARD_BYTES)
+        allocations.append(("mem", dptr))
+        cuda.call("cuMemcpyHtoD", dptr, array.ctypes.data, array.nbytes)
+        cuda.call("cuMemcpyHtoD", int(dptr) + array.nbytes, guard.ctypes.data, GUARD_BYTES)
+        pointers.append(dptr)
+    holders: list[Any] = [np.array([int(p)], dtype=np.uint64) for p in pointers]
+    addresses = [h.ctypes.data for h in holders]
+    for tm in info["tensor_maps"]:
+        tmap = cuda.call(
+            "cuTensorMapEncodeTiled",
+            cu.CUtensorMapDataType(_TMA_DTYPES[tm["dtype"]]),
+            2,
+            pointers[tm["arg"]],
+            [cu.cuuint64_t(int(d)) for d in tm["global_dims"]],
+            [cu.cuuint64_t(int(s)) for s in tm["global_strides"]],
+            [cu.cuuint32_t(int(b)) for b in tm["box"]],
+            [cu.cuuint32_t(1), cu.cuuint32_t(1)],
+            cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+            cu.CUtensorMapSwizzle(tm["tma_swizzle_code"]),
+            cu.CUtensorMapL2promotion(int(tm.get("l2_promotion", 0))),
+            cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+        holders.append(tmap)
+        addresses.append(tmap.getPtr())
+    gx, gy, gz = (int(g) for g in info.get("grid", (1, 1, 1)))
+    return Loaded(
+        cuda, module, function, allocations, pointers, np.array(addresses, dtype=np.uint64),
+        holders, smem, (gx, gy, gz), int(info["threads"]),
+    )
+
+
+def enqueue(k: Loaded, stream: Any) -> None:
+    """One launch of the loaded kernel on `stream` (asynchronous)."""
+    gx, gy, gz = k.grid
+    k.cuda.call(
+        "cuLaunchKernel", k.function, gx, gy, gz, k.threads, 1, 1, k.smem, stream,
+        k.params.ctypes.data, 0,
+    )
+
+
 def launch(
     cubin: bytes,
     info: dict[str, Any],
@@ -272,98 +346,68 @@ def launch(
     if not (math.isfinite(timeout) and timeout > 0):
         raise ValueError(f"the time limit must be a positive number of seconds, not {timeout}")
     cuda, dev, device_name = _session(info["target"])
-    cu = cuda.cu
     allocations: list[Any] = []
-    module = stream = None
-    hung = False
+    stream = None
     try:
-        module = cuda.call("cuModuleLoadData", cubin)
-        function = cuda.call("cuModuleGetFunction", module, info["name"].encode())
-        smem = int(info["smem_bytes"])
-        if smem > 48 * 1024:
-            cuda.call(
-                "cuFuncSetAttribute", function,
-                cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem,
-            )
-        pointers = []
-        guard = np.full(GUARD_BYTES, GUARD_FILL, dtype=np.uint8)
-        for array in host_args:
-            dptr = cuda.call("cuMemAlloc", array.nbytes + GUARD_BYTES)
-            allocations.append(dptr)
-            cuda.call("cuMemcpyHtoD", dptr, array.ctypes.data, array.nbytes)
-            cuda.call("cuMemcpyHtoD", int(dptr) + array.nbytes, guard.ctypes.data, GUARD_BYTES)
-            pointers.append(dptr)
-        holders: list[Any] = [np.array([int(p)], dtype=np.uint64) for p in pointers]
-        addresses = [h.ctypes.data for h in holders]
-        for tm in info["tensor_maps"]:
-            tmap = cuda.call(
-                "cuTensorMapEncodeTiled",
-                cu.CUtensorMapDataType(_TMA_DTYPES[tm["dtype"]]),
-                2,
-                pointers[tm["arg"]],
-                [cu.cuuint64_t(int(d)) for d in tm["global_dims"]],
-                [cu.cuuint64_t(int(s)) for s in tm["global_strides"]],
-                [cu.cuuint32_t(int(b)) for b in tm["box"]],
-                [cu.cuuint32_t(1), cu.cuuint32_t(1)],
-                cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
-                cu.CUtensorMapSwizzle(tm["tma_swizzle_code"]),
-                cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
-            )
-            holders.append(tmap)
-            addresses.append(tmap.getPtr())
-        params = np.array(addresses, dtype=np.uint64)
+        k = load(cuda, cubin, info, host_args, allocations)
         stream = cuda.call("cuStreamCreate", 0)
-        gx, gy, gz = (int(g) for g in info.get("grid", (1, 1, 1)))
-        cuda.call(
-            "cuLaunchKernel", function, gx, gy, gz, int(info["threads"]), 1, 1, smem, stream,
-            params.ctypes.data, 0,
-        )
-        deadline = time.monotonic() + timeout
-        while True:
-            status = cu.cuStreamQuery(stream)
-            status = status[0] if isinstance(status, tuple) else status
-            if status == cu.CUresult.CUDA_ERROR_NOT_READY:
-                if time.monotonic() > deadline:
-                    hung = True
-                    reason = f"kernel {info['name']} did not finish within {timeout:g} s"
-                    _LOST.append(reason)
-                    raise KernelError(
-                        f"{reason}; it still runs, so its memory is left allocated and this "
-                        "process launches nothing more (the driver ends the kernel when the "
-                        "process exits)"
-                    )
-                time.sleep(0.001)
-                continue
-            if int(status) != 0:
-                try:
-                    cuda.call("cuStreamSynchronize", stream)  # raises with the error's name
-                except RunError as err:
-                    _LOST.append(f"kernel {info['name']} faulted ({err})")  # a sticky error
-                    raise KernelError(f"kernel {info['name']} failed: {err}") from None
-            break
+        enqueue(k, stream)
+        wait_for(cuda, stream, info["name"], timeout)
         results, overruns = [], []
-        for array, dptr in zip(host_args, pointers):
+        for array, dptr in zip(host_args, k.pointers):
             back = np.empty_like(array)
             cuda.call("cuMemcpyDtoH", back.ctypes.data, dptr, array.nbytes)
             results.append(back)
             tail = np.empty(GUARD_BYTES, dtype=np.uint8)
             cuda.call("cuMemcpyDtoH", tail.ctypes.data, int(dptr) + array.nbytes, GUARD_BYTES)
             overruns.append(int((tail != GUARD_FILL).sum()))
+    except KernelHung:
+        raise  # freeing under a running kernel would wait for it forever
     except BaseException:
-        if not hung:  # freeing under a running kernel would wait for it forever
-            _release(cuda, stream, allocations, module, check=False)
+        _release(cuda, stream, allocations, check=False)
         raise
-    _release(cuda, stream, allocations, module, check=True)
+    _release(cuda, stream, allocations, check=True)
     return results, device_name, overruns
 
 
-def _release(cuda: Cuda, stream: Any, allocations: list[Any], module: Any, *, check: bool) -> None:
+class KernelHung(KernelError):
+    """The kernel did not finish in time: it still holds the GPU."""
+
+
+def wait_for(cuda: Cuda, stream: Any, name: str, timeout: float) -> None:
+    """Polls the stream until the work on it is done; a kernel past `timeout` seconds is
+    reported (and this process launches nothing more), a fault as its CUDA error."""
+    cu = cuda.cu
+    deadline = time.monotonic() + timeout
+    while True:
+        status = cu.cuStreamQuery(stream)
+        status = status[0] if isinstance(status, tuple) else status
+        if status == cu.CUresult.CUDA_ERROR_NOT_READY:
+            if time.monotonic() > deadline:
+                reason = f"kernel {name} did not finish within {timeout:g} s"
+                _LOST.append(reason)
+                raise KernelHung(
+                    f"{reason}; it still runs, so its memory is left allocated and this "
+                    "process launches nothing more (the driver ends the kernel when the "
+                    "process exits)"
+                )
+            time.sleep(0.001)
+            continue
+        if int(status) != 0:
+            try:
+                cuda.call("cuStreamSynchronize", stream)  # raises with the error's name
+            except RunError as err:
+                _LOST.append(f"kernel {name} faulted ({err})")  # a sticky error
+                raise KernelError(f"kernel {name} failed: {err}") from None
+        return
+
+
+def _release(cuda: Cuda, stream: Any, allocations: list[Any], *, check: bool) -> None:
     """Frees what a launch took. Checked after a clean run; after a failure each call is
     still made, but its status cannot replace the error that is already on its way."""
     calls = [("cuStreamDestroy", stream)] if stream is not None else []
-    calls += [("cuMemFree", dptr) for dptr in allocations]
-    calls += [("cuModuleUnload", module)] if module is not None else []
+    calls += [("cuMemFree", h) for kind, h in allocations if kind == "mem"]
+    calls += [("cuModuleUnload", h) for kind, h in allocations if kind == "module"]
     for name, handle in calls:
         if check:
             cuda.call(name, handle)

@@ -1,0 +1,107 @@
+"""lower-tc's GEMM against cuBLAS, in one process, on the GPU: TFLOP/s and the ratio.
+
+    python bench/gemm.py --out gemm_h100.json [--runs 30] [--warmup 10]
+
+For each shape (8192^3, 4096^3, 2048^3, 8192x8192x1024) in bf16 (A row-major, B
+row-major, as torch.matmul(a, b)) and e4m3 (B column-major, as cuBLAS's fp8 needs,
+through torch._scaled_mm), both with a bf16 D: lower-tc's default GEMM (the op level
+with no configuration) is compiled, timed with CUDA events (lowering/timing.py, driver
+API), and cuBLAS is timed with torch's CUDA events: the median of `--runs` launches
+after `--warmup`. torch is this benchmark's dependency only, never lower-tc's.
+Writes {"device", "date", "commit", "command", "results": [{"m", "n", "k", "dtype",
+"config", "lower_tc_tflops", "cublas_tflops", "ratio"}, ...]}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gemm_sweep import GemmCase  # noqa: E402
+
+SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (2048, 2048, 2048), (8192, 8192, 1024)]
+
+
+def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int) -> float:
+    dev = "cuda"
+    if dtype == "bf16":
+        a = torch.randn(m, k, device=dev, dtype=torch.bfloat16)
+        b = torch.randn(k, n, device=dev, dtype=torch.bfloat16)
+
+        def op():
+            return torch.matmul(a, b)
+    else:
+        a = (torch.rand(m, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+        b = (torch.rand(n, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)  # B column-major
+        one = torch.tensor(1.0, device=dev)
+
+        def op():
+            return torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+    for _ in range(warmup):
+        op()
+    times = []
+    for _ in range(runs):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        op()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", required=True)
+    p.add_argument("--runs", type=int, default=30)
+    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--dtypes", default="bf16,e4m3")
+    args = p.parse_args(argv)
+    import torch
+
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering.timing import time_kernel
+
+    results = []
+    device = ""
+    for dtype in args.dtypes.split(","):
+        for m, n, k in SHAPES:
+            case = GemmCase(dtype, dtype, "f32", "bf16", m, n, k, True, dtype == "bf16", None)
+            kernel = compile_source(case.source(), case.name, assemble=True)[0]
+            ours = time_kernel(kernel, seed=1, warmup=args.warmup, runs=args.runs)
+            device = ours.device
+            theirs = cublas_ms(torch, m, n, k, dtype, args.warmup, args.runs)
+            flops = 2.0 * m * n * k
+            c = kernel.info["gemm"]["config"]
+            row = {
+                "m": m, "n": n, "k": k, "dtype": dtype,
+                "config": f"{c['bm']}x{c['bn']}x{c['bk']}, {c['stages']} stages",
+                "lower_tc_tflops": round(ours.tflops, 1),
+                "cublas_tflops": round(flops / (theirs * 1e-3) / 1e12, 1),
+            }
+            row["ratio"] = round(row["lower_tc_tflops"] / row["cublas_tflops"], 3)
+            results.append(row)
+            print(json.dumps(row), flush=True)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    record = {
+        "device": device,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit or os.environ.get("LOWER_TC_COMMIT", "unknown"),
+        "command": "python bench/gemm.py " + " ".join(argv),
+        "torch": torch.__version__,
+        "results": results,
+    }
+    with open(args.out, "w") as f:
+        json.dump(record, f, indent=2)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,99 @@
+"""Times a compiled kernel on the GPU with CUDA events (driver API, no torch).
+
+Inputs are fresh random values, outputs start poisoned; the first launch is waited on
+with the runner's time limit (a hang or fault is reported, not timed). Then `warmup`
+launches, then `runs` launches each between two events on one stream. The median is
+the figure to quote; the spread (min, max) says how steady it was.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from lower_tc.lowering.runner import (
+    _release,
+    _session,
+    buffer_elements,
+    device_bytes,
+    enqueue,
+    load,
+    poison,
+    random_input,
+    wait_for,
+)
+
+
+@dataclass
+class Timing:
+    kernel: str
+    device: str
+    runs: int
+    median_ms: float
+    min_ms: float
+    max_ms: float
+    flops: float  # 2 M N K for a GEMM, else 0
+
+    @property
+    def tflops(self) -> float:
+        return self.flops / (self.median_ms * 1e-3) / 1e12 if self.flops else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "tflops": self.tflops}
+
+    def summary(self) -> str:
+        rate = f", {self.tflops:.1f} TFLOP/s" if self.flops else ""
+        return (
+            f"{self.kernel}: median {self.median_ms * 1e3:.1f} us over {self.runs} runs "
+            f"(min {self.min_ms * 1e3:.1f}, max {self.max_ms * 1e3:.1f}){rate}"
+        )
+
+
+def time_kernel(compiled: Any, seed: int = 0, warmup: int = 5, runs: int = 20, timeout: float = 10.0) -> Timing:
+    if runs < 1 or warmup < 0:
+        raise ValueError("timing needs at least one run and a non-negative warm-up")
+    info = compiled.info
+    cuda, _, device = _session(info["target"])
+    rng = np.random.default_rng(seed)
+    host = []
+    for a in info["args"]:
+        size = buffer_elements(a["shape"], a["strides"])
+        host.append(poison(a["dtype"], (size,)) if a["output"] else random_input(rng, a["dtype"], (size,)))
+    on_device = [device_bytes(h, a["dtype"]) for h, a in zip(host, info["args"])]
+    allocations: list[Any] = []
+    stream = None
+    events: list[Any] = []
+    try:
+        k = load(cuda, compiled.cubin, info, on_device, allocations)
+        stream = cuda.call("cuStreamCreate", 0)
+        enqueue(k, stream)
+        wait_for(cuda, stream, info["name"], timeout)
+        for _ in range(warmup):
+            enqueue(k, stream)
+        pairs = []
+        for _ in range(runs):
+            start, end = cuda.call("cuEventCreate", 0), cuda.call("cuEventCreate", 0)
+            events += [start, end]
+            cuda.call("cuEventRecord", start, stream)
+            enqueue(k, stream)
+            cuda.call("cuEventRecord", end, stream)
+            pairs.append((start, end))
+        wait_for(cuda, stream, info["name"], timeout + runs + warmup)
+        times = [cuda.call("cuEventElapsedTime", s, e) for s, e in pairs]
+    except BaseException:
+        for e in events:
+            cuda.cu.cuEventDestroy(e)
+        _release(cuda, stream, allocations, check=False)
+        raise
+    for e in events:
+        cuda.call("cuEventDestroy", e)
+    _release(cuda, stream, allocations, check=True)
+    gemm = info.get("gemm")
+    flops = 2.0 * gemm["m"] * gemm["n"] * gemm["k"] if gemm else 0.0
+    return Timing(info["name"], device, runs, statistics.median(times), min(times), max(times), flops)
+
+
+__all__ = ["Timing", "time_kernel"]
