@@ -10,7 +10,7 @@ import sys
 
 USAGE = """usage: lower-tc [options] [input.mlir]      compile a tile program (see lower-tc --help)
        lower-tc run input.mlir [--seed N]    run on the GPU against numpy (see lower-tc run --help)
-       lower-tc desc {encode,decode} ...   descriptor tool (see lower-tc desc --help)"""
+       lower-tc desc {encode,decode,show} ...  descriptor tool, tile pictures (see lower-tc desc --help)"""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""`lower-tc desc`: encode and decode matrix descriptors, for kernel debugging.
+"""`lower-tc desc`: encode and decode matrix descriptors, and draw a tile (`show`), for
+kernel debugging.
 
 Bad input gets one line on stderr and exit status 2; a decoded descriptor the
 hardware would reject is printed with its problems and exit status 1.

@@ -572,7 +572,7 @@ def _descriptor_arrows(out: _Svg, pic: TilePicture, x0: float, rows: _Rows) -> N
         )
         out.add(_text(xs + 4, y - 3, f"k={s['k']} {start:#x}", 9, fill="#c00", font_weight="bold", class_="ann"))
         for name, value, stroke, role, bend in (
-            ("lbo", r["lbo"], "#e07000", lbo_role, -1), ("sbo", r["sbo"], "#7b2fbf", sbo_role, 1)
+            ("lbo", r["lbo"], "#e07000", lbo_role, 2), ("sbo", r["sbo"], "#7b2fbf", sbo_role, 1)
         ):
             target = start + value
             ty, tnote = rows.y_of(target)
@@ -581,7 +581,7 @@ def _descriptor_arrows(out: _Svg, pic: TilePicture, x0: float, rows: _Rows) -> N
             if abs(yt - ys) < 1:  # same row: bow under it
                 cx, cy = (xs + xt) / 2, ys + 10
             else:
-                cx, cy = (xs + xt) / 2 + bend * (30 + 10 * (i % 4)), (ys + yt) / 2
+                cx, cy = (xs + xt) / 2 + bend * (40 + 10 * (i % 4)), (ys + yt) / 2
             label = f"{name.upper()} {value}"
             arrow = _attrs(
                 class_=f"arrow {name}", d=f"M{xs:.1f} {ys:.1f}Q{cx:.1f} {cy:.1f} {xt:.1f} {yt:.1f}",
