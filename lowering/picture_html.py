@@ -27,9 +27,10 @@ nav a { margin-right: 10px; }
 """
 
 SCRATCH_NOTE = (
-    "scratch follows the last tile, from {start:#x}: tc-lower-to-ptx puts the mbarriers of "
-    "TMA copies and tcgen05 commits there (8 bytes each), and tcgen05's tensor-memory "
-    "address slot (4 bytes); their exact offsets are the lowering's"
+    "the tiles end at {start:#x}; the lowering's scratch follows (aligned to 8 or 16 bytes): "
+    "the mbarriers of TMA copies, tcgen05 commits and a ring's full/empty stages (8 bytes "
+    "each), and tcgen05's tensor-memory address slot (4 bytes); their exact offsets are the "
+    "lowering's"
 )
 
 
@@ -78,7 +79,7 @@ def program_html(kernels: list[KernelEntry], source: str) -> str:
 
 def _smem_map(k: KernelEntry) -> str:
     """A bar of the kernel's dynamic shared memory with its tiles, and a table."""
-    scratch = k.scratch_start
+    scratch = k.tiles_end
     total = max(scratch, 1)
     width = 1000.0
     scale = width / (total * 1.1)
@@ -87,14 +88,19 @@ def _smem_map(k: KernelEntry) -> str:
         f'<rect {_a(x=0, y=10, width=width, height=30, fill="#f4f4f4", stroke="#999")}/>',
     ]
     for i, t in enumerate(k.tiles):
-        x, w = t.layout.address * scale, max(t.layout.footprint * scale, 1)
         colour = ("#8da0cb", "#fc8d62", "#66c2a5", "#e78ac3", "#a6d854")[i % 5]
-        parts.append(
-            f'<g {_a(class_="smem-tile", data_tile=t.name, data_start=t.layout.address, data_end=t.end)}>'
-            f'<rect {_a(x=round(x, 1), y=10, width=round(w, 1), height=30, fill=colour, stroke="#333")}>'
-            f"<title>%{escape(t.name)}: [{t.layout.address:#x}, {t.end:#x}), {t.layout.footprint} bytes</title></rect>"
-            f'<text {_a(x=round(x + 3, 1), y=30, font_size=11)}>%{escape(t.name)}</text></g>'
-        )
+        parts.append(f'<g {_a(class_="smem-tile", data_tile=t.name, data_start=t.layout.address, data_end=t.end, data_stages=t.stages)}>')
+        for s in range(t.stages):  # a ring's buffers, each one tile
+            start = t.layout.address + s * t.stride
+            x, w = start * scale, max(t.layout.footprint * scale, 1)
+            label = f"%{t.name}" + (f"[{s}]" if t.stages > 1 else "")
+            parts.append(
+                f'<rect {_a(x=round(x, 1), y=10, width=round(w, 1), height=30, fill=colour, stroke="#333")}>'
+                f"<title>{escape(label)}: [{start:#x}, {start + t.layout.footprint:#x}), "
+                f"{t.layout.footprint} bytes</title></rect>"
+                f'<text {_a(x=round(x + 3, 1), y=30, font_size=11)}>{escape(label)}</text>'
+            )
+        parts.append("</g>")
     sx = scratch * scale
     parts.append(
         f'<g {_a(class_="smem-scratch", data_start=scratch)}>'
@@ -107,7 +113,7 @@ def _smem_map(k: KernelEntry) -> str:
     parts.append("</svg>")
     rows = [
         "<table class=\"smem\"><tr><th>tile</th><th>operand</th><th>type</th><th>start</th>"
-        "<th>end</th><th>bytes</th><th>swizzle</th></tr>"
+        "<th>end</th><th>bytes</th><th>swizzle</th><th>stages</th></tr>"
     ]
     for t in k.tiles:
         lay = t.layout
@@ -115,7 +121,8 @@ def _smem_map(k: KernelEntry) -> str:
             f'<tr {_a(data_tile=t.name)}><td>%{escape(t.name)}</td><td>{escape(t.picture.name)}</td>'
             f"<td><code>{lay.mn}x{lay.k}x{lay.dtype} {lay.major.value}-major</code></td>"
             f'<td class="num">{lay.address:#x}</td><td class="num">{t.end:#x}</td>'
-            f'<td class="num">{lay.footprint}</td><td>{lay.swizzle}</td></tr>'
+            f'<td class="num">{t.end - lay.address}</td><td>{lay.swizzle}</td>'
+            f'<td class="num">{t.stages}' + (f" x {t.stride} B" if t.stages > 1 else "") + "</td></tr>"
         )
     rows.append("</table>")
     note = f"<p>{escape(SCRATCH_NOTE.format(start=scratch))}.</p>"

@@ -18,7 +18,9 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import tc
+from lower_tc.dialects.tc_gemm import ring_stages
 from lower_tc.layout import Arch, LayoutError, TileLayout
+from lower_tc.layout.gemm import ring_footprint, ring_stride
 from lower_tc.lowering.desc_cli import layout_report
 from lower_tc.lowering.picture import MAX_EXTENT, TilePicture
 from lower_tc.passes.diagnostics import error_at
@@ -32,10 +34,12 @@ class TileEntry:
     op: Operation
     layout: TileLayout
     picture: TilePicture
+    stages: int = 1  # a ring (tc.smem_tile {stages = N}): N buffers, `stride` bytes apart
+    stride: int = 0
 
     @property
     def end(self) -> int:
-        return self.layout.address + self.layout.footprint
+        return self.layout.address + ring_footprint(self.layout.footprint, self.stages)
 
 
 @dataclass
@@ -58,11 +62,10 @@ class KernelEntry:
     mmas: list[MmaEntry]
 
     @property
-    def scratch_start(self) -> int:
-        """Where the lowering's scratch (mbarriers, tensor-memory slots) begins: the
-        first 16-byte boundary after the last tile (tc-lower-to-ptx's rule)."""
-        end = max((t.end for t in self.tiles), default=0)
-        return -(-end // 16) * 16
+    def tiles_end(self) -> int:
+        """One past the last tile byte (rings included): the lowering's scratch
+        (mbarriers, tensor-memory slots) follows, aligned as the lowering needs."""
+        return max((t.end for t in self.tiles), default=0)
 
 
 def _safe(name: str) -> str:
@@ -129,7 +132,14 @@ def _tiles(kernel: Operation, kernel_name: str) -> list[TileEntry]:
         seen.add(name)
         pic = _picture(op.tile, layout, name)
         pic.context = f"{kernel_name} %{name}"
-        entries.append(TileEntry(name, op, layout, pic))
+        stages = ring_stages(op)
+        stride = ring_stride(layout.footprint)
+        if stages > 1:
+            pic.notes.append(
+                f"a ring of {stages} buffers: stage 0 is drawn; stage s starts s x {stride} bytes "
+                "later, with the same layout and the descriptors plus that offset"
+            )
+        entries.append(TileEntry(name, op, layout, pic, stages, stride))
     return entries
 
 

@@ -505,3 +505,21 @@ def test_page_in_headless_chromium(tmp_path) -> None:
     not_white = (pixels < 240).any(axis=2).mean()
     colours = len(np.unique(pixels.reshape(-1, 3) // 16, axis=0))
     assert not_white > 0.05 and colours > 20, f"blank page? {not_white:.1%} non-white, {colours} colours"
+
+
+def test_ring_tiles_show_every_stage_in_the_memory_map(tmp_path) -> None:
+    """A tc.smem_tile {stages = 3} is a ring of 3 buffers, 1024-byte rounded apart: the
+    map shows all three, the tile's end covers them, and the picture says stage 0 is drawn."""
+    src = EXAMPLES / "gemm_bf16_loop.mlir"
+    if not src.exists():
+        pytest.skip("no ring example")
+    done = driver(str(src), "-t", "html")
+    assert done.returncode == 0, done.stderr
+    p = _Page()
+    p.feed(done.stdout)
+    tiles = {a["data-tile"]: a for a in p.find("g", class_="smem-tile")}
+    assert tiles["a"]["data-stages"] == "3" and int(tiles["a"]["data-end"]) == 3 * 128 * 64 * 2
+    assert int(tiles["b"]["data-start"]) >= int(tiles["a"]["data-end"])
+    (scratch,) = p.find("g", class_="smem-scratch")
+    assert int(scratch["data-start"]) == int(tiles["b"]["data-end"])
+    assert "a ring of 3 buffers: stage 0 is drawn" in done.stdout

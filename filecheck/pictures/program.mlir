@@ -43,8 +43,8 @@ func.func @pic(%A: memref<64x64xbf16>, %B: memref<64x128xbf16>, %D: memref<64x12
 
 // HTML: <!DOCTYPE html>
 // HTML: <section id="kernel-pic" class="kernel" data-kernel="pic">
-// HTML: <g class="smem-tile" data-tile="a" data-start="0" data-end="8192">
-// HTML: <g class="smem-tile" data-tile="b" data-start="8192" data-end="24576">
+// HTML: <g class="smem-tile" data-tile="a" data-start="0" data-end="8192" data-stages="1">
+// HTML: <g class="smem-tile" data-tile="b" data-start="8192" data-end="24576" data-stages="1">
 // HTML: <g class="smem-scratch" data-start="24576">
 // HTML: <tr data-operand="A" data-slice-k="0" data-start="0" data-lbo="16" data-sbo="1024" data-base-offset="0" data-swizzle="128b" data-desc="0x4000004000010000">
 // HTML: <tr data-operand="B" data-slice-k="48" data-start="20480" data-lbo="1024" data-sbo="2048" data-base-offset="0" data-swizzle="128b" data-desc="0x4000008000400500">
