@@ -148,11 +148,15 @@ def _picture(value: SSAValue, layout: TileLayout, name: str) -> TilePicture:
     role = None
     arch = None
     copy = None
+    window: Operation | None = None
     for use in value.uses:
         user = use.operation
         if isinstance(user, tc.CopyOp) and user.dst is value:
             copy = user
             role = role or str(user.operand.data.value).upper()
+        elif user.name == "tc.window_load" and copy is None:  # a GEMM's TMA load of one window
+            window = user
+            role = role or str(user.properties["operand"].data.value).upper()  # type: ignore[attr-defined]
         elif isinstance(user, tc.WgmmaOp | tc.Tcgen05MmaOp):
             in_regs = user.a_in_registers if isinstance(user, tc.WgmmaOp) else user.a_in_tmem
             if user.a is value:
@@ -179,6 +183,11 @@ def _picture(value: SSAValue, layout: TileLayout, name: str) -> TilePicture:
         if copy.via.data is tc.CopyVia.TMA:
             copy_note = ("this tile is filled by TMA (no thread stores): shown is what a copy "
                          "`via threads` from the same source would store")
+    elif window is not None:
+        s_row, s_col = tc.matrix_strides(window.operands[0].type, "the window's source")
+        strides = (s_row, s_col) if role == "A" else (s_col, s_row)
+        copy_note = ("this tile is filled by TMA (tc.window_load, no thread stores): shown is what a "
+                     "copy `via threads` from the same source would store")
     else:
         copy_note = "no tc.copy fills this tile: shown is a copy from a dense matrix contiguous along its major dimension"
     label = role or name
