@@ -45,15 +45,15 @@ def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int)
             return torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
     for _ in range(warmup):
         op()
-    times = []
-    for _ in range(runs):
+    pairs = []
+    for _ in range(runs):  # queued back to back, as lowering/timing.py does: no launch gaps
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
         op()
         e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
+        pairs.append((s, e))
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in pairs)
 
 
 def main(argv: list[str]) -> int:

@@ -37,6 +37,7 @@ from lower_tc.dialects.tc import (
     _memref_shape,
     dtype_name,
     element_bits,
+    kernel_target,
     matrix_strides,
 )
 from lower_tc.layout import LayoutError
@@ -308,7 +309,8 @@ def check_output(mem: Attribute, acc: str, what: str) -> None:
     dtype = dtype_name(mem.element_type)
     if dtype not in STORE_TYPES[acc]:
         raise VerifyException(
-            f"a {acc} accumulator is stored as {' or '.join(STORE_TYPES[acc])}, not {dtype} ({what})"
+            f"{'an' if acc[0] in 'sf' else 'a'} {acc} accumulator is stored as "
+            f"{' or '.join(STORE_TYPES[acc])}, not {dtype} ({what})"
         )
 
 
@@ -417,6 +419,9 @@ class MatmulOp(IRDLOperation):
         return self.acc.data if self.acc is not None else default_accumulator(self.types[0])
 
     def verify_(self) -> None:
+        arch = kernel_target(self)
+        if arch is not None and arch is not Arch.SM90A:
+            raise VerifyException(f"tc.matmul is lowered for sm_90a (wgmma) so far, not {arch}")
         m, k = _memref_shape(self.a.type, "A")
         k2, n = _memref_shape(self.b.type, "B")
         if k != k2:

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 SMEM_CAPACITY = 232448
 #: Each stage has a "full" and an "empty" mbarrier of 8 bytes.
 BARRIER_BYTES_PER_STAGE = 16
-#: Registers of one thread (the accumulator must leave room for addresses and loop state).
-MAX_ACC_REGISTERS = 128
 
 #: Accumulator types wgmma allows per operand type (PTX ISA, wgmma.mma_async types).
 WGMMA_ACCUMULATORS: dict[str, tuple[str, ...]] = {
@@ -116,9 +114,6 @@ def config_problem(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Ar
     if acc not in WGMMA_ACCUMULATORS.get(a, ()):
         allowed = " or ".join(WGMMA_ACCUMULATORS.get(a, ("nothing",)))
         return f"wgmma with {a} accumulates in {allowed}, not {acc}"
-    regs = bn // 2 if acc != "f16" else bn // 4
-    if regs > MAX_ACC_REGISTERS:
-        return f"BN = {bn} needs {regs} accumulator registers per thread, more than {MAX_ACC_REGISTERS}"
     need = config.smem_bytes(a, b)
     if need > SMEM_CAPACITY:
         return (

@@ -249,6 +249,11 @@ def parse_ptxas_output(output: str, ptx: str) -> list[PtxasDiagnostic]:
 # --------------------------------------------------------------------------- assemble
 
 
+#: ptxas's warning when it cannot keep wgmma asynchronous (accumulator registers touched
+#: between wgmma.fence and the wait, or across control flow it cannot see through).
+SERIALIZED = "wgmma.mma_async instructions are serialized"
+
+
 def assemble(
     ptx: str,
     arch: str,
@@ -278,6 +283,12 @@ def assemble(
             raise BackendError(_failure(proc, ptx, arch, kernel, tool))
         if not out.is_file():
             raise BackendError(f"ptxas exited 0 but wrote no cubin ({' '.join(argv)}).")
+        serialized = [line for line in (proc.stderr + proc.stdout).splitlines() if SERIALIZED in line]
+        if serialized:  # correct but slow: every wgmma waits for the one before
+            raise BackendError(
+                f"ptxas serialized the wgmma instructions of {kernel or 'the PTX'} for {arch} "
+                f"(lower-tc treats this warning as an error): {serialized[0].strip()}"
+            )
         return out.read_bytes()
 
 

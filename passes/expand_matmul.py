@@ -119,6 +119,12 @@ class ExpandMatmulPass(ModulePass):
         loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
         store = WindowStoreOp(loop.results[0], mm.dst, m0.result, n0.result, mm.c)
         new_ops = [a_tile, b_tile, bx, by, c_bm, c_bn, m0, n0, c0, c_k, c_bk, zero, loop, store]
+        hints = [(a_tile.tile, "a"), (b_tile.tile, "b"), (bx.result, "bx"), (by.result, "by"),
+                 (c_bm.result, "bm"), (c_bn.result, "bn"), (m0.result, "m0"), (n0.result, "n0"),
+                 (c0.result, "c0"), (c_k.result, "k_end"), (c_bk.result, "bk"), (zero.acc, "zero"),
+                 (kv, "k"), (carried, "acc"), (mma.result, "next"), (loop.results[0], "result")]
+        for value, hint in hints:
+            value.name_hint = hint
         block = mm.parent_block()
         assert block is not None
         for o in new_ops:

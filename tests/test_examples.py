@@ -27,6 +27,9 @@ SASS = {
     "tcgen05_m64_tmem_a": ("tcgen05.f16",),
     "tcgen05_e2m1": ("tcgen05.f8f6f4",),
     "tcgen05_tf32_mn_tma": ("tcgen05.tf32", "tma"),
+    "gemm_bf16": ("wgmma.bf16", "tma"),
+    "gemm_bf16_loop": ("wgmma.bf16", "tma"),
+    "gemm_e4m3": ("wgmma.e4m3", "tma"),
 }
 
 

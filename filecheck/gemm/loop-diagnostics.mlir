@@ -1,0 +1,116 @@
+// Diagnostics of the loop level: what the pipelined lowering needs of the K loop.
+// RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
+
+func.func @nogrid(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%bx, %k] to %a as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32>
+  func.return
+}
+// CHECK: {{.*}}loop-diagnostics.mlir:4:1: error: a kernel that reads gpu.block_id names its grid: tc.grid = [x, y, z]{{$}}
+
+// -----
+
+func.func @kcoord(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%c0, %c0] to %a as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32>
+  func.return
+}
+// CHECK: {{.*}}loop-diagnostics.mlir:31:5: error: operand a's window moves along K with the loop: its K coordinate must be the induction variable{{$}}
+
+// -----
+
+func.func @step(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c32 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%c0, %k] to %a as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32>
+  func.return
+}
+// CHECK: {{.*}}loop-diagnostics.mlir:50:3: error: the loop steps K by 32, but the tiles hold BK = 64{{$}}
+
+// -----
+
+func.func @onestage(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%c0, %k] to %a as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32>
+  func.return
+}
+// CHECK: {{.*}}loop-diagnostics.mlir:72:5: error: A and B need the same number of stages, at least 2 (A has 1, B 1){{$}}
+
+// -----
+
+func.func @badstages(%A: memref<128x64xbf16>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = 0} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}loop-diagnostics.mlir:83:3: error: stages is an integer from 1 to 16: tc.smem_tile {stages = 4} : ...{{$}}
+
+// -----
+
+func.func @transpose(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %c0 = arith.constant 0 : index
+  tc.window_load %A[%c0, %c0] to %a as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}loop-diagnostics.mlir:93:3: error: TMA cannot transpose: operand a's global matrix is contiguous along K, so its tile must be k-major for a TMA copy; store it column-major or copy via threads{{$}}
+
+// -----
+
+func.func @dynbound(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %bx step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%c0, %k] to %a as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32>
+  func.return
+}
+// CHECK: {{.*}}loop-diagnostics.mlir:107:3: error: the K loop's upper bound must be a constant (K is static){{$}}

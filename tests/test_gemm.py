@@ -1,0 +1,272 @@
+"""Whole-GEMM pieces without a GPU: configurations, the ring's descriptors (checked by the
+emulator against the layout), TMA box plans, the D check, the pipelined PTX assembled by
+ptxas with its SASS, and the GEMM sweep's CI slice. On an H100, GEMMs are run too."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from lower_tc.layout import Arch, TileLayout, emulate_reads
+from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, ring_k_slices, ring_stride
+from lower_tc.layout.tma import tma_plan
+from lower_tc.lowering.compile import compile_source
+from lower_tc.lowering.gemm_check import check_gemm, sample
+from lower_tc.lowering.ptxas import find_tool
+from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
+
+sys.path.insert(0, str(ROOT / "bench"))
+from gemm_sweep import GemmCase, cases  # noqa: E402
+
+needs_ptxas = pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
+
+
+# -- configurations -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "a", "acc", "want"),
+    [
+        (4096, 4096, "bf16", "f32", GemmConfig(128, 128, 64, 4)),
+        (50, 4096, "bf16", "f32", GemmConfig(64, 128, 64, 4)),
+        (4096, 40, "f16", "f16", GemmConfig(128, 64, 64, 4)),
+        (4096, 4096, "e4m3", "f32", GemmConfig(128, 128, 128, 4)),
+        (4096, 4096, "tf32", "f32", GemmConfig(128, 128, 32, 4)),
+        (4096, 4096, "s8", "s32", GemmConfig(128, 128, 128, 4)),
+    ],
+)
+def test_chooser_takes_a_k_step_of_one_swizzle_row(m, n, a, acc, want) -> None:
+    got = choose_config(m, n, 1024, a, a, acc)
+    assert got == want
+    assert config_problem(got, a, a, acc) is None
+
+
+@pytest.mark.parametrize(
+    ("config", "a", "acc", "needle"),
+    [
+        (GemmConfig(96, 128, 64, 4), "bf16", "f32", "BM = 96"),
+        (GemmConfig(320, 128, 64, 2), "bf16", "f32", "BM = 320"),
+        (GemmConfig(128, 264, 64, 2), "bf16", "f32", "BN = 264"),
+        (GemmConfig(128, 40, 64, 2), "s8", "s32", "BN = 40"),
+        (GemmConfig(128, 128, 24, 2), "bf16", "f32", "BK = 24"),
+        (GemmConfig(128, 128, 16, 2), "e4m3", "f32", "BK = 16"),
+        (GemmConfig(128, 128, 64, 1), "bf16", "f32", "at least 2"),
+        (GemmConfig(128, 128, 64, 2), "bf16", "f16", "accumulates in f32"),
+        (GemmConfig(256, 256, 64, 4), "bf16", "f32", "262208 bytes of shared memory"),
+    ],
+)
+def test_each_rule_has_its_reason(config, a, acc, needle) -> None:
+    problem = config_problem(config, a, a, acc)
+    assert problem is not None and needle in problem
+
+
+def test_smem_counts_stages_and_barriers() -> None:
+    c = GemmConfig(128, 256, 64, 3)
+    assert c.stage_bytes("bf16", "bf16") == (128 * 64 + 256 * 64) * 2
+    assert c.smem_bytes("bf16", "bf16") == 3 * 49152 + 3 * 16
+    assert c.warpgroups == 2 and c.threads == 256
+
+
+# -- the ring's descriptors, read back by the emulator --------------------------------------
+
+RING_LAYOUTS = [
+    ("bf16", 128, 64, "k", "128b", "mn_first"),
+    ("bf16", 128, 64, "mn", "128b", "k_first"),
+    ("f16", 64, 128, "mn", "128b", "k_first"),
+    ("e4m3", 128, 128, "k", "128b", "mn_first"),
+    ("tf32", 128, 32, "k", "128b", "mn_first"),
+    ("s8", 192, 64, "k", "64b", "mn_first"),
+    ("bf16", 256, 32, "mn", "64b", "k_first"),
+]
+
+
+@pytest.mark.parametrize("spec", RING_LAYOUTS, ids=lambda s: "-".join(map(str, s)))
+def test_every_stage_and_warpgroup_slice_reads_its_elements(spec) -> None:
+    dtype, mn, k, major, swizzle, order = spec
+    layout = TileLayout.make(dtype, mn, k, major, swizzle, order, address=0x4000)
+    stages, blocks = 3, mn // 64
+    slices = ring_k_slices(layout, Arch.SM90A, stages, blocks)
+    assert len(slices) == stages * blocks * (k // layout.dtype.k_per_instruction)
+    stride = ring_stride(layout.footprint)
+    rows = np.arange(64)[:, None]
+    for sl in slices:
+        reads = emulate_reads(sl.descriptor.encode(), Arch.SM90A, layout.dtype.bits, major == "mn", 64)
+        cols = sl.k + np.arange(reads.shape[1])[None, :]
+        want = layout.addresses(64 * sl.block + rows, cols) + sl.stage * stride
+        assert np.array_equal(reads, want), (sl.stage, sl.block, sl.k)
+
+
+def test_ring_stride_keeps_the_swizzle_phase() -> None:
+    assert ring_stride(16384) == 16384
+    assert ring_stride(16400) == 17408
+    assert ring_stride(1) == 1024
+
+
+# -- TMA plans ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", RING_LAYOUTS, ids=lambda s: "-".join(map(str, s)))
+def test_tma_boxes_cover_the_tile_once(spec) -> None:
+    dtype, mn, k, major, swizzle, order = spec
+    layout = TileLayout.make(dtype, mn, k, major, swizzle, order)
+    plan = tma_plan(layout)
+    inner, outer = plan.box
+    assert inner * layout.dtype.bits // 8 == layout.swizzle.row_bytes  # one swizzle row
+    assert outer <= 256
+    covered = []
+    for box in plan.boxes:
+        i, o = np.meshgrid(np.arange(inner), np.arange(outer), indexing="ij")
+        ci, co = box.inner + i, box.outer + o
+        mn_i, k_i = (co, ci) if major == "k" else (ci, co)
+        lin = layout.linear_addresses(mn_i, k_i)
+        # the box is written contiguously, row after row, from its smem offset
+        expect = box.smem_offset + (o * inner + i) * layout.dtype.bits // 8
+        assert np.array_equal(lin, expect)
+        covered.append((mn_i * k + k_i).ravel())
+    every = np.sort(np.concatenate(covered))
+    assert np.array_equal(every, np.arange(mn * k))
+    assert plan.bytes == mn * k * layout.dtype.bits // 8
+
+
+# -- the D check ------------------------------------------------------------------------------
+
+
+def _problem(m, n, k, seed=0):
+    rng = np.random.default_rng(seed)
+    a, b = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n))
+    return {"a": a, "b": b}, a @ b
+
+
+GEMM = {"m": 300, "n": 200, "k": 64, "config": {"bm": 128, "bn": 128}}
+
+
+def test_check_passes_the_right_product_and_catches_one_wrong_element() -> None:
+    ops, d = _problem(300, 200, 64)
+    rng = np.random.default_rng(1)
+    worst, bad, checked, missing, tol = check_gemm(GEMM, ops, d.copy(), "f32", "bf16", 1e-4, rng)
+    assert (bad, missing, checked) == (0, 0, 300 * 200) and worst < 1e-12
+    wrong = d.copy()
+    wrong[299, 199] += 0.5
+    assert check_gemm(GEMM, ops, wrong, "f32", "bf16", 1e-4, rng)[1] == 1
+    unwritten = d.copy()
+    unwritten[17, 3] = np.nan
+    worst, bad, checked, missing, _ = check_gemm(GEMM, ops, unwritten, "f32", "bf16", 1e-4, rng)
+    assert missing == 1 and bad == 1 and worst == np.inf
+
+
+def test_bf16_output_rounding_is_in_the_tolerance() -> None:
+    ops, d = _problem(64, 64, 64)
+    _, _, _, _, tol = check_gemm({**GEMM, "m": 64, "n": 64}, ops, d, "bf16", "bf16", 1e-4, np.random.default_rng(0))
+    assert tol == pytest.approx(1e-4 + 2.0**-8)
+
+
+def test_large_problems_sample_edges_and_points() -> None:
+    s = sample(np.random.default_rng(0), 4097, 4095, 4099, 128, 256)
+    assert not s.full
+    assert {0, 4096, 4096 // 128 * 128} <= set(s.rows.tolist())
+    assert {0, 4094, 4094 // 256 * 256} <= set(s.cols.tolist())
+    assert len(s.points[0]) >= 4096
+    small = sample(np.random.default_rng(0), 1000, 1000, 1000, 128, 128)
+    assert small.full
+
+
+# -- compiled kernels ---------------------------------------------------------------------------
+
+
+def _sass(kernel):
+    if find_disassembler() is None:
+        pytest.skip("no nvdisasm/cuobjdump: pip install 'lower-tc[test]'")
+    return disassemble(kernel.cubin)
+
+
+@needs_ptxas
+@pytest.mark.parametrize("case", cases("ci"), ids=lambda c: c.name)
+def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
+    """Every configuration of the CI slice compiles, assembles without serialised wgmma
+    (the backend refuses that warning) and has its MMA and TMA in the SASS."""
+    kernel = compile_source(case.source(), case.name, assemble=True)[0]
+    key = {"bf16": "wgmma.bf16", "f16": "wgmma.f16", "tf32": "wgmma.tf32", "e4m3": "wgmma.e4m3", "e5m2": "wgmma.e5m2", "s8": "wgmma.s8"}[case.a]
+    assert check_sass(_sass(kernel), [*EXPECTED_SASS[key], *EXPECTED_SASS["tma"]]) == []
+    gemm = kernel.info["gemm"]
+    assert (gemm["m"], gemm["n"], gemm["k"]) == (case.m, case.n, case.k)
+    c = gemm["config"]
+    assert kernel.info["grid"] == [-(-case.n // c["bn"]), -(-case.m // c["bm"]), 1]
+    assert kernel.info["threads"] == 128 * c["bm"] // 64
+
+
+@needs_ptxas
+def test_serialized_wgmma_is_an_error() -> None:
+    """ptxas's 'wgmma ... serialized' warning fails the build: an accumulator register
+    touched between the MMAs of one group (here a mov into the fragment)."""
+    from lower_tc.lowering.ptxas import BackendError, assemble
+
+    kernel = compile_source((ROOT / "examples" / "gemm_bf16.mlir").read_text(), "gemm_bf16.mlir")[0]
+    ptx = kernel.ptx
+    first = ptx.index("wgmma.mma_async")
+    second = ptx.index("wgmma.mma_async", first + 1)
+    broken = ptx[:second] + "\tmov.f32 %f0, 0f3F800000;\n" + ptx[second:]
+    with pytest.raises(BackendError, match="serialized"):
+        assemble(broken, "sm_90a")
+
+
+def test_the_loop_level_example_round_trips() -> None:
+    """The hand-written loop level parses, prints and parses again unchanged."""
+    from lower_tc.lowering.compile import parse
+
+    text = (ROOT / "examples" / "gemm_bf16_loop.mlir").read_text()
+    _, module = parse(text, "loop.mlir")
+    printed = str(module)
+    _, again = parse(printed, "again.mlir")
+    assert str(again) == printed
+    assert "tc.window_load %A[%m0, %k] to %a as a" in printed
+
+
+# -- on the GPU ------------------------------------------------------------------------------
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(129, 65, 33), (1000, 1000, 1000), (300, 520, 40)])
+@pytest.mark.parametrize("types", [("bf16", "f32", "bf16", True), ("f16", "f16", "f16", False), ("e4m3", "f32", "f32", False), ("s8", "s32", "s32", False)])
+def test_gemm_runs_right_on_the_gpu(shape, types, require_gpu) -> None:
+    from lower_tc.lowering.runner import run_kernel
+
+    require_gpu("sm_90a")
+    a, acc, d, b_row = types
+    case = GemmCase(a, a, acc, d, *shape, True, b_row, None, with_c=shape[0] == 1000)
+    kernel = compile_source(case.source(), case.name, assemble=True)[0]
+    for seed in (1, 2):
+        result = run_kernel(kernel, seed)
+        assert result.passed, result.summary()
+
+
+@pytest.mark.gpu
+def test_a_wrong_byte_count_is_caught_by_the_time_limit(require_gpu, tmp_path: Path) -> None:
+    """An expect_tx count the boxes do not reach leaves the "full" barrier incomplete for
+    ever: the runner must report the hang in time (in its own process: a hung kernel
+    leaves its context unusable)."""
+    import subprocess
+
+    require_gpu("sm_90a")
+    script = tmp_path / "hang.py"
+    script.write_text(
+        "import sys\n"
+        "from lower_tc.lowering.compile import compile_source\n"
+        "from lower_tc.lowering.runner import KernelError, run_kernel\n"
+        f"src = open({str(ROOT / 'examples' / 'gemm_bf16.mlir')!r}).read()\n"
+        "k = compile_source(src, 'g.mlir')[0]\n"
+        "k.ptx = k.ptx.replace(', 32768;', ', 32784;')  # 16 bytes TMA never delivers\n"
+        "from lower_tc.lowering.ptxas import assemble\n"
+        "k.cubin = assemble(k.ptx, 'sm_90a')\n"
+        "try:\n"
+        "    run_kernel(k, 1, timeout=3.0)\n"
+        "except KernelError as err:\n"
+        "    print('caught:', err); sys.exit(0)\n"
+        "sys.exit(1)\n"
+    )
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "did not finish within 3 s" in proc.stdout
