@@ -1,0 +1,166 @@
+"""The tensor-core MMAs on shared-memory tiles: ``tc.wgmma`` (sm_90a) and ``tc.tcgen05_mma``
+(sm_100a)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import UnitAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_valid_n
+from lower_tc.dialects.tc_kernel import _check_target, in_gemm_kernel
+from lower_tc.dialects.tc_types import AccType, TileType
+from lower_tc.layout import LayoutError, Major, element_type
+from lower_tc.layout.instr_desc import InstrDescriptor
+from lower_tc.layout.targets import Arch, check_operand_type
+
+
+def _check_pair(a: TileType, b: TileType, acc: AccType) -> None:
+    if a.k != b.k:
+        raise VerifyException(f"A has K = {a.k} but B has K = {b.k}")
+    if (acc.m, acc.n) != (a.mn, b.mn):
+        raise VerifyException(
+            f"the accumulator is {acc.m}x{acc.n} but A x B is {a.mn}x{b.mn}"
+        )
+    kpi = element_type(a.dtype).k_per_instruction
+    if a.k % kpi:
+        raise VerifyException(
+            f"K = {a.k} is not a whole number of {kpi}-element (32-byte) instruction K-slices"
+        )
+
+
+def _check_acc_consumed(mma: Operation, acc: SSAValue) -> None:
+    """An MMA updates its accumulator in place (registers or tensor memory), so the
+    input value no longer exists afterwards: only the MMA's result may be used."""
+    later = set()
+    op = mma.next_op
+    while op is not None:
+        later.add(op)
+        op = op.next_op
+    for use in acc.uses:
+        if use.operation in later:
+            raise VerifyException(
+                f"the accumulator is used again after this MMA (by {use.operation.name}), "
+                "but the MMA updates it in place: use the MMA's result instead"
+            )
+
+
+@irdl_op_definition
+class WgmmaOp(IRDLOperation):
+    """``%d = tc.wgmma %a, %b, %acc : !tc.tile<...>, !tc.tile<...>, !tc.acc<...>`` (sm_90a).
+
+    One wgmma.mma_async per 32-byte K-slice of the tiles, accumulating into
+    %acc. With ``a_in_registers``, A is first loaded from its tile into the
+    warpgroup's registers (the register form of wgmma).
+    """
+
+    name = "tc.wgmma"
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+    acc = operand_def(ACC)
+    result = result_def(ACC)
+    a_in_registers = opt_prop_def(UnitAttr)
+    assembly_format = (
+        "$a `,` $b `,` $acc (`a_in_registers` $a_in_registers^)? attr-dict "
+        "`:` type($a) `,` type($b) `,` type($acc)"
+    )
+
+    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue, a_in_registers: bool = False):
+        super().__init__(
+            operands=[a, b, acc],
+            result_types=[acc.type],
+            properties={"a_in_registers": UnitAttr()} if a_in_registers else {},
+        )
+
+    def verify_(self) -> None:
+        a, b, acc = self.a.type, self.b.type, self.acc.type
+        assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
+        _check_target(self, Arch.SM90A)
+        if a.mn != 64 and not (in_gemm_kernel(self) and a.mn % 64 == 0 and a.mn <= 256):
+            raise VerifyException(f"wgmma has M = 64: the A tile is {a.mn}x{a.k}")
+        pair = {a.dtype, b.dtype}
+        same_kind = a.dtype == b.dtype or pair <= {"e4m3", "e5m2"} or pair <= {"s8", "u8"}
+        if not same_kind:
+            raise VerifyException(f"wgmma cannot multiply {a.dtype} by {b.dtype}")
+        try:
+            check_operand_type(Arch.SM90A, a.dtype, a.major is Major.MN)
+            check_operand_type(Arch.SM90A, b.dtype, b.major is Major.MN)
+        except LayoutError as err:
+            raise VerifyException(str(err)) from None
+        if b.mn not in wgmma_valid_n(a.dtype):
+            rule = "8, 16, 24, then multiples of 16" if a.dtype in ("s8", "u8") else "a multiple of 8"
+            raise VerifyException(f"wgmma N must be {rule} from 8 to 256, not {b.mn}")
+        _check_pair(a, b, acc)
+        if acc.dtype not in WGMMA_ACCUMULATORS[a.dtype]:
+            allowed = " or ".join(WGMMA_ACCUMULATORS[a.dtype])
+            raise VerifyException(f"wgmma with {a.dtype} accumulates in {allowed}, not {acc.dtype}")
+        if self.a_in_registers is not None and a.major is not Major.K:
+            raise VerifyException("wgmma with A in registers needs a K-major A tile")
+        _check_acc_consumed(self, self.acc)
+
+
+@irdl_op_definition
+class Tcgen05MmaOp(IRDLOperation):
+    """``%d = tc.tcgen05_mma %a, %b, %acc : ...`` (sm_100a): accumulates in tensor memory."""
+
+    name = "tc.tcgen05_mma"
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+    acc = operand_def(ACC)
+    result = result_def(ACC)
+    a_in_tmem = opt_prop_def(UnitAttr)
+    assembly_format = (
+        "$a `,` $b `,` $acc (`a_in_tmem` $a_in_tmem^)? attr-dict "
+        "`:` type($a) `,` type($b) `,` type($acc)"
+    )
+
+    def instr_descriptor(self) -> InstrDescriptor:
+        a, b, acc = self.a.type, self.b.type, self.acc.type
+        assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
+        return InstrDescriptor(
+            a.dtype, b.dtype, acc.dtype, acc.m, acc.n,
+            a.major is Major.MN, b.major is Major.MN,
+        )
+
+    def verify_(self) -> None:
+        a, b, acc = self.a.type, self.b.type, self.acc.type
+        assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
+        _check_target(self, Arch.SM100A)
+        _check_pair(a, b, acc)
+        try:
+            check_operand_type(Arch.SM100A, a.dtype, a.major is Major.MN)
+            check_operand_type(Arch.SM100A, b.dtype, b.major is Major.MN)
+            self.instr_descriptor().check()
+        except LayoutError as err:
+            raise VerifyException(str(err)) from None
+        if self.a_in_tmem is not None:
+            if a.major is not Major.K:
+                raise VerifyException("tcgen05.mma with A in tensor memory needs a K-major A tile")
+            if element_type(a.dtype).padded:
+                raise VerifyException(
+                    f"A from tensor memory holds {a.dtype} in 8-bit containers (tcgen05.cp "
+                    "expansion), which lower-tc does not emit: keep A in shared memory"
+                )
+            if acc.m == 128 and acc.n % 16:
+                raise VerifyException(
+                    f"tcgen05.mma with A in tensor memory and M = 128 needs N a multiple of 16, "
+                    f"not {acc.n} (CUTLASS's UMMA TS atoms; lower-tc keeps their rule)"
+                )
+        _check_acc_consumed(self, self.acc)
+
+
+#: This module's ops, in the order dialects/tc.py registers them.
+MMA_OPS = [WgmmaOp, Tcgen05MmaOp]

@@ -1,0 +1,173 @@
+"""Shared-memory tiles and the copies that fill them: ``tc.smem_tile``, ``tc.copy``."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects.tc_attrs import CopyVia, CopyViaAttr, Operand, OperandAttr
+from lower_tc.dialects.tc_kernel import SMEM_CAPACITY, kernel_target
+from lower_tc.dialects.tc_types import TileType, _memref_shape, dtype_name, element_bits, matrix_strides
+from lower_tc.layout import Major, Swizzle, element_type
+from lower_tc.layout.targets import swizzle_rule
+
+
+@irdl_op_definition
+class SmemTileOp(IRDLOperation):
+    """Allocates a tile in shared memory: ``%a = tc.smem_tile : !tc.tile<...>``."""
+
+    name = "tc.smem_tile"
+    tile = result_def(TileType)
+    assembly_format = "attr-dict `:` type($tile)"
+
+    def __init__(self, tile_type: TileType):
+        super().__init__(result_types=[tile_type])
+
+    def verify_(self) -> None:
+        tile = self.tile.type
+        assert isinstance(tile, TileType)
+        lay = tile.layout
+        if lay.is_auto:
+            return
+        arch = kernel_target(self)
+        if arch is not None:
+            why = swizzle_rule(arch, tile.dtype, tile.major is Major.MN, Swizzle.parse(lay.swizzle.data))
+            if why:
+                raise VerifyException(why)
+        footprint = tile.tile_layout().footprint
+        start = max(lay.offset.data, 0)
+        if start + footprint > SMEM_CAPACITY:
+            raise VerifyException(
+                f"tile needs shared memory up to {start + footprint} bytes, beyond the "
+                f"{SMEM_CAPACITY} bytes (227 KiB) a block may use"
+            )
+
+
+@irdl_op_definition
+class CopyOp(IRDLOperation):
+    """Fills a tile from a global operand: ``tc.copy %A to %a as a via tma : memref<...>, !tc.tile<...>``.
+
+    Operand a reads an M x K matrix, operand b a K x N matrix, row-major or
+    column-major (``strided<[1, ld]>``, see `matrix_strides`); the tile is
+    MN x K. `via` is ``threads`` (16-byte vector stores, any major-ness) or
+    ``tma`` (the tile's contiguous dimension must be the global one's: TMA
+    does not transpose).
+    """
+
+    name = "tc.copy"
+    src = operand_def(MemRefType)
+    dst = operand_def(TileType)
+    operand = prop_def(OperandAttr)
+    via = prop_def(CopyViaAttr, default_value=CopyViaAttr(CopyVia.THREADS))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "CopyOp":
+        src = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        dst = parser.parse_unresolved_operand()
+        parser.parse_keyword("as")
+        operand = parser.parse_str_enum(Operand)
+        via = CopyVia.THREADS
+        if parser.parse_optional_keyword("via"):
+            via = parser.parse_str_enum(CopyVia)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation(",")
+        dst_t = parser.parse_type()
+        op = cls(parser.resolve_operand(src, src_t), parser.resolve_operand(dst, dst_t), operand, via)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string(" to ")
+        printer.print_operand(self.dst)
+        printer.print_string(f" as {self.operand.data.value}")
+        if self.via.data is not CopyVia.THREADS:
+            printer.print_string(f" via {self.via.data.value}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.dst.type)
+
+    def __init__(self, src: SSAValue, dst: SSAValue, operand: Operand, via: CopyVia = CopyVia.THREADS):
+        super().__init__(
+            operands=[src, dst],
+            properties={"operand": OperandAttr(operand), "via": CopyViaAttr(via)},
+        )
+
+    def verify_(self) -> None:
+        tile = self.dst.type
+        assert isinstance(tile, TileType) and isinstance(self.src.type, MemRefType)
+        rows, cols = _memref_shape(self.src.type, "the copy's source")
+        s_row, s_col = matrix_strides(self.src.type, "the copy's source")
+        role = self.operand.data
+        expected = (tile.mn, tile.k) if role is Operand.A else (tile.k, tile.mn)
+        dims = "M x K" if role is Operand.A else "K x N"
+        if (rows, cols) != expected:
+            raise VerifyException(
+                f"operand {role} reads a {dims} matrix: expected memref "
+                f"{expected[0]}x{expected[1]} for a {tile.mn}x{tile.k} tile, got {rows}x{cols}"
+            )
+        src_elt = dtype_name(self.src.type.element_type)
+        if src_elt != tile.dtype:
+            raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
+        etype = element_type(tile.dtype)
+        if etype.padded:
+            # 16 packed 4-/6-bit elements (8/12 bytes) per 16-byte chunk, then padding
+            s_mn, s_k = (s_row, s_col) if role is Operand.A else (s_col, s_row)
+            if self.via.data is CopyVia.TMA:
+                raise VerifyException(
+                    f"TMA copies of {tile.dtype} tiles need the padded 16U{etype.bits}_ALIGN16B "
+                    "tensor-map type, which lower-tc does not emit yet: copy via threads"
+                )
+            if s_k != 1 or s_mn * etype.bits % 8:
+                raise VerifyException(
+                    f"thread copies of {tile.dtype} read 16 packed elements per chunk: the global "
+                    "matrix must be contiguous along K with rows starting on whole bytes "
+                    f"(a leading dimension times {etype.bits} bits a multiple of 8)"
+                )
+        if self.via.data is CopyVia.TMA:
+            if tile.layout.origin.data >= 0:
+                raise VerifyException(
+                    "TMA swizzles on absolute address bits: a tile with a swizzle origin "
+                    "must be copied via threads"
+                )
+            # which logical dimension is contiguous in global memory, and its name
+            row_contiguous = s_col == 1
+            dims = ("M", "K") if role is Operand.A else ("K", "N")
+            contiguous_dim = dims[1] if row_contiguous else dims[0]
+            contiguous_major = Major.K if contiguous_dim == "K" else Major.MN
+            if tile.major is not contiguous_major:
+                other = "column" if row_contiguous else "row"
+                raise VerifyException(
+                    f"TMA cannot transpose: operand {role}'s global matrix is contiguous along "
+                    f"{contiguous_dim}, so its tile must be {contiguous_major}-major for a TMA "
+                    f"copy; store it {other}-major or copy via threads"
+                )
+            lay = tile.layout
+            places = [("offset", lay.offset.data)] if lay.has_offset else []
+            places += [(f"atom stride along {d}", v.data) for d, v in zip(("MN", "K"), lay.strides.data)]
+            for what, value in places:
+                if value % 128:
+                    raise VerifyException(
+                        f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
+                        f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
+                    )
+            bits = element_bits(self.src.type.element_type)
+            ld_bytes = (s_row if row_contiguous else s_col) * bits // 8
+            if ld_bytes % 16:
+                raise VerifyException(
+                    f"TMA needs a leading dimension of a multiple of 16 bytes, not {ld_bytes}"
+                )
+
+
+#: This module's ops, in the order dialects/tc.py registers them.
+TILE_OPS = [SmemTileOp, CopyOp]
