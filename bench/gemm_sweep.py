@@ -57,12 +57,14 @@ class GemmCase:
     b_row: bool  # B row-major (MN-major tiles)
     config: tuple[int, int, int, int] | None
     with_c: bool = False
+    target: str = "sm_90a"
 
     @property
     def name(self) -> str:
         t = ("N" if self.a_row else "T") + ("N" if self.b_row else "T")
         cfg = "auto" if self.config is None else "x".join(map(str, self.config))
-        return f"{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}" + ("_C" if self.with_c else "")
+        arch = "" if self.target == "sm_90a" else f"{self.target}_"
+        return f"{arch}{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}" + ("_C" if self.with_c else "")
 
     def source(self) -> str:
         def ld(extent: int, dtype: str) -> int:  # a multiple of 16 bytes (TMA)
@@ -88,13 +90,41 @@ class GemmCase:
             cfg = f" config #tc.gemm_config<bm = {bm}, bn = {bn}, bk = {bk}, stages = {stages}>"
         types = f"{ta}, {tb}, {td}" + (f", {td}" if self.with_c else "")
         return (
-            f'func.func @{self.name.replace("-", "_")}({args}) attributes {{tc.target = "sm_90a"}} {{\n'
+            f'func.func @{self.name.replace("-", "_")}({args}) attributes {{tc.target = "{self.target}"}} {{\n'
             f"  tc.matmul %A, %B to %D{plus}{acc}{cfg} : {types}\n"
             "  func.return\n}\n"
         )
 
 
+#: tcgen05 (sm_100a: assembled and SASS-checked, not run): (A, B, accumulator, D); every
+#: one of these types may be MN-major on tcgen05, so all four transposes are swept.
+TCGEN05_TYPES = [
+    ("bf16", "bf16", "f32", "bf16"),
+    ("f16", "f16", "f16", "f16"),
+    ("e4m3", "e4m3", "f32", "bf16"),
+    ("e5m2", "e4m3", "f32", "f32"),
+    ("tf32", "tf32", "f32", "f32"),
+    ("s8", "s8", "s32", "s32"),
+]
+TCGEN05_CONFIGS = [None, (128, 256, 128, 3), (128, 64, 64, 2)]
+
+
+def tcgen05_cases() -> list[GemmCase]:
+    out = []
+    for a, b, acc, d in TCGEN05_TYPES:
+        for a_row, b_row in [(True, False), (True, True), (False, False), (False, True)]:
+            for shape in [(128, 256, 64), (1000, 1000, 1000), (129, 65, 33)]:
+                for config in TCGEN05_CONFIGS:
+                    out.append(GemmCase(a, b, acc, d, *shape, a_row, b_row, config, target="sm_100a"))
+        out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, None, with_c=True, target="sm_100a"))
+    return out
+
+
 def cases(subset: str = "full") -> list[GemmCase]:
+    if subset == "tcgen05":
+        return tcgen05_cases()
+    if subset == "tcgen05-ci":
+        return tcgen05_cases()[::9]
     out: list[GemmCase] = []
     for a, b, acc, d in TYPES:
         sixteen = a in ("f16", "bf16")
@@ -132,7 +162,7 @@ def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

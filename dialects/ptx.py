@@ -590,17 +590,20 @@ class Tcgen05DeallocOp(PtxOp):
 class Tcgen05MmaOp(PtxOp):
     """``tcgen05.mma.cta_group::1.kind::K [d], a, b, idesc, enable_input_d``.
 
-    args = (d tmem address, a desc (or a tmem address), b desc, idesc).
+    args = (d tmem address, a desc (or a tmem address), b desc, idesc[, enable-input-d
+    predicate]).
     """
 
     name = "ptx.tcgen05_mma"
 
     def render(self, n: Names) -> str:
-        d, a, b, idesc = (n(x) for x in self.args)
+        d, a, b, idesc = (n(x) for x in self.args[:4])
         a_text = f"[{a}]" if self.attributes.get("a_tmem") else a
+        # enable-input-d: an immediate, or a predicate register (a K loop's first MMA)
+        enable = n(self.args[4]) if len(self.args) > 4 else self.prop("enable_input_d")
         return (
             f"tcgen05.mma.cta_group::1.kind::{self.prop('kind')} [{d}], {a_text}, {b}, {idesc}, "
-            f"{self.prop('enable_input_d')};"
+            f"{enable};"
         )
 
 

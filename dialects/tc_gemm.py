@@ -41,7 +41,7 @@ from lower_tc.dialects.tc import (
     matrix_strides,
 )
 from lower_tc.layout import LayoutError
-from lower_tc.layout.gemm import STORE_TYPES, WGMMA_ACCUMULATORS, GemmConfig, config_problem, operand_pair_problem
+from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, operand_pair_problem
 from lower_tc.layout.targets import check_operand_type
 from lower_tc.layout import Arch
 
@@ -419,9 +419,7 @@ class MatmulOp(IRDLOperation):
         return self.acc.data if self.acc is not None else default_accumulator(self.types[0])
 
     def verify_(self) -> None:
-        arch = kernel_target(self)
-        if arch is not None and arch is not Arch.SM90A:
-            raise VerifyException(f"tc.matmul is lowered for sm_90a (wgmma) so far, not {arch}")
+        arch = kernel_target(self) or Arch.SM90A
         m, k = _memref_shape(self.a.type, "A")
         k2, n = _memref_shape(self.b.type, "B")
         if k != k2:
@@ -429,13 +427,13 @@ class MatmulOp(IRDLOperation):
         if _memref_shape(self.dst.type, "D") != (m, n):
             raise VerifyException(f"D must be M x N = {m}x{n}")
         a, b = self.types
-        problem = operand_pair_problem(a, b)
+        problem = operand_pair_problem(a, b, arch)
         if problem:
             raise VerifyException(problem)
         acc = self.acc_type
-        if acc not in WGMMA_ACCUMULATORS.get(a, ()):
-            allowed = " or ".join(WGMMA_ACCUMULATORS.get(a, ("nothing",)))
-            raise VerifyException(f"{a} x {b} accumulates in {allowed}, not {acc}")
+        allowed = accumulators(a, arch)
+        if acc not in allowed:
+            raise VerifyException(f"{a} x {b} accumulates in {' or '.join(allowed) or 'nothing'}, not {acc}")
         for what, mem, role in (("A", self.a.type, Operand.A), ("B", self.b.type, Operand.B)):
             assert isinstance(mem, MemRefType)
             s_row, s_col = matrix_strides(mem, what)
@@ -444,7 +442,7 @@ class MatmulOp(IRDLOperation):
             k_contiguous = row_major if role is Operand.A else not row_major
             dtype = a if role is Operand.A else b
             try:
-                check_operand_type(Arch.SM90A, dtype, not k_contiguous)
+                check_operand_type(arch, dtype, not k_contiguous)
             except LayoutError as err:
                 raise VerifyException(
                     f"{err} ({what} is {'row' if row_major else 'column'}-major, so its tiles "
@@ -461,7 +459,7 @@ class MatmulOp(IRDLOperation):
             if _memref_shape(self.c.type, "C") != (m, n):
                 raise VerifyException(f"C must be M x N = {m}x{n}")
         if self.config is not None:
-            why = config_problem(self.config.config, a, b, acc)
+            why = config_problem(self.config.config, a, b, acc, arch)
             if why:
                 raise VerifyException(why)
 

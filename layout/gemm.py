@@ -52,12 +52,25 @@ def wgmma_valid_n(dtype: str) -> tuple[int, ...]:
     return tuple(range(8, 257, 8))
 
 
-def operand_pair_problem(a: str, b: str) -> str | None:
-    """Why wgmma cannot multiply an `a` by a `b` operand, or None."""
+def operand_pair_problem(a: str, b: str, arch: Arch = Arch.SM90A) -> str | None:
+    """Why the tensor core cannot multiply an `a` by a `b` operand, or None."""
     pair = {a, b}
     if a == b or pair <= {"e4m3", "e5m2"} or pair <= {"s8", "u8"}:
         return None
-    return f"wgmma cannot multiply {a} by {b}"
+    return f"{arch.family} cannot multiply {a} by {b}"
+
+
+def accumulators(a: str, arch: Arch = Arch.SM90A) -> tuple[str, ...]:
+    """The accumulator types the tensor core allows for `a` operands."""
+    if arch is Arch.SM90A:
+        return WGMMA_ACCUMULATORS.get(a, ())
+    from lower_tc.layout.instr_desc import KIND_ACCUMULATORS, kind_of
+
+    try:
+        allowed = KIND_ACCUMULATORS[kind_of(a)]
+    except LayoutError:
+        return ()
+    return ("f32",) if a == "bf16" else allowed
 
 
 def default_accumulator(a: str) -> str:
@@ -75,7 +88,7 @@ class GemmConfig:
     stages: int
 
     @property
-    def warpgroups(self) -> int:
+    def warpgroups(self) -> int:  # on sm_90a; a tcgen05 CTA has one warpgroup
         """Consumer warpgroups: one per 64 rows of the CTA tile."""
         return self.bm // 64
 
@@ -98,12 +111,26 @@ class GemmConfig:
 
 def config_problem(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> str | None:
     """Why `config` cannot run (one line), or None when it can."""
-    if arch is not Arch.SM90A:
-        raise LayoutError(f"GEMM kernels are lowered for sm_90a only so far, not {arch}")
     bm, bn, bk, stages = config.bm, config.bn, config.bk, config.stages
-    if bm <= 0 or bm % 64 or bm > 256:
+    if arch is Arch.SM100A:
+        from lower_tc.layout.instr_desc import KIND_ACCUMULATORS, check_mma_shape, kind_of
+
+        if bm != 128:
+            return f"BM = {bm}: the tcgen05 GEMM runs one M = 128 MMA per K-slice, so BM is 128"
+        kind = kind_of(a)
+        try:
+            check_mma_shape(kind, bm, bn)
+        except LayoutError as err:
+            return f"BN = {bn}: {err}"
+        if acc not in KIND_ACCUMULATORS[kind]:
+            return f"tcgen05 kind::{kind} accumulates in {' or '.join(KIND_ACCUMULATORS[kind])}, not {acc}"
+        if a == "bf16" and acc == "f16":
+            return "bf16 operands accumulate in f32"
+    elif arch is not Arch.SM90A:
+        raise LayoutError(f"GEMM kernels are lowered for sm_90a and sm_100a, not {arch}")
+    elif bm <= 0 or bm % 64 or bm > 256:
         return f"BM = {bm}: wgmma is m64, so BM must be 64, 128, 192 or 256 (one warpgroup per 64 rows)"
-    if bn not in wgmma_valid_n(a):
+    elif bn not in wgmma_valid_n(a):
         rule = "8, 16, 24, then a multiple of 16" if a in ("s8", "u8") else "a multiple of 8"
         return f"BN = {bn}: one warpgroup's wgmma N must be {rule} from 8 to 256"
     kpi = element_type(a).k_per_instruction
@@ -111,7 +138,7 @@ def config_problem(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Ar
         return f"BK = {bk} is not a whole number of {kpi}-element (32-byte) K-slices of {a}"
     if stages < 2:
         return f"{stages} stage(s): the pipeline needs at least 2 (one loading while one is read)"
-    if acc not in WGMMA_ACCUMULATORS.get(a, ()):
+    if arch is Arch.SM90A and acc not in WGMMA_ACCUMULATORS.get(a, ()):
         allowed = " or ".join(WGMMA_ACCUMULATORS.get(a, ("nothing",)))
         return f"wgmma with {a} accumulates in {allowed}, not {acc}"
     need = config.smem_bytes(a, b)
@@ -123,31 +150,32 @@ def config_problem(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Ar
     return None
 
 
-def check_config(config: GemmConfig, a: str, b: str, acc: str) -> None:
-    problem = config_problem(config, a, b, acc)
+def check_config(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> None:
+    problem = config_problem(config, a, b, acc, arch)
     if problem:
         raise LayoutError(problem)
 
 
-def choose_config(m: int, n: int, k: int, a: str, b: str, acc: str) -> GemmConfig:
+def choose_config(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> GemmConfig:
     """A configuration for an M x N x K problem: 128x128 CTA tiles (64 where M or N is
-    at most 64), a K step of one 128-byte swizzle row, and as many stages (up to 4) as
-    shared memory holds."""
+    at most 64 on sm_90a), a K step of one 128-byte swizzle row, and as many stages (up
+    to 4) as shared memory holds."""
     row_elems = 128 * 8 // element_type(a).bits
-    bm = 64 if m <= 64 else 128
+    bm = 64 if m <= 64 and arch is Arch.SM90A else 128
     bn = 64 if n <= 64 else 128
     bk = row_elems
     for stages in (4, 3, 2):
         config = GemmConfig(bm, bn, bk, stages)
-        if config_problem(config, a, b, acc) is None:
+        if config_problem(config, a, b, acc, arch) is None:
             return config
-    check_config(GemmConfig(bm, bn, bk, 2), a, b, acc)  # raises with the reason
+    check_config(GemmConfig(bm, bn, bk, 2), a, b, acc, arch)  # raises with the reason
     raise AssertionError("unreachable")
 
 
 __all__ = [
     "BARRIER_BYTES_PER_STAGE",
     "GemmConfig",
+    "accumulators",
     "SMEM_CAPACITY",
     "STORE_TYPES",
     "WGMMA_ACCUMULATORS",

@@ -58,7 +58,9 @@ class ComputeDescriptorsPass(ModulePass):
                     else mma.a_in_tmem is not None
                 )
                 if not register_a:
-                    blocks = max(mma.a.type.mn // 64, 1) if in_gemm_kernel(mma) else 1  # type: ignore[union-attr]
+                    # a wgmma GEMM's warpgroups each read their 64 rows of A
+                    gemm = isinstance(mma, WgmmaOp) and in_gemm_kernel(mma)
+                    blocks = max(mma.a.type.mn // 64, 1) if gemm else 1  # type: ignore[union-attr]
                     mma.attributes["tc.a_descs"] = descriptor_attrs(mma.a, arch, blocks)
                 mma.attributes["tc.b_descs"] = descriptor_attrs(mma.b, arch)
                 if isinstance(mma, Tcgen05MmaOp):

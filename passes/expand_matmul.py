@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import tc
 from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp
-from lower_tc.layout import LayoutError
+from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem
 from lower_tc.passes.diagnostics import error_at, remark_at
 from lower_tc.passes.gemm_to_ptx import GRID_ATTR
@@ -45,18 +45,18 @@ def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
     return tc.TileType([rows, bk], elt, layout)
 
 
-def _config(op: MatmulOp) -> GemmConfig:
+def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
     m, n, k = op.problem
     a, b = op.types
     acc = op.acc_type
     if op.config is not None:
         config = op.config.config
-        why = config_problem(config, a, b, acc)
+        why = config_problem(config, a, b, acc, arch)
         if why:
             error_at(op, why)
         return config
     try:
-        return choose_config(m, n, k, a, b, acc)
+        return choose_config(m, n, k, a, b, acc, arch)
     except LayoutError as err:
         error_at(op, str(err))
 
@@ -85,10 +85,12 @@ class ExpandMatmulPass(ModulePass):
             self._expand(kernel, mm)
 
     def _expand(self, kernel, mm: MatmulOp) -> None:
-        config = _config(mm)
+        arch = tc.kernel_target(mm) or Arch.SM90A
+        config = _config(mm, arch)
         m, n, k = mm.problem
         if self.remarks:
-            remark_at(mm, f"{config} ({config.warpgroups} warpgroup(s)) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
+            who = f"{config.warpgroups} warpgroup(s)" if arch is Arch.SM90A else "tcgen05, one warpgroup"
+            remark_at(mm, f"{config} ({who}) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
         a_k_major = tc.matrix_strides(a_t, "A")[1] == 1
@@ -114,7 +116,10 @@ class ExpandMatmulPass(ModulePass):
         kv, carried = loop_body.args
         load_a = WindowLoadOp(mm.a, m0.result, kv, a_tile.tile, tc.Operand.A)
         load_b = WindowLoadOp(mm.b, kv, n0.result, b_tile.tile, tc.Operand.B)
-        mma = tc.WgmmaOp(a_tile.tile, b_tile.tile, carried)
+        if arch is Arch.SM90A:
+            mma = tc.WgmmaOp(a_tile.tile, b_tile.tile, carried)
+        else:
+            mma = tc.Tcgen05MmaOp.build(operands=[a_tile.tile, b_tile.tile, carried], result_types=[acc_type])
         loop_body.add_ops([load_a, load_b, mma, scf.YieldOp(mma.result)])
         loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
         store = WindowStoreOp(loop.results[0], mm.dst, m0.result, n0.result, mm.c)

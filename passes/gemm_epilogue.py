@@ -41,6 +41,25 @@ def _row_base(g: "GemmLowering", mem: SSAValue, row: SSAValue, col0: SSAValue) -
     return g.val(ptx.AddOp, [g.globals_[mem], off], i64, type="s64"), eb
 
 
+def describe_gemm(g: "GemmLowering", op: WindowStoreOp) -> None:
+    """The kernel's metadata for the runner: which arguments are A, B, C and D, the
+    problem's M, N, K, the accumulator and the tile configuration."""
+    windows = {w.op.operand.data: w for w in g.windows}
+    a_src = windows[tc.Operand.A].op.src
+    args = list(tc.kernel_body(g.kernel).args)
+    d_t = op.dst.type
+    assert isinstance(d_t, MemRefType) and isinstance(a_src.type, MemRefType)
+    m, n = d_t.get_shape()
+    g.gemm_info = {
+        "a": args.index(a_src),  # type: ignore[arg-type]
+        "b": args.index(windows[tc.Operand.B].op.src),  # type: ignore[arg-type]
+        "d": args.index(op.dst),  # type: ignore[arg-type]
+        "c": args.index(op.c) if op.c is not None else None,  # type: ignore[arg-type]
+        "m": m, "n": n, "k": a_src.type.get_shape()[1], "acc": g.acc_type.dtype,
+        "config": {"bm": g.acc_type.m, "bn": g.acc_type.n, "bk": g.step, "stages": g.stages},
+    }
+
+
 def store_window(g: "GemmLowering", op: WindowStoreOp) -> None:
     acc_t = g.acc_type
     d_t = op.dst.type
@@ -52,18 +71,7 @@ def store_window(g: "GemmLowering", op: WindowStoreOp) -> None:
     c_dtype = tc.dtype_name(c.type.element_type) if c is not None else None  # type: ignore[union-attr]
     c_ld = tc.matrix_strides(c.type, "C")[0] if c is not None else 0
     bm, bn = acc_t.m, acc_t.n
-    windows = {w.op.operand.data: w for w in g.windows}
-    a_src = windows[tc.Operand.A].op.src
-    k_extent = a_src.type.get_shape()[1] if tc.matrix_strides(a_src.type, "A")[1] == 1 else a_src.type.get_shape()[1]  # type: ignore[union-attr]
-    args = list(tc.kernel_body(g.kernel).args)
-    g.gemm_info = {
-        "a": args.index(a_src),  # type: ignore[arg-type]
-        "b": args.index(windows[tc.Operand.B].op.src),  # type: ignore[arg-type]
-        "d": args.index(op.dst),  # type: ignore[arg-type]
-        "c": args.index(c) if c is not None else None,  # type: ignore[arg-type]
-        "m": m, "n": n, "k": k_extent, "acc": acc_t.dtype,
-        "config": {"bm": bm, "bn": bn, "bk": g.step, "stages": g.stages},
-    }
+    describe_gemm(g, op)
 
     m0, n0 = g.reg(op.row, op), g.reg(op.col, op)
     in_wg = g.val(ptx.AndOp, [g.tid], type="b32", imm=127, comment=f"epilogue: {bm}x{bn}x{acc_t.dtype} into D ({d_dtype})" + (f" + C ({c_dtype})" if c is not None else ""))

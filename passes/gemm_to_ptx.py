@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.dialects import arith, func, gpu, scf
 from xdsl.dialects.builtin import (
@@ -77,6 +78,21 @@ class Window:
     param: str
     outer_coord: SSAValue  # the register of the coordinate that does not move with K
     tmap: SSAValue | None = None
+
+
+@dataclass
+class Step:
+    """One K step's registers: iteration i, its stage s and phase p, iteration i-1's stage
+    and parity, p flipped; whether i is 0, and the previous stage's "empty" barrier."""
+
+    i: SSAValue
+    s: SSAValue
+    p: SSAValue
+    prev: SSAValue
+    prev_p: SSAValue
+    p_flip: SSAValue
+    first: SSAValue | None = None
+    prev_empty: SSAValue | None = None
 
 
 @dataclass
@@ -246,21 +262,21 @@ class GemmLowering:
         carried = loop.body.block.args[1]
         inner = [op for op in loop.body.block.ops if not op.has_trait(IsTerminator)]
         windows = [op for op in inner if isinstance(op, WindowLoadOp)]
-        mmas = [op for op in inner if isinstance(op, tc.WgmmaOp)]
+        mma_name = self.MMA.name
+        mmas = [op for op in inner if isinstance(op, self.MMA)]
         for op in inner:
-            if not isinstance(op, WindowLoadOp | tc.WgmmaOp):
-                error_at(op, f"'{op.name}' cannot be in the K loop: it holds tc.window_load and tc.wgmma")
+            if not isinstance(op, WindowLoadOp | self.MMA):
+                error_at(op, f"'{op.name}' cannot be in the K loop: it holds tc.window_load and {mma_name}")
         if len(mmas) != 1:
-            error_at(loop, "the K loop holds one tc.wgmma")
+            error_at(loop, f"the K loop holds one {mma_name}")
         mma = mmas[0]
         yielded = loop.body.block.last_op
         assert isinstance(yielded, scf.YieldOp)
         if mma.acc is not carried or list(yielded.operands) != [mma.result]:
-            error_at(mma, "the wgmma accumulates into the loop's carried accumulator and yields its result")
+            error_at(mma, f"the {mma_name} accumulates into the loop's carried accumulator and yields its result")
         if loop.iter_args[0] is not getattr(self, "acc_zero", None):
             error_at(loop, "the K loop's accumulator starts from tc.acc_zero")
-        if mma.a_in_registers is not None:
-            error_at(mma, "the pipelined GEMM reads A from shared memory (a_in_registers is for single tiles)")
+        self._check_mma(mma)
         by_tile = {}
         for w in windows:
             role = w.operand.data
@@ -274,10 +290,10 @@ class GemmLowering:
             by_tile[w.dst] = w
         for tile, role in ((mma.a, "A"), (mma.b, "B")):
             if tile not in by_tile:
-                error_at(mma, f"the wgmma's {role} tile must be loaded by a tc.window_load in the loop")
+                error_at(mma, f"the {mma_name}'s {role} tile must be loaded by a tc.window_load in the loop")
         ring_a, ring_b = self.rings.get(mma.a), self.rings.get(mma.b)
         if ring_a is None or ring_b is None:
-            error_at(mma, "the wgmma's tiles must come from tc.smem_tile in this kernel")
+            error_at(mma, f"the {mma_name}'s tiles must come from tc.smem_tile in this kernel")
         stages = ring_a.stages
         if ring_b.stages != stages or stages < 2:
             error_at(mma, f"A and B need the same number of stages, at least 2 (A has {ring_a.stages}, B {ring_b.stages})")
@@ -289,48 +305,92 @@ class GemmLowering:
         acc_t = mma.acc.type
         assert isinstance(acc_t, tc.AccType)
         self.acc_type = acc_t
-        if acc_t.m != ring_a.layout.mn or acc_t.m % 64:
-            error_at(mma, f"the accumulator has {acc_t.m} rows: BM must be a multiple of 64 (one warpgroup each)")
-        self.warpgroups = acc_t.m // 64
         self.loop_result = loop.results[0]
+        self.threads = self._threads(mma, ring_a)
 
         # barriers: full[s] then empty[s], 8 bytes each, after the rings
         self.scratch = -(-self.scratch // 8) * 8
         self.full_off = self.scratch
         self.empty_off = self.scratch + 8 * stages
         self.scratch += 16 * stages
-        threads = 128 * self.warpgroups
         skip = self.if_(self.is_thread0, "barriers_ready")
         for s in range(stages):
             self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.full_off + 8 * s, count=1)
-            self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.empty_off + 8 * s, count=threads)
+            self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.empty_off + 8 * s, count=self.empty_arrivals)
+        self._extra_barriers()
         self.emit(ptx.FenceMbarrierInitOp)
         self.emit(ptx.LabelOp, label=skip)
         self.emit(ptx.BarSyncOp)
         for w in self.windows:
             w.tmap = self.val(ptx.ParamAddrOp, result=i64, param=w.param, comment=f"{w.op.operand.data} window by TMA: {len(w.plan.boxes)} box(es) of {w.plan.box[0]}x{w.plan.box[1]}, {w.ring.stages} stages")
 
-        # accumulator registers and the descriptors' parts that do not change in the loop
-        self.acc = self.val(ptx.DeclRegsOp, result=wgmma_regs_type(acc_t), comment=f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype}: 64 rows per warpgroup")
-        self.emit(ptx.FillOp, [self.acc], type="f32" if acc_t.dtype == "f32" else "b32", value="0f00000000" if acc_t.dtype == "f32" else "0")
-        self._mma_setup(mma)
+        # the accumulator and the descriptors' parts that do not change in the loop
+        self._setup(mma)
 
         skip = self.if_(self.is_thread0, "prologue_loads")
         for j in range(min(stages - 1, trips)):
             self._issue(j, j)
         self.emit(ptx.LabelOp, label=skip)
 
+        guard = self._loop_guard()
         outer = self.ops
         self.ops = []
         body = Block(arg_types=[i32, i32, i32])
-        i, s, p = body.args
-        self._iteration(i, s, p)
+        step = Step(*body.args, *self.previous_stage(*body.args[1:]))
+        step.first = self.val(ptx.SetpOp, [step.i], i1, cmp="eq", type="u32", imm=0)
+        step.prev_empty = self.barrier(step.prev, self.empty_off)
+        self._consume(step)
+        self._refill_and_advance(step)
         body.add_ops(self.ops)
         self.ops = outer
         zero, one, n = self.imm(0, "s32"), self.imm(1, "s32"), self.imm(trips, "s32")
         loop_op = scf.ForOp(zero, n, one, [zero, zero], Region(body))
         self.ops.append(loop_op)
+        if guard:
+            self._loop_tail()
+            self.emit(ptx.LabelOp, label=guard)
+        self._drain()
+
+    # -- the MMA family's parts (wgmma here; gemm_tcgen05.py overrides them) -------------
+
+    MMA: ClassVar[type[Operation]] = tc.WgmmaOp
+
+    def _check_mma(self, mma: Operation) -> None:
+        if mma.a_in_registers is not None:  # type: ignore[attr-defined]
+            error_at(mma, "the pipelined GEMM reads A from shared memory (a_in_registers is for single tiles)")
+
+    def _threads(self, mma: Operation, ring_a: Ring) -> int:
+        """One warpgroup per 64 rows; every thread arrives on "empty" after its wait."""
+        acc_t = self.acc_type
+        if acc_t.m != ring_a.layout.mn or acc_t.m % 64:
+            error_at(mma, f"the accumulator has {acc_t.m} rows: BM must be a multiple of 64 (one warpgroup each)")
+        self.warpgroups = acc_t.m // 64
+        self.empty_arrivals = 128 * self.warpgroups
+        return 128 * self.warpgroups
+
+    def _extra_barriers(self) -> None:
+        """More mbarriers to initialise with the stages' (none for wgmma)."""
+
+    def _setup(self, mma: Operation) -> None:
+        acc_t = self.acc_type
+        self.acc = self.val(ptx.DeclRegsOp, result=wgmma_regs_type(acc_t), comment=f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype}: 64 rows per warpgroup")
+        self.emit(ptx.FillOp, [self.acc], type="f32" if acc_t.dtype == "f32" else "b32", value="0f00000000" if acc_t.dtype == "f32" else "0")
+        self._mma_setup(mma)  # type: ignore[arg-type]
+
+    def _loop_guard(self) -> str | None:
+        """A label to skip the loop to, for threads that take no part in it (None: all do)."""
+        return None
+
+    def _loop_tail(self) -> None:
+        """What the loop's threads do after it, before the others join (with a guard)."""
+
+    def _drain(self) -> None:
         self.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="the last MMAs")
+
+    def _store(self, op: WindowStoreOp) -> None:
+        from lower_tc.passes.gemm_epilogue import store_window
+
+        store_window(self, op)
 
     def _window(self, w: WindowLoadOp, ring: Ring, index: int) -> Window:
         plan = tma_plan(ring.layout)
@@ -421,18 +481,26 @@ class GemmLowering:
         )
         self.slices = slices
 
-    def _iteration(self, i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-        """One K step (see the module docstring); yields the next stage and phase."""
-        S = self.stages
-        s8 = self.val(ptx.ShlOp, [s], type="b32", imm=3)
-        full = self.val(ptx.AddOp, [self.smem, s8], type="u32")
-        self.wait(full, p, self.full_off)
+    def stage_bases(self, s: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The 64-bit amounts that stage s (and this warpgroup's rows) add to the A and B
+        descriptors: (shared-memory base + offsets) >> 4."""
         a_base = self.val(ptx.MulLoOp, [s], type="u32", imm=self.a_stage16)
         a_base = self.val(ptx.AddOp, [a_base, self.a_fixed16], type="u32")
         b_base = self.val(ptx.MulLoOp, [s], type="u32", imm=self.b_stage16)
         b_base = self.val(ptx.AddOp, [b_base, self.smem16], type="u32")
         a64 = self.val(ptx.CvtOp, [a_base], i64, type="u64.u32")
         b64 = self.val(ptx.CvtOp, [b_base], i64, type="u64.u32")
+        return a64, b64
+
+    def barrier(self, stage: SSAValue, offset: int) -> SSAValue:
+        """The address of the mbarrier of `stage` in the array at `offset` (without it)."""
+        s8 = self.val(ptx.ShlOp, [stage], type="b32", imm=3)
+        return self.val(ptx.AddOp, [self.smem, s8], type="u32")
+
+    def _consume(self, st: "Step") -> None:
+        """Wait for stage s, run its MMAs, and release iteration i-1's stage."""
+        self.wait(self.barrier(st.s, self.full_off), st.p, self.full_off)
+        a64, b64 = self.stage_bases(st.s)
         self.emit(ptx.WgmmaFenceOp, comment=f"wgmma {self.mma_props['shape']}, {self.slices} K-slices")
         for kk in range(self.slices):
             da = self.val(ptx.AddOp, [self.a_imms[kk], a64], i64, type="s64")
@@ -440,37 +508,39 @@ class GemmLowering:
             self.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **self.mma_props)
         self.emit(ptx.WgmmaCommitGroupOp)
         self.emit(ptx.WgmmaWaitGroupOp, pending=1, comment="iteration i-1's MMAs are done: release its stage")
-        # previous stage and the parity of its round
+        skip = self.if_(st.first, "no_release", negate=False)
+        self.emit(ptx.MbarrierArriveOp, [st.prev_empty], offset=self.empty_off)
+        self.emit(ptx.LabelOp, label=skip)
+
+    def previous_stage(self, s: SSAValue, p: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """Iteration i-1's stage, the parity of its round, and p flipped."""
         at_start = self.val(ptx.SetpOp, [s], i1, cmp="eq", type="u32", imm=0)
         s_minus = self.val(ptx.AddOp, [s], type="u32", imm=-1 & 0xFFFFFFFF)
-        last = self.imm(S - 1)
-        prev = self.val(ptx.SelpOp, [last, s_minus, at_start], type="b32")
+        prev = self.val(ptx.SelpOp, [self.imm(self.stages - 1), s_minus, at_start], type="b32")
         p_flip = self.val(ptx.XorOp, [p], type="b32", imm=1)
-        prev_p = self.val(ptx.SelpOp, [p_flip, p, at_start], type="b32")
-        first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
-        prev8 = self.val(ptx.ShlOp, [prev], type="b32", imm=3)
-        empty = self.val(ptx.AddOp, [self.smem, prev8], type="u32")
-        skip = self.if_(first, "no_release", negate=False)
-        self.emit(ptx.MbarrierArriveOp, [empty], offset=self.empty_off)
-        self.emit(ptx.LabelOp, label=skip)
-        # thread 0 refills the released stage with iteration i + S - 1
+        return prev, self.val(ptx.SelpOp, [p_flip, p, at_start], type="b32"), p_flip
+
+    def _refill_and_advance(self, st: "Step") -> None:
+        """Thread 0 refills iteration i-1's stage with iteration i + S - 1 once it is
+        released; then the next stage and phase are yielded."""
+        S = self.stages
+        i, s, p = st.i, st.s, st.p
         j = self.val(ptx.AddOp, [i], type="u32", imm=S - 1)
         beyond = self.val(ptx.SetpOp, [j], i1, cmp="ge", type="u32", imm=self.trips)
         no_load = self.label("no_load")
         self.emit(ptx.BraOp, [beyond], label=no_load)
         self.emit(ptx.BraOp, [self.is_thread0], label=no_load, negate=1)
         fresh = self.label("fresh_stage")
-        self.emit(ptx.BraOp, [first], label=fresh)
-        self.wait(empty, prev_p, self.empty_off)
+        self.emit(ptx.BraOp, [st.first], label=fresh)
+        self.wait(st.prev_empty, st.prev_p, self.empty_off)
         self.emit(ptx.LabelOp, label=fresh)
-        self._issue(j, prev)
+        self._issue(j, st.prev)
         self.emit(ptx.LabelOp, label=no_load)
         # next stage and phase
         s_next = self.val(ptx.AddOp, [s], type="u32", imm=1)
         wrap = self.val(ptx.SetpOp, [s_next], i1, cmp="eq", type="u32", imm=S)
-        zero = self.imm(0)
-        s_new = self.val(ptx.SelpOp, [zero, s_next, wrap], type="b32")
-        p_new = self.val(ptx.SelpOp, [p_flip, p, wrap], type="b32")
+        s_new = self.val(ptx.SelpOp, [self.imm(0), s_next, wrap], type="b32")
+        p_new = self.val(ptx.SelpOp, [st.p_flip, p, wrap], type="b32")
         self.ops.append(scf.YieldOp(s_new, p_new))
 
     # -- after the loop ---------------------------------------------------------------
@@ -479,9 +549,7 @@ class GemmLowering:
         if isinstance(op, WindowStoreOp):
             if op.acc is not self.loop_result:
                 error_at(op, "tc.window_store stores the K loop's result")
-            from lower_tc.passes.gemm_epilogue import store_window
-
-            store_window(self, op)
+            self._store(op)
             return
         if op.has_trait(IsTerminator, value_if_unregistered=False):
             return
@@ -489,7 +557,7 @@ class GemmLowering:
 
     def _kernel(self, block: Block) -> ptx.KernelOp:
         k = self.kernel
-        threads = 128 * self.warpgroups
+        threads = self.threads
         params = [f".param .u64 {param_name(a)}" for a in block.args]
         params += [f".param .align 64 .b8 {w.param}[128]" for w in self.windows]
         smem_bytes = -(-self.scratch // 16) * 16
@@ -498,7 +566,7 @@ class GemmLowering:
         grid = self._grid()
         info = {
             "name": tc.kernel_name(k),
-            "target": "sm_90a",
+            "target": self.kernel.attributes[tc.TARGET_ATTR].data,  # type: ignore[attr-defined]
             "threads": threads,
             "grid": grid,
             "smem_bytes": smem_bytes,

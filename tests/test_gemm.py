@@ -198,6 +198,21 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
     assert kernel.info["threads"] == 128 * c["bm"] // 64
 
 
+TCGEN05_SASS = {"bf16": "tcgen05.f16", "f16": "tcgen05.f16", "tf32": "tcgen05.tf32", "e4m3": "tcgen05.f8f6f4", "e5m2": "tcgen05.f8f6f4", "s8": "tcgen05.i8"}
+
+
+@needs_ptxas
+@pytest.mark.parametrize("case", cases("tcgen05-ci"), ids=lambda c: c.name)
+def test_ci_slice_of_the_tcgen05_gemm_assembles(case: GemmCase) -> None:
+    """tcgen05 GEMMs cannot run here (no Blackwell GPU): each of the CI slice is assembled
+    for sm_100a and its SASS has the kind's UTC*MMA, the TMA loads and the tensor-memory
+    loads of the epilogue (LDTM)."""
+    kernel = compile_source(case.source(), case.name, assemble=True)[0]
+    assert kernel.info["target"] == "sm_100a" and kernel.info["threads"] == 128
+    sass = _sass(kernel)
+    assert check_sass(sass, [*EXPECTED_SASS[TCGEN05_SASS[case.a]], *EXPECTED_SASS["tma"], "LDTM"]) == []
+
+
 @needs_ptxas
 def test_serialized_wgmma_is_an_error() -> None:
     """ptxas's 'wgmma ... serialized' warning fails the build: an accumulator register

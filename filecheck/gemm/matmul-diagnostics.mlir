@@ -148,7 +148,7 @@ func.func @badcfg(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %D: memref<64x
 // -----
 
 func.func @sm100(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %D: memref<64x64xf32>) attributes {tc.target = "sm_100a"} {
-  tc.matmul %A, %B to %D : memref<64x64xbf16>, memref<64x64xbf16>, memref<64x64xf32>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 64, bn = 128, bk = 64, stages = 2> : memref<64x64xbf16>, memref<64x64xbf16>, memref<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}matmul-diagnostics.mlir:151:3: error: tc.matmul is lowered for sm_90a (wgmma) so far, not sm_100a{{$}}
+// CHECK: {{.*}}matmul-diagnostics.mlir:151:3: error: BM = 64: the tcgen05 GEMM runs one M = 128 MMA per K-slice, so BM is 128{{$}}
