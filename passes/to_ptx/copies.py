@@ -1,0 +1,197 @@
+"""tc.smem_tile and tc.copy: tiles are placed before lowering (nothing to emit); a copy fills
+its tile by the threads (a table of shared/global offsets per 16-byte chunk, so every element
+lands where the tile's layout puts it) or by TMA (one box per contiguous column of atoms)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, i1, i16, i32, i64
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.layout import Major
+from lower_tc.passes.diagnostics import error_at
+from lower_tc.passes.to_ptx.kernel import THREADS
+
+if TYPE_CHECKING:
+    from lower_tc.passes.to_ptx.kernel import KernelLowering
+
+
+def lower_smem_tile(kl: KernelLowering, op: tc.SmemTileOp) -> None:
+    """Nothing to emit: `KernelLowering.scratch_start` placed every tile before the first op."""
+
+
+def lower_copy(kl: KernelLowering, op: tc.CopyOp) -> None:
+    """A tile filled by TMA or by the threads, as the op says."""
+    if op.via.data is tc.CopyVia.TMA:
+        copy_by_tma(kl, op)
+    else:
+        copy_by_threads(kl, op)
+
+
+def copy_by_threads(kl: KernelLowering, op: tc.CopyOp) -> None:
+    layout = kl.tiles.get(op.dst)
+    if layout is None:
+        error_at(op, "the tile must come from tc.smem_tile in this kernel")
+    bits = layout.dtype.bits
+    padded = layout.dtype.padded  # 4-/6-bit: 16 elements in 8/12 bytes, then padding
+    per = layout.dtype.per_chunk
+    eb = max(bits // 8, 1)
+    a_role = op.operand.data is tc.Operand.A
+    # global element offset of (mn, k): A is M x K, B is K x N
+    s_row, s_col = tc.matrix_strides(op.src.type, "the copy's source")
+    s_mn, s_k = (s_row, s_col) if a_role else (s_col, s_row)
+    # first element (mn, k) of every 16-byte chunk, and the global step between its elements
+    if layout.major is Major.K:
+        mn, k = np.meshgrid(np.arange(layout.mn), np.arange(0, layout.k, per), indexing="ij")
+        step = s_k
+    else:
+        mn, k = np.meshgrid(np.arange(0, layout.mn, per), np.arange(layout.k), indexing="ij")
+        step = s_mn
+    mn, k = mn.ravel(), k.ravel()
+    smem_off = layout.addresses(mn, k)
+    g_off = mn * s_mn + k * s_k
+    if padded:  # the table holds byte offsets (packed elements; verified K-contiguous)
+        g_off = g_off * bits // 8
+        vector = not np.any(g_off % (8 if layout.dtype.chunk_data_bytes == 8 else 4))
+    else:
+        # one 16-byte load per chunk where the chunk is contiguous and 16-byte aligned in
+        # global memory (a leading dimension that is not a multiple of 16 bytes breaks that)
+        vector = step == 1 and not np.any((g_off * eb) % 16)
+    order = np.argsort(g_off, kind="stable")
+    pairs = np.stack([smem_off[order], g_off[order]], axis=1)
+    chunks = len(pairs)
+    tbl = kl.table(pairs)
+    t8 = kl.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=8, comment=f"{op.operand.data} copy by threads: {chunks} chunks of 16 bytes")
+    tptr = kl.val(ptx.AddOp, [tbl, t8], i64, type="u64")
+    gbase = kl.globals_[op.src]
+    for j in range(-(-chunks // THREADS)):
+        done = None
+        if (j + 1) * THREADS > chunks:
+            done = kl.label("copy_done")
+            p = kl.val(ptx.SetpOp, [kl.tid], i1, cmp="ge", type="u32", imm=chunks - j * THREADS)
+            kl.emit(ptx.BraOp, [p], label=done)
+        entry = kl.emit(ptx.LdOp, [tptr], [i32, i32], space="global", type="u32", vec=2, offset=j * THREADS * 8)
+        so, go = entry.res
+        gbytes = kl.val(ptx.MulWideOp, [go], i64, type="u32", imm=eb)
+        gaddr = kl.val(ptx.AddOp, [gbase, gbytes], i64, type="u64")
+        if padded:
+            words = load_padded_chunk(kl, gaddr, layout.dtype.chunk_data_bytes, vector)
+        else:
+            words = load_chunk(kl, gaddr, step * eb, bits, vector)
+        saddr = kl.val(ptx.AddOp, [kl.smem, so], type="u32")
+        kl.emit(ptx.StOp, [saddr, *words], space="shared", type="b32", vec=4, offset=0)
+        if done:
+            kl.emit(ptx.LabelOp, label=done)
+    kl.emit(ptx.FenceProxyAsyncOp, comment="make the stores visible to the tensor core")
+    kl.emit(ptx.BarSyncOp)
+
+
+def load_chunk(kl: KernelLowering, gaddr: SSAValue, stride: int, bits: int, contiguous: bool) -> list[SSAValue]:
+    """Four 32-bit words of one 16-byte chunk from global memory."""
+    if contiguous:
+        return list(kl.emit(ptx.LdOp, [gaddr], [i32] * 4, space="global", type="b32", vec=4, offset=0).res)
+    per = 128 // bits
+    if bits == 32:
+        return [kl.val(ptx.LdOp, [gaddr], space="global", type="b32", vec=1, offset=e * stride) for e in range(4)]
+    if bits == 16:
+        halves = [kl.val(ptx.LdOp, [gaddr], i16, space="global", type="b16", vec=1, offset=e * stride) for e in range(per)]
+        return [kl.val(ptx.PackOp, [halves[2 * w], halves[2 * w + 1]]) for w in range(4)]
+    return gather_bytes(kl, gaddr, 4, stride)
+
+
+def gather_bytes(kl: KernelLowering, gaddr: SSAValue, words: int, stride: int) -> list[SSAValue]:
+    """`words` 32-bit words assembled from bytes `stride` apart (little-endian)."""
+    out = []
+    for w in range(words):
+        acc = None
+        for b in range(4):
+            byte = kl.val(ptx.LdOp, [gaddr], space="global", type="u8", vec=1, offset=(4 * w + b) * stride)
+            if b:
+                byte = kl.val(ptx.ShlOp, [byte], type="b32", imm=8 * b)
+                acc = kl.val(ptx.OrOp, [acc, byte], type="b32")
+            else:
+                acc = byte
+        out.append(acc)
+    return out
+
+
+def load_padded_chunk(kl: KernelLowering, gaddr: SSAValue, data_bytes: int, aligned: bool) -> list[SSAValue]:
+    """A padded chunk: 16 packed 4-bit (8 bytes) or 6-bit (12 bytes) elements from
+    global memory, then zeros to 16 bytes (what kind::f8f6f4 reads; PTX ISA tcgen05
+    packing formats in shared memory)."""
+    words = data_bytes // 4
+    if aligned and words == 2:
+        data = list(kl.emit(ptx.LdOp, [gaddr], [i32] * 2, space="global", type="b32", vec=2, offset=0).res)
+    elif aligned:  # 12 bytes, 4-byte aligned: three words (there is no .v3)
+        data = [kl.val(ptx.LdOp, [gaddr], space="global", type="b32", vec=1, offset=4 * w) for w in range(words)]
+    else:
+        data = gather_bytes(kl, gaddr, words, 1)
+    zero = kl.imm32(0)
+    return [*data] + [zero] * (4 - words)
+
+
+def copy_by_tma(kl: KernelLowering, op: tc.CopyOp) -> None:
+    layout = kl.tiles.get(op.dst)
+    if layout is None:
+        error_at(op, "the tile must come from tc.smem_tile in this kernel")
+    src_t = op.src.type
+    assert isinstance(src_t, MemRefType)
+    rows, cols = src_t.get_shape()
+    s_row, s_col = tc.matrix_strides(src_t, "the copy's source")
+    # TMA's dimension 0 is the contiguous one (checked by the verifier to be the tile's)
+    global_dims, ld = ([cols, rows], s_row) if s_col == 1 else ([rows, cols], s_col)
+    eb_bits = layout.dtype.bits
+    a_mn, a_k = layout.atom_shape
+    s_mn, s_k = layout.strides
+    n_mn, n_k = layout.atoms
+    # The tile's contiguous dim is the global inner dim (checked by the verifier).
+    if layout.major is Major.K:
+        inner, outer_atoms, inner_atoms = a_k, n_mn, n_k
+        s_outer, s_inner = s_mn, s_k
+    else:
+        inner, outer_atoms, inner_atoms = a_mn, n_k, n_mn
+        s_outer, s_inner = s_k, s_mn
+    # rows of an atom along the outer dimension: 8 (4 for 128b_base32b's K rows)
+    atom_rows = a_mn if layout.major is Major.K else a_k
+    run = outer_atoms if s_outer == layout.atom_bytes else 1
+    run = max(r for r in range(1, min(run, 256 // atom_rows) + 1) if outer_atoms % r == 0)
+    box_rows = atom_rows * run
+    boxes = []
+    for i in range(inner_atoms):
+        for o in range(0, outer_atoms, run):
+            dst = layout.address + i * s_inner + o * s_outer
+            boxes.append((dst, i * inner, atom_rows * o))  # (smem offset, inner coord, outer coord)
+    swz = layout.swizzle
+    param = f"tmap_{len(kl.tma_params)}"
+    kl.tma_params.append(param)
+    arg_index = list(tc.kernel_body(kl.kernel).args).index(op.src)  # type: ignore[arg-type]
+    kl.tensor_maps.append({
+        "param": param,
+        "arg": arg_index,
+        "dtype": layout.dtype.name,
+        "global_dims": global_dims,
+        "global_strides": [ld * eb_bits // 8],
+        "box": [inner, box_rows],
+        "swizzle": swz.value,
+        "tma_swizzle_code": swz.tma_code,
+    })
+    total = len(boxes) * inner * box_rows * eb_bits // 8
+    mbar = kl.alloc_scratch(8)
+    tmap = kl.val(ptx.ParamAddrOp, result=i64, param=param, comment=f"{op.operand.data} copy by TMA: {len(boxes)} boxes of {inner}x{box_rows}, swizzle {swz}")
+    inited = kl.label("mbarrier_ready")
+    kl.emit(ptx.BraOp, [kl.is_thread0], label=inited, negate=1)
+    kl.emit(ptx.MbarrierInitOp, [kl.smem], offset=mbar, count=1)
+    kl.emit(ptx.FenceMbarrierInitOp)
+    kl.emit(ptx.LabelOp, label=inited)
+    kl.emit(ptx.BarSyncOp)  # every thread sees the initialised barrier before waiting on it
+    skip = kl.label("tma_issued")
+    kl.emit(ptx.BraOp, [kl.is_thread0], label=skip, negate=1)
+    kl.emit(ptx.MbarrierArriveExpectTxOp, [kl.smem], offset=mbar, bytes=total)
+    for dst, c_inner, c_outer in boxes:
+        kl.emit(ptx.CpAsyncBulkTensorOp, [kl.smem, tmap, kl.smem], offset=dst, mbar_offset=mbar, c0=c_inner, c1=c_outer)
+    kl.emit(ptx.LabelOp, label=skip)
+    kl.wait(mbar, 0)
+    kl.emit(ptx.BarSyncOp)

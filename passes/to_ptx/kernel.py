@@ -1,0 +1,270 @@
+"""The state of one kernel being lowered, and what every op's lowering shares.
+
+`KernelLowering` holds what the ops of one tc kernel leave for the ones after them (the tiles'
+layouts, the accumulators, the WMMA fragments, the tensor-memory allocation, the shared-memory
+scratch, the tables, the label counter) and the helpers that append ptx ops in order. The
+per-op lowerings (copies.py, accumulators.py, wgmma.py, tcgen05.py, wmma.py) are functions of
+it, found by op class in the table `lowerings` (passes/to_ptx/__init__.py builds it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    Float32Type,
+    IntAttr,
+    MemRefType,
+    StringAttr,
+    UnregisteredOp,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.layout import LayoutError, TileLayout
+from lower_tc.passes.diagnostics import error_at
+
+if TYPE_CHECKING:  # only for annotations: those modules import this one
+    from lower_tc.passes.to_ptx.accumulators import Acc
+    from lower_tc.passes.to_ptx.tcgen05 import TmemAlloc
+
+f32 = Float32Type()
+#: Threads of the kernel: one warpgroup (32 when it holds only WMMA ops).
+THREADS = 128
+
+#: Lowers one op of a kernel body, appending its ptx ops to the kernel's.
+Lowering = Callable[["KernelLowering", Operation], None]
+
+
+@dataclass
+class KernelLowering:
+    """Builds one ptx.kernel from one tc kernel function."""
+
+    kernel: Operation  # func.func, gpu.func, ...: see tc.tc_kernels
+    module_tables: list[ptx.TableOp]
+    table_prefix: str
+    lowerings: Mapping[type[Operation], Lowering]  # op class -> its lowering
+    ops: list[ptx.PtxOp] = field(default_factory=list)
+    labels: int = 0
+    accs: dict[SSAValue, Acc] = field(default_factory=dict)
+    tiles: dict[SSAValue, TileLayout] = field(default_factory=dict)
+    globals_: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    tensor_maps: list[dict[str, object]] = field(default_factory=list)
+    tma_params: list[str] = field(default_factory=list)
+    scratch: int = 0
+    tmem_alloc: TmemAlloc | None = None  # tcgen05: the one allocation
+    tmem_columns: dict[SSAValue, int] = field(default_factory=dict)  # accumulator -> first column
+    frags: dict[SSAValue, SSAValue] = field(default_factory=dict)  # WMMA fragment -> registers
+
+    # -- emission helpers -------------------------------------------------------------
+
+    def emit(self, cls: type[ptx.PtxOp], args=(), results=(), **props) -> ptx.PtxOp:
+        op = ptx.build(cls, list(args), list(results), **props)
+        self.ops.append(op)
+        return op
+
+    def val(self, cls: type[ptx.PtxOp], args=(), result: Attribute = i32, **props) -> SSAValue:
+        return self.emit(cls, args, [result], **props).res[0]
+
+    def label(self, stem: str) -> str:
+        self.labels += 1
+        return f"$L_{stem}_{self.labels}"
+
+    def table(self, values: np.ndarray) -> SSAValue:
+        name = f"{self.table_prefix}_{len(self.module_tables)}"
+        self.module_tables.append(
+            ptx.TableOp.build(properties={
+                "sym_name": StringAttr(name),
+                "values": DenseArrayBase.from_list(i32, [int(v) for v in values.ravel()]),
+            })
+        )
+        return self.val(ptx.SymAddrOp, result=i64, type="u64", symbol=name)
+
+    def imm32(self, value: int) -> SSAValue:
+        return self.val(ptx.MovImmOp, type="u32", value=value)
+
+    def alloc_scratch(self, size: int, align: int = 8) -> int:
+        self.scratch = -(-self.scratch // align) * align
+        offset = self.scratch
+        self.scratch += size
+        return offset
+
+    # -- the kernel -------------------------------------------------------------------
+
+    def run(self) -> ptx.KernelOp:
+        k = self.kernel
+        block = tc.kernel_body(k)
+        body_ops = list(block.ops)
+        for op in body_ops:
+            if op.regions:
+                error_at(op, f"'{op.name}' with regions is not lowered yet: keep the tile program flat")
+        wmma_only = all(
+            not isinstance(op, tc.SmemTileOp | tc.CopyOp | tc.WgmmaOp | tc.Tcgen05MmaOp | tc.AccStoreOp)
+            for op in body_ops
+        )
+        threads = 32 if wmma_only else THREADS
+        self.scratch = self.scratch_start(body_ops)
+        self.prologue(block)
+        for op in body_ops:
+            first = len(self.ops)
+            self.lower(op)
+            for new in self.ops[first:]:
+                new.location = op.location  # the printer cites it; ptxas errors map back to it
+        self.epilogue()
+        params = [f".param .u64 {self.param_name(a)}" for a in block.args]
+        params += [f".param .align 64 .b8 {name}[128]" for name in self.tma_params]
+        smem_bytes = -(-self.scratch // 16) * 16
+        if smem_bytes > tc.SMEM_CAPACITY:
+            error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")
+        info = {
+            "name": tc.kernel_name(k),
+            "target": self.arch,
+            "threads": threads,
+            "smem_bytes": smem_bytes,
+            "args": [self.arg_info(a) for a in block.args],
+            "tensor_maps": self.tensor_maps,
+        }
+        kernel = ptx.KernelOp.build(
+            properties={
+                "sym_name": StringAttr(tc.kernel_name(k)),
+                "params": ArrayAttr([StringAttr(p) for p in params]),
+                "threads": IntAttr(threads),
+                "smem_bytes": IntAttr(smem_bytes),
+                "info": StringAttr(json.dumps(info, sort_keys=True)),
+            },
+            regions=[Region(Block(self.ops))],
+        )
+        kernel.location = k.location
+        return kernel
+
+    @property
+    def arch(self) -> str:
+        attr = self.kernel.attributes[tc.TARGET_ATTR]
+        assert isinstance(attr, StringAttr)
+        return attr.data
+
+    @staticmethod
+    def param_name(arg: SSAValue) -> str:
+        hint = re.sub(r"[^A-Za-z0-9_]", "_", arg.name_hint or "")
+        return f"p_{hint}" if hint else f"p_arg{arg.index}"  # type: ignore[attr-defined]
+
+    def arg_info(self, arg: SSAValue) -> dict[str, object]:
+        t = arg.type
+        if not isinstance(t, MemRefType):
+            error_at(self.kernel, f"kernel argument {self.param_name(arg)} must be a memref")
+        written = any(
+            isinstance(use.operation, tc.AccStoreOp | tc.WmmaStoreOp) for use in arg.uses
+        )
+        try:
+            strides = tc.matrix_strides(t, f"kernel argument {self.param_name(arg)}")
+        except VerifyException as err:
+            error_at(self.kernel, str(err))
+        try:
+            dtype = tc.dtype_name(t.element_type)
+        except VerifyException as err:
+            error_at(self.kernel, f"kernel argument {self.param_name(arg)}: {err}")
+        return {
+            "param": self.param_name(arg),
+            "shape": list(t.get_shape()),
+            "strides": list(strides),
+            "dtype": dtype,
+            "output": written,
+        }
+
+    def scratch_start(self, body_ops: list[Operation]) -> int:
+        end = 0
+        for op in body_ops:
+            if isinstance(op, tc.SmemTileOp):
+                t = op.tile.type
+                assert isinstance(t, tc.TileType)
+                if t.layout.is_auto or not t.layout.has_offset:
+                    error_at(op, "run tc-choose-swizzle and tc-assign-smem before tc-lower-to-ptx")
+                layout = self.tile_layout(op, t)
+                self.tiles[op.tile] = layout
+                end = max(end, layout.address + layout.footprint)
+        return -(-end // 16) * 16
+
+    @staticmethod
+    def tile_layout(op: Operation, t: tc.TileType) -> TileLayout:
+        try:
+            return t.tile_layout()
+        except LayoutError as err:
+            error_at(op, str(err))
+
+    def prologue(self, block: Block) -> None:
+        self.tid = self.val(ptx.SregOp, sreg="tid.x", comment="prologue")
+        self.smem = self.val(ptx.SymAddrOp, type="u32", symbol="smem")
+        shifted = self.val(ptx.ShrOp, [self.smem], type="u32", imm=4)
+        self.smem16 = self.val(ptx.CvtOp, [shifted], i64, type="u64.u32")
+        for arg in block.args:
+            raw = self.val(ptx.LdParamOp, result=i64, type="u64", param=self.param_name(arg))
+            self.globals_[arg] = self.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
+        self.is_thread0 = self.val(ptx.SetpOp, [self.tid], i1, cmp="eq", type="u32", imm=0)
+        lane_warp = self.val(ptx.ShrOp, [self.tid], type="u32", imm=5)
+        self.warp = lane_warp
+        self.is_warp0 = self.val(ptx.SetpOp, [lane_warp], i1, cmp="eq", type="u32", imm=0)
+
+    def epilogue(self) -> None:
+        alloc = self.tmem_alloc
+        if alloc is not None:
+            self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="free tensor memory")
+            self.emit(ptx.BarSyncOp)
+            skip = self.label("no_dealloc")
+            self.emit(ptx.BraOp, [self.is_warp0], label=skip, negate=1)
+            self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+            self.emit(ptx.Tcgen05DeallocOp, [alloc.address], columns=alloc.columns)
+            self.emit(ptx.LabelOp, label=skip)
+        self.emit(ptx.RetOp)
+
+    # -- dispatch ---------------------------------------------------------------------
+
+    def lower(self, op: Operation) -> None:
+        """One op of the body, by its class's entry in `lowerings`; a terminator
+        (func.return, gpu.return) needs nothing, any other op cannot be lowered."""
+        lowering = self.lowerings.get(type(op))
+        if lowering is not None:
+            lowering(self, op)
+            return
+        if op.has_trait(IsTerminator, value_if_unregistered=False):  # func.return, gpu.return
+            return
+        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        error_at(op, f"'{name}' cannot be lowered to PTX")
+
+    # -- shared by several op families ------------------------------------------------
+
+    def wait(self, mbar: int, parity: int) -> None:
+        again = self.label("wait")
+        self.emit(ptx.LabelOp, label=again)
+        ready = self.val(ptx.MbarrierTryWaitParityOp, [self.smem], i1, offset=mbar, parity=parity)
+        self.emit(ptx.BraOp, [ready], label=again, negate=1)
+
+    def acc_of(self, op: Operation, value: SSAValue) -> Acc:
+        acc = self.accs.get(value)
+        if acc is None:
+            error_at(op, "the accumulator must come from tc.acc_zero, tc.acc_load or an MMA in this kernel")
+        return acc
+
+    def descs(self, op: Operation, key: str) -> list[tc.DescAttr]:
+        attr = op.attributes.get(key)
+        if not isinstance(attr, ArrayAttr):
+            error_at(op, "no descriptors on this op: run tc-compute-descriptors first")
+        return list(attr.data)  # type: ignore[arg-type]
+
+    def desc_reg(self, desc: tc.DescAttr) -> SSAValue:
+        """The descriptor with the dynamic shared-memory base added to its start field."""
+        const = self.val(ptx.MovImmOp, result=i64, type="b64", value=f"{desc.value.data:#018x}")
+        return self.val(ptx.AddOp, [const, self.smem16], i64, type="s64")
+
+

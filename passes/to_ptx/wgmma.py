@@ -1,0 +1,79 @@
+"""tc.wgmma -> wgmma.mma_async (sm_90a): descriptors for the shared-memory operands, or A's
+register fragments loaded from its tile through a table of shared offsets per thread."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.builtin import i32, i64
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.layout import Major, TileLayout, element_type
+from lower_tc.passes.to_ptx.accumulators import wgmma_acc
+from lower_tc.passes.to_ptx.kernel import THREADS
+
+if TYPE_CHECKING:
+    from lower_tc.passes.to_ptx.kernel import KernelLowering
+
+
+def lower_wgmma(kl: KernelLowering, op: tc.WgmmaOp) -> None:
+    """One wgmma.mma_async per K-slice into the accumulator's registers, then commit and wait."""
+    a_t, b_t = op.a.type, op.b.type
+    assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
+    acc = kl.acc_of(op, op.acc)
+    regs = wgmma_acc(kl, op, acc)
+    kl.accs[op.result] = acc
+    dtype = a_t.dtype
+    kpi = element_type(dtype).k_per_instruction
+    b_descs = [kl.desc_reg(d) for d in kl.descs(op, "tc.b_descs")]
+    register_a = op.a_in_registers is not None
+    if register_a:
+        a_ops = a_fragments(kl, op, kl.tiles[op.a], len(b_descs))
+    else:
+        a_ops = [kl.desc_reg(d) for d in kl.descs(op, "tc.a_descs")]
+    sixteen = dtype in ("f16", "bf16")
+    is_int = dtype in ("s8", "u8")
+    kl.emit(ptx.WgmmaFenceOp, comment=f"wgmma m64n{b_t.mn}k{kpi}, {len(b_descs)} K-slices")
+    for a_op, b_desc in zip(a_ops, b_descs):
+        kl.emit(
+            ptx.WgmmaMmaAsyncOp, [regs, a_op, b_desc],
+            shape=f"m64n{b_t.mn}k{kpi}", dtype=acc.type.dtype, atype=dtype, btype=b_t.dtype,
+            scale_d=1, scale=0 if is_int else 1,
+            trans_a=(1 if a_t.major is Major.MN else 0) if sixteen and not register_a else -1,
+            trans_b=(1 if b_t.major is Major.MN else 0) if sixteen else -1,
+        )
+    kl.emit(ptx.WgmmaCommitGroupOp)
+    kl.emit(ptx.WgmmaWaitGroupOp, pending=0)
+
+
+def a_fragments(kl: KernelLowering, op: tc.WgmmaOp, layout: TileLayout, slices: int) -> list[SSAValue]:
+    """A's register fragments (4 x b32 per K-slice), loaded from its tile.
+
+    Register r of thread t holds row 16w + g + 8(r&1) and the 32 bits
+    starting at K column 8(r>>1) + 2q (16-bit), 4(r>>1) + q (tf32) or
+    16(r>>1) + 4q (8-bit) of the slice (PTX ISA wgmma register fragments).
+    """
+    t = np.arange(THREADS)[:, None, None]
+    s = np.arange(slices)[None, :, None]
+    r = np.arange(4)[None, None, :]
+    w, lane = t // 32, t % 32
+    g, q = lane // 4, lane % 4
+    row = 16 * w + g + 8 * (r & 1)
+    bits = layout.dtype.bits
+    col = {16: 8 * (r >> 1) + 2 * q, 32: 4 * (r >> 1) + q, 8: 16 * (r >> 1) + 4 * q}[bits]
+    k = s * layout.dtype.k_per_instruction + col
+    offsets = layout.addresses(np.broadcast_to(row, k.shape), k)  # (thread, slice, reg)
+    tbl = kl.table(offsets)
+    t16 = kl.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=16 * slices, comment="A fragments from the A tile")
+    tptr = kl.val(ptx.AddOp, [tbl, t16], i64, type="u64")
+    frags = []
+    for sl in range(slices):
+        offs = kl.emit(ptx.LdOp, [tptr], [i32] * 4, space="global", type="u32", vec=4, offset=16 * sl).res
+        frag = kl.val(ptx.DeclRegsOp, result=ptx.RegsType(4, i32))
+        for reg, o in enumerate(offs):
+            addr = kl.val(ptx.AddOp, [kl.smem, o], type="u32")
+            kl.emit(ptx.LdRegsOp, [addr, frag], space="shared", type="b32", vec=1, regs=reg, offset=0)
+        frags.append(frag)
+    return frags
