@@ -18,8 +18,8 @@ Each element's cell (in both views: groups ``g[data-view=logical]`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import colorsys
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -37,7 +37,6 @@ from lower_tc.layout.copy_order import (
     store_phases,
     thread_copy_chunks,
 )
-from lower_tc.layout.tile import atom_rows
 
 #: Largest extent (elements, along MN or K) a picture shows.
 MAX_EXTENT = 256
