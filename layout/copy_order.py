@@ -9,7 +9,8 @@ entry ``r * 128 + t`` in round r, one 16-byte ``st.shared.v4`` each. A warp's
 phase is conflict-free when its 8 x 4 words fall in 32 different banks.
 
 Kept here, free of xDSL, so that the lowering and the layout pictures share one
-definition (the lowering's `_copy_threads` computes the same order).
+definition (the lowering, `copy_by_threads` in passes/to_ptx/copies.py, computes the same
+order; tests/test_pictures.py checks its PTX tables against this function).
 """
 
 from __future__ import annotations
