@@ -58,13 +58,27 @@ class GemmCase:
     config: tuple[int, int, int, int] | None
     with_c: bool = False
     target: str = "sm_90a"
+    dynamic: bool = False  # sizes known only at launch (memref<?x?x...>), given to the runner
+
+    def shapes(self) -> dict[str, tuple[int, int, int | None]] | None:
+        """The --shape values of a dynamic case (leading dimensions as in source())."""
+        if not self.dynamic:
+            return None
+        def ld(extent: int, dtype: str) -> int:
+            per = 16 // BYTES[dtype]
+            return -(-extent // per) * per
+        a = (self.m, self.k, ld(self.k if self.a_row else self.m, self.a))
+        b = (self.k, self.n, ld(self.n if self.b_row else self.k, self.b))
+        d = (self.m, self.n, ld(self.n, self.d))
+        return {"A": a, "B": b, "D": d, **({"C": d} if self.with_c else {})}
 
     @property
     def name(self) -> str:
         t = ("N" if self.a_row else "T") + ("N" if self.b_row else "T")
         cfg = "auto" if self.config is None else "x".join(map(str, self.config))
         arch = "" if self.target == "sm_90a" else f"{self.target}_"
-        return f"{arch}{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}" + ("_C" if self.with_c else "")
+        dyn = "_dyn" if self.dynamic else ""
+        return f"{arch}{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}{dyn}" + ("_C" if self.with_c else "")
 
     def source(self) -> str:
         def ld(extent: int, dtype: str) -> int:  # a multiple of 16 bytes (TMA)
@@ -73,6 +87,8 @@ class GemmCase:
 
         def mat(rows: int, cols: int, dtype: str, row_major: bool) -> str:
             e = ELEMENT[dtype]
+            if self.dynamic:
+                return f"memref<?x?x{e}, strided<[?, 1]>>" if row_major else f"memref<?x?x{e}, strided<[1, ?]>>"
             if row_major:
                 return f"memref<{rows}x{cols}x{e}, strided<[{ld(cols, dtype)}, 1]>>"
             return f"memref<{rows}x{cols}x{e}, strided<[1, {ld(rows, dtype)}]>>"
@@ -134,6 +150,10 @@ def cases(subset: str = "full") -> list[GemmCase]:
                 for config in CONFIGS:
                     out.append(GemmCase(a, b, acc, d, *shape, a_row, b_row, config))
         out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, None, with_c=True))
+    for a, b, acc, d in TYPES[:1] + TYPES[4:5]:  # sizes known only at launch
+        for shape in [(1000, 1000, 1000), (129, 65, 33), (4097, 4095, 4099)]:
+            out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, dynamic=True))
+        out.append(GemmCase(a, b, acc, d, 300, 520, 40, True, a == "bf16", (128, 256, 128, 3), with_c=True, dynamic=True))
     for shape in BIG_SHAPES:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
@@ -153,7 +173,7 @@ def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
         return "ASSEMBLED", f"{len(kernels[0].cubin or b'')} bytes"
     from lower_tc.lowering.runner import run_kernel
 
-    result = run_kernel(kernels[0], seed)
+    result = run_kernel(kernels[0], seed, shapes=case.shapes())
     return ("PASS" if result.passed else "FAIL"), (
         f"max_err={result.max_error:.3g} tol={result.tolerance:.1g} bad={result.mismatches} "
         f"checked={result.checked} nan={result.nan_count} stray={result.stray}"

@@ -11,8 +11,9 @@ into D. The lowering pipelines that loop (docs/gemm.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IndexType, IntAttr, MemRefType, StringAttr
+from xdsl.dialects.builtin import IndexType, IntAttr, MemRefType, NoneAttr, StridedLayoutAttr, StringAttr
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -34,11 +35,9 @@ from lower_tc.dialects.tc import (
     Operand,
     OperandAttr,
     TileType,
-    _memref_shape,
     dtype_name,
     element_bits,
     kernel_target,
-    matrix_strides,
 )
 from lower_tc.layout import LayoutError
 from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, operand_pair_problem
@@ -59,6 +58,52 @@ def ring_stages(tile_op: Operation) -> int:
     if not isinstance(attr, IntegerAttr) or not 1 <= attr.value.data <= 16:
         raise VerifyException("stages is an integer from 1 to 16: tc.smem_tile {stages = 4} : ...")
     return attr.value.data
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A GEMM operand's geometry, where sizes may be dynamic (None: known at launch).
+
+    Row-major (the default layout, or ``strided<[ld, 1]>``) or column-major
+    (``strided<[1, ld]>``); `ld` is None when dynamic, and for the default layout it is
+    the column count."""
+
+    rows: int | None
+    cols: int | None
+    row_major: bool
+    ld: int | None
+
+    @property
+    def static(self) -> bool:
+        return None not in (self.rows, self.cols, self.ld)
+
+
+def matrix(t: Attribute, what: str) -> Matrix:
+    """The geometry of a 2-d global matrix of a GEMM, static or dynamic."""
+    if not isinstance(t, MemRefType) or len(t.get_shape()) != 2:
+        raise VerifyException(f"{what} must be a 2-d memref")
+    rows, cols = (d if d >= 0 else None for d in t.get_shape())
+    layout = t.layout
+    if isinstance(layout, NoneAttr):
+        return Matrix(rows, cols, True, cols)
+    shape = "row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>)"
+    if not isinstance(layout, StridedLayoutAttr):
+        raise VerifyException(f"{what} must be {shape}, not {layout}")
+    if not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0):
+        raise VerifyException(f"{what} needs offset 0 in its strided layout")
+    s0, s1 = t.get_strides()
+    if s1 == 1:
+        m = Matrix(rows, cols, True, s0)
+    elif s0 == 1:
+        m = Matrix(rows, cols, False, s1)
+    else:
+        raise VerifyException(f"{what} has strides [{s0}, {s1}]; it must be {shape}")
+    extent = m.cols if m.row_major else m.rows
+    if m.ld is not None and extent is not None and m.ld < extent:
+        raise VerifyException(
+            f"{what} has a leading dimension of {m.ld}, less than its contiguous extent {extent}"
+        )
+    return m
 
 
 #: The keys of #tc.gemm_config, in order.
@@ -110,13 +155,13 @@ def check_tma_source(tile: TileType, src: MemRefType, role: Operand) -> None:
     matrix's contiguous dimension (TMA does not transpose), no swizzle origin (TMA
     swizzles on absolute address bits), 128-byte-aligned placement and a leading
     dimension of a multiple of 16 bytes."""
-    s_row, s_col = matrix_strides(src, "the copy's source")
+    geometry = matrix(src, "the copy's source")
     if tile.layout.origin.data >= 0:
         raise VerifyException(
             "TMA swizzles on absolute address bits: a tile with a swizzle origin "
             "must be copied via threads"
         )
-    row_contiguous = s_col == 1
+    row_contiguous = geometry.row_major
     dims = ("M", "K") if role is Operand.A else ("K", "N")
     contiguous_dim = dims[1] if row_contiguous else dims[0]
     contiguous_major = Major.K if contiguous_dim == "K" else Major.MN
@@ -136,12 +181,14 @@ def check_tma_source(tile: TileType, src: MemRefType, role: Operand) -> None:
                 f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
                 f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
             )
-    bits = element_bits(src.element_type)
-    ld_bytes = (s_row if row_contiguous else s_col) * bits // 8
-    if ld_bytes % 16:
-        raise VerifyException(
-            f"TMA needs a leading dimension of a multiple of 16 bytes, not {ld_bytes}"
-        )
+    check_ld(geometry, src, "TMA needs a leading dimension of a multiple of 16 bytes, not {}")
+
+
+def check_ld(geometry: Matrix, mem: MemRefType, message: str) -> None:
+    """TMA's rule: a leading dimension of a multiple of 16 bytes (checked at launch
+    when it is dynamic)."""
+    if geometry.ld is not None and geometry.ld * element_bits(mem.element_type) % 128:
+        raise VerifyException(message.format(geometry.ld * element_bits(mem.element_type) // 8))
 
 
 def _parse_index_pair(parser: Parser) -> tuple[object, object]:
@@ -216,7 +263,7 @@ class WindowLoadOp(IRDLOperation):
     def verify_(self) -> None:
         tile, src = self.dst.type, self.src.type
         assert isinstance(tile, TileType) and isinstance(src, MemRefType)
-        _memref_shape(src, "the window's source")
+        matrix(src, "the window's source")
         src_elt = dtype_name(src.element_type)
         if src_elt != tile.dtype:
             raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
@@ -295,16 +342,15 @@ class WindowStoreOp(IRDLOperation):
         check_output(self.dst.type, acc.dtype, "D")
         if self.c is not None:
             check_output(self.c.type, acc.dtype, "C")
-            if _memref_shape(self.c.type, "C") != _memref_shape(self.dst.type, "D"):
+            if self.c.type.get_shape() != self.dst.type.get_shape():  # type: ignore[union-attr]
                 raise VerifyException("C must have D's shape")
 
 
 def check_output(mem: Attribute, acc: str, what: str) -> None:
     """D (or C): a 2-d row-major matrix of a type the accumulator converts to."""
-    _memref_shape(mem, what)
+    geometry = matrix(mem, what)
     assert isinstance(mem, MemRefType)
-    s_row, s_col = matrix_strides(mem, what)
-    if s_col != 1:
+    if not geometry.row_major:
         raise VerifyException(f"{what} must be row-major (the default layout or strided<[ld, 1]>)")
     dtype = dtype_name(mem.element_type)
     if dtype not in STORE_TYPES[acc]:
@@ -403,10 +449,13 @@ class MatmulOp(IRDLOperation):
             printer.print_attribute(t)
 
     @property
-    def problem(self) -> tuple[int, int, int]:
-        """(M, N, K)."""
-        m, k = _memref_shape(self.a.type, "A")
-        return m, _memref_shape(self.b.type, "B")[1], k
+    def problem(self) -> tuple[int | None, int | None, int | None]:
+        """(M, N, K), None where dynamic (D gives M and N where A and B do not)."""
+        a, b, d = matrix(self.a.type, "A"), matrix(self.b.type, "B"), matrix(self.dst.type, "D")
+        m = a.rows if a.rows is not None else d.rows
+        n = b.cols if b.cols is not None else d.cols
+        k = a.cols if a.cols is not None else b.rows
+        return m, n, k
 
     @property
     def types(self) -> tuple[str, str]:
@@ -420,12 +469,18 @@ class MatmulOp(IRDLOperation):
 
     def verify_(self) -> None:
         arch = kernel_target(self) or Arch.SM90A
-        m, k = _memref_shape(self.a.type, "A")
-        k2, n = _memref_shape(self.b.type, "B")
-        if k != k2:
-            raise VerifyException(f"A is {m}x{k} but B is {k2}x{n}: their K differ")
-        if _memref_shape(self.dst.type, "D") != (m, n):
-            raise VerifyException(f"D must be M x N = {m}x{n}")
+        ga, gb, gd = matrix(self.a.type, "A"), matrix(self.b.type, "B"), matrix(self.dst.type, "D")
+
+        def differ(x: int | None, y: int | None) -> bool:
+            return x is not None and y is not None and x != y
+
+        def text(x: int | None) -> str:
+            return "?" if x is None else str(x)
+
+        if differ(ga.cols, gb.rows):
+            raise VerifyException(f"A is {text(ga.rows)}x{text(ga.cols)} but B is {text(gb.rows)}x{text(gb.cols)}: their K differ")
+        if differ(gd.rows, ga.rows) or differ(gd.cols, gb.cols):
+            raise VerifyException(f"D must be M x N = {text(ga.rows)}x{text(gb.cols)}")
         a, b = self.types
         problem = operand_pair_problem(a, b, arch)
         if problem:
@@ -436,8 +491,8 @@ class MatmulOp(IRDLOperation):
             raise VerifyException(f"{a} x {b} accumulates in {' or '.join(allowed) or 'nothing'}, not {acc}")
         for what, mem, role in (("A", self.a.type, Operand.A), ("B", self.b.type, Operand.B)):
             assert isinstance(mem, MemRefType)
-            s_row, s_col = matrix_strides(mem, what)
-            row_major = s_col == 1
+            geometry = matrix(mem, what)
+            row_major = geometry.row_major
             # which dimension is contiguous decides the tile's major-ness (TMA does not transpose)
             k_contiguous = row_major if role is Operand.A else not row_major
             dtype = a if role is Operand.A else b
@@ -448,16 +503,12 @@ class MatmulOp(IRDLOperation):
                     f"{err} ({what} is {'row' if row_major else 'column'}-major, so its tiles "
                     f"would be {'K' if k_contiguous else 'MN'}-major)"
                 ) from None
-            ld_bytes = (s_row if row_major else s_col) * element_bits(mem.element_type) // 8
-            if ld_bytes % 16:
-                raise VerifyException(
-                    f"{what}'s leading dimension is {ld_bytes} bytes: TMA needs a multiple of 16"
-                )
+            check_ld(geometry, mem, f"{what}'s leading dimension is {{}} bytes: TMA needs a multiple of 16")
         check_output(self.dst.type, acc, "D")
         if self.c is not None:
             check_output(self.c.type, acc, "C")
-            if _memref_shape(self.c.type, "C") != (m, n):
-                raise VerifyException(f"C must be M x N = {m}x{n}")
+            if self.c.type.get_shape() != self.dst.type.get_shape():  # type: ignore[union-attr]
+                raise VerifyException("C must have D's shape")
         if self.config is not None:
             why = config_problem(self.config.config, a, b, acc, arch)
             if why:
@@ -467,4 +518,4 @@ class MatmulOp(IRDLOperation):
 GEMM_OPS = [MatmulOp, WindowLoadOp, WindowStoreOp]
 GEMM_ATTRS = [GemmConfigAttr]
 
-__all__ = ["GEMM_ATTRS", "GEMM_OPS", "GemmConfigAttr", "MatmulOp", "WindowLoadOp", "WindowStoreOp", "check_tma_source", "ring_stages"]
+__all__ = ["GEMM_ATTRS", "GEMM_OPS", "GemmConfigAttr", "MatmulOp", "WindowLoadOp", "WindowStoreOp", "Matrix", "check_tma_source", "matrix", "ring_stages"]

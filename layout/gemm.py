@@ -156,13 +156,13 @@ def check_config(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Arch
         raise LayoutError(problem)
 
 
-def choose_config(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> GemmConfig:
-    """A configuration for an M x N x K problem: 128x128 CTA tiles (64 where M or N is
-    at most 64 on sm_90a), a K step of one 128-byte swizzle row, and as many stages (up
-    to 4) as shared memory holds."""
+def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> GemmConfig:
+    """A configuration for an M x N x K problem (None: a size known only at launch):
+    128x128 CTA tiles (64 where M or N is known to be at most 64, M on sm_90a only), a K
+    step of one 128-byte swizzle row, and as many stages (up to 4) as shared memory holds."""
     row_elems = 128 * 8 // element_type(a).bits
-    bm = 64 if m <= 64 and arch is Arch.SM90A else 128
-    bn = 64 if n <= 64 else 128
+    bm = 64 if m is not None and m <= 64 and arch is Arch.SM90A else 128
+    bn = 64 if n is not None and n <= 64 else 128
     bk = row_elems
     for stages in (4, 3, 2):
         config = GemmConfig(bm, bn, bk, stages)

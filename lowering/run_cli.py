@@ -27,16 +27,16 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _bench(kernels, args, seed: int, fail) -> int:
+def _bench(kernels, args, seed: int, fail, shapes) -> int:
     """`--bench`: the median time, TFLOP/s and spread of each kernel."""
-    from lower_tc.lowering.runner import KernelError, RunError
+    from lower_tc.lowering.runner import KernelError, RunError, ShapeError
     from lower_tc.lowering.timing import time_kernel
 
     if args.runs < 1 or args.warmup < 0:
         return fail("lower-tc run: error: --runs must be at least 1 and --warmup at least 0", 2)
     try:
-        timings = [time_kernel(k, seed, args.warmup, args.runs, args.timeout) for k in kernels]
-    except KernelError as err:
+        timings = [time_kernel(k, seed, args.warmup, args.runs, args.timeout, shapes) for k in kernels]
+    except (KernelError, ShapeError) as err:
         return fail(f"lower-tc run: error: {err}", 1)
     except RunError as err:
         return fail(f"lower-tc run: error: {err}", 2)
@@ -55,6 +55,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
     parser.add_argument("--timeout", type=_seconds, default=10.0, help="seconds a kernel may run")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--shape", action="append", default=[], metavar="NAME=ROWSxCOLS[@LD]",
+                        help="sizes of an argument known only at launch (memref<?x?x...>), e.g. A=4096x4096")
     parser.add_argument("--bench", action="store_true", help="time the kernels (CUDA events) instead of checking them")
     parser.add_argument("--warmup", type=int, default=5, help="launches before timing (--bench)")
     parser.add_argument("--runs", type=int, default=20, help="timed launches; the median is reported (--bench)")
@@ -76,6 +78,12 @@ def main(argv: list[str]) -> int:
         return status
 
     seed = args.seed if args.seed is not None else time.time_ns() % (1 << 31)
+    from lower_tc.lowering.runner import ShapeError, parse_shape
+
+    try:
+        shapes = dict(parse_shape(text) for text in args.shape)
+    except ShapeError as err:
+        return fail(f"lower-tc run: error: {err}", 1)
     try:
         with open(args.input) as f:
             text = f.read()
@@ -91,12 +99,12 @@ def main(argv: list[str]) -> int:
     except BackendError as err:  # ptxas rejected the kernel: the input's fault
         return fail(f"lower-tc run: error: {err}", 1)
     if args.bench:
-        return _bench(kernels, args, seed, fail)
+        return _bench(kernels, args, seed, fail, shapes)
     results = []
     try:
         for k in kernels:
-            results.append(run_kernel(k, seed, args.timeout))
-    except KernelError as err:
+            results.append(run_kernel(k, seed, args.timeout, shapes))
+    except (KernelError, ShapeError) as err:
         return fail(f"lower-tc run: error: {err}", 1)
     except RunError as err:
         return fail(f"lower-tc run: error: {err}", 2)

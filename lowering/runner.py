@@ -58,6 +58,10 @@ class RunError(Exception):
     """The kernel could not be run here (no GPU, wrong GPU, CUDA error, time-out)."""
 
 
+class ShapeError(RunError):
+    """The sizes given for a kernel's arguments do not fit it (a --shape mistake)."""
+
+
 class KernelError(RunError):
     """The kernel itself failed on the GPU: it faulted or did not finish in time."""
 
@@ -260,6 +264,92 @@ def _session(target: str) -> tuple[Cuda, Any, str]:
 _TMA_DTYPES = {"f16": 6, "bf16": 9, "tf32": 7, "f32": 7, "e4m3": 0, "e5m2": 0, "s8": 0, "u8": 0}
 
 
+def parse_shape(text: str) -> tuple[str, tuple[int, int, int | None]]:
+    """``NAME=ROWSxCOLS[@LD]`` (a --shape option) as (NAME, (rows, cols, ld or None))."""
+    try:
+        name, dims = text.split("=", 1)
+        size, _, ld = dims.partition("@")
+        rows, cols = (int(x) for x in size.lower().split("x"))
+        value = (rows, cols, int(ld) if ld else None)
+    except ValueError:
+        raise ShapeError(f"--shape {text!r}: expected NAME=ROWSxCOLS or NAME=ROWSxCOLS@LD, e.g. A=4096x4096") from None
+    if rows <= 0 or cols <= 0 or (value[2] is not None and value[2] <= 0):
+        raise ShapeError(f"--shape {text!r}: sizes are positive")
+    return name.lstrip("%"), value
+
+
+def resolve_sizes(info: dict[str, Any], shapes: dict[str, tuple[int, int, int | None]] | None) -> dict[str, Any]:
+    """The kernel's metadata with every size known at launch filled in from `shapes`
+    (argument name -> rows, cols, leading dimension or None for the contiguous extent):
+    argument shapes and strides, the TMA tensor maps, the grid, the GEMM's M, N, K and
+    the values of the size parameters. Static metadata comes back unchanged."""
+    import copy
+
+    shapes = dict(shapes or {})
+    info = copy.deepcopy(info)
+    for a in info["args"]:
+        name = a["param"][2:]
+        given = shapes.pop(name, None)
+        if None not in a["shape"] and None not in a["strides"]:
+            if given is not None and (given[0], given[1]) != tuple(a["shape"]):
+                raise ShapeError(f"--shape {name}={given[0]}x{given[1]}: the kernel's {name} is {a['shape'][0]}x{a['shape'][1]}")
+            continue
+        if given is None:
+            raise ShapeError(f"kernel argument {name} has sizes known only at launch: give them with --shape {name}=ROWSxCOLS")
+        rows, cols, ld = given
+        for dim, (want, got) in enumerate(zip(a["shape"], (rows, cols))):
+            if want is not None and want != got:
+                raise ShapeError(f"--shape {name}: dimension {dim} of {name} is {want}, not {got}")
+        row_major = a["strides"][1] == 1
+        extent = cols if row_major else rows
+        fixed = a["strides"][0] if row_major else a["strides"][1]
+        ld = ld if ld is not None else (fixed if fixed is not None else extent)
+        if ld < extent:
+            raise ShapeError(f"--shape {name}: a leading dimension of {ld} is less than the contiguous extent {extent}")
+        a["shape"] = [rows, cols]
+        a["strides"] = [ld, 1] if row_major else [1, ld]
+    if shapes:
+        raise ShapeError(f"--shape names no argument of kernel {info['name']}: {', '.join(sorted(shapes))}")
+    args = info["args"]
+    for p in info.get("size_params", []):
+        a = args[p["arg"]]
+        row_major = a["strides"][1] == 1
+        p["value"] = {"rows": a["shape"][0], "cols": a["shape"][1], "ld": a["strides"][0] if row_major else a["strides"][1]}[p["what"]]
+    for tm in info["tensor_maps"]:
+        if tm["global_dims"] is None:
+            a = args[tm["arg"]]
+            rows, cols = a["shape"]
+            row_major = a["strides"][1] == 1
+            ld = a["strides"][0] if row_major else a["strides"][1]
+            bits = _BITS[tm["dtype"]]
+            if ld * bits % 128:
+                raise ShapeError(
+                    f"kernel argument {a['param'][2:]}'s leading dimension is {ld * bits / 8:g} bytes: "
+                    "TMA needs a multiple of 16"
+                )
+            tm["global_dims"] = [cols, rows] if row_major else [rows, cols]
+            tm["global_strides"] = [ld * bits // 8]
+    info["grid"] = [
+        -(-args[g["arg"]]["shape"][g["dim"]] // g["tile"]) if isinstance(g, dict) else g
+        for g in info.get("grid", [1, 1, 1])
+    ]
+    gemm = info.get("gemm")
+    if gemm:
+        d, a, b = args[gemm["d"]], args[gemm["a"]], args[gemm["b"]]
+        gemm["m"], gemm["n"], gemm["k"] = d["shape"][0], d["shape"][1], a["shape"][1]
+        c = args[gemm["c"]] if gemm.get("c") is not None else d
+        if (a["shape"][0], b["shape"][1], b["shape"][0], c["shape"]) != (gemm["m"], gemm["n"], gemm["k"], d["shape"]):
+            raise ShapeError(
+                f"the shapes do not make a GEMM: A {a['shape'][0]}x{a['shape'][1]}, "
+                f"B {b['shape'][0]}x{b['shape'][1]}, D {d['shape'][0]}x{d['shape'][1]}"
+                + (f", C {c['shape'][0]}x{c['shape'][1]}" if c is not d else "")
+            )
+    return info
+
+
+_BITS = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "e4m3": 8, "e5m2": 8, "s8": 8, "u8": 8}
+
+
 @dataclass
 class Loaded:
     """A kernel ready to launch: its module and function, the device buffers (each
@@ -300,6 +390,7 @@ def load(cuda: Cuda, cubin: bytes, info: dict[str, Any], host_args: list[np.ndar
         cuda.call("cuMemcpyHtoD", int(dptr) + array.nbytes, guard.ctypes.data, GUARD_BYTES)
         pointers.append(dptr)
     holders: list[Any] = [np.array([int(p)], dtype=np.uint64) for p in pointers]
+    holders += [np.array([int(p["value"])], dtype=np.uint32) for p in info.get("size_params", [])]
     addresses = [h.ctypes.data for h in holders]
     for tm in info["tensor_maps"]:
         tmap = cuda.call(
@@ -421,13 +512,14 @@ def _release(cuda: Cuda, stream: Any, allocations: list[Any], *, check: bool) ->
 # -- checking -----------------------------------------------------------------------------
 
 
-def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
-    """Draws inputs, poisons outputs, launches, and compares with the reference."""
+def run_kernel(compiled: Any, seed: int, timeout: float = 10.0, shapes: dict[str, tuple[int, int, int | None]] | None = None) -> RunResult:
+    """Draws inputs, poisons outputs, launches, and compares with the reference.
+    `shapes` gives the sizes of arguments known only at launch (see resolve_sizes)."""
     from lower_tc.lowering.reference import read_arguments, reference
 
-    info = compiled.info
+    info = resolve_sizes(compiled.info, shapes)
     if "gemm" in info:
-        return run_gemm_kernel(compiled, seed, timeout)
+        return run_gemm_kernel(compiled, info, seed, timeout)
     rng = np.random.default_rng(seed)
     read = read_arguments(compiled.source)
     host = []  # one flat buffer per argument, laid out by its strides (padding included)
@@ -470,11 +562,11 @@ def run_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
     )
 
 
-def run_gemm_kernel(compiled: Any, seed: int, timeout: float = 10.0) -> RunResult:
-    """A whole GEMM: D = A x B (+ C) over the grid, checked by lowering/gemm_check.py."""
+def run_gemm_kernel(compiled: Any, info: dict[str, Any], seed: int, timeout: float = 10.0) -> RunResult:
+    """A whole GEMM: D = A x B (+ C) over the grid, checked by lowering/gemm_check.py;
+    `info` is the kernel's metadata with its sizes resolved."""
     from lower_tc.lowering.gemm_check import check_gemm
 
-    info = compiled.info
     gemm = info["gemm"]
     rng = np.random.default_rng(seed)
     roles = {gemm[r]: r for r in ("a", "b", "c", "d") if gemm.get(r) is not None}
@@ -525,4 +617,4 @@ def stray_writes(result: np.ndarray, before: np.ndarray, written: np.ndarray | N
     return int((changed.any(axis=1) & keep).sum())
 
 
-__all__ = ["KernelError", "OutputCheck", "RunError", "RunResult", "launch", "run_kernel", "tolerance"]
+__all__ = ["KernelError", "OutputCheck", "RunError", "ShapeError", "RunResult", "launch", "parse_shape", "resolve_sizes", "run_kernel", "tolerance"]

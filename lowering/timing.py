@@ -23,6 +23,7 @@ from lower_tc.lowering.runner import (
     load,
     poison,
     random_input,
+    resolve_sizes,
     wait_for,
 )
 
@@ -52,10 +53,13 @@ class Timing:
         )
 
 
-def time_kernel(compiled: Any, seed: int = 0, warmup: int = 5, runs: int = 20, timeout: float = 10.0) -> Timing:
+def time_kernel(
+    compiled: Any, seed: int = 0, warmup: int = 5, runs: int = 20, timeout: float = 10.0,
+    shapes: dict[str, tuple[int, int, int | None]] | None = None,
+) -> Timing:
     if runs < 1 or warmup < 0:
         raise ValueError("timing needs at least one run and a non-negative warm-up")
-    info = compiled.info
+    info = resolve_sizes(compiled.info, shapes)
     cuda, _, device = _session(info["target"])
     rng = np.random.default_rng(seed)
     host = []

@@ -21,15 +21,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32, i64
-from xdsl.ir import Block, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import tc
-from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp
+from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp, matrix
 from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem
 from lower_tc.passes.diagnostics import error_at, remark_at
@@ -43,6 +43,22 @@ ACC_ELEMENT_TYPES = {"f32": Float32Type(), "f16": Float16Type(), "s32": i32}
 def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
     layout = tc.LayoutAttr("k") if k_major else tc.LayoutAttr("mn", order="k_first")
     return tc.TileType([rows, bk], elt, layout)
+
+
+def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
+    """``tc.grid``: ceil(N / BN) x ceil(M / BM) CTAs. A count known now is a number; one
+    known at launch is [arg, dim, tile]: ceil(the size of dimension `dim` of argument
+    `arg` / tile), which the launcher works out (docs/gemm.md)."""
+    m, n, _ = mm.problem
+    args = list(tc.kernel_body(kernel).args)
+    d = args.index(mm.dst)  # type: ignore[arg-type]
+
+    def entry(size: int | None, dim: int, tile: int) -> Attribute:
+        if size is not None:
+            return IntegerAttr(-(-size // tile), i64)
+        return ArrayAttr([IntegerAttr(d, i64), IntegerAttr(dim, i64), IntegerAttr(tile, i64)])
+
+    return ArrayAttr([entry(n, 1, config.bn), entry(m, 0, config.bm), IntegerAttr(1, i64)])
 
 
 def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
@@ -93,8 +109,8 @@ class ExpandMatmulPass(ModulePass):
             remark_at(mm, f"{config} ({who}) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
-        a_k_major = tc.matrix_strides(a_t, "A")[1] == 1
-        b_k_major = tc.matrix_strides(b_t, "B")[0] == 1
+        a_k_major = matrix(a_t, "A").row_major
+        b_k_major = not matrix(b_t, "B").row_major
         index = IndexType()
 
         def const(v: int) -> arith.ConstantOp:
@@ -109,7 +125,14 @@ class ExpandMatmulPass(ModulePass):
         c_bm, c_bn = const(config.bm), const(config.bn)
         m0 = arith.MuliOp(by, c_bm)
         n0 = arith.MuliOp(bx, c_bn)
-        c0, c_k, c_bk = const(0), const(k), const(config.bk)
+        c0, c_bk = const(0), const(config.bk)
+        if k is not None:
+            c_k: Operation = const(k)
+            k_ops: list[Operation] = [c_k]
+        else:  # K known at launch: the loop runs to A's column count
+            c1 = const(1)
+            c_k = memref.DimOp(mm.a, c1)
+            k_ops = [c1, c_k]
         acc_type = tc.AccType([config.bm, config.bn], ACC_ELEMENT_TYPES[mm.acc_type])
         zero = tc.AccZeroOp(acc_type)
         loop_body = Block(arg_types=[index, acc_type])
@@ -123,10 +146,10 @@ class ExpandMatmulPass(ModulePass):
         loop_body.add_ops([load_a, load_b, mma, scf.YieldOp(mma.result)])
         loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
         store = WindowStoreOp(loop.results[0], mm.dst, m0.result, n0.result, mm.c)
-        new_ops = [a_tile, b_tile, bx, by, c_bm, c_bn, m0, n0, c0, c_k, c_bk, zero, loop, store]
+        new_ops = [a_tile, b_tile, bx, by, c_bm, c_bn, m0, n0, c0, *k_ops, c_bk, zero, loop, store]
         hints = [(a_tile.tile, "a"), (b_tile.tile, "b"), (bx.result, "bx"), (by.result, "by"),
                  (c_bm.result, "bm"), (c_bn.result, "bn"), (m0.result, "m0"), (n0.result, "n0"),
-                 (c0.result, "c0"), (c_k.result, "k_end"), (c_bk.result, "bk"), (zero.acc, "zero"),
+                 (c0.result, "c0"), (c_k.results[0], "k_end"), (c_bk.result, "bk"), (zero.acc, "zero"),
                  (kv, "k"), (carried, "acc"), (mma.result, "next"), (loop.results[0], "result")]
         for value, hint in hints:
             value.name_hint = hint
@@ -139,8 +162,7 @@ class ExpandMatmulPass(ModulePass):
             o.location = mm.location
         mm.detach()
         mm.erase()
-        grid = [-(-n // config.bn), -(-m // config.bm), 1]
-        kernel.attributes[GRID_ATTR] = ArrayAttr([IntegerAttr(g, i64) for g in grid])
+        kernel.attributes[GRID_ATTR] = grid_attr(kernel, mm, config)
         try:
             for o in new_ops:
                 o.verify()

@@ -28,17 +28,55 @@ f32 = Float32Type()
 ELEMENT_BYTES = {"f32": 4, "s32": 4, "bf16": 2, "f16": 2}
 
 
-def _row_base(g: "GemmLowering", mem: SSAValue, row: SSAValue, col0: SSAValue) -> tuple[SSAValue, int]:
-    """Address of mem[row, col0] (64-bit) and the element size."""
+def row_base(g: "GemmLowering", mem: SSAValue, row: SSAValue, col0: SSAValue) -> tuple[SSAValue, int]:
+    """Address of mem[row, col0] (64-bit) and the element size; the leading dimension is a
+    number or, where known only at launch, its parameter's register."""
     t = mem.type
     assert isinstance(t, MemRefType)
-    dtype = tc.dtype_name(t.element_type)
-    eb = ELEMENT_BYTES[dtype]
-    ld = tc.matrix_strides(t, "D")[0]
-    rowoff = g.val(ptx.MulWideOp, [row], i64, type="s32", imm=ld * eb)
+    eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
+    ld = g.size(mem, "ld")
+    if isinstance(ld, int):
+        rowoff = g.val(ptx.MulWideOp, [row], i64, type="s32", imm=ld * eb)
+    else:
+        rowoff = g.val(ptx.MulWideOp, [row, ld], i64, type="s32")
+        rowoff = g.val(ptx.ShlOp, [rowoff], i64, type="b64", imm=eb.bit_length() - 1)
     coloff = g.val(ptx.MulWideOp, [col0], i64, type="s32", imm=eb)
     off = g.val(ptx.AddOp, [rowoff, coloff], i64, type="s64")
     return g.val(ptx.AddOp, [g.globals_[mem], off], i64, type="s64"), eb
+
+
+class Bounds:
+    """Which stores stay inside D: none need a guard when every CTA tile lies inside
+    (M and N static multiples of the tile); otherwise a row and a column test each.
+    Pairs of columns are stored together only where N and the leading dimensions are
+    known to be even (a pair then never straddles the edge and is aligned)."""
+
+    def __init__(self, g: "GemmLowering", op: WindowStoreOp) -> None:
+        self.g = g
+        self.m, self.n = g.size(op.dst, "rows"), g.size(op.dst, "cols")
+        acc = g.acc_type
+        static = isinstance(self.m, int) and isinstance(self.n, int)
+        self.guarded = not static or self.m % acc.m != 0 or self.n % acc.n != 0  # type: ignore[operator]
+        lds = [g.size(op.dst, "ld")] + ([g.size(op.c, "ld")] if op.c is not None else [])
+        self.pairs = all(isinstance(x, int) and x % 2 == 0 for x in [self.n, *lds])
+
+    def row_ok(self, row: SSAValue) -> SSAValue | None:
+        if not self.guarded:
+            return None
+        if isinstance(self.m, int):
+            return self.g.val(ptx.SetpOp, [row], i1, cmp="lt", type="s32", imm=self.m)
+        return self.g.val(ptx.SetpOp, [row, self.m], i1, cmp="lt", type="s32")
+
+    def guard(self, row_ok: SSAValue | None, col0: SSAValue, col: int) -> str | None:
+        """Skip to the returned label unless the row holds and col0 + col < N."""
+        if row_ok is None:
+            return None
+        g = self.g
+        if isinstance(self.n, int):
+            col_ok = g.val(ptx.SetpOp, [col0], i1, cmp="lt", type="s32", imm=self.n - col)
+        else:
+            col_ok = g.val(ptx.SetpOp, [g.add_imm(col0, col), self.n], i1, cmp="lt", type="s32")
+        return g.if_(g.val(ptx.AndOp, [row_ok, col_ok], i1, type="pred"), "outside_d")
 
 
 def describe_gemm(g: "GemmLowering", op: WindowStoreOp) -> None:
@@ -47,15 +85,14 @@ def describe_gemm(g: "GemmLowering", op: WindowStoreOp) -> None:
     windows = {w.op.operand.data: w for w in g.windows}
     a_src = windows[tc.Operand.A].op.src
     args = list(tc.kernel_body(g.kernel).args)
-    d_t = op.dst.type
-    assert isinstance(d_t, MemRefType) and isinstance(a_src.type, MemRefType)
-    m, n = d_t.get_shape()
+    d = g.geometry[op.dst]
+    m, n, k = d.rows, d.cols, g.geometry[a_src].cols  # None: known at launch
     g.gemm_info = {
         "a": args.index(a_src),  # type: ignore[arg-type]
         "b": args.index(windows[tc.Operand.B].op.src),  # type: ignore[arg-type]
         "d": args.index(op.dst),  # type: ignore[arg-type]
         "c": args.index(op.c) if op.c is not None else None,  # type: ignore[arg-type]
-        "m": m, "n": n, "k": a_src.type.get_shape()[1], "acc": g.acc_type.dtype,
+        "m": m, "n": n, "k": k, "acc": g.acc_type.dtype,
         "config": {"bm": g.acc_type.m, "bn": g.acc_type.n, "bk": g.step, "stages": g.stages},
     }
 
@@ -64,12 +101,9 @@ def store_window(g: "GemmLowering", op: WindowStoreOp) -> None:
     acc_t = g.acc_type
     d_t = op.dst.type
     assert isinstance(d_t, MemRefType)
-    m, n = d_t.get_shape()
-    ld = tc.matrix_strides(d_t, "D")[0]
     d_dtype = tc.dtype_name(d_t.element_type)
     c = op.c
     c_dtype = tc.dtype_name(c.type.element_type) if c is not None else None  # type: ignore[union-attr]
-    c_ld = tc.matrix_strides(c.type, "C")[0] if c is not None else 0
     bm, bn = acc_t.m, acc_t.n
     describe_gemm(g, op)
 
@@ -87,22 +121,15 @@ def store_window(g: "GemmLowering", op: WindowStoreOp) -> None:
     q2 = g.val(ptx.ShlOp, [quad], type="b32", imm=1)
     col0 = g.val(ptx.AddOp, [n0, q2], type="s32")
     rows = [row0, g.val(ptx.AddOp, [row0], type="s32", imm=8)]
-    d_bases = [_row_base(g, op.dst, r, col0) for r in rows]
-    c_bases = [_row_base(g, c, r, col0) for r in rows] if c is not None else None
-
-    # the window lies inside D wherever every CTA's tile does
-    guarded = m % bm != 0 or n % bn != 0
-    pairs = ld % 2 == 0 and n % 2 == 0 and (c is None or c_ld % 2 == 0)
-    row_ok = [g.val(ptx.SetpOp, [r], i1, cmp="lt", type="s32", imm=m) for r in rows] if guarded else None
+    d_bases = [row_base(g, op.dst, r, col0) for r in rows]
+    c_bases = [row_base(g, c, r, col0) for r in rows] if c is not None else None
+    bounds = Bounds(g, op)
+    pairs = bounds.pairs
+    row_ok = [bounds.row_ok(r) for r in rows]
 
     def guard(h: int, col_index: int) -> str | None:
         """Skip the store unless row h and column col_index (from col0) are inside D."""
-        if not guarded:
-            return None
-        assert row_ok is not None
-        col_ok = g.val(ptx.SetpOp, [col0], i1, cmp="lt", type="s32", imm=n - col_index)
-        both = g.val(ptx.AndOp, [row_ok[h], col_ok], i1, type="pred")
-        return g.if_(both, "outside_d")
+        return bounds.guard(row_ok[h], col0, col_index)
 
     def element(i: int, h: int, e: int) -> SSAValue:
         """Accumulator element (row h, column 8i + e of this thread) as an f32/s32 register."""

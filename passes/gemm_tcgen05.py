@@ -20,7 +20,7 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.diagnostics import error_at
-from lower_tc.passes.gemm_epilogue import ELEMENT_BYTES, describe_gemm
+from lower_tc.passes.gemm_epilogue import Bounds, describe_gemm, row_base
 from lower_tc.passes.gemm_to_ptx import GemmLowering, Ring, Step
 
 f32 = Float32Type()
@@ -110,39 +110,25 @@ def store_rows(g: Tcgen05GemmLowering, op: WindowStoreOp) -> None:
     acc_t = g.acc_type
     d_t = op.dst.type
     assert isinstance(d_t, MemRefType)
-    m, n = d_t.get_shape()
-    ld = tc.matrix_strides(d_t, "D")[0]
     d_dtype = tc.dtype_name(d_t.element_type)
     c = op.c
     c_dtype = tc.dtype_name(c.type.element_type) if c is not None else None  # type: ignore[union-attr]
-    c_ld = tc.matrix_strides(c.type, "C")[0] if c is not None else 0
     describe_gemm(g, op)
     m0, n0 = g.reg(op.row, op), g.reg(op.col, op)
     lane = g.val(ptx.AndOp, [g.tid], type="b32", imm=31, comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} from tensor memory into D ({d_dtype})")
     row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [g.warp], type="b32", imm=5), lane], type="u32")
     row = g.val(ptx.AddOp, [row, m0], type="s32")
     taddr = g.val(ptx.AddOp, [g.tmem, g.val(ptx.ShlOp, [g.warp], type="b32", imm=21)], type="u32")
-
-    def base(mem: SSAValue, stride: int, eb: int) -> SSAValue:
-        rowoff = g.val(ptx.MulWideOp, [row], i64, type="s32", imm=stride * eb)
-        coloff = g.val(ptx.MulWideOp, [n0], i64, type="s32", imm=eb)
-        return g.val(ptx.AddOp, [g.globals_[mem], g.val(ptx.AddOp, [rowoff, coloff], i64, type="s64")], i64, type="s64")
-
-    eb = ELEMENT_BYTES[d_dtype]
-    d_base = base(op.dst, ld, eb)
-    c_eb = ELEMENT_BYTES[c_dtype] if c_dtype else 0
-    c_base = base(c, c_ld, c_eb) if c is not None else None
-    guarded = m % acc_t.m != 0 or n % acc_t.n != 0
-    pairs = ld % 2 == 0 and n % 2 == 0 and (c is None or c_ld % 2 == 0)
-    row_ok = g.val(ptx.SetpOp, [row], i1, cmp="lt", type="s32", imm=m) if guarded else None
+    d_base, eb = row_base(g, op.dst, row, n0)
+    c_base, c_eb = row_base(g, c, row, n0) if c is not None else (None, 0)
+    bounds = Bounds(g, op)
+    pairs = bounds.pairs
+    row_ok = bounds.row_ok(row)
     reg_t = f32 if acc_t.dtype in ("f32", "f16") else i32  # an element's value
     run_t = f32 if acc_t.dtype == "f32" else i32  # what tcgen05.ld writes (f16: in the low half)
 
     def guard(col: int) -> str | None:
-        if row_ok is None:
-            return None
-        col_ok = g.val(ptx.SetpOp, [n0], i1, cmp="lt", type="s32", imm=n - col)
-        return g.if_(g.val(ptx.AndOp, [row_ok, col_ok], i1, type="pred"), "outside_d")
+        return bounds.guard(row_ok, n0, col)
 
     def value(regs: SSAValue, j: int, col: int) -> SSAValue:
         if acc_t.dtype == "f16":  # one f16 per 32-bit column, in its low half

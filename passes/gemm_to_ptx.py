@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     Float32Type,
@@ -43,7 +43,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp, ring_stages
+from lower_tc.dialects.tc_gemm import Matrix, WindowLoadOp, WindowStoreOp, matrix, ring_stages
 from lower_tc.layout import LayoutError, Major, TileLayout
 from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
 from lower_tc.layout.tma import TmaPlan, tma_plan
@@ -109,6 +109,9 @@ class GemmLowering:
     tensor_maps: list[dict[str, object]] = field(default_factory=list)
     scratch: int = 0
     uses_block_id: bool = False
+    geometry: dict[SSAValue, Matrix] = field(default_factory=dict)
+    dynamic: dict[tuple[SSAValue, str], SSAValue] = field(default_factory=dict)
+    size_params: list[dict[str, object]] = field(default_factory=list)
 
     # -- emission helpers -------------------------------------------------------------
 
@@ -154,12 +157,26 @@ class GemmLowering:
             return self.imm(self.consts[value], "s32")
         error_at(at, "this index is not computed from constants, gpu.block_id and arith in the kernel")
 
+    def size(self, arg: SSAValue, what: str) -> int | SSAValue:
+        """An argument's rows, cols or ld: a number, or the register of its parameter."""
+        value = getattr(self.geometry[arg], what)
+        return value if value is not None else self.dynamic[(arg, what)]
+
     def _index_op(self, op: Operation) -> None:
         if isinstance(op, arith.ConstantOp):
             value = op.value
             if not isinstance(value, IntegerAttr):
                 error_at(op, "only integer and index constants are lowered in a GEMM kernel")
             self.consts[op.result] = value.value.data
+            return
+        if isinstance(op, memref.DimOp):
+            if op.index not in self.consts or op.source not in self.globals_:
+                error_at(op, "memref.dim of a kernel argument, at a constant index")
+            size = self.size(op.source, ("rows", "cols")[self.consts[op.index]])
+            if isinstance(size, int):
+                self.consts[op.result] = size
+            else:
+                self.regs[op.result] = size
             return
         if isinstance(op, gpu.BlockIdOp):
             dim = op.dimension.data.value if hasattr(op.dimension.data, "value") else str(op.dimension.data)
@@ -216,6 +233,17 @@ class GemmLowering:
         for arg in block.args:
             raw = self.val(ptx.LdParamOp, result=i64, type="u64", param=param_name(arg))
             self.globals_[arg] = self.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
+        for arg in block.args:  # sizes known at launch: one .u32 parameter each
+            try:
+                geometry = matrix(arg.type, f"kernel argument {param_name(arg)}")
+            except VerifyException as err:
+                error_at(self.kernel, str(err))
+            self.geometry[arg] = geometry
+            if not geometry.static:
+                for what in SIZE_PARAMS:
+                    name = f"{param_name(arg)}_{what}"
+                    self.size_params.append({"param": name, "arg": arg.index, "what": what})  # type: ignore[attr-defined]
+                    self.dynamic[(arg, what)] = self.val(ptx.LdParamOp, type="u32", param=name)
         self.is_thread0 = self.val(ptx.SetpOp, [self.tid], i1, cmp="eq", type="u32", imm=0)
         self.wg = self.val(ptx.ShrOp, [self.tid], type="u32", imm=7)
 
@@ -246,16 +274,21 @@ class GemmLowering:
 
     def _k_loop(self, loop: scf.ForOp) -> None:
         bounds = []
-        for what, v in (("lower bound", loop.lb), ("upper bound", loop.ub), ("step", loop.step)):
+        for what, v in (("lower bound", loop.lb), ("step", loop.step)):
             if v not in self.consts:
-                error_at(loop, f"the K loop's {what} must be a constant (K is static)")
+                error_at(loop, f"the K loop's {what} must be a constant")
             bounds.append(self.consts[v])
-        lb, ub, step = bounds
+        lb, step = bounds
         if step <= 0:
             error_at(loop, f"the K loop's step must be positive, not {step}")
-        trips = -(-(ub - lb) // step)
-        if trips <= 0:
-            error_at(loop, "the K loop runs no iteration: K must be positive")
+        trips: int | SSAValue
+        if loop.ub in self.consts:
+            trips = -(-(self.consts[loop.ub] - lb) // step)
+            if trips <= 0:
+                error_at(loop, "the K loop runs no iteration: K must be positive")
+        else:  # K known at launch: ceil((ub - lb) / step) iterations, counted at run time
+            span = self.add_imm(self.reg(loop.ub, loop), step - 1 - lb)
+            trips = self.val(ptx.DivOp, [span], type="s32", imm=step, comment="K steps, from the size known at launch")
         if len(loop.iter_args) != 1 or not isinstance(loop.iter_args[0].type, tc.AccType):
             error_at(loop, "the K loop carries exactly one value, the accumulator")
         iv = loop.body.block.args[0]
@@ -328,7 +361,9 @@ class GemmLowering:
         self._setup(mma)
 
         skip = self.if_(self.is_thread0, "prologue_loads")
-        for j in range(min(stages - 1, trips)):
+        for j in range(min(stages - 1, trips) if isinstance(trips, int) else stages - 1):
+            if not isinstance(trips, int) and j:  # K may end before the ring is full
+                self.emit(ptx.BraOp, [self.val(ptx.SetpOp, [trips], i1, cmp="le", type="s32", imm=j)], label=skip)
             self._issue(j, j)
         self.emit(ptx.LabelOp, label=skip)
 
@@ -343,7 +378,8 @@ class GemmLowering:
         self._refill_and_advance(step)
         body.add_ops(self.ops)
         self.ops = outer
-        zero, one, n = self.imm(0, "s32"), self.imm(1, "s32"), self.imm(trips, "s32")
+        zero, one = self.imm(0, "s32"), self.imm(1, "s32")
+        n = self.imm(trips, "s32") if isinstance(trips, int) else trips
         loop_op = scf.ForOp(zero, n, one, [zero, zero], Region(body))
         self.ops.append(loop_op)
         if guard:
@@ -396,16 +432,19 @@ class GemmLowering:
         plan = tma_plan(ring.layout)
         src = w.src.type
         assert isinstance(src, MemRefType)
-        rows, cols = src.get_shape()
-        s_row, s_col = tc.matrix_strides(src, "the window's source")
-        global_dims, ld = ([cols, rows], s_row) if s_col == 1 else ([rows, cols], s_col)
+        g = self.geometry[w.src]
+        if g.static:
+            global_dims = [g.cols, g.rows] if g.row_major else [g.rows, g.cols]
+            global_strides: list[int] | None = [g.ld * ring.layout.dtype.bits // 8]  # type: ignore[operator]
+        else:  # the launcher fills them in from the argument's sizes
+            global_dims, global_strides = None, None  # type: ignore[assignment]
         param = f"tmap_{index}"
         self.tensor_maps.append({
             "param": param,
             "arg": list(tc.kernel_body(self.kernel).args).index(w.src),  # type: ignore[arg-type]
             "dtype": ring.layout.dtype.name,
             "global_dims": global_dims,
-            "global_strides": [ld * ring.layout.dtype.bits // 8],
+            "global_strides": global_strides,
             "box": list(plan.box),
             "swizzle": ring.layout.swizzle.value,
             "tma_swizzle_code": ring.layout.swizzle.tma_code,
@@ -526,7 +565,10 @@ class GemmLowering:
         S = self.stages
         i, s, p = st.i, st.s, st.p
         j = self.val(ptx.AddOp, [i], type="u32", imm=S - 1)
-        beyond = self.val(ptx.SetpOp, [j], i1, cmp="ge", type="u32", imm=self.trips)
+        if isinstance(self.trips, int):
+            beyond = self.val(ptx.SetpOp, [j], i1, cmp="ge", type="u32", imm=self.trips)
+        else:
+            beyond = self.val(ptx.SetpOp, [j, self.trips], i1, cmp="ge", type="u32")
         no_load = self.label("no_load")
         self.emit(ptx.BraOp, [beyond], label=no_load)
         self.emit(ptx.BraOp, [self.is_thread0], label=no_load, negate=1)
@@ -559,6 +601,7 @@ class GemmLowering:
         k = self.kernel
         threads = self.threads
         params = [f".param .u64 {param_name(a)}" for a in block.args]
+        params += [f".param .u32 {p['param']}" for p in self.size_params]
         params += [f".param .align 64 .b8 {w.param}[128]" for w in self.windows]
         smem_bytes = -(-self.scratch // 16) * 16
         if smem_bytes > SMEM_CAPACITY:
@@ -570,7 +613,8 @@ class GemmLowering:
             "threads": threads,
             "grid": grid,
             "smem_bytes": smem_bytes,
-            "args": [arg_info(k, a) for a in block.args],
+            "args": [arg_info(k, a, self.geometry[a]) for a in block.args],
+            "size_params": self.size_params,
             "tensor_maps": self.tensor_maps,
             "gemm": self.gemm_info,
         }
@@ -593,10 +637,24 @@ class GemmLowering:
             if self.uses_block_id:
                 error_at(self.kernel, "a kernel that reads gpu.block_id names its grid: tc.grid = [x, y, z]")
             return [1, 1, 1]
-        values = [a.value.data for a in attr.data] if isinstance(attr, ArrayAttr) and all(isinstance(a, IntegerAttr) for a in attr.data) else None
-        if values is None or len(values) != 3 or min(values) < 1:
-            error_at(self.kernel, "tc.grid is three positive integers: tc.grid = [x, y, z]")
-        return values
+        usage = "tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile)"
+        if not isinstance(attr, ArrayAttr) or len(attr.data) != 3:
+            error_at(self.kernel, usage)
+        args = list(tc.kernel_body(self.kernel).args)
+        grid: list[object] = []
+        for entry in attr.data:
+            if isinstance(entry, IntegerAttr) and entry.value.data >= 1:
+                grid.append(entry.value.data)
+                continue
+            parts = entry.data if isinstance(entry, ArrayAttr) else ()
+            if len(parts) != 3 or not all(isinstance(p, IntegerAttr) for p in parts):
+                error_at(self.kernel, usage)
+            arg, dim, tile = (p.value.data for p in parts)  # type: ignore[union-attr]
+            if not (0 <= arg < len(args) and dim in (0, 1) and tile >= 1):
+                error_at(self.kernel, usage)
+            size = self.size(args[arg], ("rows", "cols")[dim])
+            grid.append(-(-size // tile) if isinstance(size, int) else {"arg": arg, "dim": dim, "tile": tile})
+        return grid
 
 
 def wgmma_regs_type(t: tc.AccType) -> ptx.RegsType:
@@ -611,15 +669,19 @@ def param_name(arg: SSAValue) -> str:
     return f"p_{hint}" if hint else f"p_arg{arg.index}"  # type: ignore[attr-defined]
 
 
-def arg_info(kernel: Operation, arg: SSAValue) -> dict[str, object]:
+def arg_info(kernel: Operation, arg: SSAValue, g: Matrix) -> dict[str, object]:
+    """An argument's entry in the metadata; sizes known only at launch are null."""
     t = arg.type
-    if not isinstance(t, MemRefType):
-        error_at(kernel, f"kernel argument {param_name(arg)} must be a memref")
+    assert isinstance(t, MemRefType)
     written = any(isinstance(use.operation, WindowStoreOp) and use.operation.dst is arg for use in arg.uses)
     return {
         "param": param_name(arg),
-        "shape": list(t.get_shape()),
-        "strides": list(tc.matrix_strides(t, f"kernel argument {param_name(arg)}")),
+        "shape": [g.rows, g.cols],
+        "strides": [g.ld, 1] if g.row_major else [1, g.ld],
         "dtype": tc.dtype_name(t.element_type),
         "output": written,
     }
+
+
+#: The .u32 parameters of an argument whose sizes are known at launch.
+SIZE_PARAMS = ("rows", "cols", "ld")

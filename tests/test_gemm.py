@@ -174,6 +174,57 @@ def test_large_problems_sample_edges_and_points() -> None:
     assert small.full
 
 
+# -- sizes known at launch ----------------------------------------------------------------------
+
+
+def _dynamic_info():
+    return compile_source((ROOT / "examples" / "gemm_bf16_dynamic.mlir").read_text(), "dyn.mlir")[0].info
+
+
+def test_dynamic_sizes_are_parameters_resolved_at_launch() -> None:
+    from lower_tc.lowering.runner import resolve_sizes
+
+    info = _dynamic_info()
+    assert info["args"][0]["shape"] == [None, None] and info["gemm"]["m"] is None
+    assert [p["param"] for p in info["size_params"]][:3] == ["p_A_rows", "p_A_cols", "p_A_ld"]
+    assert info["grid"][0] == {"arg": 2, "dim": 1, "tile": 128}
+    got = resolve_sizes(info, {"A": (1000, 1000, 1008), "B": (1000, 904, None), "D": (1000, 904, None)})
+    assert got["grid"] == [8, 8, 1]
+    assert got["args"][0]["strides"] == [1008, 1]
+    assert got["tensor_maps"][0]["global_dims"] == [1000, 1000]
+    assert got["tensor_maps"][0]["global_strides"] == [2016]
+    assert [p["value"] for p in got["size_params"]] == [1000, 1000, 1008, 1000, 904, 904, 1000, 904, 904]
+    assert (got["gemm"]["m"], got["gemm"]["n"], got["gemm"]["k"]) == (1000, 904, 1000)
+    assert info["args"][0]["shape"] == [None, None]  # the compiled metadata is untouched
+
+
+@pytest.mark.parametrize(
+    ("shapes", "needle"),
+    [
+        ({"A": (64, 64, None), "B": (64, 64, None)}, "give them with --shape D="),
+        ({"A": (64, 100, None), "B": (100, 64, None), "D": (64, 64, None)}, "TMA needs a multiple of 16"),
+        ({"A": (64, 64, None), "B": (72, 64, None), "D": (64, 64, None)}, "do not make a GEMM"),
+        ({"A": (64, 64, 32), "B": (64, 64, None), "D": (64, 64, None)}, "less than the contiguous extent"),
+        ({"A": (64, 64, None), "B": (64, 64, None), "D": (64, 64, None), "E": (1, 1, None)}, "names no argument"),
+    ],
+)
+def test_wrong_launch_sizes_are_refused(shapes, needle) -> None:
+    from lower_tc.lowering.runner import ShapeError, resolve_sizes
+
+    with pytest.raises(ShapeError, match=needle):
+        resolve_sizes(_dynamic_info(), shapes)
+
+
+def test_shape_option_syntax() -> None:
+    from lower_tc.lowering.runner import ShapeError, parse_shape
+
+    assert parse_shape("A=4096x1024") == ("A", (4096, 1024, None))
+    assert parse_shape("%B=8x16@24") == ("B", (8, 16, 24))
+    for bad in ("A", "A=4096", "A=0x4", "A=4x4@x"):
+        with pytest.raises(ShapeError):
+            parse_shape(bad)
+
+
 # -- compiled kernels ---------------------------------------------------------------------------
 
 

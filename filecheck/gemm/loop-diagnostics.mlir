@@ -104,7 +104,7 @@ func.func @dynbound(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %zero = tc.acc_zero : !tc.acc<128x128xf32>
-  %acc = scf.for %k = %c0 to %bx step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+  %acc = scf.for %k = %bx to %c64 step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
     tc.window_load %A[%c0, %k] to %a as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
     tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
     %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
@@ -113,4 +113,4 @@ func.func @dynbound(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref
   tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32>
   func.return
 }
-// CHECK: {{.*}}loop-diagnostics.mlir:107:3: error: the K loop's upper bound must be a constant (K is static){{$}}
+// CHECK: {{.*}}loop-diagnostics.mlir:107:3: error: the K loop's lower bound must be a constant{{$}}

@@ -101,7 +101,7 @@ func.func @c_shape(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %D: memref<64
   tc.matmul %A, %B to %D plus %C : memref<64x64xbf16>, memref<64x64xbf16>, memref<64x64xf32>, memref<64x32xf32>
   func.return
 }
-// CHECK: {{.*}}matmul-diagnostics.mlir:101:3: error: C must be M x N = 64x64{{$}}
+// CHECK: {{.*}}matmul-diagnostics.mlir:101:3: error: C must have D's shape{{$}}
 
 // -----
 
