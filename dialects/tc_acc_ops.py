@@ -10,6 +10,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_kernel import in_gemm_kernel, kernel_target
 from lower_tc.dialects.tc_types import AccType, _memref_shape, dtype_name, matrix_strides
+from lower_tc.layout.gemm import WGMMA_ACCUMULATORS, wgmma_valid_n
 from lower_tc.layout.instr_desc import valid_n
 from lower_tc.layout.targets import Arch
 
@@ -96,26 +97,6 @@ def _check_acc_memref(acc: Attribute, mem: Attribute, what: str) -> None:
         raise VerifyException(
             f"{what} holds {dtype_name(mem.element_type)} but the accumulator is {acc.dtype}"
         )
-
-
-#: wgmma accumulators per A/B type (PTX ISA; bf16 and tf32 accumulate in f32 only).
-WGMMA_ACCUMULATORS = {
-    "f16": ("f32", "f16"),
-    "bf16": ("f32",),
-    "tf32": ("f32",),
-    "e4m3": ("f32", "f16"),
-    "e5m2": ("f32", "f16"),
-    "s8": ("s32",),
-    "u8": ("s32",),
-}
-
-
-def wgmma_valid_n(dtype: str) -> tuple[int, ...]:
-    """N of wgmma.mma_async: multiples of 8 up to 256; s8/u8: 8, 16, 24, then steps of 16."""
-    if dtype in ("s8", "u8"):
-        return (8, 16, 24) + tuple(range(32, 257, 16))
-    return tuple(range(8, 257, 8))
-
 
 #: This module's ops, in the order dialects/tc.py registers them.
 ACC_OPS = [AccZeroOp, AccLoadOp, AccStoreOp]

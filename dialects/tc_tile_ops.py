@@ -10,6 +10,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import CopyVia, CopyViaAttr, Operand, OperandAttr
+from lower_tc.dialects.tc_globals import check_tma_source
 from lower_tc.dialects.tc_kernel import SMEM_CAPACITY, kernel_target
 from lower_tc.dialects.tc_types import TileType, _memref_shape, dtype_name, element_bits, matrix_strides
 from lower_tc.layout import Major, Swizzle, element_type
@@ -135,38 +136,7 @@ class CopyOp(IRDLOperation):
                     f"(a leading dimension times {etype.bits} bits a multiple of 8)"
                 )
         if self.via.data is CopyVia.TMA:
-            if tile.layout.origin.data >= 0:
-                raise VerifyException(
-                    "TMA swizzles on absolute address bits: a tile with a swizzle origin "
-                    "must be copied via threads"
-                )
-            # which logical dimension is contiguous in global memory, and its name
-            row_contiguous = s_col == 1
-            dims = ("M", "K") if role is Operand.A else ("K", "N")
-            contiguous_dim = dims[1] if row_contiguous else dims[0]
-            contiguous_major = Major.K if contiguous_dim == "K" else Major.MN
-            if tile.major is not contiguous_major:
-                other = "column" if row_contiguous else "row"
-                raise VerifyException(
-                    f"TMA cannot transpose: operand {role}'s global matrix is contiguous along "
-                    f"{contiguous_dim}, so its tile must be {contiguous_major}-major for a TMA "
-                    f"copy; store it {other}-major or copy via threads"
-                )
-            lay = tile.layout
-            places = [("offset", lay.offset.data)] if lay.has_offset else []
-            places += [(f"atom stride along {d}", v.data) for d, v in zip(("MN", "K"), lay.strides.data)]
-            for what, value in places:
-                if value % 128:
-                    raise VerifyException(
-                        f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
-                        f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
-                    )
-            bits = element_bits(self.src.type.element_type)
-            ld_bytes = (s_row if row_contiguous else s_col) * bits // 8
-            if ld_bytes % 16:
-                raise VerifyException(
-                    f"TMA needs a leading dimension of a multiple of 16 bytes, not {ld_bytes}"
-                )
+            check_tma_source(tile, self.src.type, role)
 
 
 #: This module's ops, in the order dialects/tc.py registers them.

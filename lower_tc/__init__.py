@@ -34,13 +34,9 @@ def register_dialects(ctx: "Context") -> None:
     """Register the tc and ptx dialects on `ctx` (imported on first use)."""
 
     def tc_dialect():
-        from xdsl.ir import Dialect
-
         from lower_tc.dialects.tc import TC
-        from lower_tc.dialects.tc_gemm import GEMM_ATTRS, GEMM_OPS
 
-        # the single-tile ops and the whole-GEMM ops (tc_gemm.py) are one dialect
-        return Dialect("tc", [*TC.operations, *GEMM_OPS], [*TC.attributes, *GEMM_ATTRS])
+        return TC
 
     def ptx_dialect():
         from lower_tc.dialects.ptx import PTX

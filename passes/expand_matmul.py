@@ -33,7 +33,7 @@ from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, Windo
 from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem
 from lower_tc.passes.diagnostics import error_at, remark_at
-from lower_tc.passes.gemm_to_ptx import GRID_ATTR
+from lower_tc.passes.to_ptx.gemm import GRID_ATTR
 
 
 #: The builtin element type of each accumulator type.

@@ -242,11 +242,14 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
     kernel = compile_source(case.source(), case.name, assemble=True)[0]
     key = {"bf16": "wgmma.bf16", "f16": "wgmma.f16", "tf32": "wgmma.tf32", "e4m3": "wgmma.e4m3", "e5m2": "wgmma.e5m2", "s8": "wgmma.s8"}[case.a]
     assert check_sass(_sass(kernel), [*EXPECTED_SASS[key], *EXPECTED_SASS["tma"]]) == []
-    gemm = kernel.info["gemm"]
+    from lower_tc.lowering.runner import resolve_sizes
+
+    info = resolve_sizes(kernel.info, case.shapes())  # sizes known at launch: as the runner does
+    gemm = info["gemm"]
     assert (gemm["m"], gemm["n"], gemm["k"]) == (case.m, case.n, case.k)
     c = gemm["config"]
-    assert kernel.info["grid"] == [-(-case.n // c["bn"]), -(-case.m // c["bm"]), 1]
-    assert kernel.info["threads"] == 128 * c["bm"] // 64
+    assert info["grid"] == [-(-case.n // c["bn"]), -(-case.m // c["bm"]), 1]
+    assert info["threads"] == 128 * c["bm"] // 64
 
 
 TCGEN05_SASS = {"bf16": "tcgen05.f16", "f16": "tcgen05.f16", "tf32": "tcgen05.tf32", "e4m3": "tcgen05.f8f6f4", "e5m2": "tcgen05.f8f6f4", "s8": "tcgen05.i8"}

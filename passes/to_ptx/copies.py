@@ -11,7 +11,8 @@ from xdsl.dialects.builtin import MemRefType, i1, i16, i32, i64
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.layout import Major
+from lower_tc.layout import Major, TileLayout
+from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.passes.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import THREADS
 
@@ -133,6 +134,25 @@ def load_padded_chunk(kl: KernelLowering, gaddr: SSAValue, data_bytes: int, alig
     return [*data] + [zero] * (4 - words)
 
 
+def tensor_map(
+    param: str, arg: int, layout: TileLayout, plan: TmaPlan,
+    global_dims: list[int] | None, global_strides: list[int] | None,
+) -> dict[str, object]:
+    """A TMA tensor map's entry in the kernel metadata, for the host's
+    cuTensorMapEncodeTiled: global dimensions contiguous first, strides in bytes (None:
+    filled in at launch from sizes known only then), the box and the swizzle."""
+    return {
+        "param": param,
+        "arg": arg,
+        "dtype": layout.dtype.name,
+        "global_dims": global_dims,
+        "global_strides": global_strides,
+        "box": list(plan.box),
+        "swizzle": layout.swizzle.value,
+        "tma_swizzle_code": layout.swizzle.tma_code,
+    }
+
+
 def copy_by_tma(kl: KernelLowering, op: tc.CopyOp) -> None:
     layout = kl.tiles.get(op.dst)
     if layout is None:
@@ -143,42 +163,15 @@ def copy_by_tma(kl: KernelLowering, op: tc.CopyOp) -> None:
     s_row, s_col = tc.matrix_strides(src_t, "the copy's source")
     # TMA's dimension 0 is the contiguous one (checked by the verifier to be the tile's)
     global_dims, ld = ([cols, rows], s_row) if s_col == 1 else ([rows, cols], s_col)
-    eb_bits = layout.dtype.bits
-    a_mn, a_k = layout.atom_shape
-    s_mn, s_k = layout.strides
-    n_mn, n_k = layout.atoms
-    # The tile's contiguous dim is the global inner dim (checked by the verifier).
-    if layout.major is Major.K:
-        inner, outer_atoms, inner_atoms = a_k, n_mn, n_k
-        s_outer, s_inner = s_mn, s_k
-    else:
-        inner, outer_atoms, inner_atoms = a_mn, n_k, n_mn
-        s_outer, s_inner = s_k, s_mn
-    # rows of an atom along the outer dimension: 8 (4 for 128b_base32b's K rows)
-    atom_rows = a_mn if layout.major is Major.K else a_k
-    run = outer_atoms if s_outer == layout.atom_bytes else 1
-    run = max(r for r in range(1, min(run, 256 // atom_rows) + 1) if outer_atoms % r == 0)
-    box_rows = atom_rows * run
-    boxes = []
-    for i in range(inner_atoms):
-        for o in range(0, outer_atoms, run):
-            dst = layout.address + i * s_inner + o * s_outer
-            boxes.append((dst, i * inner, atom_rows * o))  # (smem offset, inner coord, outer coord)
+    plan = tma_plan(layout)
+    inner, box_rows = plan.box
     swz = layout.swizzle
     param = f"tmap_{len(kl.tma_params)}"
     kl.tma_params.append(param)
     arg_index = list(tc.kernel_body(kl.kernel).args).index(op.src)  # type: ignore[arg-type]
-    kl.tensor_maps.append({
-        "param": param,
-        "arg": arg_index,
-        "dtype": layout.dtype.name,
-        "global_dims": global_dims,
-        "global_strides": [ld * eb_bits // 8],
-        "box": [inner, box_rows],
-        "swizzle": swz.value,
-        "tma_swizzle_code": swz.tma_code,
-    })
-    total = len(boxes) * inner * box_rows * eb_bits // 8
+    kl.tensor_maps.append(tensor_map(param, arg_index, layout, plan, global_dims, [ld * layout.dtype.bits // 8]))
+    total = plan.bytes
+    boxes = plan.boxes
     mbar = kl.alloc_scratch(8)
     tmap = kl.val(ptx.ParamAddrOp, result=i64, param=param, comment=f"{op.operand.data} copy by TMA: {len(boxes)} boxes of {inner}x{box_rows}, swizzle {swz}")
     inited = kl.label("mbarrier_ready")
@@ -190,8 +183,8 @@ def copy_by_tma(kl: KernelLowering, op: tc.CopyOp) -> None:
     skip = kl.label("tma_issued")
     kl.emit(ptx.BraOp, [kl.is_thread0], label=skip, negate=1)
     kl.emit(ptx.MbarrierArriveExpectTxOp, [kl.smem], offset=mbar, bytes=total)
-    for dst, c_inner, c_outer in boxes:
-        kl.emit(ptx.CpAsyncBulkTensorOp, [kl.smem, tmap, kl.smem], offset=dst, mbar_offset=mbar, c0=c_inner, c1=c_outer)
+    for box in boxes:
+        kl.emit(ptx.CpAsyncBulkTensorOp, [kl.smem, tmap, kl.smem], offset=layout.address + box.smem_offset, mbar_offset=mbar, c0=box.inner, c1=box.outer)
     kl.emit(ptx.LabelOp, label=skip)
     kl.wait(mbar, 0)
     kl.emit(ptx.BarSyncOp)

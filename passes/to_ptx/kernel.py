@@ -9,8 +9,6 @@ it, found by op class in the table `lowerings` (passes/to_ptx/__init__.py builds
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -20,7 +18,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     Float32Type,
-    IntAttr,
     MemRefType,
     StringAttr,
     UnregisteredOp,
@@ -28,13 +25,14 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import LayoutError, TileLayout
 from lower_tc.passes.diagnostics import error_at
+from lower_tc.passes.to_ptx.emit import Emitter
 
 if TYPE_CHECKING:  # only for annotations: those modules import this one
     from lower_tc.passes.to_ptx.accumulators import Acc
@@ -49,7 +47,7 @@ Lowering = Callable[["KernelLowering", Operation], None]
 
 
 @dataclass
-class KernelLowering:
+class KernelLowering(Emitter):
     """Builds one ptx.kernel from one tc kernel function."""
 
     kernel: Operation  # func.func, gpu.func, ...: see tc.tc_kernels
@@ -69,18 +67,6 @@ class KernelLowering:
     frags: dict[SSAValue, SSAValue] = field(default_factory=dict)  # WMMA fragment -> registers
 
     # -- emission helpers -------------------------------------------------------------
-
-    def emit(self, cls: type[ptx.PtxOp], args=(), results=(), **props) -> ptx.PtxOp:
-        op = ptx.build(cls, list(args), list(results), **props)
-        self.ops.append(op)
-        return op
-
-    def val(self, cls: type[ptx.PtxOp], args=(), result: Attribute = i32, **props) -> SSAValue:
-        return self.emit(cls, args, [result], **props).res[0]
-
-    def label(self, stem: str) -> str:
-        self.labels += 1
-        return f"$L_{stem}_{self.labels}"
 
     def table(self, values: np.ndarray) -> SSAValue:
         name = f"{self.table_prefix}_{len(self.module_tables)}"
@@ -136,29 +122,13 @@ class KernelLowering:
             "args": [self.arg_info(a) for a in block.args],
             "tensor_maps": self.tensor_maps,
         }
-        kernel = ptx.KernelOp.build(
-            properties={
-                "sym_name": StringAttr(tc.kernel_name(k)),
-                "params": ArrayAttr([StringAttr(p) for p in params]),
-                "threads": IntAttr(threads),
-                "smem_bytes": IntAttr(smem_bytes),
-                "info": StringAttr(json.dumps(info, sort_keys=True)),
-            },
-            regions=[Region(Block(self.ops))],
-        )
-        kernel.location = k.location
-        return kernel
+        return self.kernel_op(k, params, threads, smem_bytes, info)
 
     @property
     def arch(self) -> str:
         attr = self.kernel.attributes[tc.TARGET_ATTR]
         assert isinstance(attr, StringAttr)
         return attr.data
-
-    @staticmethod
-    def param_name(arg: SSAValue) -> str:
-        hint = re.sub(r"[^A-Za-z0-9_]", "_", arg.name_hint or "")
-        return f"p_{hint}" if hint else f"p_arg{arg.index}"  # type: ignore[attr-defined]
 
     def arg_info(self, arg: SSAValue) -> dict[str, object]:
         t = arg.type

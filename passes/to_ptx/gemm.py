@@ -20,25 +20,20 @@ to step by the stage and warpgroup strides), plus the shared-memory base at run 
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from xdsl.dialects import arith, func, gpu, memref, scf
+from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     Float32Type,
-    IntAttr,
     IntegerAttr,
     MemRefType,
-    StringAttr,
     i1,
-    i16,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -48,6 +43,8 @@ from lower_tc.layout import LayoutError, Major, TileLayout
 from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.passes.diagnostics import error_at
+from lower_tc.passes.to_ptx.copies import tensor_map
+from lower_tc.passes.to_ptx.emit import Emitter, param_name
 
 f32 = Float32Type()
 #: The attribute giving a kernel its grid.
@@ -96,7 +93,7 @@ class Step:
 
 
 @dataclass
-class GemmLowering:
+class GemmLowering(Emitter):
     """Builds one ptx.kernel from one loop-level GEMM kernel."""
 
     kernel: Operation
@@ -115,14 +112,6 @@ class GemmLowering:
 
     # -- emission helpers -------------------------------------------------------------
 
-    def emit(self, cls: type[ptx.PtxOp], args=(), results=(), **props) -> ptx.PtxOp:
-        op = ptx.build(cls, list(args), list(results), **props)
-        self.ops.append(op)
-        return op
-
-    def val(self, cls: type[ptx.PtxOp], args=(), result: Attribute = i32, **props) -> SSAValue:
-        return self.emit(cls, args, [result], **props).res[0]
-
     def imm(self, value: int | str, t: str = "u32") -> SSAValue:
         return self.val(ptx.MovImmOp, result=i64 if t in ("u64", "b64", "s64") else i32, type=t, value=value)
 
@@ -130,10 +119,6 @@ class GemmLowering:
         if not value:
             return x
         return self.val(ptx.AddOp, [x], x.type, type=t, imm=value)
-
-    def label(self, stem: str) -> str:
-        self.labels += 1
-        return f"$L_{stem}_{self.labels}"
 
     def wait(self, mbar: SSAValue, parity: SSAValue, offset: int = 0) -> None:
         again = self.label("wait")
@@ -424,7 +409,7 @@ class GemmLowering:
         self.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="the last MMAs")
 
     def _store(self, op: WindowStoreOp) -> None:
-        from lower_tc.passes.gemm_epilogue import store_window
+        from lower_tc.passes.to_ptx.gemm_epilogue import store_window
 
         store_window(self, op)
 
@@ -439,16 +424,8 @@ class GemmLowering:
         else:  # the launcher fills them in from the argument's sizes
             global_dims, global_strides = None, None  # type: ignore[assignment]
         param = f"tmap_{index}"
-        self.tensor_maps.append({
-            "param": param,
-            "arg": list(tc.kernel_body(self.kernel).args).index(w.src),  # type: ignore[arg-type]
-            "dtype": ring.layout.dtype.name,
-            "global_dims": global_dims,
-            "global_strides": global_strides,
-            "box": list(plan.box),
-            "swizzle": ring.layout.swizzle.value,
-            "tma_swizzle_code": ring.layout.swizzle.tma_code,
-        })
+        arg = list(tc.kernel_body(self.kernel).args).index(w.src)  # type: ignore[arg-type]
+        self.tensor_maps.append(tensor_map(param, arg, ring.layout, plan, global_dims, global_strides))
         role = w.operand.data
         fixed = w.row if role is tc.Operand.A else w.col
         return Window(w, ring, plan, param, self.reg(fixed, w))
@@ -618,18 +595,7 @@ class GemmLowering:
             "tensor_maps": self.tensor_maps,
             "gemm": self.gemm_info,
         }
-        kernel = ptx.KernelOp.build(
-            properties={
-                "sym_name": StringAttr(tc.kernel_name(k)),
-                "params": ArrayAttr([StringAttr(p) for p in params]),
-                "threads": IntAttr(threads),
-                "smem_bytes": IntAttr(smem_bytes),
-                "info": StringAttr(json.dumps(info, sort_keys=True)),
-            },
-            regions=[Region(Block(self.ops))],
-        )
-        kernel.location = k.location
-        return kernel
+        return self.kernel_op(k, params, threads, smem_bytes, info)
 
     def _grid(self) -> list[int]:
         attr = self.kernel.attributes.get(GRID_ATTR)
@@ -662,11 +628,6 @@ def wgmma_regs_type(t: tc.AccType) -> ptx.RegsType:
     if t.dtype == "f16":
         return ptx.RegsType(t.n // 4, i32)
     return ptx.RegsType(t.n // 2, f32 if t.dtype == "f32" else i32)
-
-
-def param_name(arg: SSAValue) -> str:
-    hint = re.sub(r"[^A-Za-z0-9_]", "_", arg.name_hint or "")
-    return f"p_{hint}" if hint else f"p_arg{arg.index}"  # type: ignore[attr-defined]
 
 
 def arg_info(kernel: Operation, arg: SSAValue, g: Matrix) -> dict[str, object]:

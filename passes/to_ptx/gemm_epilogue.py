@@ -21,7 +21,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 
 if TYPE_CHECKING:
-    from lower_tc.passes.gemm_to_ptx import GemmLowering
+    from lower_tc.passes.to_ptx.gemm import GemmLowering
 
 f32 = Float32Type()
 #: Bytes of each D / C element type.
@@ -97,15 +97,19 @@ def describe_gemm(g: "GemmLowering", op: WindowStoreOp) -> None:
     }
 
 
+def output_types(g: "GemmLowering", op: WindowStoreOp) -> tuple[str, str | None]:
+    """D's element type and C's (None without C); records the kernel's GEMM metadata."""
+    describe_gemm(g, op)
+    d_dtype = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
+    c_dtype = tc.dtype_name(op.c.type.element_type) if op.c is not None else None  # type: ignore[union-attr]
+    return d_dtype, c_dtype
+
+
 def store_window(g: "GemmLowering", op: WindowStoreOp) -> None:
     acc_t = g.acc_type
-    d_t = op.dst.type
-    assert isinstance(d_t, MemRefType)
-    d_dtype = tc.dtype_name(d_t.element_type)
     c = op.c
-    c_dtype = tc.dtype_name(c.type.element_type) if c is not None else None  # type: ignore[union-attr]
+    d_dtype, c_dtype = output_types(g, op)
     bm, bn = acc_t.m, acc_t.n
-    describe_gemm(g, op)
 
     m0, n0 = g.reg(op.row, op), g.reg(op.col, op)
     in_wg = g.val(ptx.AndOp, [g.tid], type="b32", imm=127, comment=f"epilogue: {bm}x{bn}x{acc_t.dtype} into D ({d_dtype})" + (f" + C ({c_dtype})" if c is not None else ""))

@@ -1,5 +1,5 @@
 """The loop-level GEMM on sm_100a: the same K loop and ring as the wgmma one
-(gemm_to_ptx.py), with tcgen05's tools.
+(gemm.py), with tcgen05's tools.
 
 One warpgroup (128 threads). Warp 0 allocates the accumulator in tensor memory, where
 it stays across the loop. Thread 0 runs the loop alone: it waits for stage s's "full"
@@ -14,14 +14,14 @@ assembles it for sm_100a and the tests check its SASS.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float32Type, MemRefType, i1, i16, i32, i64
+from xdsl.dialects.builtin import Float32Type, i1, i16, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.diagnostics import error_at
-from lower_tc.passes.gemm_epilogue import Bounds, describe_gemm, row_base
-from lower_tc.passes.gemm_to_ptx import GemmLowering, Ring, Step
+from lower_tc.passes.to_ptx.gemm_epilogue import Bounds, output_types, row_base
+from lower_tc.passes.to_ptx.gemm import GemmLowering, Ring, Step
 
 f32 = Float32Type()
 #: Columns of one tcgen05.ld (32x32b.x32): 32 registers per thread.
@@ -108,12 +108,8 @@ def store_rows(g: Tcgen05GemmLowering, op: WindowStoreOp) -> None:
     """Each thread holds one row of the tile (lane 32w + l of tensor memory): it reads
     it 32 columns at a time and stores it, converted, with C added, inside D only."""
     acc_t = g.acc_type
-    d_t = op.dst.type
-    assert isinstance(d_t, MemRefType)
-    d_dtype = tc.dtype_name(d_t.element_type)
     c = op.c
-    c_dtype = tc.dtype_name(c.type.element_type) if c is not None else None  # type: ignore[union-attr]
-    describe_gemm(g, op)
+    d_dtype, c_dtype = output_types(g, op)
     m0, n0 = g.reg(op.row, op), g.reg(op.col, op)
     lane = g.val(ptx.AndOp, [g.tid], type="b32", imm=31, comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} from tensor memory into D ({d_dtype})")
     row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [g.warp], type="b32", imm=5), lane], type="u32")

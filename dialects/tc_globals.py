@@ -1,0 +1,104 @@
+"""Global-memory operands of tc ops: the geometry of a 2-d matrix (static or known at
+launch) and what TMA needs of it. `tc.copy via tma` and the GEMM windows share these rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import IntAttr, MemRefType, NoneAttr, StridedLayoutAttr
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects.tc_attrs import Operand
+from lower_tc.dialects.tc_types import TileType, element_bits
+from lower_tc.layout import Major
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A GEMM operand's geometry, where sizes may be dynamic (None: known at launch).
+
+    Row-major (the default layout, or ``strided<[ld, 1]>``) or column-major
+    (``strided<[1, ld]>``); `ld` is None when dynamic, and for the default layout it is
+    the column count."""
+
+    rows: int | None
+    cols: int | None
+    row_major: bool
+    ld: int | None
+
+    @property
+    def static(self) -> bool:
+        return None not in (self.rows, self.cols, self.ld)
+
+
+def matrix(t: Attribute, what: str) -> Matrix:
+    """The geometry of a 2-d global matrix of a GEMM, static or dynamic."""
+    if not isinstance(t, MemRefType) or len(t.get_shape()) != 2:
+        raise VerifyException(f"{what} must be a 2-d memref")
+    rows, cols = (d if d >= 0 else None for d in t.get_shape())
+    layout = t.layout
+    if isinstance(layout, NoneAttr):
+        return Matrix(rows, cols, True, cols)
+    shape = "row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>)"
+    if not isinstance(layout, StridedLayoutAttr):
+        raise VerifyException(f"{what} must be {shape}, not {layout}")
+    if not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0):
+        raise VerifyException(f"{what} needs offset 0 in its strided layout")
+    s0, s1 = t.get_strides()
+    if s1 == 1:
+        m = Matrix(rows, cols, True, s0)
+    elif s0 == 1:
+        m = Matrix(rows, cols, False, s1)
+    else:
+        raise VerifyException(f"{what} has strides [{s0}, {s1}]; it must be {shape}")
+    extent = m.cols if m.row_major else m.rows
+    if m.ld is not None and extent is not None and m.ld < extent:
+        raise VerifyException(
+            f"{what} has a leading dimension of {m.ld}, less than its contiguous extent {extent}"
+        )
+    return m
+
+
+def check_tma_source(tile: TileType, src: MemRefType, role: Operand) -> None:
+    """What a TMA copy of `src` into `tile` needs: the tile contiguous along the global
+    matrix's contiguous dimension (TMA does not transpose), no swizzle origin (TMA
+    swizzles on absolute address bits), 128-byte-aligned placement and a leading
+    dimension of a multiple of 16 bytes."""
+    geometry = matrix(src, "the copy's source")
+    if tile.layout.origin.data >= 0:
+        raise VerifyException(
+            "TMA swizzles on absolute address bits: a tile with a swizzle origin "
+            "must be copied via threads"
+        )
+    row_contiguous = geometry.row_major
+    dims = ("M", "K") if role is Operand.A else ("K", "N")
+    contiguous_dim = dims[1] if row_contiguous else dims[0]
+    contiguous_major = Major.K if contiguous_dim == "K" else Major.MN
+    if tile.major is not contiguous_major:
+        other = "column" if row_contiguous else "row"
+        raise VerifyException(
+            f"TMA cannot transpose: operand {role}'s global matrix is contiguous along "
+            f"{contiguous_dim}, so its tile must be {contiguous_major}-major for a TMA "
+            f"copy; store it {other}-major or copy via threads"
+        )
+    lay = tile.layout
+    places = [("offset", lay.offset.data)] if lay.has_offset else []
+    places += [(f"atom stride along {d}", v.data) for d, v in zip(("MN", "K"), lay.strides.data)]
+    for what, value in places:
+        if value % 128:
+            raise VerifyException(
+                f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
+                f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
+            )
+    check_ld(geometry, src, "TMA needs a leading dimension of a multiple of 16 bytes, not {}")
+
+
+def check_ld(geometry: Matrix, mem: MemRefType, message: str) -> None:
+    """TMA's rule: a leading dimension of a multiple of 16 bytes (checked at launch
+    when it is dynamic)."""
+    if geometry.ld is not None and geometry.ld * element_bits(mem.element_type) % 128:
+        raise VerifyException(message.format(geometry.ld * element_bits(mem.element_type) // 8))
+
+
+__all__ = ["Matrix", "check_ld", "check_tma_source", "matrix"]

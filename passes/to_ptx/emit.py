@@ -1,0 +1,59 @@
+"""What every kernel lowering uses to write ptx ops: the single-tile KernelLowering and the
+pipelined GEMM lowerings append ops in order, number labels and name parameters the same
+way."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, i32
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from lower_tc.dialects import ptx, tc
+
+
+def param_name(arg: SSAValue) -> str:
+    """The PTX parameter of a kernel argument: ``p_`` and its SSA name (or its index)."""
+    hint = re.sub(r"[^A-Za-z0-9_]", "_", arg.name_hint or "")
+    return f"p_{hint}" if hint else f"p_arg{arg.index}"  # type: ignore[attr-defined]
+
+
+class Emitter:
+    """Appends ptx ops to `self.ops` and numbers labels with `self.labels` (both are the
+    lowering's own fields)."""
+
+    ops: list
+    labels: int
+
+    param_name = staticmethod(param_name)
+
+    def emit(self, cls: type[ptx.PtxOp], args=(), results=(), **props) -> ptx.PtxOp:
+        op = ptx.build(cls, list(args), list(results), **props)
+        self.ops.append(op)
+        return op
+
+    def val(self, cls: type[ptx.PtxOp], args=(), result: Attribute = i32, **props) -> SSAValue:
+        return self.emit(cls, args, [result], **props).res[0]
+
+    def label(self, stem: str) -> str:
+        self.labels += 1
+        return f"$L_{stem}_{self.labels}"
+
+    def kernel_op(
+        self, kernel: Operation, params: list[str], threads: int, smem_bytes: int, info: dict[str, object]
+    ) -> ptx.KernelOp:
+        """The ptx.kernel of the ops emitted so far, at the tc kernel's location, with its
+        parameters, block size, dynamic shared memory and JSON metadata for the host."""
+        op = ptx.KernelOp.build(
+            properties={
+                "sym_name": StringAttr(tc.kernel_name(kernel)),
+                "params": ArrayAttr([StringAttr(p) for p in params]),
+                "threads": IntAttr(threads),
+                "smem_bytes": IntAttr(smem_bytes),
+                "info": StringAttr(json.dumps(info, sort_keys=True)),
+            },
+            regions=[Region(Block(self.ops))],
+        )
+        op.location = kernel.location
+        return op
