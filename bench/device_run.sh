@@ -30,7 +30,9 @@ if [ "${shard%%/*}" = "0" ] || [ "$shard" = "none" ]; then  # the first shard al
   $py -m pytest -q -p no:cacheprovider -m gpu -rs tests 2>&1 | tee "$OUT/pytest_gpu.txt" | tail -15
   echo "== examples through lower-tc run"
   for f in examples/*.mlir; do
-    echo "--- $f"; $py -m lower_tc.lowering.cli run "$f" --seed 11; echo "exit status $?"
+    # an example with sizes known at launch names them in a comment: --shape NAME=RxC ...
+    shapes=$(grep -o -- '--shape [^ ]*' "$f" | tr '\n' ' ')
+    echo "--- $f $shapes"; $py -m lower_tc.lowering.cli run "$f" --seed 11 $shapes; echo "exit status $?"
   done 2>&1 | tee "$OUT/run_examples.txt" | tail -30
   echo "== base-offset experiment"
   $py bench/base_offset.py --out "$OUT/base_offset.tsv" > "$OUT/base_offset.txt" 2>&1

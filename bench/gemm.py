@@ -88,11 +88,16 @@ def main(argv: list[str]) -> int:
             row["ratio"] = round(row["lower_tc_tflops"] / row["cublas_tflops"], 3)
             results.append(row)
             print(json.dumps(row), flush=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = os.environ.get("LOWER_TC_COMMIT", "")
+    if not commit:  # the device gets a copy of the tree without .git: pass LOWER_TC_COMMIT there
+        try:
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        except OSError:
+            commit = ""
     record = {
         "device": device,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": commit or os.environ.get("LOWER_TC_COMMIT", "unknown"),
+        "commit": commit or "unknown",
         "command": "python bench/gemm.py " + " ".join(argv),
         "torch": torch.__version__,
         "results": results,

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The GEMM sweep and the benchmark against cuBLAS, in one call of the `device` tool:
+#
+#   OUT=... LOWER_TC_COMMIT=$(git rev-parse --short HEAD) bash bench/gemm_device_run.sh [SHARDS]
+#
+# run from the repository root with `.whl` carried (docs/sweep.md, "Rerunning"). It installs
+# lower-tc, records the device, runs the GEMM sweep (bench/gemm_sweep.py) in SHARDS processes
+# at once (default 4: the checks' float64 references are CPU work; the GPU runs one kernel
+# at a time per process), then bench/gemm.py alone on the idle GPU. Writes to $OUT:
+# env.txt, gemm_sweep.tsv (all shards), gemm_sweep_log.txt, gemm_h100.json.
+set -u
+shards=${1:-4}
+: "${OUT:?set OUT to a folder for the results}"
+export PYTHONUNBUFFERED=1
+rm -rf /tmp/site
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
+  && python3 -m pip install -q --no-index --no-deps --no-build-isolation --target /tmp/site . \
+  || { echo "install failed"; exit 1; }
+export PYTHONPATH=/tmp/site
+py="python3 -P"
+{ date -u +"%Y-%m-%d %H:%M UTC"; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+  ptxas --version | tail -1; python3 --version; echo "commit ${LOWER_TC_COMMIT:-unknown}"; } | tee "$OUT/env.txt"
+echo "== GEMM sweep in $shards shards"
+start=$(date +%s)
+for i in $(seq 0 $((shards - 1))); do
+  $py bench/gemm_sweep.py --shard "$i/$shards" --out "/tmp/gemm_sweep_$i.tsv" > "/tmp/gemm_sweep_$i.log" 2>&1 &
+done
+wait
+head -1 /tmp/gemm_sweep_0.tsv > "$OUT/gemm_sweep.tsv"
+for i in $(seq 0 $((shards - 1))); do tail -n +2 "/tmp/gemm_sweep_$i.tsv" >> "$OUT/gemm_sweep.tsv"; cat "/tmp/gemm_sweep_$i.log"; done | tee "$OUT/gemm_sweep_log.txt"
+echo "sweep took $(( $(date +%s) - start )) s" | tee -a "$OUT/gemm_sweep_log.txt"
+echo "== bench/gemm.py"
+$py bench/gemm.py --out "$OUT/gemm_h100.json" 2>&1 | tee "$OUT/gemm_bench_log.txt"
