@@ -6,8 +6,8 @@ For each shape (8192^3, 4096^3, 2048^3, 8192x8192x1024) in bf16 (A row-major, B
 row-major, as torch.matmul(a, b)) and e4m3 (B column-major, as cuBLAS's fp8 needs,
 through torch._scaled_mm), both with a bf16 D: lower-tc's default GEMM (the op level
 with no configuration) is compiled, timed with CUDA events (lowering/timing.py, driver
-API), and cuBLAS is timed with torch's CUDA events: the median of `--runs` launches
-after `--warmup`. torch is this benchmark's dependency only, never lower-tc's.
+API), and cuBLAS is timed with torch's CUDA events: the median of `--runs` samples after
+`--warmup` launches, each sample the time of BATCH launches back to back divided by BATCH. torch is this benchmark's dependency only, never lower-tc's.
 Writes {"device", "date", "commit", "command", "results": [{"m", "n", "k", "dtype",
 "config", "lower_tc_tflops", "cublas_tflops", "ratio"}, ...]}.
 """
@@ -26,6 +26,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gemm_sweep import GemmCase  # noqa: E402
 
 SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (2048, 2048, 2048), (8192, 8192, 1024)]
+#: Launches per timed sample, for both: the host's launch latency stays out of the time.
+BATCH = 10
 
 
 def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int) -> float:
@@ -46,14 +48,15 @@ def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int)
     for _ in range(warmup):
         op()
     pairs = []
-    for _ in range(runs):  # queued back to back, as lowering/timing.py does: no launch gaps
+    for _ in range(runs):  # as lowering/timing.py does: BATCH launches between two events
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        op()
+        for _ in range(BATCH):
+            op()
         e.record()
         pairs.append((s, e))
     torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in pairs)
+    return statistics.median(s.elapsed_time(e) / BATCH for s, e in pairs)
 
 
 def main(argv: list[str]) -> int:
@@ -74,7 +77,7 @@ def main(argv: list[str]) -> int:
         for m, n, k in SHAPES:
             case = GemmCase(dtype, dtype, "f32", "bf16", m, n, k, True, dtype == "bf16", None)
             kernel = compile_source(case.source(), case.name, assemble=True)[0]
-            ours = time_kernel(kernel, seed=1, warmup=args.warmup, runs=args.runs)
+            ours = time_kernel(kernel, seed=1, warmup=args.warmup, runs=args.runs, batch=BATCH)
             device = ours.device
             theirs = cublas_ms(torch, m, n, k, dtype, args.warmup, args.runs)
             flops = 2.0 * m * n * k

@@ -180,6 +180,32 @@ def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
     )
 
 
+def summarize(path: str) -> str:
+    """A markdown table of a recorded sweep: per operand types, accumulator and D, the
+    configurations by verdict and the largest error relative to the tolerance."""
+    import re
+
+    groups: dict[str, Counter[str]] = {}
+    worst: dict[str, float] = {}
+    for line in list(open(path))[1:]:
+        name, verdict, detail = line.rstrip("\n").split("\t")[:3]
+        key = "_".join(name.split("_")[:4 if name.startswith("sm_100a") else 3])
+        if "_dyn" in name:
+            key += " (sizes at launch)"
+        groups.setdefault(key, Counter())[verdict] += 1
+        m = re.search(r"max_err=(\S+) tol=(\S+)", detail)
+        if m and float(m.group(2)) > 0:
+            worst[key] = max(worst.get(key, 0.0), float(m.group(1)) / float(m.group(2)))
+    verdicts = sorted({v for c in groups.values() for v in c})
+    lines = ["| A x B, accumulator, D | " + " | ".join(verdicts) + " | max error / tolerance |", "|---" * (len(verdicts) + 2) + "|"]
+    for key in sorted(groups):
+        counts = " | ".join(str(groups[key].get(v, 0)) for v in verdicts)
+        lines.append(f"| {key} | {counts} | {worst.get(key, 0.0):.3f} |")
+    total = sum(groups.values(), Counter())
+    lines.append("| **all** | " + " | ".join(str(total.get(v, 0)) for v in verdicts) + " | |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci"])
@@ -192,8 +218,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--shard", default="0/1", help="I/N: every N-th case from the I-th")
     args = p.parse_args(argv)
     if args.summarize:
-        rows = [l.rstrip("\n").split("\t") for l in open(args.summarize) if not l.startswith("#")][1:]
-        print(Counter(r[1] for r in rows))
+        print(summarize(args.summarize))
         return 0
     index, count = (int(x) for x in args.shard.split("/"))
     todo = [c for c in cases(args.subset) if args.match in c.name][index::count]

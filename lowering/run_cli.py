@@ -59,7 +59,7 @@ def main(argv: list[str]) -> int:
                         help="sizes of an argument known only at launch (memref<?x?x...>), e.g. A=4096x4096")
     parser.add_argument("--bench", action="store_true", help="time the kernels (CUDA events) instead of checking them")
     parser.add_argument("--warmup", type=int, default=5, help="launches before timing (--bench)")
-    parser.add_argument("--runs", type=int, default=20, help="timed launches; the median is reported (--bench)")
+    parser.add_argument("--runs", type=int, default=20, help="timed samples of 10 launches each; the median is reported (--bench)")
     args = parser.parse_args(argv)
 
     from xdsl.utils.exceptions import DiagnosticException, ParseError
