@@ -51,7 +51,8 @@ def matrix(t: Attribute, what: str) -> Matrix:
     elif s0 == 1:
         m = Matrix(rows, cols, False, s1)
     else:
-        raise VerifyException(f"{what} has strides [{s0}, {s1}]; it must be {shape}")
+        text = ", ".join("?" if x is None else str(x) for x in (s0, s1))
+        raise VerifyException(f"{what} has strides [{text}]; it must be {shape}")
     extent = m.cols if m.row_major else m.rows
     if m.ld is not None and extent is not None and m.ld < extent:
         raise VerifyException(

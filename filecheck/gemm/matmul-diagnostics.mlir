@@ -152,3 +152,19 @@ func.func @sm100(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %D: memref<64x6
   func.return
 }
 // CHECK: {{.*}}matmul-diagnostics.mlir:151:3: error: BM = 64: the tcgen05 GEMM runs one M = 128 MMA per K-slice, so BM is 128{{$}}
+
+// -----
+
+func.func @short_ld(%A: memref<64x64xbf16, strided<[32, 1]>>, %B: memref<64x64xbf16>, %D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<64x64xbf16, strided<[32, 1]>>, memref<64x64xbf16>, memref<64x64xf32>
+  func.return
+}
+// CHECK: {{.*}}matmul-diagnostics.mlir:159:3: error: A has a leading dimension of 32, less than its contiguous extent 64{{$}}
+
+// -----
+
+func.func @dyn_ld(%A: memref<?x?xbf16, strided<[?, 2]>>, %B: memref<?x?xbf16>, %D: memref<?x?xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<?x?xbf16, strided<[?, 2]>>, memref<?x?xbf16>, memref<?x?xf32>
+  func.return
+}
+// CHECK: {{.*}}matmul-diagnostics.mlir:167:3: error: A has strides [?, 2]; it must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>){{$}}

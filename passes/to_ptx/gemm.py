@@ -301,8 +301,6 @@ class GemmLowering(Emitter):
             moving, fixed = (w.col, w.row) if role is tc.Operand.A else (w.row, w.col)
             if moving is not iv:
                 error_at(w, f"operand {role}'s window moves along K with the loop: its K coordinate must be the induction variable")
-            if fixed.owner is not None and fixed.owner.parent_op() is loop:  # type: ignore[union-attr]
-                error_at(w, "the window's other coordinate must be computed before the loop")
             if w.dst in by_tile:
                 error_at(w, "each ring tile is loaded by one window")
             by_tile[w.dst] = w
