@@ -59,14 +59,71 @@ def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int)
     return statistics.median(s.elapsed_time(e) / BATCH for s, e in pairs)
 
 
+#: The ablation: one technique turned on per row, in order (bf16, A and B row-major).
+#: (name, configuration (bm, bn, bk in bytes of K, stages) or None for the chooser's, op options)
+ABLATION = [
+    ("issue-11 kernel: one pipelined loop, 128x128 tiles", (128, 128, 128, 4), 'schedule = "pipelined", raster = 0'),
+    ("+ 128x256 tiles (two warpgroups of 64x256)", (128, 256, 128, 4), 'schedule = "pipelined", raster = 0'),
+    ("+ warp specialisation (a TMA producer warpgroup, setmaxnreg)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 0'),
+    ("+ grouped raster (8 tile rows)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8'),
+    ("default (the chooser's choice, no options)", None, ""),
+]
+ABLATION_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096)]
+
+
+def variant_rows(torch, variants, shapes, dtype: str, args) -> list[dict]:
+    """Each variant at each shape: checked once on fresh inputs (lower-tc run's check), then
+    timed, with cuBLAS timed next to it in the same process."""
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.timing import time_kernel
+
+    rows = []
+    for name, config, options in variants:
+        for m, n, k in shapes:
+            case = GemmCase(dtype, dtype, "f32", "bf16", m, n, k, True, dtype == "bf16", config, options=options)
+            kernel = compile_source(case.source(), case.name, assemble=True)[0]
+            check = run_kernel(kernel, seed=3)
+            ours = time_kernel(kernel, seed=1, warmup=args.warmup, runs=args.runs, batch=BATCH)
+            theirs = cublas_ms(torch, m, n, k, dtype, args.warmup, args.runs)
+            c = kernel.info["gemm"]["config"]
+            row = {
+                "variant": name, "m": m, "n": n, "k": k, "dtype": dtype,
+                "config": f"{c['bm']}x{c['bn']}x{c['bk']}, {c['stages']} stages",
+                "options": options or "(none)",
+                "correct": check.passed,
+                "lower_tc_tflops": round(ours.tflops, 1),
+                "cublas_tflops": round(2.0 * m * n * k / (theirs * 1e-3) / 1e12, 1),
+            }
+            row["ratio"] = round(row["lower_tc_tflops"] / row["cublas_tflops"], 3)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return rows
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True)
     p.add_argument("--runs", type=int, default=30)
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--dtypes", default="bf16,e4m3")
+    p.add_argument("--ablation", metavar="FILE", help="also run the ablation (ABLATION) and write it to FILE")
+    p.add_argument("--variants", metavar="FILE", help="only time the variants listed in FILE (a Python list like ABLATION) and print them")
     args = p.parse_args(argv)
     import torch
+
+    if args.variants:
+        import ast
+
+        spec = ast.literal_eval(open(args.variants).read())
+        for dtype, variants, shapes in spec:
+            variant_rows(torch, variants, [tuple(x) for x in shapes], dtype, args)
+        return 0
+    if args.ablation:
+        rows = variant_rows(torch, ABLATION, ABLATION_SHAPES, "bf16", args)
+        with open(args.ablation, "w") as f:
+            json.dump({"command": "python bench/gemm.py " + " ".join(argv), "results": rows}, f, indent=2)
+            f.write("\n")
 
     from lower_tc.lowering.compile import compile_source
     from lower_tc.lowering.timing import time_kernel

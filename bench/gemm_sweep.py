@@ -40,6 +40,13 @@ SHAPES = [
     (256, 256, 40), (129, 65, 33), (2048, 2048, 2048), (4097, 4095, 4099),
 ]
 BIG_SHAPES = [(8192, 8192, 8192), (8192, 8192, 1024)]
+#: The op's options besides the defaults (warp-specialised, raster 8 where sizes are static).
+OPTIONS = [
+    'schedule = "pipelined", raster = 0',
+    'schedule = "pipelined", raster = 8',
+    'schedule = "warp_specialized", raster = 0',
+    'schedule = "warp_specialized", raster = 3, l2_promotion = 256',
+]
 #: (bm, bn, bk in bytes of K, stages); None: the chooser's
 CONFIGS = [None, (128, 256, 128, 3), (64, 128, 128, 5), (128, 64, 64, 2)]
 
@@ -59,6 +66,7 @@ class GemmCase:
     with_c: bool = False
     target: str = "sm_90a"
     dynamic: bool = False  # sizes known only at launch (memref<?x?x...>), given to the runner
+    options: str = ""  # the op's schedule and raster, e.g. 'schedule = "warp_specialized", raster = 8'
 
     def shapes(self) -> dict[str, tuple[int, int, int | None]] | None:
         """The --shape values of a dynamic case (leading dimensions as in source())."""
@@ -78,6 +86,8 @@ class GemmCase:
         cfg = "auto" if self.config is None else "x".join(map(str, self.config))
         arch = "" if self.target == "sm_90a" else f"{self.target}_"
         dyn = "_dyn" if self.dynamic else ""
+        if self.options:
+            dyn += "_" + "".join(ch for ch in self.options.replace("warp_specialized", "ws") if ch.isalnum() or ch == "_")
         return f"{arch}{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}{dyn}" + ("_C" if self.with_c else "")
 
     def source(self) -> str:
@@ -105,6 +115,8 @@ class GemmCase:
             bk = bk_bytes // BYTES[self.a]
             cfg = f" config #tc.gemm_config<bm = {bm}, bn = {bn}, bk = {bk}, stages = {stages}>"
         types = f"{ta}, {tb}, {td}" + (f", {td}" if self.with_c else "")
+        if self.options:
+            cfg += f" {{{self.options}}}"
         return (
             f'func.func @{self.name.replace("-", "_")}({args}) attributes {{tc.target = "{self.target}"}} {{\n'
             f"  tc.matmul %A, %B to %D{plus}{acc}{cfg} : {types}\n"
@@ -154,6 +166,11 @@ def cases(subset: str = "full") -> list[GemmCase]:
         for shape in [(1000, 1000, 1000), (129, 65, 33), (4097, 4095, 4099)]:
             out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, dynamic=True))
         out.append(GemmCase(a, b, acc, d, 300, 520, 40, True, a == "bf16", (128, 256, 128, 3), with_c=True, dynamic=True))
+    # every schedule and raster choice, not only the defaults (docs/performance.md)
+    for a, b, acc, d in (TYPES[0], TYPES[3], TYPES[4], TYPES[7]):
+        for shape in [(1000, 1000, 1000), (129, 65, 33), (4097, 4095, 4099)]:
+            for options in OPTIONS:
+                out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, options=options))
     for shape in BIG_SHAPES:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))

@@ -129,6 +129,7 @@ class KernelOp(IRDLOperation):
     threads = prop_def(IntAttr)
     smem_bytes = prop_def(IntAttr)
     info = opt_prop_def(StringAttr)  # JSON metadata for the runner
+    maxnreg = opt_prop_def(IntAttr)  # a register cap at entry (.maxnreg), which setmaxnreg needs
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
@@ -213,6 +214,17 @@ class PackOp(PtxOp):
 
     def render(self, n: Names) -> str:
         return f"mov.b32 {n(self.res[0])}, {brace([n(a) for a in self.args])};"
+
+
+@irdl_op_definition
+class SetMaxNRegOp(PtxOp):
+    """``setmaxnreg.{inc,dec}.sync.aligned.u32 N``: a warpgroup gives registers back to the
+    pool (a producer) or takes them (the consumers); every warp of it executes it."""
+
+    name = "ptx.setmaxnreg"
+
+    def render(self, n: Names) -> str:
+        return f"setmaxnreg.{self.prop('action')}.sync.aligned.u32 {self.prop('count')};"
 
 
 @irdl_op_definition
@@ -742,7 +754,7 @@ PTX = Dialect(
     [
         KernelOp, TableOp, LdParamOp, ParamAddrOp, SregOp, MovImmOp, SymAddrOp, FillOp, PackOp,
         AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp,
-        XorOp, DivOp, RemOp, MinOp, MovOp, SelpOp, AssignOp, RegOfOp, UnpackOp, MbarrierArriveOp,
+        XorOp, DivOp, RemOp, MinOp, MovOp, SelpOp, AssignOp, RegOfOp, UnpackOp, SetMaxNRegOp, MbarrierArriveOp,
         SetpOp, LabelOp, BraOp, BarSyncOp, FenceProxyAsyncOp, RetOp, LdOp, StOp, LdRegsOp,
         CvtToRegOp, CvtFromRegOp,
         MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierTryWaitParityOp,

@@ -157,12 +157,18 @@ def check_config(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Arch
 
 
 def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> GemmConfig:
-    """A configuration for an M x N x K problem (None: a size known only at launch):
-    128x128 CTA tiles (64 where M or N is known to be at most 64, M on sm_90a only), a K
-    step of one 128-byte swizzle row, and as many stages (up to 4) as shared memory holds."""
+    """A configuration for an M x N x K problem (None: a size known only at launch): on
+    sm_90a 128x256 CTA tiles where N is over 128 (two warpgroups of 64x256), 128x128 else,
+    64 where M or N is known to be at most 64; 128x128 on sm_100a; a K step of one 128-byte
+    swizzle row; as many stages (up to 4) as shared memory holds."""
     row_elems = 128 * 8 // element_type(a).bits
     bm = 64 if m is not None and m <= 64 and arch is Arch.SM90A else 128
-    bn = 64 if n is not None and n <= 64 else 128
+    if n is not None and n <= 64:
+        bn = 64
+    elif arch is Arch.SM90A and bm == 128 and (n is None or n > 128):
+        bn = 256  # two warpgroups of 64 x 256: measured fastest on the H100 (docs/performance.md)
+    else:
+        bn = 128
     bk = row_elems
     for stages in (4, 3, 2):
         config = GemmConfig(bm, bn, bk, stages)
@@ -183,12 +189,27 @@ __all__ = [
     "choose_config",
     "config_problem",
     "default_accumulator",
+    "default_schedule",
     "operand_pair_problem",
     "ring_footprint",
     "ring_k_slices",
     "ring_stride",
     "wgmma_valid_n",
 ]
+
+
+#: CTAs walk the tiles in groups of this many tile rows by default (measured best of 0, 4,
+#: 8 on the H100 at 8192^3 and 4096^3, docs/performance.md).
+DEFAULT_RASTER = 8
+
+
+def default_schedule(m: int | None, n: int | None, config: GemmConfig) -> tuple[str, int]:
+    """How a sm_90a GEMM runs by default: (schedule, raster group). Warp-specialised (a TMA
+    producer warpgroup: as fast as one loop for bf16, faster for fp8 on the H100) where
+    there are at most two consumer warpgroups; the grouped order needs the tile counts, so
+    sizes known only at launch keep row order."""
+    schedule = "warp_specialized" if config.warpgroups <= 2 else "pipelined"
+    return schedule, (DEFAULT_RASTER if m is not None and n is not None else 0)
 
 
 def ring_stride(footprint: int) -> int:

@@ -115,7 +115,10 @@ def print_kernel(kernel: ptx.KernelOp, out: IO[str]) -> None:
         out.write(f"// lower-tc kernel {kernel.sym_name.data}: {json.dumps(info, sort_keys=True)}\n")
     params = ",\n".join(f"\t{p.data}" for p in kernel.params.data)
     out.write(f".visible .entry {kernel.sym_name.data}(\n{params}\n)\n")
-    out.write(f".reqntid {kernel.threads.data}, 1, 1\n{{\n")
+    out.write(f".reqntid {kernel.threads.data}, 1, 1\n")
+    if kernel.maxnreg is not None:
+        out.write(f".maxnreg {kernel.maxnreg.data}\n")
+    out.write("{\n")
     for line in regs.declarations():
         out.write(f"\t{line}\n")
     out.write("\n")

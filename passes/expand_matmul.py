@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32, i64
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.dialects.builtin import StringAttr, ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
@@ -31,9 +31,10 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects import tc
 from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp, matrix
 from lower_tc.layout import Arch, LayoutError
-from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem
+from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_schedule
 from lower_tc.passes.diagnostics import error_at, remark_at
-from lower_tc.passes.to_ptx.gemm import GRID_ATTR
+from lower_tc.passes.to_ptx.gemm import GRID_ATTR, L2_PROMOTION_ATTR
+from lower_tc.passes.to_ptx.gemm_tcgen05 import SCHEDULE_ATTR, SCHEDULES
 
 
 #: The builtin element type of each accumulator type.
@@ -43,6 +44,43 @@ ACC_ELEMENT_TYPES = {"f32": Float32Type(), "f16": Float16Type(), "s32": i32}
 def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
     layout = tc.LayoutAttr("k") if k_major else tc.LayoutAttr("mn", order="k_first")
     return tc.TileType([rows, bk], elt, layout)
+
+
+def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const) -> tuple[list[Operation], tuple[SSAValue, SSAValue], ArrayAttr]:
+    """The ops that find the CTA's tile (m0, n0) from its block index, and the grid.
+
+    Without raster, block (x, y) takes tile row y, column x. With raster G (static sizes
+    only), the grid is 1-d and consecutive CTAs walk G tile rows column by column
+    (grouped order), so the CTAs running at one time share rows of A and columns of B in L2:
+    group = pid / (G tiles_n); first = group G; rows = min(tiles_m - first, G);
+    r = pid mod (G tiles_n); tile row first + r mod rows, tile column r / rows."""
+    m, n, _ = mm.problem
+    bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
+    bx.result.name_hint = "bx"
+    c_bm, c_bn = const(config.bm), const(config.bn)
+    c_bm.result.name_hint, c_bn.result.name_hint = "bm", "bn"
+    if not raster or m is None or n is None:
+        by = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Y))
+        by.result.name_hint = "by"
+        m0, n0 = arith.MuliOp(by, c_bm), arith.MuliOp(bx, c_bn)
+        return [bx, by, c_bm, c_bn, m0, n0], (m0.result, n0.result), grid_attr(kernel, mm, config)
+    tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
+    c_group, c_in_group, c_tiles_m = const(raster), const(raster * tiles_n), const(tiles_m)
+    group = arith.DivUIOp(bx, c_in_group)
+    first = arith.MuliOp(group, c_group)
+    left = arith.SubiOp(c_tiles_m, first)
+    rows = arith.MinUIOp(left, c_group)
+    r = arith.RemUIOp(bx, c_in_group)
+    row_in_group = arith.RemUIOp(r, rows)
+    row = arith.AddiOp(first, row_in_group)
+    col = arith.DivUIOp(r, rows)
+    m0, n0 = arith.MuliOp(row, c_bm), arith.MuliOp(col, c_bn)
+    for value, hint in ((group.result, "group"), (first.result, "first_row"), (rows.result, "rows"),
+                        (r.result, "in_group"), (row.result, "tile_row"), (col.result, "tile_col")):
+        value.name_hint = hint
+    ops = [bx, c_bm, c_bn, c_group, c_in_group, c_tiles_m, group, first, left, rows, r, row_in_group, row, col, m0, n0]
+    grid = ArrayAttr([IntegerAttr(tiles_m * tiles_n, i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
+    return ops, (m0.result, n0.result), grid
 
 
 def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
@@ -81,10 +119,21 @@ def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
 class ExpandMatmulPass(ModulePass):
     """Expands each kernel's tc.matmul into a pipelined K loop (the loop level).
 
-    Option: ``remarks=true`` prints each chosen configuration as a located remark."""
+    Options: ``remarks=true`` prints each chosen configuration as a located remark;
+    ``schedule`` and ``raster`` choose how the kernel runs (docs/performance.md) where
+    the op does not say it itself (its ``schedule`` and ``raster`` attributes)."""
 
     name = "tc-expand-matmul"
     remarks: bool = False
+    schedule: str = "auto"  # auto, pipelined or warp_specialized (sm_90a)
+    raster: int = -1  # CTAs walk the tiles in groups of this many tile rows; 0: row by row; -1: auto
+
+    def __post_init__(self) -> None:
+        """Bad options are the command line's error, found before any input is read."""
+        if self.schedule not in ("auto", *SCHEDULES):
+            raise ValueError(f"tc-expand-matmul: schedule={self.schedule}: one of auto, {', '.join(SCHEDULES)}")
+        if self.raster < -1:
+            raise ValueError(f"tc-expand-matmul: raster={self.raster}: a group size, 0 for none or -1 for auto")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in tc.tc_kernels(op):
@@ -100,13 +149,32 @@ class ExpandMatmulPass(ModulePass):
                     error_at(other, f"'{other.name}' beside tc.matmul: a matmul kernel holds the matmul alone")
             self._expand(kernel, mm)
 
+    def _choices(self, mm: MatmulOp, arch: Arch, config: GemmConfig) -> tuple[str, int]:
+        """(schedule, raster): the op's attributes, else the pass options, else the default
+        (default_schedule in layout/gemm.py)."""
+        m, n, _ = mm.problem
+        auto_schedule, auto_raster = default_schedule(m, n, config)
+        attr = mm.attributes.get("schedule")
+        schedule = attr.data if isinstance(attr, StringAttr) else self.schedule
+        if schedule not in ("auto", *SCHEDULES):
+            error_at(mm, f"schedule is one of {', '.join(SCHEDULES)}, not {schedule}")
+        raster_attr = mm.attributes.get("raster")
+        raster = raster_attr.value.data if isinstance(raster_attr, IntegerAttr) else self.raster
+        if raster < -1:
+            error_at(mm, f"raster is a group size of tile rows (0: none), not {raster}")
+        if arch is not Arch.SM90A:
+            return "pipelined", 0
+        return (auto_schedule if schedule == "auto" else schedule), (auto_raster if raster == -1 else raster)
+
     def _expand(self, kernel, mm: MatmulOp) -> None:
         arch = tc.kernel_target(mm) or Arch.SM90A
         config = _config(mm, arch)
         m, n, k = mm.problem
         if self.remarks:
             who = f"{config.warpgroups} warpgroup(s)" if arch is Arch.SM90A else "tcgen05, one warpgroup"
-            remark_at(mm, f"{config} ({who}) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
+            schedule, raster = self._choices(mm, arch, config)
+            how = f", {schedule}, raster {raster}" if arch is Arch.SM90A else ""
+            remark_at(mm, f"{config} ({who}{how}) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
         a_k_major = matrix(a_t, "A").row_major
@@ -120,11 +188,8 @@ class ExpandMatmulPass(ModulePass):
         b_tile = tc.SmemTileOp(tile_type(config.bn, config.bk, b_t.element_type, b_k_major))
         for t in (a_tile, b_tile):
             t.attributes[STAGES_ATTR] = IntegerAttr(config.stages, i64)
-        bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
-        by = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Y))
-        c_bm, c_bn = const(config.bm), const(config.bn)
-        m0 = arith.MuliOp(by, c_bm)
-        n0 = arith.MuliOp(bx, c_bn)
+        schedule, raster = self._choices(mm, arch, config)
+        tile_ops, (m0, n0), grid = tile_origin(kernel, mm, config, raster, const)
         c0, c_bk = const(0), const(config.bk)
         if k is not None:
             c_k: Operation = const(k)
@@ -137,18 +202,17 @@ class ExpandMatmulPass(ModulePass):
         zero = tc.AccZeroOp(acc_type)
         loop_body = Block(arg_types=[index, acc_type])
         kv, carried = loop_body.args
-        load_a = WindowLoadOp(mm.a, m0.result, kv, a_tile.tile, tc.Operand.A)
-        load_b = WindowLoadOp(mm.b, kv, n0.result, b_tile.tile, tc.Operand.B)
+        load_a = WindowLoadOp(mm.a, m0, kv, a_tile.tile, tc.Operand.A)
+        load_b = WindowLoadOp(mm.b, kv, n0, b_tile.tile, tc.Operand.B)
         if arch is Arch.SM90A:
             mma = tc.WgmmaOp(a_tile.tile, b_tile.tile, carried)
         else:
             mma = tc.Tcgen05MmaOp.build(operands=[a_tile.tile, b_tile.tile, carried], result_types=[acc_type])
         loop_body.add_ops([load_a, load_b, mma, scf.YieldOp(mma.result)])
         loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
-        store = WindowStoreOp(loop.results[0], mm.dst, m0.result, n0.result, mm.c)
-        new_ops = [a_tile, b_tile, bx, by, c_bm, c_bn, m0, n0, c0, *k_ops, c_bk, zero, loop, store]
-        hints = [(a_tile.tile, "a"), (b_tile.tile, "b"), (bx.result, "bx"), (by.result, "by"),
-                 (c_bm.result, "bm"), (c_bn.result, "bn"), (m0.result, "m0"), (n0.result, "n0"),
+        store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c)
+        new_ops = [a_tile, b_tile, *tile_ops, c0, *k_ops, c_bk, zero, loop, store]
+        hints = [(a_tile.tile, "a"), (b_tile.tile, "b"), (m0, "m0"), (n0, "n0"),
                  (c0.result, "c0"), (c_k.results[0], "k_end"), (c_bk.result, "bk"), (zero.acc, "zero"),
                  (kv, "k"), (carried, "acc"), (mma.result, "next"), (loop.results[0], "result")]
         for value, hint in hints:
@@ -162,7 +226,12 @@ class ExpandMatmulPass(ModulePass):
             o.location = mm.location
         mm.detach()
         mm.erase()
-        kernel.attributes[GRID_ATTR] = grid_attr(kernel, mm, config)
+        kernel.attributes[GRID_ATTR] = grid
+        if arch is Arch.SM90A:
+            kernel.attributes[SCHEDULE_ATTR] = StringAttr(schedule)
+        promotion = mm.attributes.get("l2_promotion")
+        if promotion is not None:
+            kernel.attributes[L2_PROMOTION_ATTR] = promotion
         try:
             for o in new_ops:
                 o.verify()

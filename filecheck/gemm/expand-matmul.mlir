@@ -4,15 +4,15 @@
 // RUN: lower-tc %s -p 'tc-expand-matmul{remarks=true}' -t mlir -o %t.mlir 2>&1 | filecheck %s --check-prefix=REMARK
 // RUN: lower-tc %s -p tc-expand-matmul,tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors -t mlir | filecheck %s --check-prefix=DESC
 
-// bf16, A row-major (K-major tiles), B row-major (N-major tiles), no configuration:
-// the chooser's 128x128x64 with 4 stages; a ragged 1000 x 1000 x 1000 problem.
+// bf16, A row-major (K-major tiles), B row-major (N-major tiles), 128x128x64 with 4
+// stages, one loop, CTAs in row order; a ragged 1000 x 1000 x 1000 problem.
 func.func @auto(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1000x1000xbf16, strided<[1008, 1]>>, %D: memref<1000x1000xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D : memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {schedule = "pipelined", raster = 0} : memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16>
   func.return
 }
-// REMARK: expand-matmul.mlir:10:3: remark: 128x128x64, 4 stages (2 warpgroup(s)) for 1000x1000x1000 (chosen)
+// REMARK: expand-matmul.mlir:10:3: remark: 128x128x64, 4 stages (2 warpgroup(s), pipelined, raster 0) for 1000x1000x1000 (given)
 // CHECK-LABEL: func.func @auto(
-// CHECK-SAME: tc.grid = [8 : i64, 8 : i64, 1 : i64]
+// CHECK-SAME: tc.grid = [8 : i64, 8 : i64, 1 : i64], tc.schedule = "pipelined"
 // CHECK-NEXT: %a = tc.smem_tile {stages = 4 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
 // CHECK-NEXT: %b = tc.smem_tile {stages = 4 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
 // CHECK-NEXT: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -56,12 +56,38 @@ func.func @given(%A: memref<256x512xf16, strided<[1, 256]>>, %B: memref<512x192x
   tc.matmul %A, %B to %D plus %C acc f16 config #tc.gemm_config<bm = 64, bn = 64, bk = 128, stages = 2> : memref<256x512xf16, strided<[1, 256]>>, memref<512x192xf16, strided<[1, 512]>>, memref<256x192xf16>, memref<256x192xf16>
   func.return
 }
-// REMARK: expand-matmul.mlir:56:3: remark: 64x64x128, 2 stages (1 warpgroup(s)) for 256x192x512 (given)
+// REMARK: expand-matmul.mlir:56:3: remark: 64x64x128, 2 stages (1 warpgroup(s), warp_specialized, raster 8) for 256x192x512 (given)
 // CHECK-LABEL: func.func @given(
-// CHECK-SAME: tc.grid = [3 : i64, 4 : i64, 1 : i64]
+// CHECK-SAME: tc.grid = [12 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized"
 // CHECK-NEXT: %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<mn, swizzle = auto, order = k_first>>
 // CHECK-NEXT: %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<k, swizzle = auto>>
 // CHECK: tc.window_store %result to %D[%m0, %n0] plus %C : !tc.acc<64x64xf16>, memref<256x192xf16>, memref<256x192xf16>
 // DESC-LABEL: func.func @given(
 // DESC: %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 0>>
 // DESC: %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<k, swizzle = 128b, offset = 32768>>
+
+// -----
+
+// No configuration, no options: the defaults (docs/performance.md). 128x256 tiles where N
+// is over 128, a warp-specialised kernel, and CTAs walking 8 tile rows at a time.
+func.func @defaults(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1000x1000xbf16, strided<[1008, 1]>>, %D: memref<1000x1000xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16>
+  func.return
+}
+// REMARK: expand-matmul.mlir:74:3: remark: 128x256x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8) for 1000x1000x1000 (chosen)
+// The grouped order: 8 x 4 tiles, 8 tile rows a group, so 32 CTAs in one dimension.
+// CHECK-LABEL: func.func @defaults(
+// CHECK-SAME: tc.grid = [32 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized"
+// CHECK: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+// CHECK: %group = arith.divui %bx, %{{.*}} : index
+// CHECK-NEXT: %first_row = arith.muli %group, %{{.*}} : index
+// CHECK-NEXT: %{{.*}} = arith.subi %{{.*}}, %first_row : index
+// CHECK-NEXT: %rows = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %in_group = arith.remui %bx, %{{.*}} : index
+// CHECK-NEXT: %{{.*}} = arith.remui %in_group, %rows : index
+// CHECK-NEXT: %tile_row = arith.addi %first_row, %{{.*}} : index
+// CHECK-NEXT: %tile_col = arith.divui %in_group, %rows : index
+// CHECK-NEXT: %m0 = arith.muli %tile_row, %bm : index
+// CHECK-NEXT: %n0 = arith.muli %tile_col, %bn : index
+// DESC-LABEL: func.func @defaults(
+// DESC: %b = tc.smem_tile {stages = 4 : i64} : !tc.tile<256x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 65536>>

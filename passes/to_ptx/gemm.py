@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import (
+    IntAttr,
     ArrayAttr,
     Float32Type,
     IntegerAttr,
@@ -47,6 +48,20 @@ from lower_tc.passes.to_ptx.copies import tensor_map
 from lower_tc.passes.to_ptx.emit import Emitter, param_name
 
 f32 = Float32Type()
+#: Index arithmetic a GEMM kernel may do (on sizes and block indices, all non-negative):
+#: the PTX op, its type, and the fold for constants.
+INDEX_OPS = {
+    arith.MuliOp: (ptx.MulLoOp, "s32", lambda a, b: a * b),
+    arith.AddiOp: (ptx.AddOp, "s32", lambda a, b: a + b),
+    arith.SubiOp: (ptx.SubOp, "s32", lambda a, b: a - b),
+    arith.DivUIOp: (ptx.DivOp, "u32", lambda a, b: a // b),
+    arith.RemUIOp: (ptx.RemOp, "u32", lambda a, b: a % b),
+    arith.MinUIOp: (ptx.MinOp, "u32", min),
+}
+
+#: The kernel attribute asking TMA to promote its loads to L2 in sectors of this many bytes.
+L2_PROMOTION_ATTR = "tc.l2_promotion"
+
 #: The attribute giving a kernel its grid.
 GRID_ATTR = "tc.grid"
 
@@ -109,6 +124,8 @@ class GemmLowering(Emitter):
     geometry: dict[SSAValue, Matrix] = field(default_factory=dict)
     dynamic: dict[tuple[SSAValue, str], SSAValue] = field(default_factory=dict)
     size_params: list[dict[str, object]] = field(default_factory=list)
+    exit_label: str | None = None
+    max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
 
     # -- emission helpers -------------------------------------------------------------
 
@@ -168,18 +185,17 @@ class GemmLowering(Emitter):
             self.regs[op.result] = self.val(ptx.SregOp, sreg=f"ctaid.{dim}")
             self.uses_block_id = True
             return
-        kinds = {arith.MuliOp: ("mul.lo", ptx.MulLoOp, lambda a, b: a * b),
-                 arith.AddiOp: ("add", ptx.AddOp, lambda a, b: a + b),
-                 arith.SubiOp: ("sub", ptx.SubOp, lambda a, b: a - b)}
-        for cls, (_, pcls, fold) in kinds.items():
+        for cls, (pcls, ty, fold) in INDEX_OPS.items():
             if isinstance(op, cls):
                 lhs, rhs = op.lhs, op.rhs
+                if rhs in self.consts and self.consts[rhs] == 0 and cls in (arith.DivUIOp, arith.RemUIOp):
+                    error_at(op, f"'{op.name}' by zero")
                 if lhs in self.consts and rhs in self.consts:
                     self.consts[op.result] = fold(self.consts[lhs], self.consts[rhs])
                 elif rhs in self.consts:
-                    self.regs[op.result] = self.val(pcls, [self.reg(lhs, op)], type="s32", imm=self.consts[rhs])
+                    self.regs[op.result] = self.val(pcls, [self.reg(lhs, op)], type=ty, imm=self.consts[rhs])
                 else:
-                    self.regs[op.result] = self.val(pcls, [self.reg(lhs, op), self.reg(rhs, op)], type="s32")
+                    self.regs[op.result] = self.val(pcls, [self.reg(lhs, op), self.reg(rhs, op)], type=ty)
                 return
         error_at(op, f"'{op.name}' cannot be lowered in a GEMM kernel")
 
@@ -201,6 +217,8 @@ class GemmLowering(Emitter):
         self._located(loop, self._k_loop)
         for op in body[at + 1 :]:
             self._located(op, self._post_op)
+        if self.exit_label:  # where threads with no part in the epilogue go
+            self.emit(ptx.LabelOp, label=self.exit_label)
         self.emit(ptx.RetOp)
         return self._kernel(block)
 
@@ -340,6 +358,36 @@ class GemmLowering(Emitter):
         for w in self.windows:
             w.tmap = self.val(ptx.ParamAddrOp, result=i64, param=w.param, comment=f"{w.op.operand.data} window by TMA: {len(w.plan.boxes)} box(es) of {w.plan.box[0]}x{w.plan.box[1]}, {w.ring.stages} stages")
 
+        self._schedule(mma)
+
+    def counted_loop(self, count: int | SSAValue, build) -> scf.ForOp:
+        """An scf.for over i32 registers, i from 0 to `count`, carrying a stage s and a
+        phase p that start at 0; `build(i, s, p)` emits the body (ending in its yield)."""
+        outer = self.ops
+        self.ops = []
+        body = Block(arg_types=[i32, i32, i32])
+        build(*body.args)
+        body.add_ops(self.ops)
+        self.ops = outer
+        zero, one = self.imm(0, "s32"), self.imm(1, "s32")
+        n = self.imm(count, "s32") if isinstance(count, int) else count
+        loop_op = scf.ForOp(zero, n, one, [zero, zero], Region(body))
+        self.ops.append(loop_op)
+        return loop_op
+
+    def advance(self, s: SSAValue, p: SSAValue, p_flip: SSAValue | None = None) -> None:
+        """Yields the next stage and phase: s + 1, wrapping to 0 (and flipping p) at S."""
+        s_next = self.val(ptx.AddOp, [s], type="u32", imm=1)
+        wrap = self.val(ptx.SetpOp, [s_next], i1, cmp="eq", type="u32", imm=self.stages)
+        s_new = self.val(ptx.SelpOp, [self.imm(0), s_next, wrap], type="b32")
+        p_flip = p_flip if p_flip is not None else self.val(ptx.XorOp, [p], type="b32", imm=1)
+        p_new = self.val(ptx.SelpOp, [p_flip, p, wrap], type="b32")
+        self.ops.append(scf.YieldOp(s_new, p_new))
+
+    def _schedule(self, mma: Operation) -> None:
+        """One loop for every thread: thread 0 keeps the loads S-1 iterations ahead of the
+        MMAs, between them (the module docstring)."""
+        stages, trips = self.stages, self.trips
         # the accumulator and the descriptors' parts that do not change in the loop
         self._setup(mma)
 
@@ -351,20 +399,15 @@ class GemmLowering(Emitter):
         self.emit(ptx.LabelOp, label=skip)
 
         guard = self._loop_guard()
-        outer = self.ops
-        self.ops = []
-        body = Block(arg_types=[i32, i32, i32])
-        step = Step(*body.args, *self.previous_stage(*body.args[1:]))
-        step.first = self.val(ptx.SetpOp, [step.i], i1, cmp="eq", type="u32", imm=0)
-        step.prev_empty = self.barrier(step.prev, self.empty_off)
-        self._consume(step)
-        self._refill_and_advance(step)
-        body.add_ops(self.ops)
-        self.ops = outer
-        zero, one = self.imm(0, "s32"), self.imm(1, "s32")
-        n = self.imm(trips, "s32") if isinstance(trips, int) else trips
-        loop_op = scf.ForOp(zero, n, one, [zero, zero], Region(body))
-        self.ops.append(loop_op)
+
+        def body(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            step = Step(i, s, p, *self.previous_stage(s, p))
+            step.first = self.val(ptx.SetpOp, [step.i], i1, cmp="eq", type="u32", imm=0)
+            step.prev_empty = self.barrier(step.prev, self.empty_off)
+            self._consume(step)
+            self._refill_and_advance(step)
+
+        self.counted_loop(trips, body)
         if guard:
             self._loop_tail()
             self.emit(ptx.LabelOp, label=guard)
@@ -423,7 +466,15 @@ class GemmLowering(Emitter):
             global_dims, global_strides = None, None  # type: ignore[assignment]
         param = f"tmap_{index}"
         arg = list(tc.kernel_body(self.kernel).args).index(w.src)  # type: ignore[arg-type]
-        self.tensor_maps.append(tensor_map(param, arg, ring.layout, plan, global_dims, global_strides))
+        entry = tensor_map(param, arg, ring.layout, plan, global_dims, global_strides)
+        promotion = self.kernel.attributes.get(L2_PROMOTION_ATTR)
+        if promotion is not None:  # TMA fetches whole 64/128/256-byte L2 sectors ahead
+            codes = {0: 0, 64: 1, 128: 2, 256: 3}
+            value = promotion.value.data if isinstance(promotion, IntegerAttr) else None
+            if value not in codes:
+                error_at(self.kernel, f"tc.l2_promotion is 0, 64, 128 or 256 (bytes), not {promotion}")
+            entry["l2_promotion"] = codes[value]
+        self.tensor_maps.append(entry)
         role = w.operand.data
         fixed = w.row if role is tc.Operand.A else w.col
         return Window(w, ring, plan, param, self.reg(fixed, w))
@@ -553,12 +604,7 @@ class GemmLowering(Emitter):
         self.emit(ptx.LabelOp, label=fresh)
         self._issue(j, st.prev)
         self.emit(ptx.LabelOp, label=no_load)
-        # next stage and phase
-        s_next = self.val(ptx.AddOp, [s], type="u32", imm=1)
-        wrap = self.val(ptx.SetpOp, [s_next], i1, cmp="eq", type="u32", imm=S)
-        s_new = self.val(ptx.SelpOp, [self.imm(0), s_next, wrap], type="b32")
-        p_new = self.val(ptx.SelpOp, [st.p_flip, p, wrap], type="b32")
-        self.ops.append(scf.YieldOp(s_new, p_new))
+        self.advance(s, p, st.p_flip)
 
     # -- after the loop ---------------------------------------------------------------
 
@@ -593,7 +639,10 @@ class GemmLowering(Emitter):
             "tensor_maps": self.tensor_maps,
             "gemm": self.gemm_info,
         }
-        return self.kernel_op(k, params, threads, smem_bytes, info)
+        kernel = self.kernel_op(k, params, threads, smem_bytes, info)
+        if self.max_registers:
+            kernel.properties["maxnreg"] = IntAttr(self.max_registers)
+        return kernel
 
     def _grid(self) -> list[int]:
         attr = self.kernel.attributes.get(GRID_ATTR)

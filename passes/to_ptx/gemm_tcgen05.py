@@ -166,9 +166,21 @@ def store_rows(g: Tcgen05GemmLowering, op: WindowStoreOp) -> None:
                 g.emit(ptx.LabelOp, label=skip)
 
 
+#: The kernel attribute that picks the sm_90a schedule: "pipelined" (one loop for every
+#: thread, the default) or "warp_specialized" (a producer warpgroup; gemm_specialized.py).
+SCHEDULE_ATTR = "tc.schedule"
+SCHEDULES = ("pipelined", "warp_specialized")
+
+
 def gemm_lowering(kernel: Operation) -> GemmLowering:
-    """The GEMM lowering for the kernel's target."""
+    """The GEMM lowering for the kernel's target and schedule."""
+    from lower_tc.passes.to_ptx.gemm_specialized import SpecializedGemmLowering
+
     target = kernel.attributes.get(tc.TARGET_ATTR)
+    schedule = kernel.attributes.get(SCHEDULE_ATTR)
+    name = getattr(schedule, "data", "pipelined")
+    if name not in SCHEDULES:
+        error_at(kernel, f"tc.schedule is one of {', '.join(SCHEDULES)}, not {schedule}")
     if getattr(target, "data", None) == "sm_100a":
         return Tcgen05GemmLowering(kernel)
-    return GemmLowering(kernel)
+    return SpecializedGemmLowering(kernel) if name == "warp_specialized" else GemmLowering(kernel)
