@@ -7,7 +7,7 @@
 # lower-tc, records the device, runs the GEMM sweep (bench/gemm_sweep.py) in SHARDS processes
 # at once (default 4: the checks' float64 references are CPU work; the GPU runs one kernel
 # at a time per process), then bench/gemm.py alone on the idle GPU. Writes to $OUT:
-# env.txt, gemm_sweep.tsv (all shards), gemm_sweep_log.txt, gemm_h100.json.
+# env.txt, gemm_sweep.tsv (all shards), gemm_sweep_log.txt, gemm_h100.json, ablation_h100.json.
 set -u
 shards=${1:-4}
 : "${OUT:?set OUT to a folder for the results}"
@@ -30,4 +30,4 @@ head -1 /tmp/gemm_sweep_0.tsv > "$OUT/gemm_sweep.tsv"
 for i in $(seq 0 $((shards - 1))); do tail -n +2 "/tmp/gemm_sweep_$i.tsv" >> "$OUT/gemm_sweep.tsv"; cat "/tmp/gemm_sweep_$i.log"; done | tee "$OUT/gemm_sweep_log.txt"
 echo "sweep took $(( $(date +%s) - start )) s" | tee -a "$OUT/gemm_sweep_log.txt"
 echo "== bench/gemm.py"
-$py bench/gemm.py --out "$OUT/gemm_h100.json" 2>&1 | tee "$OUT/gemm_bench_log.txt"
+$py bench/gemm.py --out "$OUT/gemm_h100.json" --ablation "$OUT/ablation_h100.json" 2>&1 | tee "$OUT/gemm_bench_log.txt"
