@@ -46,6 +46,7 @@ OPTIONS = [
     'schedule = "pipelined", raster = 8',
     'schedule = "warp_specialized", raster = 0',
     'schedule = "warp_specialized", raster = 3, l2_promotion = 256',
+    "persistent = true",
 ]
 #: (bm, bn, bk in bytes of K, stages); None: the chooser's
 CONFIGS = [None, (128, 256, 128, 3), (64, 128, 128, 5), (128, 64, 64, 2)]

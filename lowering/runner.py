@@ -330,9 +330,9 @@ def resolve_sizes(info: dict[str, Any], shapes: dict[str, tuple[int, int, int | 
             tm["global_dims"] = [cols, rows] if row_major else [rows, cols]
             tm["global_strides"] = [ld * bits // 8]
     info["grid"] = [
-        -(-args[g["arg"]]["shape"][g["dim"]] // g["tile"]) if isinstance(g, dict) else g
+        -(-args[g["arg"]]["shape"][g["dim"]] // g["tile"]) if isinstance(g, dict) and "arg" in g else g
         for g in info.get("grid", [1, 1, 1])
-    ]
+    ]  # a {"persistent": tiles} entry stays: the launcher sizes it to the GPU
     gemm = info.get("gemm")
     if gemm:
         d, a, b = args[gemm["d"]], args[gemm["a"]], args[gemm["b"]]
@@ -409,7 +409,12 @@ def load(cuda: Cuda, cubin: bytes, info: dict[str, Any], host_args: list[np.ndar
         )
         holders.append(tmap)
         addresses.append(tmap.getPtr())
-    gx, gy, gz = (int(g) for g in info.get("grid", (1, 1, 1)))
+    grid = list(info.get("grid", (1, 1, 1)))
+    if isinstance(grid[0], dict) and "persistent" in grid[0]:  # one CTA per SM, at most one per tile
+        dev = cuda.call("cuCtxGetDevice")
+        sms = cuda.call("cuDeviceGetAttribute", cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)
+        grid[0] = min(int(grid[0]["persistent"]), int(sms))
+    gx, gy, gz = (int(g) for g in grid)
     return Loaded(
         cuda, module, function, allocations, pointers, np.array(addresses, dtype=np.uint64),
         holders, smem, (gx, gy, gz), int(info["threads"]),

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import StringAttr, ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32, i64
+from xdsl.dialects.builtin import StringAttr, UnitAttr, ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i1, i32, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
@@ -34,6 +34,7 @@ from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_schedule
 from lower_tc.passes.diagnostics import error_at, remark_at
 from lower_tc.passes.to_ptx.gemm import GRID_ATTR, L2_PROMOTION_ATTR
+from lower_tc.passes.to_ptx.gemm_specialized import PERSISTENT_ATTR
 from lower_tc.passes.to_ptx.gemm_tcgen05 import SCHEDULE_ATTR, SCHEDULES
 
 
@@ -229,6 +230,13 @@ class ExpandMatmulPass(ModulePass):
         kernel.attributes[GRID_ATTR] = grid
         if arch is Arch.SM90A:
             kernel.attributes[SCHEDULE_ATTR] = StringAttr(schedule)
+        persistent = mm.attributes.get("persistent")
+        if persistent is not None and not (isinstance(persistent, IntegerAttr) and persistent.type == i1):
+            error_at(mm, "persistent is true or false")
+        if persistent is not None and persistent.value.data:
+            if schedule != "warp_specialized" or not raster or m is None or n is None:
+                error_at(mm, "a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)")
+            kernel.attributes[PERSISTENT_ATTR] = UnitAttr()
         promotion = mm.attributes.get("l2_promotion")
         if promotion is not None:
             kernel.attributes[L2_PROMOTION_ATTR] = promotion

@@ -344,3 +344,70 @@ def test_a_wrong_byte_count_is_caught_by_the_time_limit(require_gpu, tmp_path: P
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "did not finish within 3 s" in proc.stdout
+
+
+# -- schedules --------------------------------------------------------------------------------
+
+
+def test_setmaxnreg_budget_fits_the_sm() -> None:
+    """The consumers grow only by what the producer gives back (setmaxnreg.inc waits for
+    released registers: four consumers asking for more hung on the H100), and every thread's
+    registers fit the SM's 65536 at entry and after."""
+    from lower_tc.passes.to_ptx.gemm_specialized import PRODUCER_REGISTERS, consumer_registers, entry_registers
+
+    for warpgroups in (1, 2, 3, 4):
+        cap, grown = entry_registers(warpgroups), consumer_registers(warpgroups)
+        threads = 128 * (warpgroups + 1)
+        assert cap % 8 == 0 and grown % 8 == 0 and 24 <= PRODUCER_REGISTERS <= cap <= grown <= 256
+        assert cap * threads <= 65536
+        assert 128 * PRODUCER_REGISTERS + 128 * warpgroups * grown <= 65536
+        assert 128 * warpgroups * (grown - cap) <= 128 * (cap - PRODUCER_REGISTERS)
+    assert (entry_registers(2), consumer_registers(2)) == (168, 232)
+
+
+def test_defaults_are_warp_specialised_with_raster_where_sizes_are_known() -> None:
+    from lower_tc.layout.gemm import DEFAULT_RASTER, default_schedule
+
+    assert default_schedule(4096, 4096, GemmConfig(128, 256, 64, 4)) == ("warp_specialized", DEFAULT_RASTER)
+    assert default_schedule(None, 4096, GemmConfig(128, 256, 64, 4)) == ("warp_specialized", 0)
+    assert default_schedule(4096, 4096, GemmConfig(192, 128, 64, 4)) == ("pipelined", DEFAULT_RASTER)
+
+
+@pytest.mark.parametrize(("options", "needle"), [({"schedule": "eager"}, "schedule=eager"), ({"raster": -2}, "raster=-2")])
+def test_bad_expand_options_are_refused_before_any_input(options, needle) -> None:
+    from lower_tc.passes.expand_matmul import ExpandMatmulPass
+
+    with pytest.raises(ValueError, match=needle):
+        ExpandMatmulPass(**options)
+
+
+def test_raster_visits_every_tile_once() -> None:
+    """The grouped order of tc-expand-matmul, evaluated for every CTA of a ragged grid, is a
+    permutation of the tiles (no tile twice, none left out)."""
+
+    from lower_tc.lowering.compile import parse
+    from lower_tc.passes.expand_matmul import ExpandMatmulPass
+    from xdsl.dialects import arith, gpu
+
+    case = GemmCase("bf16", "bf16", "f32", "bf16", 1000, 3000, 64, True, True, (128, 256, 128, 2), options='raster = 3')
+    ctx, module = parse(case.source(), "r.mlir")
+    ExpandMatmulPass().apply(ctx, module)
+    ops = [o for o in module.walk() if isinstance(o, (gpu.BlockIdOp, arith.ConstantOp, arith.MuliOp, arith.AddiOp, arith.SubiOp, arith.DivUIOp, arith.RemUIOp, arith.MinUIOp))]
+    grid = [a.value.data for a in next(o for o in module.walk() if "tc.grid" in o.attributes).attributes["tc.grid"].data]
+    tiles_m, tiles_n = -(-1000 // 128), -(-3000 // 256)
+    assert grid == [tiles_m * tiles_n, 1, 1]
+    folds = {arith.MuliOp: lambda a, b: a * b, arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b,
+             arith.DivUIOp: lambda a, b: a // b, arith.RemUIOp: lambda a, b: a % b, arith.MinUIOp: min}
+    seen = set()
+    for pid in range(grid[0]):
+        value = {}
+        for o in ops:
+            if isinstance(o, gpu.BlockIdOp):
+                value[o.result] = pid
+            elif isinstance(o, arith.ConstantOp):
+                value[o.result] = o.value.value.data
+            else:
+                value[o.result] = folds[type(o)](value[o.lhs], value[o.rhs])
+        names = {v.name_hint: value[v] for v in value if v.name_hint in ("m0", "n0")}
+        seen.add((names["m0"], names["n0"]))
+    assert seen == {(128 * i, 256 * j) for i in range(tiles_m) for j in range(tiles_n)}

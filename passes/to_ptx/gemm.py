@@ -125,6 +125,10 @@ class GemmLowering(Emitter):
     dynamic: dict[tuple[SSAValue, str], SSAValue] = field(default_factory=dict)
     size_params: list[dict[str, object]] = field(default_factory=list)
     exit_label: str | None = None
+    index_ops: list[Operation] = field(default_factory=list)  # the kernel's index arithmetic
+    block_x: SSAValue | None = None  # stands for gpu.block_id x (a persistent kernel's tile)
+    stored: bool = False  # the epilogue is already emitted (in a persistent kernel's tile loop)
+    persistent_tiles: int | None = None
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
 
     # -- emission helpers -------------------------------------------------------------
@@ -182,7 +186,10 @@ class GemmLowering(Emitter):
             return
         if isinstance(op, gpu.BlockIdOp):
             dim = op.dimension.data.value if hasattr(op.dimension.data, "value") else str(op.dimension.data)
-            self.regs[op.result] = self.val(ptx.SregOp, sreg=f"ctaid.{dim}")
+            if dim == "x" and self.block_x is not None:
+                self.regs[op.result] = self.block_x
+            else:
+                self.regs[op.result] = self.val(ptx.SregOp, sreg=f"ctaid.{dim}")
             self.uses_block_id = True
             return
         for cls, (pcls, ty, fold) in INDEX_OPS.items():
@@ -271,6 +278,7 @@ class GemmLowering(Emitter):
         if isinstance(op, tc.AccZeroOp):
             self.acc_zero = op.acc
             return
+        self.index_ops.append(op)
         self._index_op(op)
 
     # -- the pipelined K loop ---------------------------------------------------------
@@ -360,18 +368,26 @@ class GemmLowering(Emitter):
 
         self._schedule(mma)
 
-    def counted_loop(self, count: int | SSAValue, build) -> scf.ForOp:
-        """An scf.for over i32 registers, i from 0 to `count`, carrying a stage s and a
-        phase p that start at 0; `build(i, s, p)` emits the body (ending in its yield)."""
+    def counted_loop(
+        self, count: int | SSAValue, build, start: int | SSAValue = 0, step: int | SSAValue = 1,
+        carried: tuple[SSAValue, SSAValue] | None = None,
+    ) -> scf.ForOp:
+        """An scf.for over i32 registers, i from `start` to `count` by `step`, carrying a
+        stage s and a phase p (from `carried`, else 0); `build(i, s, p)` emits the body,
+        ending in its yield. The loop's results are the last s and p."""
         outer = self.ops
         self.ops = []
         body = Block(arg_types=[i32, i32, i32])
         build(*body.args)
         body.add_ops(self.ops)
         self.ops = outer
-        zero, one = self.imm(0, "s32"), self.imm(1, "s32")
-        n = self.imm(count, "s32") if isinstance(count, int) else count
-        loop_op = scf.ForOp(zero, n, one, [zero, zero], Region(body))
+
+        def reg(x: int | SSAValue) -> SSAValue:
+            return self.imm(x, "s32") if isinstance(x, int) else x
+
+        zero = self.imm(0, "s32")
+        init = list(carried) if carried is not None else [zero, zero]
+        loop_op = scf.ForOp(reg(start), reg(count), reg(step), init, Region(body))
         self.ops.append(loop_op)
         return loop_op
 
@@ -612,7 +628,8 @@ class GemmLowering(Emitter):
         if isinstance(op, WindowStoreOp):
             if op.acc is not self.loop_result:
                 error_at(op, "tc.window_store stores the K loop's result")
-            self._store(op)
+            if not self.stored:  # a persistent kernel stores each tile in its loop
+                self._store(op)
             return
         if op.has_trait(IsTerminator, value_if_unregistered=False):
             return
@@ -628,6 +645,8 @@ class GemmLowering(Emitter):
         if smem_bytes > SMEM_CAPACITY:
             error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")
         grid = self._grid()
+        if self.persistent_tiles:  # one CTA per SM, at most one per tile: the launcher decides
+            grid = [{"persistent": self.persistent_tiles}, 1, 1]
         info = {
             "name": tc.kernel_name(k),
             "target": self.kernel.attributes[tc.TARGET_ATTR].data,  # type: ignore[attr-defined]

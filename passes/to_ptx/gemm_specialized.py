@@ -16,12 +16,18 @@ one branch of an if/else; the kernel is capped at 65536 / threads registers.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import i1
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, i1
 from xdsl.ir import Operation, SSAValue
 
-from lower_tc.dialects import ptx
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.diagnostics import error_at
-from lower_tc.passes.to_ptx.gemm import GemmLowering, Ring
+from lower_tc.passes.to_ptx.gemm import GRID_ATTR, GemmLowering, Ring, Step
+
+#: The kernel attribute that makes a warp-specialised GEMM persistent: as many CTAs as
+#: the GPU has SMs (at most one per tile), each walking tiles ctaid.x + k nctaid.x.
+PERSISTENT_ATTR = "tc.persistent"
 
 #: Registers per thread of the producer after setmaxnreg.dec.
 PRODUCER_REGISTERS = 40
@@ -55,6 +61,9 @@ class SpecializedGemmLowering(GemmLowering):
         return threads + 128
 
     def _schedule(self, mma: Operation) -> None:
+        if PERSISTENT_ATTR in self.kernel.attributes:
+            self._persistent(mma)
+            return
         is_producer = self.val(ptx.SetpOp, [self.producer_wg], i1, cmp="eq", type="u32", imm=0)
         self.exit_label = self.label("exit")
         consumer = self.if_(is_producer, "consumer")
@@ -77,8 +86,6 @@ class SpecializedGemmLowering(GemmLowering):
         self._setup(mma)
 
         def consume(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-            from lower_tc.passes.to_ptx.gemm import Step
-
             step = Step(i, s, p, *self.previous_stage(s, p))
             step.first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
             step.prev_empty = self.barrier(step.prev, self.empty_off)
@@ -87,3 +94,84 @@ class SpecializedGemmLowering(GemmLowering):
 
         self.counted_loop(self.trips, consume)
         self._drain()
+
+    # -- persistent: one CTA per SM walks the tiles ----------------------------------------
+
+    def _tiles(self) -> int:
+        """The tile count of a persistent kernel: its 1-d grid's, fixed at compile time."""
+        grid = self.kernel.attributes.get(GRID_ATTR)
+        entries = grid.data if isinstance(grid, ArrayAttr) else ()
+        if len(entries) != 3 or not all(isinstance(e, IntegerAttr) for e in entries) or [e.value.data for e in entries[1:]] != [1, 1]:
+            error_at(self.kernel, "a persistent GEMM walks a 1-d grid of tiles known at compile time: tc.grid = [tiles, 1, 1]")
+        return entries[0].value.data
+
+    def _per_tile(self, tile: SSAValue) -> None:
+        """The kernel's index arithmetic again, with gpu.block_id x = this tile, and the
+        windows' coordinates that follow from it."""
+        self.block_x = tile
+        for op in self.index_ops:
+            self._index_op(op)
+        for w in self.windows:
+            role = w.op.operand.data
+            w.outer_coord = self.reg(w.op.row if role is tc.Operand.A else w.op.col, w.op)
+
+    def _persistent(self, mma: Operation) -> None:
+        """Both roles loop over the tiles ctaid.x, ctaid.x + nctaid.x, ...; the ring's stage
+        and phase run on across tiles, so the producer loads the next tile's stages while
+        the consumers finish the last one's MMAs and its epilogue."""
+        tiles = self._tiles()
+        self.persistent_tiles = tiles
+        first_tile = self.val(ptx.SregOp, sreg="ctaid.x")
+        ctas = self.val(ptx.SregOp, sreg="nctaid.x")
+        is_producer = self.val(ptx.SetpOp, [self.producer_wg], i1, cmp="eq", type="u32", imm=0)
+        self.exit_label = self.label("exit")
+        consumer = self.if_(is_producer, "consumer")
+        self.emit(ptx.SetMaxNRegOp, action="dec", count=PRODUCER_REGISTERS, comment="producer warpgroup: TMA only, tile after tile")
+        self.emit(ptx.BraOp, [self.is_thread0], label=self.exit_label, negate=1)
+
+        def produce_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            self._per_tile(t)
+
+            def produce(j: SSAValue, s2: SSAValue, p2: SSAValue) -> None:
+                flipped = self.val(ptx.XorOp, [p2], type="b32", imm=1)
+                self.wait(self.barrier(s2, self.empty_off), flipped, self.empty_off)
+                self._issue(j, s2)
+                self.advance(s2, p2, flipped)
+
+            inner = self.counted_loop(self.trips, produce, carried=(s, p))
+            self.ops.append(scf.YieldOp(*inner.results))
+
+        self.counted_loop(tiles, produce_tile, start=first_tile, step=ctas)
+        self.emit(ptx.BraOp, label=self.exit_label)
+
+        self.emit(ptx.LabelOp, label=consumer)
+        if consumer_registers(self.warpgroups) > entry_registers(self.warpgroups):
+            self.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(self.warpgroups), comment="consumer warpgroups: the MMAs and the epilogue, tile after tile")
+        self._setup(mma)
+        store = next(op for op in tc.kernel_body(self.kernel).ops if isinstance(op, WindowStoreOp))
+        if store.acc is not self.loop_result:
+            error_at(store, "tc.window_store stores the K loop's result")
+
+        def consume_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            self._per_tile(t)
+            acc_t = self.acc_type
+            self.emit(ptx.FillOp, [self.acc], type="f32" if acc_t.dtype == "f32" else "b32", value="0f00000000" if acc_t.dtype == "f32" else "0")
+
+            def consume(i: SSAValue, s2: SSAValue, p2: SSAValue) -> None:
+                step = Step(i, s2, p2, *self.previous_stage(s2, p2))
+                step.first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
+                step.prev_empty = self.barrier(step.prev, self.empty_off)
+                self._consume(step)
+                self.advance(s2, p2, step.p_flip)
+
+            inner = self.counted_loop(self.trips, consume, carried=(s, p))
+            s_end, p_end = inner.results
+            self._drain()
+            # the tile's last stage: released once its MMAs are done (the loop releases the others)
+            last, _, _ = self.previous_stage(s_end, p_end)
+            self.emit(ptx.MbarrierArriveOp, [self.barrier(last, self.empty_off)], offset=self.empty_off)
+            self._store(store)
+            self.ops.append(scf.YieldOp(s_end, p_end))
+
+        self.counted_loop(tiles, consume_tile, start=first_tile, step=ctas)
+        self.stored = True

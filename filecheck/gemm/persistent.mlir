@@ -1,0 +1,59 @@
+// A persistent GEMM ({persistent = true}): one CTA per SM (at most one per tile, chosen by
+// the launcher), each walking the tiles ctaid.x, ctaid.x + nctaid.x, ...; the producer's and
+// the consumers' K loops sit inside tile loops, and the ring's stage and phase run on.
+// RUN: lower-tc %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @persistent(%A: memref<2048x1000xbf16, strided<[1008, 1]>>, %B: memref<1000x2048xbf16>, %D: memref<2048x2048xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {persistent = true} : memref<2048x1000xbf16, strided<[1008, 1]>>, memref<1000x2048xbf16>, memref<2048x2048xbf16>
+  func.return
+}
+// 16 x 8 tiles of 128x256
+// CHECK: // lower-tc kernel persistent: {{.*}}"grid": [{"persistent": 128}, 1, 1]
+// CHECK: mov.u32 %r{{[0-9]+}}, %ctaid.x;
+// CHECK: mov.u32 %r[[FIRST:[0-9]+]], %ctaid.x;
+// CHECK-NEXT: mov.u32 %r[[CTAS:[0-9]+]], %nctaid.x;
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// The producer: a tile loop from ctaid.x to the 128 tiles, around the K loop
+// CHECK: mov.s32 %r{{[0-9]+}}, 128;
+// CHECK-NEXT: mov.b32 %r[[T:[0-9]+]], %r[[FIRST]];
+// CHECK: $L_for_1_head:
+// CHECK: $L_for_0_head:
+// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64
+// CHECK: $L_for_0_end:
+// CHECK: add.s32 %r{{[0-9]+}}, %r[[T]], %r[[CTAS]];
+// CHECK: $L_for_1_end:
+// The consumers: a tile loop around the K loop, the last stage released and the tile stored
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: $L_for_3_head:
+// CHECK: $L_for_2_head:
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK: $L_for_2_end:
+// CHECK-NEXT: // the last MMAs
+// CHECK-NEXT: wgmma.wait_group.sync.aligned 0;
+// CHECK: mbarrier.arrive.shared::cta.b64
+// CHECK: cvt.rn.bf16x2.f32
+// CHECK: $L_for_3_end:
+
+// -----
+
+func.func @row_order(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {persistent = true, raster = 0} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)
+
+// -----
+
+func.func @not_bool(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {persistent = 2} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: persistent is true or false
+
+// -----
+
+func.func @bad_schedule(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {schedule = "eager"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: schedule is one of pipelined, warp_specialized, not eager
