@@ -67,6 +67,7 @@ ABLATION = [
     ("+ grouped raster (CTAs walk 8 tile rows at a time)", (128, 256, 128, 4), 'schedule = "pipelined", raster = 8'),
     ("+ warp specialisation (a TMA producer warpgroup, setmaxnreg)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8'),
     ("+ L2 promotion of the TMA loads (256 B)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, l2_promotion = 256'),
+    ("+ persistent CTAs (one per SM, the ring running on across tiles)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, l2_promotion = 256, persistent = true'),
     ("the default (tc.matmul with no configuration or options)", None, ""),
 ]
 ABLATION_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096)]
