@@ -251,7 +251,9 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
     c = gemm["config"]
     tiles = [-(-case.n // c["bn"]), -(-case.m // c["bm"]), 1]
     raster = info["grid"] == [tiles[0] * tiles[1], 1, 1]  # the grouped order: a 1-d grid
-    assert info["grid"] == tiles or raster
+    persistent = info["grid"] == [{"persistent": tiles[0] * tiles[1]}, 1, 1]  # sized at launch
+    assert info["grid"] == tiles or raster or persistent
+    assert persistent == ("persistent" in case.options)
     specialized = "setmaxnreg" in kernel.ptx  # a producer warpgroup more
     assert info["threads"] == 128 * (c["bm"] // 64 + specialized)
 
