@@ -8,9 +8,9 @@ entry ``r * 128 + t`` in round r, one 16-byte ``st.shared.v4`` each. A warp's
 16-byte stores go to shared memory in four phases of 8 consecutive threads; a
 phase is conflict-free when its 8 x 4 words fall in 32 different banks.
 
-Kept here, free of xDSL, so that the lowering and the layout pictures share one
-definition (the lowering, `copy_by_threads` in passes/to_ptx/copies.py, computes the same
-order; tests/test_pictures.py checks its PTX tables against this function).
+Kept here, free of xDSL, so that the lowering (`copy_by_threads` in
+passes/to_ptx/copies.py) and the layout pictures share one definition;
+tests/test_pictures.py checks the PTX tables against it.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout
+from lower_tc.layout.copy_order import thread_copy_chunks
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.passes.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import THREADS
@@ -38,31 +39,24 @@ def copy_by_threads(kl: KernelLowering, op: tc.CopyOp) -> None:
         error_at(op, "the tile must come from tc.smem_tile in this kernel")
     bits = layout.dtype.bits
     padded = layout.dtype.padded  # 4-/6-bit: 16 elements in 8/12 bytes, then padding
-    per = layout.dtype.per_chunk
     eb = max(bits // 8, 1)
     a_role = op.operand.data is tc.Operand.A
     # global element offset of (mn, k): A is M x K, B is K x N
     s_row, s_col = tc.matrix_strides(op.src.type, "the copy's source")
     s_mn, s_k = (s_row, s_col) if a_role else (s_col, s_row)
-    # first element (mn, k) of every 16-byte chunk, and the global step between its elements
-    if layout.major is Major.K:
-        mn, k = np.meshgrid(np.arange(layout.mn), np.arange(0, layout.k, per), indexing="ij")
-        step = s_k
-    else:
-        mn, k = np.meshgrid(np.arange(0, layout.mn, per), np.arange(layout.k), indexing="ij")
-        step = s_mn
-    mn, k = mn.ravel(), k.ravel()
-    smem_off = layout.addresses(mn, k)
-    g_off = mn * s_mn + k * s_k
-    if padded:  # the table holds byte offsets (packed elements; verified K-contiguous)
+    # every 16-byte chunk in store order (layout/copy_order.py, which the pictures draw),
+    # and the global step between a chunk's elements
+    order = thread_copy_chunks(layout, s_mn, s_k)
+    step = s_k if layout.major is Major.K else s_mn
+    g_off = order.gmem
+    if padded:  # the table holds byte offsets (packed elements; verified K-contiguous): exact, so the order holds
         g_off = g_off * bits // 8
         vector = not np.any(g_off % (8 if layout.dtype.chunk_data_bytes == 8 else 4))
     else:
         # one 16-byte load per chunk where the chunk is contiguous and 16-byte aligned in
         # global memory (a leading dimension that is not a multiple of 16 bytes breaks that)
         vector = step == 1 and not np.any((g_off * eb) % 16)
-    order = np.argsort(g_off, kind="stable")
-    pairs = np.stack([smem_off[order], g_off[order]], axis=1)
+    pairs = np.stack([order.smem, g_off], axis=1)
     chunks = len(pairs)
     tbl = kl.table(pairs)
     t8 = kl.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=8, comment=f"{op.operand.data} copy by threads: {chunks} chunks of 16 bytes")
