@@ -62,12 +62,13 @@ def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int)
 #: The ablation: one technique turned on per row, in order (bf16, A and B row-major).
 #: (name, configuration (bm, bn, bk in bytes of K, stages) or None for the chooser's, op options)
 ABLATION = [
-    ("issue-11 kernel: one loop, thread 0 loading between the MMAs, 128x128 tiles", (128, 128, 128, 4), 'schedule = "pipelined", raster = 0'),
-    ("+ 128x256 tiles (two warpgroups of 64x256)", (128, 256, 128, 4), 'schedule = "pipelined", raster = 0'),
-    ("+ grouped raster (CTAs walk 8 tile rows at a time)", (128, 256, 128, 4), 'schedule = "pipelined", raster = 8'),
-    ("+ warp specialisation (a TMA producer warpgroup, setmaxnreg)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8'),
-    ("+ L2 promotion of the TMA loads (256 B)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, l2_promotion = 256'),
-    ("+ persistent CTAs (one per SM, the ring running on across tiles)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, l2_promotion = 256, persistent = true'),
+    ("issue-11 kernel: one loop, thread 0 loading between the MMAs, 128x128 tiles", (128, 128, 128, 4), 'schedule = "pipelined", raster = 0, epilogue = "registers"'),
+    ("+ 128x256 tiles (two warpgroups of 64x256)", (128, 256, 128, 4), 'schedule = "pipelined", raster = 0, epilogue = "registers"'),
+    ("+ grouped raster (CTAs walk 8 tile rows at a time)", (128, 256, 128, 4), 'schedule = "pipelined", raster = 8, epilogue = "registers"'),
+    ("+ warp specialisation (a TMA producer warpgroup, setmaxnreg)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, persistent = false, epilogue = "registers"'),
+    ("+ L2 promotion of the TMA loads (256 B)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, l2_promotion = 256, persistent = false, epilogue = "registers"'),
+    ("+ persistent CTAs (one per SM, the ring running on across tiles)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, l2_promotion = 256, persistent = true, epilogue = "registers"'),
+    ("+ epilogue through shared memory (stmatrix, TMA stores overlapping the next tile)", (128, 256, 128, 4), 'schedule = "warp_specialized", raster = 8, l2_promotion = 256, persistent = true, epilogue = "tma"'),
     ("the default (tc.matmul with no configuration or options)", None, ""),
 ]
 ABLATION_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096)]

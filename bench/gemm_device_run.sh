@@ -7,7 +7,8 @@
 # lower-tc, records the device, runs the GEMM sweep (bench/gemm_sweep.py) in SHARDS processes
 # at once (default 4: the checks' float64 references are CPU work; the GPU runs one kernel
 # at a time per process), then bench/gemm.py alone on the idle GPU. Writes to $OUT:
-# env.txt, gemm_sweep.tsv (all shards), gemm_sweep_log.txt, gemm_h100.json, ablation_h100.json.
+# env.txt, gemm_sweep.tsv (all shards), gemm_sweep_log.txt, gemm_h100.json, ablation_h100.json,
+# ncu_gemm.txt (bench/ncu_gemm.sh on the default kernel at 8192^3).
 set -u
 shards=${1:-4}
 : "${OUT:?set OUT to a folder for the results}"
@@ -31,3 +32,5 @@ for i in $(seq 0 $((shards - 1))); do tail -n +2 "/tmp/gemm_sweep_$i.tsv" >> "$O
 echo "sweep took $(( $(date +%s) - start )) s" | tee -a "$OUT/gemm_sweep_log.txt"
 echo "== bench/gemm.py"
 $py bench/gemm.py --out "$OUT/gemm_h100.json" --ablation "$OUT/ablation_h100.json" 2>&1 | tee "$OUT/gemm_bench_log.txt"
+echo "== ncu on the default GEMM at 8192^3 bf16"
+OUT="$OUT" bash bench/ncu_gemm.sh 8192 8192 8192 bf16 2>&1 | tail -25

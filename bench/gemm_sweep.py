@@ -47,6 +47,14 @@ OPTIONS = [
     'schedule = "warp_specialized", raster = 0',
     'schedule = "warp_specialized", raster = 3, l2_promotion = 256',
     "persistent = true",
+    'epilogue = "registers"',
+    'epilogue = "registers", persistent = true',
+]
+#: Options that ask for the TMA-store epilogue: only where D allows it (16 bits, rows
+#: 16-byte aligned); elsewhere asking for it is an error.
+TMA_OPTIONS = [
+    'epilogue = "tma", schedule = "pipelined", raster = 0',
+    'epilogue = "tma", persistent = true',
 ]
 #: (bm, bn, bk in bytes of K, stages); None: the chooser's
 CONFIGS = [None, (128, 256, 128, 3), (64, 128, 128, 5), (128, 64, 64, 2)]
@@ -169,9 +177,15 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase(a, b, acc, d, 300, 520, 40, True, a == "bf16", (128, 256, 128, 3), with_c=True, dynamic=True))
     # every schedule and raster choice, not only the defaults (docs/performance.md)
     for a, b, acc, d in (TYPES[0], TYPES[3], TYPES[4], TYPES[7]):
-        for shape in [(1000, 1000, 1000), (129, 65, 33), (4097, 4095, 4099)]:
+        for shape in [(1000, 1000, 1000), (129, 65, 33), (4097, 4095, 4099), (72, 200, 40)]:
             for options in OPTIONS:
                 out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, options=options))
+            if d in ("bf16", "f16") and shape[1] * 2 % 16 == 0:
+                for options in TMA_OPTIONS:
+                    out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, options=options))
+    for a, b, acc, d in TYPES[2:3]:  # f16 D from an f32 accumulator, B row-major (MN-major tiles)
+        for options in TMA_OPTIONS:
+            out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, True, None, options=options))
     for shape in BIG_SHAPES:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))

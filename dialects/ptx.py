@@ -332,9 +332,14 @@ class BraOp(PtxOp):
 
 @irdl_op_definition
 class BarSyncOp(PtxOp):
+    """``bar.sync 0``: every thread of the CTA; or, with args = (barrier id register,) and
+    `count`, the named barrier that only `count` threads (one warpgroup) meet at."""
+
     name = "ptx.bar_sync"
 
     def render(self, n: Names) -> str:
+        if self.args:
+            return f"bar.sync {n(self.args[0])}, {self.prop('count')};"
         return "bar.sync 0;"
 
 
@@ -514,6 +519,56 @@ class CpAsyncBulkTensorOp(PtxOp):
             f"{_addr(dst, self.prop('offset'))}, [{tmap}, {{{c0}, {c1}}}], "
             f"{_addr(mbar, self.prop('mbar_offset'))};"
         )
+
+
+@irdl_op_definition
+class CpAsyncBulkTensorStoreOp(PtxOp):
+    """2-d TMA store, shared memory to global, in the issuing thread's bulk group:
+    args = (tensor map, c0, c1, src smem address); `offset` is added to the address."""
+
+    name = "ptx.cp_async_bulk_tensor_store"
+
+    def render(self, n: Names) -> str:
+        tmap, c0, c1, src = (n(a) for a in self.args)
+        return (
+            "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
+            f"[{tmap}, {{{c0}, {c1}}}], {_addr(src, self.prop('offset'))};"
+        )
+
+
+@irdl_op_definition
+class CpAsyncBulkCommitGroupOp(PtxOp):
+    """Closes the issuing thread's current bulk group (the TMA stores since the last)."""
+
+    name = "ptx.cp_async_bulk_commit_group"
+
+    def render(self, n: Names) -> str:
+        return "cp.async.bulk.commit_group;"
+
+
+@irdl_op_definition
+class CpAsyncBulkWaitGroupOp(PtxOp):
+    """Waits until at most `pending` of the thread's bulk groups are outstanding; with
+    `read`, only until they have read their shared-memory source (it may be reused)."""
+
+    name = "ptx.cp_async_bulk_wait_group"
+
+    def render(self, n: Names) -> str:
+        read = ".read" if self.prop("read") else ""
+        return f"cp.async.bulk.wait_group{read} {self.prop('pending')};"
+
+
+@irdl_op_definition
+class StmatrixOp(PtxOp):
+    """``stmatrix.sync.aligned.m8n8.x4.shared.b16``: a warp stores four 8x8 matrices of
+    16-bit elements; args = (this thread's row address, four b32 registers), each register
+    two neighbouring elements of one matrix's row (the wgmma accumulator's pairs)."""
+
+    name = "ptx.stmatrix"
+
+    def render(self, n: Names) -> str:
+        addr = _addr(n(self.args[0]), self.prop("offset"))
+        return f"stmatrix.sync.aligned.m8n8.x4.shared.b16 {addr}, {brace([n(a) for a in self.args[1:]])};"
 
 
 # -- wgmma ----------------------------------------------------------------------------------
@@ -758,7 +813,8 @@ PTX = Dialect(
         SetpOp, LabelOp, BraOp, BarSyncOp, FenceProxyAsyncOp, RetOp, LdOp, StOp, LdRegsOp,
         CvtToRegOp, CvtFromRegOp,
         MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierTryWaitParityOp,
-        MbarrierInvalOp, PrefetchTensormapOp, CpAsyncBulkTensorOp, WgmmaFenceOp,
+        MbarrierInvalOp, PrefetchTensormapOp, CpAsyncBulkTensorOp, CpAsyncBulkTensorStoreOp,
+        CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp, StmatrixOp, WgmmaFenceOp,
         WgmmaCommitGroupOp, WgmmaWaitGroupOp, WgmmaMmaAsyncOp, Tcgen05AllocOp,
         Tcgen05RelinquishOp, Tcgen05DeallocOp, Tcgen05MmaOp, Tcgen05CommitOp, Tcgen05FenceOp,
         Tcgen05LdOp, Tcgen05StOp, Tcgen05WaitLdOp, Tcgen05WaitStOp, ElectSyncOp, WmmaLoadOp, WmmaMmaOp, WmmaStoreOp, DeclRegsOp,

@@ -189,6 +189,7 @@ __all__ = [
     "choose_config",
     "config_problem",
     "default_accumulator",
+    "default_persistent",
     "default_schedule",
     "operand_pair_problem",
     "ring_footprint",
@@ -210,6 +211,14 @@ def default_schedule(m: int | None, n: int | None, config: GemmConfig) -> tuple[
     sizes known only at launch keep row order."""
     schedule = "warp_specialized" if config.warpgroups <= 2 else "pipelined"
     return schedule, (DEFAULT_RASTER if m is not None and n is not None else 0)
+
+
+def default_persistent(schedule: str, raster: int, m: int | None, n: int | None) -> bool:
+    """Whether a sm_90a GEMM is persistent by default: wherever it can be (warp-specialised,
+    the grouped order, sizes known at compile time). With the TMA-store epilogue, one CTA
+    per SM walking the tiles overlaps each tile's stores with the next one's loads and MMAs
+    (docs/performance.md)."""
+    return schedule == "warp_specialized" and raster >= 1 and m is not None and n is not None
 
 
 def ring_stride(footprint: int) -> int:

@@ -31,9 +31,10 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects import tc
 from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp, matrix
 from lower_tc.layout import Arch, LayoutError
-from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_schedule
+from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.passes.diagnostics import error_at, remark_at
 from lower_tc.passes.to_ptx.gemm import GRID_ATTR, L2_PROMOTION_ATTR
+from lower_tc.passes.to_ptx.gemm_epilogue_tma import EPILOGUE_ATTR, EPILOGUES
 from lower_tc.passes.to_ptx.gemm_specialized import PERSISTENT_ATTR
 from lower_tc.passes.to_ptx.gemm_tcgen05 import SCHEDULE_ATTR, SCHEDULES
 
@@ -121,18 +122,22 @@ class ExpandMatmulPass(ModulePass):
     """Expands each kernel's tc.matmul into a pipelined K loop (the loop level).
 
     Options: ``remarks=true`` prints each chosen configuration as a located remark;
-    ``schedule`` and ``raster`` choose how the kernel runs (docs/performance.md) where
-    the op does not say it itself (its ``schedule`` and ``raster`` attributes)."""
+    ``schedule``, ``raster`` and ``epilogue`` choose how the kernel runs
+    (docs/performance.md) where the op does not say it itself (its attributes of the
+    same names)."""
 
     name = "tc-expand-matmul"
     remarks: bool = False
     schedule: str = "auto"  # auto, pipelined or warp_specialized (sm_90a)
     raster: int = -1  # CTAs walk the tiles in groups of this many tile rows; 0: row by row; -1: auto
+    epilogue: str = "auto"  # auto (TMA stores where they apply), tma or registers (sm_90a)
 
     def __post_init__(self) -> None:
         """Bad options are the command line's error, found before any input is read."""
         if self.schedule not in ("auto", *SCHEDULES):
             raise ValueError(f"tc-expand-matmul: schedule={self.schedule}: one of auto, {', '.join(SCHEDULES)}")
+        if self.epilogue not in ("auto", *EPILOGUES):
+            raise ValueError(f"tc-expand-matmul: epilogue={self.epilogue}: one of auto, {', '.join(EPILOGUES)}")
         if self.raster < -1:
             raise ValueError(f"tc-expand-matmul: raster={self.raster}: a group size, 0 for none or -1 for auto")
 
@@ -234,9 +239,18 @@ class ExpandMatmulPass(ModulePass):
         if persistent is not None and not (isinstance(persistent, IntegerAttr) and persistent.type == i1):
             error_at(mm, "persistent is true or false")
         if persistent is not None and persistent.value.data:
-            if schedule != "warp_specialized" or not raster or m is None or n is None:
+            if not default_persistent(schedule, raster, m, n):
                 error_at(mm, "a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)")
+        wanted = persistent.value.data if persistent is not None else arch is Arch.SM90A and default_persistent(schedule, raster, m, n)
+        if wanted:
             kernel.attributes[PERSISTENT_ATTR] = UnitAttr()
+        epilogue = mm.attributes.get("epilogue")
+        epilogue_name = epilogue.data if isinstance(epilogue, StringAttr) else (None if epilogue is None else "")
+        if epilogue_name is not None and epilogue_name not in ("auto", *EPILOGUES):
+            error_at(mm, f"epilogue is one of auto, {', '.join(EPILOGUES)}, not {epilogue}")
+        epilogue_name = epilogue_name or self.epilogue
+        if epilogue_name != "auto":
+            kernel.attributes[EPILOGUE_ATTR] = StringAttr(epilogue_name)
         promotion = mm.attributes.get("l2_promotion")
         if promotion is not None:
             kernel.attributes[L2_PROMOTION_ATTR] = promotion

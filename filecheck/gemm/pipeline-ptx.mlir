@@ -6,7 +6,7 @@
 // The loop stays structured until ptx-lower-loops: without it, an scf.for in the kernel.
 // RUN: lower-tc %examples/gemm_bf16_loop.mlir -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx -t mlir | filecheck %s --check-prefix=SCF
 
-// CHECK: // lower-tc kernel gemm_bf16_loop: {{.*}}"grid": [16, 32, 1]{{.*}}"smem_bytes": 147504{{.*}}"threads": 256
+// CHECK: // lower-tc kernel gemm_bf16_loop: {{.*}}"grid": [16, 32, 1]{{.*}}"smem_bytes": 181248{{.*}}"threads": 256
 // CHECK: .reqntid 256, 1, 1
 // full[s] (one arrival: thread 0's expect_tx) and empty[s] (all 256 threads) after the
 // rings (3 x 16 KiB of A, 3 x 32 KiB of B)
@@ -34,7 +34,11 @@
 // CHECK: bra.uni $L_for_0_head;
 // CHECK-NEXT: $L_for_0_end:
 // CHECK: wgmma.wait_group.sync.aligned 0;
+// The epilogue (filecheck/gemm/epilogue-tma.mlir): stmatrix into the staging pieces after
+// the barriers (147504 rounded up to 148480, 2 warpgroups x 16 KiB), then TMA stores
 // CHECK: cvt.rn.bf16x2.f32
+// CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}+148480]
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // CHECK: ret;
 
 // SCF: "ptx.kernel"() <{sym_name = "gemm_bf16_loop"

@@ -41,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import Matrix, WindowLoadOp, WindowStoreOp, matrix, ring_stages
 from lower_tc.layout import LayoutError, Major, TileLayout
+from lower_tc.layout.epilogue import PIECE_ALIGN, staging_bytes
 from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.passes.diagnostics import error_at
@@ -130,6 +131,7 @@ class GemmLowering(Emitter):
     stored: bool = False  # the epilogue is already emitted (in a persistent kernel's tile loop)
     persistent_tiles: int | None = None
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
+    staging: int | None = None  # where the TMA-store epilogue's pieces start (None: registers)
 
     # -- emission helpers -------------------------------------------------------------
 
@@ -224,6 +226,10 @@ class GemmLowering(Emitter):
         self._located(loop, self._k_loop)
         for op in body[at + 1 :]:
             self._located(op, self._post_op)
+        if self.staging is not None:
+            from lower_tc.passes.to_ptx.gemm_epilogue_tma import wait_for_stores
+
+            wait_for_stores(self)
         if self.exit_label:  # where threads with no part in the epilogue go
             self.emit(ptx.LabelOp, label=self.exit_label)
         self.emit(ptx.RetOp)
@@ -355,6 +361,7 @@ class GemmLowering(Emitter):
         self.full_off = self.scratch
         self.empty_off = self.scratch + 8 * stages
         self.scratch += 16 * stages
+        self._choose_epilogue()
         skip = self.if_(self.is_thread0, "barriers_ready")
         for s in range(stages):
             self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.full_off + 8 * s, count=1)
@@ -365,8 +372,41 @@ class GemmLowering(Emitter):
         self.emit(ptx.BarSyncOp)
         for w in self.windows:
             w.tmap = self.val(ptx.ParamAddrOp, result=i64, param=w.param, comment=f"{w.op.operand.data} window by TMA: {len(w.plan.boxes)} box(es) of {w.plan.box[0]}x{w.plan.box[1]}, {w.ring.stages} stages")
+        if self.staging is not None:
+            self.d_tmap = self.val(ptx.ParamAddrOp, result=i64, param=self.d_tmap_param, comment="D by TMA stores of staged pieces")
 
         self._schedule(mma)
+
+    def _choose_epilogue(self) -> None:
+        """The TMA-store epilogue (gemm_epilogue_tma.py) wherever it applies, unless the
+        kernel's tc.epilogue says "registers"; with "tma", a reason against is an error.
+        Its staging pieces go after the barriers, on a 1024-byte boundary."""
+        from lower_tc.passes.to_ptx.gemm_epilogue_tma import EPILOGUE_ATTR, EPILOGUES, epilogue_problem, tma_store_map
+
+        attr = self.kernel.attributes.get(EPILOGUE_ATTR)
+        asked = getattr(attr, "data", None) if attr is not None else None
+        if attr is not None and asked not in EPILOGUES:
+            error_at(self.kernel, f"tc.epilogue is one of {', '.join(EPILOGUES)}, not {attr}")
+        if asked == "registers":
+            return
+        store = next((op for op in tc.kernel_body(self.kernel).ops if isinstance(op, WindowStoreOp)), None)
+        if store is None:
+            return
+        if self.MMA is not tc.WgmmaOp:
+            problem: str | None = "the tcgen05 GEMM stores D from tensor memory through registers"
+        else:
+            problem = epilogue_problem(self, store)
+        start = -(-self.scratch // PIECE_ALIGN) * PIECE_ALIGN
+        end = start + staging_bytes(self.warpgroups)
+        if problem is None and end > SMEM_CAPACITY:
+            problem = f"the stages leave {SMEM_CAPACITY - start} bytes of shared memory and the staging pieces need {end - start}"
+        if problem is not None:
+            if asked == "tma":
+                error_at(store, f"the TMA-store epilogue cannot store this D: {problem}")
+            return
+        self.staging, self.scratch = start, end
+        self.d_tmap_param = f"tmap_{len(self.windows)}"
+        self.tensor_maps.append(tma_store_map(self, store, self.d_tmap_param))
 
     def counted_loop(
         self, count: int | SSAValue, build, start: int | SSAValue = 0, step: int | SSAValue = 1,
@@ -467,8 +507,12 @@ class GemmLowering(Emitter):
 
     def _store(self, op: WindowStoreOp) -> None:
         from lower_tc.passes.to_ptx.gemm_epilogue import store_window
+        from lower_tc.passes.to_ptx.gemm_epilogue_tma import store_window_tma
 
-        store_window(self, op)
+        if self.staging is not None:
+            store_window_tma(self, op, self.staging, self.d_tmap)
+        else:
+            store_window(self, op)
 
     def _window(self, w: WindowLoadOp, ring: Ring, index: int) -> Window:
         plan = tma_plan(ring.layout)
@@ -641,6 +685,8 @@ class GemmLowering(Emitter):
         params = [f".param .u64 {param_name(a)}" for a in block.args]
         params += [f".param .u32 {p['param']}" for p in self.size_params]
         params += [f".param .align 64 .b8 {w.param}[128]" for w in self.windows]
+        if self.staging is not None:
+            params.append(f".param .align 64 .b8 {self.d_tmap_param}[128]")
         smem_bytes = -(-self.scratch // 16) * 16
         if smem_bytes > SMEM_CAPACITY:
             error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")

@@ -1,0 +1,103 @@
+// The TMA-store epilogue (passes/to_ptx/gemm_epilogue_tma.py): each consumer warpgroup
+// stmatrixes its accumulator into two 64x64 staging pieces (128-byte swizzle, after the
+// ring and its barriers) and one thread of it stores each piece with a TMA store; the
+// register epilogue where asked for or where D does not allow TMA; every diagnostic.
+// RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
+
+func.func @staged(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
+  func.return
+}
+// D's tensor map: dimension 0 along D's rows, a 64x64 box, the 128-byte swizzle; the four
+// 48 KiB stages end at 196608, their barriers at 196672, the pieces start at 197632.
+// CHECK: // lower-tc kernel staged: {{.*}}"smem_bytes": 230400,{{.*}}{"arg": 2, "box": [64, 64], "dtype": "bf16", "global_dims": [512, 256], "global_strides": [1024], "param": "tmap_2", "swizzle": "128b", "tma_swizzle_code": 3}
+// CHECK: .param .align 64 .b8 tmap_2[128]
+// CHECK: mov.b64 %rd[[MAP:[0-9]+]], tmap_2;
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: // epilogue: 128x256xf32 into D (bf16) by stmatrix and TMA stores of 64x64 pieces
+// a lane's row: (lane mod 16) + 16 x warp, 128 bytes each; its chunk (lane / 16) ^ (lane mod 8) ^ 2j
+// CHECK: and.b32 %r{{[0-9]+}}, %r0, 15;
+// CHECK: and.b32 %r[[LO:[0-9]+]], %r0, 7;
+// CHECK-NEXT: xor.b32 %r[[PH:[0-9]+]], %r{{[0-9]+}}, %r[[LO]];
+// CHECK: xor.b32 %r{{[0-9]+}}, %r[[PH]], 2;
+// CHECK: xor.b32 %r{{[0-9]+}}, %r[[PH]], 4;
+// CHECK: xor.b32 %r{{[0-9]+}}, %r[[PH]], 6;
+// CHECK: cp.async.bulk.wait_group.read 1;
+// CHECK: bar.sync %r[[BAR:[0-9]+]], 128;
+// CHECK: cvt.rn.bf16x2.f32
+// CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}+197632]
+// CHECK-COUNT-3: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}+197632]
+// CHECK-NEXT: fence.proxy.async.shared::cta;
+// CHECK-NEXT: bar.sync %r[[BAR]], 128;
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd[[MAP]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}+197632];
+// CHECK-NEXT: cp.async.bulk.commit_group;
+// the second piece goes to the other buffer, 8192 bytes on
+// CHECK: cp.async.bulk.wait_group.read 1;
+// CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}+205824]
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd[[MAP]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}+205824];
+// CHECK: $L_for_3_end:
+// CHECK: cp.async.bulk.wait_group 0;
+// CHECK-NEXT: $L_stores_done
+// CHECK-NOT: st.global
+
+// -----
+
+func.func @registers(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {epilogue = "registers"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
+  func.return
+}
+// CHECK: // lower-tc kernel registers: {{.*}}"smem_bytes": 196672,
+// CHECK-NOT: stmatrix
+// CHECK: st.global.b32
+
+// -----
+
+// f32 D: the register epilogue, without a word
+func.func @f32_d(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xf32>
+  func.return
+}
+// CHECK: // lower-tc kernel f32_d:
+// CHECK-NOT: stmatrix
+// CHECK: st.global.v2.f32
+
+// -----
+
+func.func @f32_d_tma(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {epilogue = "tma"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xf32>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D is f32: stmatrix stores 16-bit elements (bf16 or f16)
+
+// -----
+
+func.func @with_c(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>, %C: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D plus %C {epilogue = "tma"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>, memref<256x512xbf16>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: C is added in registers (the register epilogue)
+
+// -----
+
+func.func @unaligned(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<[104, 1]>>, %D: memref<256x100xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {epilogue = "tma"} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D's leading dimension is 200 bytes: TMA needs a multiple of 16
+
+// -----
+
+func.func @no_room(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 7> {epilogue = "tma"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: the stages leave 2048 bytes of shared memory and the staging pieces need 32768
+
+// -----
+
+func.func @bad_name(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {epilogue = "fast"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: epilogue is one of auto, tma, registers, not "fast"

@@ -1,0 +1,138 @@
+"""The GEMM epilogue through shared memory: each consumer warpgroup converts its 64 x BN
+accumulator to D's 16-bit type, `stmatrix`es it 64 columns at a time into a staging
+piece (layout/epilogue.py) and has one thread store the piece with a TMA store.
+
+Per piece q (buffer q mod 2 of the warpgroup):
+    issuing thread: cp.async.bulk.wait_group.read 1   (piece q-2's store has read it)
+    bar.sync (the warpgroup's named barrier, 128 threads)
+    four stmatrix.x4 per thread; fence.proxy.async.shared::cta
+    bar.sync (the same)
+    issuing thread: TMA store of the piece at (n0 + 64q, m0 + 64 wg); commit_group
+
+The stores are asynchronous: the warpgroup moves on (in a persistent kernel, to the next
+tile's MMAs) while TMA writes D, and TMA clips every box at D's edge, so ragged tiles need
+no guards. The issuing threads wait for their stores before the kernel exits.
+
+This replaces the register epilogue (gemm_epilogue.py) where `epilogue_problem` finds
+nothing against it: D of 16 bits, row-major with its sizes known and its rows 16-byte
+aligned, no C, BN a multiple of 64, and room in shared memory.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.layout.epilogue import (
+    BUFFERS,
+    PIECE_BYTES,
+    PIECE_COLS,
+    PIECE_ROWS,
+    STMATRIX_PER_PIECE,
+    piece_layout,
+)
+from lower_tc.layout.tma import tma_plan
+from lower_tc.passes.to_ptx.copies import tensor_map
+from lower_tc.passes.to_ptx.gemm_epilogue import output_types
+from xdsl.dialects.builtin import Float32Type, i1, i32
+from xdsl.ir import SSAValue
+
+if TYPE_CHECKING:
+    from lower_tc.passes.to_ptx.gemm import GemmLowering
+
+#: The kernel attribute that chooses the epilogue: "tma" or "registers" (absent: the
+#: TMA store wherever it applies).
+EPILOGUE_ATTR = "tc.epilogue"
+EPILOGUES = ("tma", "registers")
+F32 = Float32Type()
+#: The first named barrier of the consumer warpgroups (0 is the CTA's bar.sync).
+FIRST_NAMED_BARRIER = 1
+
+
+def epilogue_problem(g: GemmLowering, op: WindowStoreOp) -> str | None:
+    """Why the TMA-store epilogue cannot store this window (one line), or None."""
+    d = g.geometry[op.dst]
+    d_dtype = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
+    acc = g.acc_type
+    if op.c is not None:
+        return "C is added in registers (the register epilogue)"
+    if d_dtype not in ("bf16", "f16"):
+        return f"D is {d_dtype}: stmatrix stores 16-bit elements (bf16 or f16)"
+    if acc.dtype == "f16" and d_dtype != "f16":
+        return f"an f16 accumulator is stored as f16, not {d_dtype}"
+    if not d.row_major:
+        return "D is column-major: the staged pieces are rows of D"
+    if not d.static:
+        return "D's sizes are known only at launch (the TMA store's tensor map is fixed at compile time)"
+    if d.ld * 2 % 16:  # type: ignore[operator]
+        return f"D's leading dimension is {d.ld * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
+    if acc.n % PIECE_COLS:
+        return f"BN = {acc.n}: the TMA-store epilogue stores pieces of {PIECE_COLS} columns"
+    return None
+
+
+def tma_store_map(g: GemmLowering, op: WindowStoreOp, param: str) -> dict[str, object]:
+    """D's tensor map: dimension 0 along a row (N), box = one piece, 128-byte swizzle."""
+    d = g.geometry[op.dst]
+    layout = piece_layout(tc.dtype_name(op.dst.type.element_type))  # type: ignore[union-attr]
+    arg = list(tc.kernel_body(g.kernel).args).index(op.dst)  # type: ignore[arg-type]
+    return tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows], [d.ld * 2])  # type: ignore[list-item, operator]
+
+
+def store_window_tma(g: GemmLowering, op: WindowStoreOp, staging: int, tmap: SSAValue) -> None:
+    """The epilogue above; `staging` is the first piece's offset in shared memory."""
+    acc_t = g.acc_type
+    d_dtype, _ = output_types(g, op)
+    m0, n0 = g.reg(op.row, op), g.reg(op.col, op)
+    in_wg = g.val(ptx.AndOp, [g.tid], type="b32", imm=127, comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} into D ({d_dtype}) by stmatrix and TMA stores of {PIECE_ROWS}x{PIECE_COLS} pieces")
+    warp = g.val(ptx.ShrOp, [in_wg], type="u32", imm=5)
+    lane = g.val(ptx.AndOp, [g.tid], type="b32", imm=31)
+    # this warpgroup's pieces, and the row this lane addresses (layout/epilogue.py)
+    wg_pieces = g.val(ptx.MulLoOp, [g.wg], type="u32", imm=BUFFERS * PIECE_BYTES)
+    wg_pieces = g.val(ptx.AddOp, [wg_pieces, g.smem], type="u32")
+    row = g.val(ptx.AndOp, [g.tid], type="b32", imm=15)
+    row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [warp], type="b32", imm=4), row], type="u32")
+    row_addr = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [row], type="b32", imm=7), wg_pieces], type="u32")
+    phase = g.val(ptx.XorOp, [g.val(ptx.ShrOp, [lane], type="u32", imm=4), g.val(ptx.AndOp, [g.tid], type="b32", imm=7)], type="b32")
+    addrs = []
+    for j in range(STMATRIX_PER_PIECE):
+        chunk = g.val(ptx.XorOp, [phase], type="b32", imm=2 * j) if j else phase
+        addrs.append(g.val(ptx.AddOp, [row_addr, g.val(ptx.ShlOp, [chunk], type="b32", imm=4)], type="u32"))
+    issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
+    bar_id = g.val(ptx.AddOp, [g.wg], type="u32", imm=FIRST_NAMED_BARRIER)
+    row0 = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [g.wg], type="b32", imm=6), m0], type="s32")
+
+    def packed(i: int, h: int) -> SSAValue:
+        """Row h (0: rows g, 1: g + 8) of 8-column block i as two 16-bit elements."""
+        if acc_t.dtype == "f16":
+            return g.val(ptx.RegOfOp, [g.acc], i32, regs=2 * i + h)
+        lo = g.val(ptx.RegOfOp, [g.acc], F32, regs=4 * i + 2 * h)
+        hi = g.val(ptx.RegOfOp, [g.acc], F32, regs=4 * i + 2 * h + 1)
+        return g.val(ptx.CvtOp, [hi, lo], i32, type=f"rn.{d_dtype}x2.f32")
+
+    for q in range(acc_t.n // PIECE_COLS):
+        offset = staging + (q % BUFFERS) * PIECE_BYTES
+        skip = g.if_(issuer, "piece_free")
+        g.emit(ptx.CpAsyncBulkWaitGroupOp, pending=BUFFERS - 1, read=1, comment=f"piece {q}: its buffer's last store has read it")
+        g.emit(ptx.LabelOp, label=skip)
+        g.emit(ptx.BarSyncOp, [bar_id], count=128)
+        for j in range(STMATRIX_PER_PIECE):
+            i = PIECE_COLS // 8 * q + 2 * j
+            g.emit(ptx.StmatrixOp, [addrs[j], packed(i, 0), packed(i, 1), packed(i + 1, 0), packed(i + 1, 1)], offset=offset)
+        g.emit(ptx.FenceProxyAsyncOp)
+        g.emit(ptx.BarSyncOp, [bar_id], count=128)
+        skip = g.if_(issuer, "piece_stored")
+        col = g.add_imm(n0, PIECE_COLS * q)
+        g.emit(ptx.CpAsyncBulkTensorStoreOp, [tmap, col, row0, wg_pieces], offset=offset)
+        g.emit(ptx.CpAsyncBulkCommitGroupOp)
+        g.emit(ptx.LabelOp, label=skip)
+
+
+def wait_for_stores(g: GemmLowering) -> None:
+    """Each warpgroup's issuing thread: its TMA stores are done before the CTA exits."""
+    in_wg = g.val(ptx.AndOp, [g.tid], type="b32", imm=127)
+    issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
+    skip = g.if_(issuer, "stores_done")
+    g.emit(ptx.CpAsyncBulkWaitGroupOp, pending=0, read=0, comment="the TMA stores of D are complete")
+    g.emit(ptx.LabelOp, label=skip)
