@@ -88,6 +88,27 @@ func.func @unaligned(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<
 
 // -----
 
+// D's leading dimension is aligned (208 bytes) but its rows are not: a TMA store would write
+// the padding columns with the last 16-byte chunk of each row
+func.func @ragged_rows(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<[104, 1]>>, %D: memref<256x100xbf16, strided<[104, 1]>>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {epilogue = "tma"} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16, strided<[104, 1]>>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D's rows are 200 bytes: a TMA store writes whole 16-byte chunks at a row's end, so N x 2 must be a multiple of 16
+
+// -----
+
+// the same without asking: the register epilogue, guarded at column 100
+func.func @ragged_rows_auto(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<[104, 1]>>, %D: memref<256x100xbf16, strided<[104, 1]>>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16, strided<[104, 1]>>
+  func.return
+}
+// CHECK: // lower-tc kernel ragged_rows_auto:
+// CHECK-NOT: stmatrix
+// CHECK: st.global.b32
+
+// -----
+
 func.func @no_room(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 7> {epilogue = "tma"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
   func.return

@@ -14,8 +14,8 @@ tile's MMAs) while TMA writes D, and TMA clips every box at D's edge, so ragged 
 no guards. The issuing threads wait for their stores before the kernel exits.
 
 This replaces the register epilogue (gemm_epilogue.py) where `epilogue_problem` finds
-nothing against it: D of 16 bits, row-major with its sizes known and its rows 16-byte
-aligned, no C, BN a multiple of 64, and room in shared memory.
+nothing against it: D of 16 bits, row-major with its sizes known, its leading dimension
+and its rows (N) a multiple of 16 bytes, no C, BN a multiple of 64, and room in shared memory.
 """
 
 from __future__ import annotations
@@ -67,6 +67,10 @@ def epilogue_problem(g: GemmLowering, op: WindowStoreOp) -> str | None:
         return "D's sizes are known only at launch (the TMA store's tensor map is fixed at compile time)"
     if d.ld * 2 % 16:  # type: ignore[operator]
         return f"D's leading dimension is {d.ld * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
+    if d.cols * 2 % 16:  # type: ignore[operator]
+        # seen on the H100: at a row's end a TMA store writes the whole 16-byte chunk,
+        # padding columns past N included (docs/gemm.md)
+        return f"D's rows are {d.cols * 2} bytes: a TMA store writes whole 16-byte chunks at a row's end, so N x 2 must be a multiple of 16"  # type: ignore[operator]
     if acc.n % PIECE_COLS:
         return f"BN = {acc.n}: the TMA-store epilogue stores pieces of {PIECE_COLS} columns"
     return None
