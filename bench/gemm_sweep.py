@@ -49,6 +49,8 @@ OPTIONS = [
     "persistent = true",
     'epilogue = "registers"',
     'epilogue = "registers", persistent = true',
+    "mma_depth = 2",
+    'mma_depth = 3, persistent = false, epilogue = "registers"',
 ]
 #: Options that ask for the TMA-store epilogue: only where D allows it (16 bits, rows
 #: 16-byte aligned); elsewhere asking for it is an error.

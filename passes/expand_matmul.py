@@ -35,7 +35,7 @@ from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, defa
 from lower_tc.passes.diagnostics import error_at, remark_at
 from lower_tc.passes.to_ptx.gemm import GRID_ATTR, L2_PROMOTION_ATTR
 from lower_tc.passes.to_ptx.gemm_epilogue_tma import EPILOGUE_ATTR, EPILOGUES
-from lower_tc.passes.to_ptx.gemm_specialized import PERSISTENT_ATTR
+from lower_tc.passes.to_ptx.gemm_specialized import MMA_DEPTH_ATTR, PERSISTENT_ATTR
 from lower_tc.passes.to_ptx.gemm_tcgen05 import SCHEDULE_ATTR, SCHEDULES
 
 
@@ -244,6 +244,13 @@ class ExpandMatmulPass(ModulePass):
         wanted = persistent.value.data if persistent is not None else arch is Arch.SM90A and default_persistent(schedule, raster, m, n)
         if wanted:
             kernel.attributes[PERSISTENT_ATTR] = UnitAttr()
+        depth = mm.attributes.get("mma_depth")
+        if depth is not None:
+            if not (isinstance(depth, IntegerAttr) and depth.type != i1 and 1 <= depth.value.data < config.stages):
+                error_at(mm, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {config.stages - 1}, not {depth}")
+            if schedule != "warp_specialized":
+                error_at(mm, "mma_depth is for the warp-specialised schedule (schedule = \"warp_specialized\")")
+            kernel.attributes[MMA_DEPTH_ATTR] = IntegerAttr(depth.value.data, i64)
         epilogue = mm.attributes.get("epilogue")
         epilogue_name = epilogue.data if isinstance(epilogue, StringAttr) else (None if epilogue is None else "")
         if epilogue_name is not None and epilogue_name not in ("auto", *EPILOGUES):

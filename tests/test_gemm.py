@@ -322,7 +322,7 @@ def test_gemm_runs_right_on_the_gpu(shape, types, require_gpu) -> None:
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("shape", [(1000, 1000, 1000), (72, 200, 40), (2048, 1920, 256)])
-@pytest.mark.parametrize("options", ['epilogue = "tma", schedule = "pipelined", raster = 0', 'epilogue = "tma", persistent = true', 'epilogue = "registers", persistent = true'])
+@pytest.mark.parametrize("options", ['epilogue = "tma", schedule = "pipelined", raster = 0', 'epilogue = "tma", persistent = true', 'epilogue = "registers", persistent = true', "mma_depth = 2"])
 def test_both_epilogues_run_right_on_the_gpu(shape, options, require_gpu) -> None:
     """The TMA-store epilogue clips ragged tiles at D's edge by itself; the persistent
     kernel reuses its staging pieces tile after tile."""

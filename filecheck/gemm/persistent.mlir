@@ -57,3 +57,42 @@ func.func @bad_schedule(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: 
   func.return
 }
 // CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: schedule is one of pipelined, warp_specialized, not eager
+
+// -----
+
+// mma_depth = 2: the consumers leave two wgmma groups in flight and release iteration
+// i-2's stage ((s + stages - 2) mod stages, none while i < 2); each tile ends by releasing
+// its last two stages
+func.func @deep(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>, %D: memref<1024x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {persistent = true, mma_depth = 2} : memref<1024x1024xbf16>, memref<1024x1024xbf16>, memref<1024x1024xbf16>
+  func.return
+}
+// CHECK: // lower-tc kernel deep:
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: $L_for_2_head:
+// CHECK: setp.lt.u32 %p[[EARLY:[0-9]+]], %r[[I:[0-9]+]], 2;
+// CHECK-NEXT: add.u32 %r[[BACK:[0-9]+]], %r{{[0-9]+}}, 2;
+// CHECK-NEXT: setp.ge.u32 %p[[WRAP:[0-9]+]], %r[[BACK]], 4;
+// CHECK: wgmma.wait_group.sync.aligned 2;
+// CHECK-NEXT: @%p[[EARLY]] bra $L_no_release
+// CHECK-NEXT: mbarrier.arrive.shared::cta.b64 _, [%r{{[0-9]+}}+196640];
+// CHECK: $L_for_2_end:
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-COUNT-2: mbarrier.arrive.shared::cta.b64 _, [%r{{[0-9]+}}+196640];
+// CHECK: stmatrix
+
+// -----
+
+func.func @too_deep(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {mma_depth = 4} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = 3, not 4 : i64
+
+// -----
+
+func.func @deep_pipelined(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {mma_depth = 2, schedule = "pipelined"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: mma_depth is for the warp-specialised schedule (schedule = "warp_specialized")

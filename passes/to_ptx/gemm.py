@@ -132,6 +132,7 @@ class GemmLowering(Emitter):
     persistent_tiles: int | None = None
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
     staging: int | None = None  # where the TMA-store epilogue's pieces start (None: registers)
+    depth: int = 1  # wgmma groups left in flight in the K loop (tc.mma_depth, warp-specialised)
 
     # -- emission helpers -------------------------------------------------------------
 
@@ -632,7 +633,7 @@ class GemmLowering(Emitter):
             db = self.val(ptx.AddOp, [self.b_imms[kk], b64], i64, type="s64")
             self.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **self.mma_props)
         self.emit(ptx.WgmmaCommitGroupOp)
-        self.emit(ptx.WgmmaWaitGroupOp, pending=1, comment="iteration i-1's MMAs are done: release its stage")
+        self.emit(ptx.WgmmaWaitGroupOp, pending=self.depth, comment=f"iteration i-{self.depth}'s MMAs are done: release its stage")
         skip = self.if_(st.first, "no_release", negate=False)
         self.emit(ptx.MbarrierArriveOp, [st.prev_empty], offset=self.empty_off)
         self.emit(ptx.LabelOp, label=skip)

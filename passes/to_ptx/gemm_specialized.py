@@ -29,6 +29,10 @@ from lower_tc.passes.to_ptx.gemm import GRID_ATTR, GemmLowering, Ring, Step
 #: the GPU has SMs (at most one per tile), each walking tiles ctaid.x + k nctaid.x.
 PERSISTENT_ATTR = "tc.persistent"
 
+#: The kernel attribute giving how many wgmma groups the consumers leave in flight
+#: (`wgmma.wait_group N`): iteration i releases iteration i-N's stage. 1 by default.
+MMA_DEPTH_ATTR = "tc.mma_depth"
+
 #: Registers per thread of the producer after setmaxnreg.dec.
 PRODUCER_REGISTERS = 40
 
@@ -58,7 +62,35 @@ class SpecializedGemmLowering(GemmLowering):
         self.producer_wg = self.wg
         self.wg = self.val(ptx.AddOp, [self.wg], type="u32", imm=-1 & 0xFFFFFFFF)
         self.max_registers = entry_registers(self.warpgroups)
+        self._read_depth(mma)
         return threads + 128
+
+    def _read_depth(self, mma: Operation) -> None:
+        attr = self.kernel.attributes.get(MMA_DEPTH_ATTR)
+        if attr is None:
+            return
+        depth = attr.value.data if isinstance(attr, IntegerAttr) else None
+        if depth is None or not 1 <= depth < self.stages:
+            error_at(self.kernel, f"tc.mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {self.stages - 1}, not {attr}")
+        self.depth = depth
+
+    def consumer_step(self, i: SSAValue, s: SSAValue, p: SSAValue) -> Step:
+        """Iteration i's registers for the consumers: the stage they release after
+        `wgmma.wait_group depth` is iteration i - depth's, and none while i < depth."""
+        step = Step(i, s, p, *self.previous_stage(s, p))
+        if self.depth == 1:
+            step.first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
+        else:
+            step.first = self.val(ptx.SetpOp, [i], i1, cmp="lt", type="u32", imm=self.depth)
+            step.prev = self.stage_back(s, self.depth)
+        step.prev_empty = self.barrier(step.prev, self.empty_off)
+        return step
+
+    def stage_back(self, s: SSAValue, k: int) -> SSAValue:
+        """(s - k) mod stages, for 1 <= k < stages."""
+        back = self.val(ptx.AddOp, [s], type="u32", imm=self.stages - k)
+        wraps = self.val(ptx.SetpOp, [back], i1, cmp="ge", type="u32", imm=self.stages)
+        return self.val(ptx.SelpOp, [self.val(ptx.AddOp, [back], type="u32", imm=-self.stages & 0xFFFFFFFF), back, wraps], type="b32")
 
     def _schedule(self, mma: Operation) -> None:
         if PERSISTENT_ATTR in self.kernel.attributes:
@@ -86,9 +118,7 @@ class SpecializedGemmLowering(GemmLowering):
         self._setup(mma)
 
         def consume(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-            step = Step(i, s, p, *self.previous_stage(s, p))
-            step.first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
-            step.prev_empty = self.barrier(step.prev, self.empty_off)
+            step = self.consumer_step(i, s, p)
             self._consume(step)
             self.advance(s, p, step.p_flip)
 
@@ -158,18 +188,18 @@ class SpecializedGemmLowering(GemmLowering):
             self.emit(ptx.FillOp, [self.acc], type="f32" if acc_t.dtype == "f32" else "b32", value="0f00000000" if acc_t.dtype == "f32" else "0")
 
             def consume(i: SSAValue, s2: SSAValue, p2: SSAValue) -> None:
-                step = Step(i, s2, p2, *self.previous_stage(s2, p2))
-                step.first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
-                step.prev_empty = self.barrier(step.prev, self.empty_off)
+                step = self.consumer_step(i, s2, p2)
                 self._consume(step)
                 self.advance(s2, p2, step.p_flip)
 
             inner = self.counted_loop(self.trips, consume, carried=(s, p))
             s_end, p_end = inner.results
             self._drain()
-            # the tile's last stage: released once its MMAs are done (the loop releases the others)
-            last, _, _ = self.previous_stage(s_end, p_end)
-            self.emit(ptx.MbarrierArriveOp, [self.barrier(last, self.empty_off)], offset=self.empty_off)
+            # the tile's last `depth` stages: released once their MMAs are done (the loop
+            # releases the others; K is known at compile time in a persistent kernel)
+            for k in range(1, min(self.depth, self.trips) + 1):  # type: ignore[call-overload]
+                last = self.stage_back(s_end, k) if self.depth > 1 else self.previous_stage(s_end, p_end)[0]
+                self.emit(ptx.MbarrierArriveOp, [self.barrier(last, self.empty_off)], offset=self.empty_off)
             self._store(store)
             self.ops.append(scf.YieldOp(s_end, p_end))
 

@@ -181,6 +181,8 @@ def gemm_lowering(kernel: Operation) -> GemmLowering:
     name = getattr(schedule, "data", "pipelined")
     if name not in SCHEDULES:
         error_at(kernel, f"tc.schedule is one of {', '.join(SCHEDULES)}, not {schedule}")
+    if "tc.mma_depth" in kernel.attributes and (name != "warp_specialized" or getattr(target, "data", None) == "sm_100a"):
+        error_at(kernel, "tc.mma_depth is for the warp-specialised wgmma schedule (tc.schedule = \"warp_specialized\")")
     if getattr(target, "data", None) == "sm_100a":
         return Tcgen05GemmLowering(kernel)
     return SpecializedGemmLowering(kernel) if name == "warp_specialized" else GemmLowering(kernel)
