@@ -222,10 +222,17 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
                 self.val(ptx.SelpOp, [q_flip, q, wrap], type="b32")]
 
 
+#: The sm_90a kernel attribute for a cluster of CTAs sharing B's loads: no tcgen05 kernel
+#: has clusters (no cta_group::2, docs/tcgen05.md), so none may silently ignore it.
+CLUSTER_ATTR = "tc.cluster"
+
+
 def check_tcgen05_schedule(kernel: Operation, schedule: str) -> None:
-    """tc.persistent on sm_100a needs the warp-specialised schedule."""
+    """tc.persistent on sm_100a needs the warp-specialised schedule; tc.cluster is refused."""
     if schedule != "warp_specialized" and PERSISTENT_ATTR in kernel.attributes:
         error_at(kernel, "tc.persistent on sm_100a is for the warp-specialised schedule (tc.schedule = \"warp_specialized\")")
+    if CLUSTER_ATTR in kernel.attributes:
+        error_at(kernel, "tc.cluster is for the sm_90a GEMM: the tcgen05 GEMM has no clusters (no cta_group::2 yet, docs/tcgen05.md)")
 
 
 __all__: Sequence[str] = ["Tcgen05SpecializedGemmLowering", "check_tcgen05_schedule"]
