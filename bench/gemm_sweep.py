@@ -159,9 +159,33 @@ def tcgen05_cases() -> list[GemmCase]:
     return out
 
 
+#: The warp-specialised tcgen05 GEMM's options (sm_100a, only when asked; not the default).
+TCGEN05_WS_OPTIONS = [
+    'schedule = "warp_specialized"',
+    'schedule = "warp_specialized", raster = 0',
+    'schedule = "warp_specialized", persistent = true',
+    'schedule = "warp_specialized", raster = 3, persistent = true',
+]
+
+
+def tcgen05_ws_cases() -> list[GemmCase]:
+    """The warp-specialised (and persistent) tcgen05 GEMM at ragged shapes: every type, two
+    transposes, the chooser's and two fixed configurations; sizes known at launch and C."""
+    out = []
+    for a, b, acc, d in TCGEN05_TYPES:
+        for a_row, b_row in [(True, False), (False, True)]:
+            for shape in [(1000, 1000, 1000), (129, 65, 33), (4097, 4095, 4099), (72, 200, 40)]:
+                for config in TCGEN05_CONFIGS:
+                    for options in TCGEN05_WS_OPTIONS:
+                        out.append(GemmCase(a, b, acc, d, *shape, a_row, b_row, config, target="sm_100a", options=options))
+        out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, None, with_c=True, target="sm_100a", options=TCGEN05_WS_OPTIONS[2]))
+        out.append(GemmCase(a, b, acc, d, 300, 520, 40, True, False, (128, 256, 128, 3), with_c=True, target="sm_100a", dynamic=True, options=TCGEN05_WS_OPTIONS[0]))
+    return out
+
+
 def cases(subset: str = "full") -> list[GemmCase]:
     if subset == "tcgen05":
-        return tcgen05_cases()
+        return tcgen05_cases() + tcgen05_ws_cases()
     if subset == "tcgen05-ci":
         return tcgen05_cases()[::9]
     out: list[GemmCase] = []

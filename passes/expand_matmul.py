@@ -128,7 +128,7 @@ class ExpandMatmulPass(ModulePass):
 
     name = "tc-expand-matmul"
     remarks: bool = False
-    schedule: str = "auto"  # auto, pipelined or warp_specialized (sm_90a)
+    schedule: str = "auto"  # auto, pipelined or warp_specialized (sm_90a; sm_100a only when asked)
     raster: int = -1  # CTAs walk the tiles in groups of this many tile rows; 0: row by row; -1: auto
     epilogue: str = "auto"  # auto (TMA stores where they apply), tma or registers (sm_90a)
 
@@ -168,8 +168,10 @@ class ExpandMatmulPass(ModulePass):
         raster = raster_attr.value.data if isinstance(raster_attr, IntegerAttr) else self.raster
         if raster < -1:
             error_at(mm, f"raster is a group size of tile rows (0: none), not {raster}")
-        if arch is not Arch.SM90A:
-            return "pipelined", 0
+        if arch is not Arch.SM90A:  # sm_100a: one loop unless warp specialisation is asked for
+            if schedule != "warp_specialized":
+                return "pipelined", 0
+            return schedule, (auto_raster if raster == -1 else raster)
         return (auto_schedule if schedule == "auto" else schedule), (auto_raster if raster == -1 else raster)
 
     def _expand(self, kernel, mm: MatmulOp) -> None:
@@ -180,6 +182,8 @@ class ExpandMatmulPass(ModulePass):
             who = f"{config.warpgroups} warpgroup(s)" if arch is Arch.SM90A else "tcgen05, one warpgroup"
             schedule, raster = self._choices(mm, arch, config)
             how = f", {schedule}, raster {raster}" if arch is Arch.SM90A else ""
+            if arch is not Arch.SM90A and schedule == "warp_specialized":
+                who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
             remark_at(mm, f"{config} ({who}{how}) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
@@ -233,7 +237,7 @@ class ExpandMatmulPass(ModulePass):
         mm.detach()
         mm.erase()
         kernel.attributes[GRID_ATTR] = grid
-        if arch is Arch.SM90A:
+        if arch is Arch.SM90A or schedule == "warp_specialized":
             kernel.attributes[SCHEDULE_ATTR] = StringAttr(schedule)
         persistent = mm.attributes.get("persistent")
         if persistent is not None and not (isinstance(persistent, IntegerAttr) and persistent.type == i1):
@@ -250,6 +254,8 @@ class ExpandMatmulPass(ModulePass):
                 error_at(mm, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {config.stages - 1}, not {depth}")
             if schedule != "warp_specialized":
                 error_at(mm, "mma_depth is for the warp-specialised schedule (schedule = \"warp_specialized\")")
+            if arch is not Arch.SM90A:
+                error_at(mm, "mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
             kernel.attributes[MMA_DEPTH_ATTR] = IntegerAttr(depth.value.data, i64)
         epilogue = mm.attributes.get("epilogue")
         epilogue_name = epilogue.data if isinstance(epilogue, StringAttr) else (None if epilogue is None else "")

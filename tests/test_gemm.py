@@ -20,7 +20,7 @@ from lower_tc.lowering.ptxas import find_tool
 from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
 
 sys.path.insert(0, str(ROOT / "bench"))
-from gemm_sweep import GemmCase, cases  # noqa: E402
+from gemm_sweep import GemmCase, cases, tcgen05_ws_cases  # noqa: E402
 
 needs_ptxas = pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
 
@@ -273,6 +273,21 @@ def test_ci_slice_of_the_tcgen05_gemm_assembles(case: GemmCase) -> None:
     assert kernel.info["target"] == "sm_100a" and kernel.info["threads"] == 128
     sass = _sass(kernel)
     assert check_sass(sass, [*EXPECTED_SASS[TCGEN05_SASS[case.a]], *EXPECTED_SASS["tma"], "LDTM"]) == []
+
+
+@needs_ptxas
+@pytest.mark.parametrize("case", tcgen05_ws_cases()[::23], ids=lambda c: c.name)
+def test_ci_slice_of_the_warp_specialized_tcgen05_gemm_assembles(case: GemmCase) -> None:
+    """The warp-specialised tcgen05 GEMM (asked for; not run: no Blackwell GPU): 256 threads,
+    persistent where asked, and in the SASS the kind's UTC*MMA, the TMA loads, the commits
+    (UTCBAR), the elected MMA thread (ELECT) and the epilogue's tensor-memory loads."""
+    kernel = compile_source(case.source(), case.name, assemble=True)[0]
+    info = kernel.info
+    assert info["target"] == "sm_100a" and info["threads"] == 256
+    assert ("persistent" in str(info["grid"])) == ("persistent = true" in case.options)
+    assert "elect.sync" in kernel.ptx and kernel.ptx.count("tcgen05.commit") == 2
+    sass = _sass(kernel)
+    assert check_sass(sass, [*EXPECTED_SASS[TCGEN05_SASS[case.a]], *EXPECTED_SASS["tma"], "LDTM", "UTCBAR", "ELECT"]) == []
 
 
 @needs_ptxas

@@ -166,8 +166,9 @@ def store_rows(g: Tcgen05GemmLowering, op: WindowStoreOp) -> None:
                 g.emit(ptx.LabelOp, label=skip)
 
 
-#: The kernel attribute that picks the sm_90a schedule: "pipelined" (one loop for every
-#: thread, the default) or "warp_specialized" (a producer warpgroup; gemm_specialized.py).
+#: The kernel attribute that picks the schedule: "pipelined" (one loop for every thread,
+#: the default on sm_100a) or "warp_specialized" (a producer warpgroup, gemm_specialized.py;
+#: on sm_100a a TMA warp, an MMA warp and an epilogue warpgroup, gemm_tcgen05_specialized.py).
 SCHEDULE_ATTR = "tc.schedule"
 SCHEDULES = ("pipelined", "warp_specialized")
 
@@ -184,5 +185,8 @@ def gemm_lowering(kernel: Operation) -> GemmLowering:
     if "tc.mma_depth" in kernel.attributes and (name != "warp_specialized" or getattr(target, "data", None) == "sm_100a"):
         error_at(kernel, "tc.mma_depth is for the warp-specialised wgmma schedule (tc.schedule = \"warp_specialized\")")
     if getattr(target, "data", None) == "sm_100a":
-        return Tcgen05GemmLowering(kernel)
+        from lower_tc.passes.to_ptx.gemm_tcgen05_specialized import Tcgen05SpecializedGemmLowering, check_tcgen05_schedule
+
+        check_tcgen05_schedule(kernel, name)
+        return Tcgen05SpecializedGemmLowering(kernel) if name == "warp_specialized" else Tcgen05GemmLowering(kernel)
     return SpecializedGemmLowering(kernel) if name == "warp_specialized" else GemmLowering(kernel)
