@@ -545,7 +545,7 @@ class MbarrierArriveClusterOp(PtxOp):
     name = "ptx.mbarrier_arrive_cluster"
 
     def render(self, n: Names) -> str:
-        return f"mbarrier.arrive.release.cluster.shared::cluster.b64 _, {_addr(n(self.args[0]), self.prop('offset'))};"
+        return f"mbarrier.arrive.shared::cluster.b64 _, {_addr(n(self.args[0]), self.prop('offset'))};"
 
 
 @irdl_op_definition

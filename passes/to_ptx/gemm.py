@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     i1,
-    i16,
     i32,
     i64,
 )
@@ -235,8 +234,7 @@ class GemmLowering(Emitter):
             wait_for_stores(self)
         if self.exit_label:  # where threads with no part in the epilogue go
             self.emit(ptx.LabelOp, label=self.exit_label)
-        import os
-        if self.cluster > 1 and "nobarrier" not in os.environ.get("LOWER_TC_CLUSTER_DEBUG", ""):  # no CTA leaves while its peer may still arrive on its barriers
+        if self.cluster > 1:  # no CTA leaves while its peer may still arrive on its barriers
             self.emit(ptx.ClusterBarrierOp, comment="the cluster's CTAs leave together")
         self.emit(ptx.RetOp)
         return self._kernel(block)
@@ -375,8 +373,7 @@ class GemmLowering(Emitter):
         self._extra_barriers()
         self.emit(ptx.FenceMbarrierInitOp)
         self.emit(ptx.LabelOp, label=skip)
-        import os
-        if self.cluster > 1 and "nobarrier" not in os.environ.get("LOWER_TC_CLUSTER_DEBUG", ""):  # the peer's loads and arrivals need our barriers initialised
+        if self.cluster > 1:  # the peer's loads and arrivals need our barriers initialised
             self.emit(ptx.ClusterBarrierOp, comment="the cluster's barriers are initialised")
         else:
             self.emit(ptx.BarSyncOp)
@@ -595,21 +592,6 @@ class GemmLowering(Emitter):
             error_at(w.op, f"a cluster of {n} shares B's boxes: the tile needs a multiple of {n} evenly spaced TMA boxes, not {len(boxes)}")
         assert delta is not None
         d_off, d_inner, d_outer = delta
-        import os
-        dbg = os.environ.get("LOWER_TC_CLUSTER_DEBUG", "")
-        if "self" in dbg.split(","):
-            mask = None
-            if "selfmask" in dbg.split(","):
-                one = self.val(ptx.MovImmOp, result=i32, type="u32", value=1)
-                m32 = self.val(ptx.ShlOp, [one, self.cluster_rank], type="b32")
-                mask = self.val(ptx.CvtOp, [m32], i16, type="u16.u32")
-            for box in boxes:
-                c_k = self.add_imm(k, box.inner if k_major else box.outer)
-                c_mn = self.add_imm(w.outer_coord, box.outer if k_major else box.inner)
-                c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
-                args = [dst, w.tmap, mbar, c0, c1] + ([mask] if mask is not None else [])
-                self.emit(ptx.CpAsyncBulkTensorOp, args, offset=dst_off + box.smem_offset, mbar_offset=mbar_off)
-            return
         rank = self.cluster_rank
         off = self.val(ptx.MulLoOp, [rank], type="u32", imm=d_off)
         dst = self.val(ptx.AddOp, [dst, off], type="u32")
@@ -649,6 +631,12 @@ class GemmLowering(Emitter):
         self.b_imms = [self.imm(f"{d.value.data:#018x}", "b64") for d in b_descs.data[:slices]]  # type: ignore[attr-defined]
         self.a_stage16, self.b_stage16 = a_ring.stride >> 4, b_ring.stride >> 4
         wg_off = self.val(ptx.MulLoOp, [self.wg], type="u32", imm=row_block >> 4) if row_block else None
+        if self.cluster > 1:
+            # in a cluster launch a CTA's shared addresses carry its rank (bit 24: rank 1's
+            # shared memory starts at 0x1000400, seen on the H100); a descriptor holds
+            # (address & 0x3FFFF) >> 4, so the rest must not carry into LBO
+            masked = self.val(ptx.AndOp, [self.smem], type="b32", imm=0x3FFFF)
+            self.smem16 = self.val(ptx.ShrOp, [masked], type="u32", imm=4, comment="the descriptors' base: the shared address within the CTA's 256 KiB")
         self.a_fixed16 = self.val(ptx.AddOp, [self.smem16, wg_off], type="u32") if wg_off is not None else self.smem16
         a_t, b_t = mma.a.type, mma.b.type
         assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
@@ -771,8 +759,7 @@ class GemmLowering(Emitter):
         kernel = self.kernel_op(k, params, threads, smem_bytes, info)
         if self.max_registers:
             kernel.properties["maxnreg"] = IntAttr(self.max_registers)
-        import os
-        if self.cluster > 1 and "nodirective" not in os.environ.get("LOWER_TC_CLUSTER_DEBUG", ""):
+        if self.cluster > 1:
             kernel.properties["cluster"] = IntAttr(self.cluster)
         return kernel
 

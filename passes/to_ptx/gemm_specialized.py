@@ -85,16 +85,6 @@ class SpecializedGemmLowering(GemmLowering):
             error_at(self.kernel, f"tc.cluster is 2 (CTAs per cluster), not {attr}")
         self.cluster = size
         self.empty_arrivals = size * 4 * self.warpgroups
-        import os
-        dbg = os.environ.get("LOWER_TC_CLUSTER_DEBUG", "").split(",")
-        if "count256" in dbg:
-            self.empty_arrivals = 128 * self.warpgroups
-        if "noregs" in dbg:
-            self.cluster_rank = self.imm(0)
-            self.peer_rank = self.imm(1)
-            self.cluster_mask = self.val(ptx.MovImmOp, result=i16, type="b16", value=3)
-            self.warp_leader = self.val(ptx.SetpOp, [self.tid], i1, cmp="eq", type="u32", imm=0)
-            return
         self.cluster_rank = self.val(ptx.SregOp, sreg="cluster_ctarank", comment="a cluster of 2: this CTA loads half of B's boxes for both")
         self.peer_rank = self.val(ptx.XorOp, [self.cluster_rank], type="b32", imm=1)
         self.cluster_mask = self.val(ptx.MovImmOp, result=i16, type="b16", value=(1 << size) - 1)
