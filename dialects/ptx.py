@@ -130,6 +130,7 @@ class KernelOp(IRDLOperation):
     smem_bytes = prop_def(IntAttr)
     info = opt_prop_def(StringAttr)  # JSON metadata for the runner
     maxnreg = opt_prop_def(IntAttr)  # a register cap at entry (.maxnreg), which setmaxnreg needs
+    cluster = opt_prop_def(IntAttr)  # CTAs per cluster along x (.reqnctapercluster N, 1, 1)
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
@@ -504,21 +505,57 @@ class PrefetchTensormapOp(PtxOp):
 @irdl_op_definition
 class CpAsyncBulkTensorOp(PtxOp):
     """2-d TMA load: args = (dst smem address, tensor map, mbarrier address), with the
-    coordinates immediate (`c0`, `c1`) or two more args (registers, run-time window)."""
+    coordinates immediate (`c0`, `c1`) or two more args (registers, run-time window).
+    A sixth arg, a 16-bit CTA mask, multicasts the box to those CTAs of the cluster (at
+    the same offsets, completing each one's mbarrier at the same offset)."""
 
     name = "ptx.cp_async_bulk_tensor"
 
     def render(self, n: Names) -> str:
         dst, tmap, mbar = (n(a) for a in self.args[:3])
-        if len(self.args) == 5:
+        if len(self.args) >= 5:
             c0, c1 = n(self.args[3]), n(self.args[4])
         else:
             c0, c1 = self.prop("c0"), self.prop("c1")
+        multicast = ".multicast::cluster" if len(self.args) == 6 else ""
+        mask = f", {n(self.args[5])}" if multicast else ""
         return (
-            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+            f"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} "
             f"{_addr(dst, self.prop('offset'))}, [{tmap}, {{{c0}, {c1}}}], "
-            f"{_addr(mbar, self.prop('mbar_offset'))};"
+            f"{_addr(mbar, self.prop('mbar_offset'))}{mask};"
         )
+
+
+@irdl_op_definition
+class MapaOp(PtxOp):
+    """``mapa.shared::cluster.u32 d, a, rank``: the address of shared::cta address a in the
+    shared memory of the cluster's CTA `rank` (args = (a, rank))."""
+
+    name = "ptx.mapa"
+
+    def render(self, n: Names) -> str:
+        return f"mapa.shared::cluster.u32 {n(self.res[0])}, {n(self.args[0])}, {n(self.args[1])};"
+
+
+@irdl_op_definition
+class MbarrierArriveClusterOp(PtxOp):
+    """One arrival on an mbarrier of another CTA of the cluster (args = (its
+    shared::cluster address,)), releasing this thread's prior accesses cluster-wide."""
+
+    name = "ptx.mbarrier_arrive_cluster"
+
+    def render(self, n: Names) -> str:
+        return f"mbarrier.arrive.shared::cluster.b64 _, {_addr(n(self.args[0]), self.prop('offset'))};"
+
+
+@irdl_op_definition
+class ClusterBarrierOp(PtxOp):
+    """Every thread of the cluster meets here: ``barrier.cluster.arrive`` then ``wait``."""
+
+    name = "ptx.cluster_barrier"
+
+    def render(self, n: Names) -> str:
+        return "barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
 
 
 @irdl_op_definition
@@ -814,6 +851,7 @@ PTX = Dialect(
         CvtToRegOp, CvtFromRegOp,
         MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierTryWaitParityOp,
         MbarrierInvalOp, PrefetchTensormapOp, CpAsyncBulkTensorOp, CpAsyncBulkTensorStoreOp,
+        MapaOp, MbarrierArriveClusterOp, ClusterBarrierOp,
         CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp, StmatrixOp, WgmmaFenceOp,
         WgmmaCommitGroupOp, WgmmaWaitGroupOp, WgmmaMmaAsyncOp, Tcgen05AllocOp,
         Tcgen05RelinquishOp, Tcgen05DeallocOp, Tcgen05MmaOp, Tcgen05CommitOp, Tcgen05FenceOp,

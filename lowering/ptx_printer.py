@@ -118,6 +118,8 @@ def print_kernel(kernel: ptx.KernelOp, out: IO[str]) -> None:
     out.write(f".reqntid {kernel.threads.data}, 1, 1\n")
     if kernel.maxnreg is not None:
         out.write(f".maxnreg {kernel.maxnreg.data}\n")
+    if kernel.cluster is not None:
+        out.write(f".reqnctapercluster {kernel.cluster.data}, 1, 1\n")
     out.write("{\n")
     for line in regs.declarations():
         out.write(f"\t{line}\n")

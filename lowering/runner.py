@@ -414,6 +414,8 @@ def load(cuda: Cuda, cubin: bytes, info: dict[str, Any], host_args: list[np.ndar
         dev = cuda.call("cuCtxGetDevice")
         sms = cuda.call("cuDeviceGetAttribute", cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)
         grid[0] = min(int(grid[0]["persistent"]), int(sms))
+        cluster = int(info.get("cluster", [1])[0])
+        grid[0] -= grid[0] % cluster  # whole clusters (the tile count is a multiple of it)
     gx, gy, gz = (int(g) for g in grid)
     return Loaded(
         cuda, module, function, allocations, pointers, np.array(addresses, dtype=np.uint64),

@@ -35,7 +35,7 @@ from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, defa
 from lower_tc.passes.diagnostics import error_at, remark_at
 from lower_tc.passes.to_ptx.gemm import GRID_ATTR, L2_PROMOTION_ATTR
 from lower_tc.passes.to_ptx.gemm_epilogue_tma import EPILOGUE_ATTR, EPILOGUES
-from lower_tc.passes.to_ptx.gemm_specialized import MMA_DEPTH_ATTR, PERSISTENT_ATTR
+from lower_tc.passes.to_ptx.gemm_specialized import CLUSTER_ATTR, MMA_DEPTH_ATTR, PERSISTENT_ATTR
 from lower_tc.passes.to_ptx.gemm_tcgen05 import SCHEDULE_ATTR, SCHEDULES
 
 
@@ -257,6 +257,17 @@ class ExpandMatmulPass(ModulePass):
             if arch is not Arch.SM90A:
                 error_at(mm, "mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
             kernel.attributes[MMA_DEPTH_ATTR] = IntegerAttr(depth.value.data, i64)
+        cluster = mm.attributes.get("cluster")
+        if cluster is not None:
+            size = cluster.value.data if isinstance(cluster, IntegerAttr) and cluster.type != i1 else None
+            if size not in (1, 2):
+                error_at(mm, f"cluster is 1 or 2 (CTAs sharing B's loads), not {cluster}")
+            if size == 2:
+                tiles_m = -(-m // config.bm) if m is not None else None
+                if schedule != "warp_specialized" or raster < 2 or raster % 2 or tiles_m is None or n is None or tiles_m % 2:
+                    error_at(mm, "a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows"
+                             + (f" (here {tiles_m})" if tiles_m is not None and tiles_m % 2 else ""))
+                kernel.attributes[CLUSTER_ATTR] = IntegerAttr(2, i64)
         epilogue = mm.attributes.get("epilogue")
         epilogue_name = epilogue.data if isinstance(epilogue, StringAttr) else (None if epilogue is None else "")
         if epilogue_name is not None and epilogue_name not in ("auto", *EPILOGUES):

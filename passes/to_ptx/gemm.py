@@ -133,6 +133,7 @@ class GemmLowering(Emitter):
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
     staging: int | None = None  # where the TMA-store epilogue's pieces start (None: registers)
     depth: int = 1  # wgmma groups left in flight in the K loop (tc.mma_depth, warp-specialised)
+    cluster: int = 1  # CTAs per cluster (tc.cluster, warp-specialised): 2 multicasts B's loads
 
     # -- emission helpers -------------------------------------------------------------
 
@@ -233,6 +234,8 @@ class GemmLowering(Emitter):
             wait_for_stores(self)
         if self.exit_label:  # where threads with no part in the epilogue go
             self.emit(ptx.LabelOp, label=self.exit_label)
+        if self.cluster > 1:  # no CTA leaves while its peer may still arrive on its barriers
+            self.emit(ptx.ClusterBarrierOp, comment="the cluster's CTAs leave together")
         self.emit(ptx.RetOp)
         return self._kernel(block)
 
@@ -370,7 +373,10 @@ class GemmLowering(Emitter):
         self._extra_barriers()
         self.emit(ptx.FenceMbarrierInitOp)
         self.emit(ptx.LabelOp, label=skip)
-        self.emit(ptx.BarSyncOp)
+        if self.cluster > 1:  # the peer's loads and arrivals need our barriers initialised
+            self.emit(ptx.ClusterBarrierOp, comment="the cluster's barriers are initialised")
+        else:
+            self.emit(ptx.BarSyncOp)
         for w in self.windows:
             w.tmap = self.val(ptx.ParamAddrOp, result=i64, param=w.param, comment=f"{w.op.operand.data} window by TMA: {len(w.plan.boxes)} box(es) of {w.plan.box[0]}x{w.plan.box[1]}, {w.ring.stages} stages")
         if self.staging is not None:
@@ -560,12 +566,44 @@ class GemmLowering(Emitter):
                 so = self.val(ptx.MulLoOp, [stage], type="u32", imm=ring.stride)
                 dst, dst_off = self.val(ptx.AddOp, [self.smem, so], type="u32"), ring.layout.address
             k_major = ring.layout.major is Major.K
+            if self.cluster > 1 and w.op.operand.data is tc.Operand.B:
+                self._issue_shared(w, k, dst, dst_off, mbar, mbar_off)
+                continue
             for box in w.plan.boxes:
                 # TMA's dimension 0 is the contiguous one: K for a K-major tile, else MN
                 c_k = self.add_imm(k, box.inner if k_major else box.outer)
                 c_mn = self.add_imm(w.outer_coord, box.outer if k_major else box.inner)
                 c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
                 self.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, c0, c1], offset=dst_off + box.smem_offset, mbar_offset=mbar_off)
+
+    def _issue_shared(self, w: Window, k: SSAValue, dst: SSAValue, dst_off: int, mbar: SSAValue, mbar_off: int) -> None:
+        """B's window, shared by the cluster's CTAs (same columns of D): this CTA loads
+        boxes rank, rank + cluster, ... and multicasts each to every CTA of the cluster."""
+        boxes = w.plan.boxes
+        n = self.cluster
+        k_major = w.ring.layout.major is Major.K
+        first, step = boxes[0], boxes[1] if len(boxes) > 1 else None
+        delta = None if step is None else (step.smem_offset - first.smem_offset, step.inner - first.inner, step.outer - first.outer)
+        even = step is not None and len(boxes) % n == 0 and all(
+            (b.smem_offset - first.smem_offset, b.inner - first.inner, b.outer - first.outer) == tuple(i * d for d in delta)  # type: ignore[union-attr]
+            for i, b in enumerate(boxes)
+        )
+        if not even:
+            error_at(w.op, f"a cluster of {n} shares B's boxes: the tile needs a multiple of {n} evenly spaced TMA boxes, not {len(boxes)}")
+        assert delta is not None
+        d_off, d_inner, d_outer = delta
+        rank = self.cluster_rank
+        off = self.val(ptx.MulLoOp, [rank], type="u32", imm=d_off)
+        dst = self.val(ptx.AddOp, [dst, off], type="u32")
+        c_k0 = self.val(ptx.MulLoOp, [rank], type="s32", imm=d_inner if k_major else d_outer)
+        c_mn0 = self.val(ptx.MulLoOp, [rank], type="s32", imm=d_outer if k_major else d_inner)
+        c_k0 = self.val(ptx.AddOp, [k, c_k0], type="s32")
+        c_mn0 = self.val(ptx.AddOp, [w.outer_coord, c_mn0], type="s32")
+        for box in boxes[::n]:
+            c_k = self.add_imm(c_k0, box.inner if k_major else box.outer)
+            c_mn = self.add_imm(c_mn0, box.outer if k_major else box.inner)
+            c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
+            self.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, c0, c1, self.cluster_mask], offset=dst_off + box.smem_offset, mbar_offset=mbar_off)
 
     def _mma_setup(self, mma: tc.WgmmaOp) -> None:
         """The wgmma's fixed parts: each K-slice's descriptor immediates (stage 0, warpgroup
@@ -593,6 +631,12 @@ class GemmLowering(Emitter):
         self.b_imms = [self.imm(f"{d.value.data:#018x}", "b64") for d in b_descs.data[:slices]]  # type: ignore[attr-defined]
         self.a_stage16, self.b_stage16 = a_ring.stride >> 4, b_ring.stride >> 4
         wg_off = self.val(ptx.MulLoOp, [self.wg], type="u32", imm=row_block >> 4) if row_block else None
+        if self.cluster > 1:
+            # in a cluster launch a CTA's shared addresses carry its rank (bit 24: rank 1's
+            # shared memory starts at 0x1000400, seen on the H100); a descriptor holds
+            # (address & 0x3FFFF) >> 4, so the rest must not carry into LBO
+            masked = self.val(ptx.AndOp, [self.smem], type="b32", imm=0x3FFFF)
+            self.smem16 = self.val(ptx.ShrOp, [masked], type="u32", imm=4, comment="the descriptors' base: the shared address within the CTA's 256 KiB")
         self.a_fixed16 = self.val(ptx.AddOp, [self.smem16, wg_off], type="u32") if wg_off is not None else self.smem16
         a_t, b_t = mma.a.type, mma.b.type
         assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
@@ -634,9 +678,14 @@ class GemmLowering(Emitter):
             self.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **self.mma_props)
         self.emit(ptx.WgmmaCommitGroupOp)
         self.emit(ptx.WgmmaWaitGroupOp, pending=self.depth, comment=f"iteration i-{self.depth}'s MMAs are done: release its stage")
-        skip = self.if_(st.first, "no_release", negate=False)
-        self.emit(ptx.MbarrierArriveOp, [st.prev_empty], offset=self.empty_off)
-        self.emit(ptx.LabelOp, label=skip)
+        self._release(st.prev_empty, st.first)
+
+    def _release(self, empty: SSAValue, unless: SSAValue | None = None) -> None:
+        """Arrive on a stage's "empty" barrier (at `empty` + empty_off), unless `unless`."""
+        skip = self.if_(unless, "no_release", negate=False) if unless is not None else None
+        self.emit(ptx.MbarrierArriveOp, [empty], offset=self.empty_off)
+        if skip:
+            self.emit(ptx.LabelOp, label=skip)
 
     def previous_stage(self, s: SSAValue, p: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
         """Iteration i-1's stage, the parity of its round, and p flipped."""
@@ -705,9 +754,13 @@ class GemmLowering(Emitter):
             "tensor_maps": self.tensor_maps,
             "gemm": self.gemm_info,
         }
+        if self.cluster > 1:
+            info["cluster"] = [self.cluster, 1, 1]
         kernel = self.kernel_op(k, params, threads, smem_bytes, info)
         if self.max_registers:
             kernel.properties["maxnreg"] = IntAttr(self.max_registers)
+        if self.cluster > 1:
+            kernel.properties["cluster"] = IntAttr(self.cluster)
         return kernel
 
     def _grid(self) -> list[int]:

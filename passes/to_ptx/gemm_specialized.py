@@ -17,7 +17,7 @@ one branch of an if/else; the kernel is capped at 65536 / threads registers.
 from __future__ import annotations
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, i1
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, i1, i16
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
@@ -32,6 +32,10 @@ PERSISTENT_ATTR = "tc.persistent"
 #: The kernel attribute giving how many wgmma groups the consumers leave in flight
 #: (`wgmma.wait_group N`): iteration i releases iteration i-N's stage. 1 by default.
 MMA_DEPTH_ATTR = "tc.mma_depth"
+
+#: The kernel attribute asking for clusters of this many CTAs (2): CTAs 2j and 2j+1 compute
+#: tiles in the same columns of D, so each loads half of B's boxes and multicasts them.
+CLUSTER_ATTR = "tc.cluster"
 
 #: Registers per thread of the producer after setmaxnreg.dec.
 PRODUCER_REGISTERS = 40
@@ -63,7 +67,43 @@ class SpecializedGemmLowering(GemmLowering):
         self.wg = self.val(ptx.AddOp, [self.wg], type="u32", imm=-1 & 0xFFFFFFFF)
         self.max_registers = entry_registers(self.warpgroups)
         self._read_depth(mma)
+        self._read_cluster()
         return threads + 128
+
+    def _read_cluster(self) -> None:
+        """With a cluster, lane 0 of each consumer warp releases a stage on this CTA's
+        "empty" barrier and on the peer's (the peer's producer writes B's boxes into both),
+        so each "empty" barrier counts cluster x 4 x warpgroups arrivals. One thread per
+        warpgroup is not enough: `wgmma.wait_group` waits for the executing warp's share of
+        the MMAs, and the other warps may still be reading the stage (seen on the H100:
+        wrong results and NaN with one arrival per warpgroup)."""
+        attr = self.kernel.attributes.get(CLUSTER_ATTR)
+        if attr is None:
+            return
+        size = attr.value.data if isinstance(attr, IntegerAttr) else None
+        if size != 2:
+            error_at(self.kernel, f"tc.cluster is 2 (CTAs per cluster), not {attr}")
+        self.cluster = size
+        self.empty_arrivals = size * 4 * self.warpgroups
+        self.cluster_rank = self.val(ptx.SregOp, sreg="cluster_ctarank", comment="a cluster of 2: this CTA loads half of B's boxes for both")
+        self.peer_rank = self.val(ptx.XorOp, [self.cluster_rank], type="b32", imm=1)
+        self.cluster_mask = self.val(ptx.MovImmOp, result=i16, type="b16", value=(1 << size) - 1)
+        lane = self.val(ptx.AndOp, [self.tid], type="b32", imm=31)
+        self.warp_leader = self.val(ptx.SetpOp, [lane], i1, cmp="eq", type="u32", imm=0)
+
+    def _release(self, empty: SSAValue, unless: SSAValue | None = None) -> None:
+        if self.cluster == 1:
+            super()._release(empty, unless)
+            return
+        skip = self.label("no_release")
+        if unless is not None:
+            self.emit(ptx.BraOp, [unless], label=skip)
+        self.emit(ptx.BraOp, [self.warp_leader], label=skip, negate=1)
+        self.emit(ptx.MbarrierArriveOp, [empty], offset=self.empty_off)
+        local = self.val(ptx.AddOp, [empty], type="u32", imm=self.empty_off)
+        remote = self.val(ptx.MapaOp, [local, self.peer_rank], type="u32")
+        self.emit(ptx.MbarrierArriveClusterOp, [remote], offset=0)
+        self.emit(ptx.LabelOp, label=skip)
 
     def _read_depth(self, mma: Operation) -> None:
         attr = self.kernel.attributes.get(MMA_DEPTH_ATTR)
@@ -199,7 +239,7 @@ class SpecializedGemmLowering(GemmLowering):
             # releases the others; K is known at compile time in a persistent kernel)
             for k in range(1, min(self.depth, self.trips) + 1):  # type: ignore[call-overload]
                 last = self.stage_back(s_end, k) if self.depth > 1 else self.previous_stage(s_end, p_end)[0]
-                self.emit(ptx.MbarrierArriveOp, [self.barrier(last, self.empty_off)], offset=self.empty_off)
+                self._release(self.barrier(last, self.empty_off))
             self._store(store)
             self.ops.append(scf.YieldOp(s_end, p_end))
 
