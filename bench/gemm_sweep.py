@@ -52,6 +52,13 @@ OPTIONS = [
     "mma_depth = 2",
     'mma_depth = 3, persistent = false, epilogue = "registers"',
 ]
+#: Clusters of 2 (B multicast) with the other options they combine with.
+CLUSTER_OPTIONS = [
+    "cluster = 2",
+    "cluster = 2, persistent = false",
+    "cluster = 2, mma_depth = 2",
+    'cluster = 2, epilogue = "registers"',
+]
 #: Options that ask for the TMA-store epilogue: only where D allows it (16 bits, rows
 #: 16-byte aligned); elsewhere asking for it is an error.
 TMA_OPTIONS = [
@@ -212,6 +219,12 @@ def cases(subset: str = "full") -> list[GemmCase]:
     for a, b, acc, d in TYPES[2:3]:  # f16 D from an f32 accumulator, B row-major (MN-major tiles)
         for options in TMA_OPTIONS:
             out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, True, None, options=options))
+    # clusters of 2 sharing B (16-bit B row-major: its MN-major tile is several TMA boxes;
+    # an even number of tile rows)
+    for a, b, acc, d in (TYPES[0], TYPES[2], TYPES[3]):
+        for shape in [(1000, 1000, 1000), (2048, 1920, 520), (256, 512, 128)]:
+            for options in CLUSTER_OPTIONS:
+                out.append(GemmCase(a, b, acc, d, *shape, True, True, None, options=options))
     for shape in BIG_SHAPES:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))

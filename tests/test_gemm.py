@@ -352,6 +352,23 @@ def test_both_epilogues_run_right_on_the_gpu(shape, options, require_gpu) -> Non
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(256, 512, 128), (1000, 1000, 1000)])
+@pytest.mark.parametrize("options", ["cluster = 2", "cluster = 2, persistent = false"])
+def test_clusters_of_two_run_right_on_the_gpu(shape, options, require_gpu) -> None:
+    """CTA pairs multicast B; rank 1's shared addresses carry its rank (bit 24), which the
+    descriptors must mask off (wrong columns 64 and up, before that was found)."""
+    from lower_tc.lowering.runner import run_kernel
+
+    require_gpu("sm_90a")
+    case = GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None, options=options)
+    kernel = compile_source(case.source(), case.name, assemble=True)[0]
+    assert ".multicast::cluster" in kernel.ptx and kernel.info["cluster"] == [2, 1, 1]
+    for seed in (1, 2):
+        result = run_kernel(kernel, seed)
+        assert result.passed, result.summary()
+
+
+@pytest.mark.gpu
 def test_a_wrong_byte_count_is_caught_by_the_time_limit(require_gpu, tmp_path: Path) -> None:
     """An expect_tx count the boxes do not reach leaves the "full" barrier incomplete for
     ever: the runner must report the hang in time (in its own process: a hung kernel
