@@ -51,18 +51,27 @@ class Tcgen05GemmLowering(GemmLowering):
     def _setup(self, mma: Operation) -> None:
         acc_t = self.acc_type
         self.columns = max(32, 1 << (acc_t.n - 1).bit_length())
+        self.is_warp0 = self._allocate_tmem(0, f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype} in tensor memory: {self.columns} columns")
+        self._mma_setup(mma)  # type: ignore[arg-type]
+        self._read_idesc(mma)
+
+    def _allocate_tmem(self, warp: int, comment: str) -> SSAValue:
+        """Warp `warp` allocates self.columns of tensor memory; every thread then reads the
+        address (self.tmem) after the fenced CTA barrier. Returns "this is that warp"."""
         self.warp = self.val(ptx.ShrOp, [self.tid], type="u32", imm=5)
-        is_warp0 = self.val(ptx.SetpOp, [self.warp], i1, cmp="eq", type="u32", imm=0)
-        skip = self.if_(is_warp0, "tmem_ready")
-        self.emit(ptx.Tcgen05AllocOp, [self.smem], offset=self.tmem_slot, columns=self.columns, comment=f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype} in tensor memory: {self.columns} columns")
+        is_alloc_warp = self.val(ptx.SetpOp, [self.warp], i1, cmp="eq", type="u32", imm=warp)
+        skip = self.if_(is_alloc_warp, "tmem_ready")
+        self.emit(ptx.Tcgen05AllocOp, [self.smem], offset=self.tmem_slot, columns=self.columns, comment=comment)
         self.emit(ptx.Tcgen05RelinquishOp)
         self.emit(ptx.LabelOp, label=skip)
         self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
         self.emit(ptx.BarSyncOp)
         self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
         self.tmem = self.val(ptx.LdOp, [self.smem], space="shared", type="b32", vec=1, offset=self.tmem_slot)
-        self.is_warp0 = is_warp0
-        self._mma_setup(mma)  # type: ignore[arg-type]
+        return is_alloc_warp
+
+    def _read_idesc(self, mma: Operation) -> None:
+        """The MMA's kind and instruction descriptor (tc-compute-descriptors attached it)."""
         idesc = mma.attributes.get("tc.idesc")
         if not isinstance(idesc, tc.IdescAttr):
             error_at(mma, "no instruction descriptor on this op: run tc-compute-descriptors first")

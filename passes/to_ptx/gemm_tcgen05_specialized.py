@@ -80,24 +80,12 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         acc_t = self.acc_type
         self.buffer_columns = -(-acc_t.n // 32) * 32  # each buffer starts on a 32-column boundary
         self.columns = max(32, 1 << (self.buffers * self.buffer_columns - 1).bit_length())
-        self.warp = self.val(ptx.ShrOp, [self.tid], type="u32", imm=5)
-        is_alloc_warp = self.val(ptx.SetpOp, [self.warp], i1, cmp="eq", type="u32", imm=EPILOGUE_WARP)
-        skip = self.if_(is_alloc_warp, "tmem_ready")
-        self.emit(ptx.Tcgen05AllocOp, [self.smem], offset=self.tmem_slot, columns=self.columns,
-                  comment=f"accumulator: {self.buffers} buffer(s) of {acc_t.m}x{acc_t.n}x{acc_t.dtype}, {self.buffer_columns} columns apart: {self.columns} columns")
-        self.emit(ptx.Tcgen05RelinquishOp)
-        self.emit(ptx.LabelOp, label=skip)
-        self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
-        self.emit(ptx.BarSyncOp)
-        self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-        self.tmem = self.val(ptx.LdOp, [self.smem], space="shared", type="b32", vec=1, offset=self.tmem_slot)
-        self.is_alloc_warp = is_alloc_warp
+        self.is_alloc_warp = self._allocate_tmem(
+            EPILOGUE_WARP,
+            f"accumulator: {self.buffers} buffer(s) of {acc_t.m}x{acc_t.n}x{acc_t.dtype}, {self.buffer_columns} columns apart: {self.columns} columns",
+        )
         self._mma_setup(mma)  # type: ignore[arg-type]
-        idesc = mma.attributes.get("tc.idesc")
-        if not isinstance(idesc, tc.IdescAttr):
-            error_at(mma, "no instruction descriptor on this op: run tc-compute-descriptors first")
-        self.kind = idesc.kind.data
-        self.idesc = self.imm(idesc.value.data)
+        self._read_idesc(mma)
 
     # -- the roles ----------------------------------------------------------------------
 
