@@ -24,6 +24,7 @@ from lower_tc.layout.gemm import ring_footprint, ring_stride
 from lower_tc.lowering.desc_cli import layout_report
 from lower_tc.lowering.picture import MAX_EXTENT, TilePicture
 from lower_tc.passes.diagnostics import error_at
+from lower_tc.passes.to_ptx.emit import placed_layout
 
 
 @dataclass
@@ -112,14 +113,7 @@ def _tiles(kernel: Operation, kernel_name: str) -> list[TileEntry]:
     entries: list[TileEntry] = []
     seen: set[str] = set()
     for i, op in enumerate(o for o in kernel.walk() if isinstance(o, tc.SmemTileOp)):
-        t = op.tile.type
-        assert isinstance(t, tc.TileType)
-        if t.layout.is_auto or not t.layout.has_offset:
-            error_at(op, "pictures show placed tiles: run tc-choose-swizzle and tc-assign-smem first")
-        try:
-            layout = t.tile_layout()
-        except LayoutError as err:
-            error_at(op, str(err))
+        layout = placed_layout(op, "pictures show placed tiles: run tc-choose-swizzle and tc-assign-smem first")
         if layout.mn > MAX_EXTENT or layout.k > MAX_EXTENT:
             error_at(
                 op,

@@ -11,6 +11,8 @@ from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.layout import LayoutError, TileLayout
+from lower_tc.passes.diagnostics import error_at
 
 
 def param_name(arg: SSAValue) -> str:
@@ -57,3 +59,20 @@ class Emitter:
         )
         op.location = kernel.location
         return op
+
+
+#: What the lowering says of a tile that tc-choose-swizzle and tc-assign-smem have not placed.
+UNPLACED = "run tc-choose-swizzle and tc-assign-smem before tc-lower-to-ptx"
+
+
+def placed_layout(op: Operation, unplaced: str = UNPLACED) -> TileLayout:
+    """The layout of a tc.smem_tile whose swizzle and offset are chosen; a located error
+    (`unplaced`, or the layout core's complaint) otherwise."""
+    t = op.tile.type  # type: ignore[attr-defined]
+    assert isinstance(t, tc.TileType)
+    if t.layout.is_auto or not t.layout.has_offset:
+        error_at(op, unplaced)
+    try:
+        return t.tile_layout()
+    except LayoutError as err:
+        error_at(op, str(err))

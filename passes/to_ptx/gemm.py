@@ -40,13 +40,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import Matrix, WindowLoadOp, WindowStoreOp, matrix, ring_stages
-from lower_tc.layout import LayoutError, Major, TileLayout
+from lower_tc.layout import Major, TileLayout
 from lower_tc.layout.epilogue import PIECE_ALIGN, staging_bytes
 from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.passes.diagnostics import error_at
 from lower_tc.passes.to_ptx.copies import tensor_map
-from lower_tc.passes.to_ptx.emit import Emitter, param_name
+from lower_tc.passes.to_ptx.emit import Emitter, param_name, placed_layout
 
 f32 = Float32Type()
 #: Index arithmetic a GEMM kernel may do (on sizes and block indices, all non-negative):
@@ -269,14 +269,7 @@ class GemmLowering(Emitter):
 
     def _pre_op(self, op: Operation) -> None:
         if isinstance(op, tc.SmemTileOp):
-            t = op.tile.type
-            assert isinstance(t, tc.TileType)
-            if t.layout.is_auto or not t.layout.has_offset:
-                error_at(op, "run tc-choose-swizzle and tc-assign-smem before tc-lower-to-ptx")
-            try:
-                layout = t.tile_layout()
-            except LayoutError as err:
-                error_at(op, str(err))
+            layout = placed_layout(op)
             try:
                 stages = ring_stages(op)
             except VerifyException as err:
@@ -464,9 +457,7 @@ class GemmLowering(Emitter):
         guard = self._loop_guard()
 
         def body(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-            step = Step(i, s, p, *self.previous_stage(s, p))
-            step.first = self.val(ptx.SetpOp, [step.i], i1, cmp="eq", type="u32", imm=0)
-            step.prev_empty = self.barrier(step.prev, self.empty_off)
+            step = self.consumer_step(i, s, p)
             self._consume(step)
             self._refill_and_advance(step)
 
@@ -686,6 +677,24 @@ class GemmLowering(Emitter):
         self.emit(ptx.MbarrierArriveOp, [empty], offset=self.empty_off)
         if skip:
             self.emit(ptx.LabelOp, label=skip)
+
+    def consumer_step(self, i: SSAValue, s: SSAValue, p: SSAValue) -> Step:
+        """Iteration i's registers for the consumers: the stage they release after
+        `wgmma.wait_group depth` is iteration i - depth's, and none while i < depth."""
+        step = Step(i, s, p, *self.previous_stage(s, p))
+        if self.depth == 1:
+            step.first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
+        else:
+            step.first = self.val(ptx.SetpOp, [i], i1, cmp="lt", type="u32", imm=self.depth)
+            step.prev = self.stage_back(s, self.depth)
+        step.prev_empty = self.barrier(step.prev, self.empty_off)
+        return step
+
+    def stage_back(self, s: SSAValue, k: int) -> SSAValue:
+        """(s - k) mod stages, for 1 <= k < stages."""
+        back = self.val(ptx.AddOp, [s], type="u32", imm=self.stages - k)
+        wraps = self.val(ptx.SetpOp, [back], i1, cmp="ge", type="u32", imm=self.stages)
+        return self.val(ptx.SelpOp, [self.val(ptx.AddOp, [back], type="u32", imm=-self.stages & 0xFFFFFFFF), back, wraps], type="b32")
 
     def previous_stage(self, s: SSAValue, p: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
         """Iteration i-1's stage, the parity of its round, and p flipped."""

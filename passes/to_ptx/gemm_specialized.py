@@ -23,7 +23,7 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.diagnostics import error_at
-from lower_tc.passes.to_ptx.gemm import GRID_ATTR, GemmLowering, Ring, Step
+from lower_tc.passes.to_ptx.gemm import GRID_ATTR, GemmLowering, Ring
 
 #: The kernel attribute that makes a warp-specialised GEMM persistent: as many CTAs as
 #: the GPU has SMs (at most one per tile), each walking tiles ctaid.x + k nctaid.x.
@@ -113,24 +113,6 @@ class SpecializedGemmLowering(GemmLowering):
         if depth is None or not 1 <= depth < self.stages:
             error_at(self.kernel, f"tc.mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {self.stages - 1}, not {attr}")
         self.depth = depth
-
-    def consumer_step(self, i: SSAValue, s: SSAValue, p: SSAValue) -> Step:
-        """Iteration i's registers for the consumers: the stage they release after
-        `wgmma.wait_group depth` is iteration i - depth's, and none while i < depth."""
-        step = Step(i, s, p, *self.previous_stage(s, p))
-        if self.depth == 1:
-            step.first = self.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)
-        else:
-            step.first = self.val(ptx.SetpOp, [i], i1, cmp="lt", type="u32", imm=self.depth)
-            step.prev = self.stage_back(s, self.depth)
-        step.prev_empty = self.barrier(step.prev, self.empty_off)
-        return step
-
-    def stage_back(self, s: SSAValue, k: int) -> SSAValue:
-        """(s - k) mod stages, for 1 <= k < stages."""
-        back = self.val(ptx.AddOp, [s], type="u32", imm=self.stages - k)
-        wraps = self.val(ptx.SetpOp, [back], i1, cmp="ge", type="u32", imm=self.stages)
-        return self.val(ptx.SelpOp, [self.val(ptx.AddOp, [back], type="u32", imm=-self.stages & 0xFFFFFFFF), back, wraps], type="b32")
 
     def _schedule(self, mma: Operation) -> None:
         if PERSISTENT_ATTR in self.kernel.attributes:

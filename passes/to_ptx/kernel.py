@@ -30,9 +30,9 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.layout import LayoutError, TileLayout
+from lower_tc.layout import TileLayout
 from lower_tc.passes.diagnostics import error_at
-from lower_tc.passes.to_ptx.emit import Emitter
+from lower_tc.passes.to_ptx.emit import Emitter, placed_layout
 
 if TYPE_CHECKING:  # only for annotations: those modules import this one
     from lower_tc.passes.to_ptx.accumulators import Acc
@@ -157,21 +157,10 @@ class KernelLowering(Emitter):
         end = 0
         for op in body_ops:
             if isinstance(op, tc.SmemTileOp):
-                t = op.tile.type
-                assert isinstance(t, tc.TileType)
-                if t.layout.is_auto or not t.layout.has_offset:
-                    error_at(op, "run tc-choose-swizzle and tc-assign-smem before tc-lower-to-ptx")
-                layout = self.tile_layout(op, t)
+                layout = placed_layout(op)
                 self.tiles[op.tile] = layout
                 end = max(end, layout.address + layout.footprint)
         return -(-end // 16) * 16
-
-    @staticmethod
-    def tile_layout(op: Operation, t: tc.TileType) -> TileLayout:
-        try:
-            return t.tile_layout()
-        except LayoutError as err:
-            error_at(op, str(err))
 
     def prologue(self, block: Block) -> None:
         self.tid = self.val(ptx.SregOp, sreg="tid.x", comment="prologue")
