@@ -122,3 +122,19 @@ func.func @bad_name(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memr
   func.return
 }
 // CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: epilogue is one of auto, tma, registers, not "fast"
+
+// -----
+
+func.func @bn96(%A: memref<256x512xbf16>, %B: memref<512x480xbf16>, %D: memref<256x480xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 96, bk = 64, stages = 4> {epilogue = "tma"} : memref<256x512xbf16>, memref<512x480xbf16>, memref<256x480xbf16>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: BN = 96: the TMA-store epilogue stores pieces of 64 columns
+
+// -----
+
+func.func @dynamic(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %D: memref<?x?xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {epilogue = "tma"} : memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D's sizes are known only at launch (the TMA store's tensor map is fixed at compile time)
