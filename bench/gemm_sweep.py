@@ -190,9 +190,32 @@ def tcgen05_ws_cases() -> list[GemmCase]:
     return out
 
 
+#: The CTA-pair tcgen05 GEMM (cluster = 2 on sm_100a: tcgen05.mma.cta_group::2, M = 256).
+TCGEN05_PAIR_OPTIONS = [
+    'schedule = "warp_specialized", cluster = 2',
+    'schedule = "warp_specialized", cluster = 2, persistent = true',
+    'schedule = "warp_specialized", cluster = 2, raster = 4, persistent = true',
+]
+
+
+def tcgen05_pair_cases() -> list[GemmCase]:
+    """The CTA-pair tcgen05 GEMM: every type, two transposes, shapes with an even number of
+    128-row tiles (ragged ones among them), three configurations (B halves of 64, 128 and
+    32 columns), plain and persistent; C."""
+    out = []
+    for a, b, acc, d in TCGEN05_TYPES:
+        for a_row, b_row in [(True, False), (False, True)]:
+            for shape in [(1000, 1000, 1000), (129, 65, 33), (2048, 1920, 520), (256, 512, 128)]:
+                for config in TCGEN05_CONFIGS:
+                    for options in TCGEN05_PAIR_OPTIONS:
+                        out.append(GemmCase(a, b, acc, d, *shape, a_row, b_row, config, target="sm_100a", options=options))
+        out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, None, with_c=True, target="sm_100a", options=TCGEN05_PAIR_OPTIONS[1]))
+    return out
+
+
 def cases(subset: str = "full") -> list[GemmCase]:
     if subset == "tcgen05":
-        return tcgen05_cases() + tcgen05_ws_cases()
+        return tcgen05_cases() + tcgen05_ws_cases() + tcgen05_pair_cases()
     if subset == "tcgen05-ci":
         return tcgen05_cases()[::9]
     out: list[GemmCase] = []

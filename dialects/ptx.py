@@ -87,6 +87,13 @@ class PtxOp(IRDLOperation):
         return attr
 
 
+def cta_group(op: PtxOp) -> str:
+    """The `.cta_group::N` of a tcgen05 (or pair TMA) op: its `cta_group` modifier, 1 by
+    default. A kernel's tcgen05 ops all name the same group (ptxas refuses a mix)."""
+    attr = op.attributes.get("cta_group")
+    return f"cta_group::{attr.value.data if isinstance(attr, IntegerAttr) else 1}"
+
+
 def _props(**kwargs: object) -> dict[str, Attribute]:
     out: dict[str, Attribute] = {}
     for key, value in kwargs.items():
@@ -507,7 +514,9 @@ class CpAsyncBulkTensorOp(PtxOp):
     """2-d TMA load: args = (dst smem address, tensor map, mbarrier address), with the
     coordinates immediate (`c0`, `c1`) or two more args (registers, run-time window).
     A sixth arg, a 16-bit CTA mask, multicasts the box to those CTAs of the cluster (at
-    the same offsets, completing each one's mbarrier at the same offset)."""
+    the same offsets, completing each one's mbarrier at the same offset). With
+    `cta_group` = 2 (a CTA pair's load) the mbarrier may be the peer CTA's (a
+    shared::cluster address): both CTAs' boxes complete the pair leader's barrier."""
 
     name = "ptx.cp_async_bulk_tensor"
 
@@ -519,8 +528,9 @@ class CpAsyncBulkTensorOp(PtxOp):
             c0, c1 = self.prop("c0"), self.prop("c1")
         multicast = ".multicast::cluster" if len(self.args) == 6 else ""
         mask = f", {n(self.args[5])}" if multicast else ""
+        pair = ".cta_group::2" if "cta_group" in self.attributes else ""
         return (
-            f"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} "
+            f"cp.async.bulk.tensor.2d{pair}.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} "
             f"{_addr(dst, self.prop('offset'))}, [{tmap}, {{{c0}, {c1}}}], "
             f"{_addr(mbar, self.prop('mbar_offset'))}{mask};"
         )
@@ -669,7 +679,7 @@ class Tcgen05AllocOp(PtxOp):
 
     def render(self, n: Names) -> str:
         return (
-            f"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 "
+            f"tcgen05.alloc.{cta_group(self)}.sync.aligned.shared::cta.b32 "
             f"{_addr(n(self.args[0]), self.prop('offset'))}, {self.prop('columns')};"
         )
 
@@ -679,7 +689,7 @@ class Tcgen05RelinquishOp(PtxOp):
     name = "ptx.tcgen05_relinquish_alloc_permit"
 
     def render(self, n: Names) -> str:
-        return "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;"
+        return f"tcgen05.relinquish_alloc_permit.{cta_group(self)}.sync.aligned;"
 
 
 @irdl_op_definition
@@ -687,7 +697,7 @@ class Tcgen05DeallocOp(PtxOp):
     name = "ptx.tcgen05_dealloc"
 
     def render(self, n: Names) -> str:
-        return f"tcgen05.dealloc.cta_group::1.sync.aligned.b32 {n(self.args[0])}, {self.prop('columns')};"
+        return f"tcgen05.dealloc.{cta_group(self)}.sync.aligned.b32 {n(self.args[0])}, {self.prop('columns')};"
 
 
 @irdl_op_definition
@@ -706,19 +716,26 @@ class Tcgen05MmaOp(PtxOp):
         # enable-input-d: an immediate, or a predicate register (a K loop's first MMA)
         enable = n(self.args[4]) if len(self.args) > 4 else self.prop("enable_input_d")
         return (
-            f"tcgen05.mma.cta_group::1.kind::{self.prop('kind')} [{d}], {a_text}, {b}, {idesc}, "
+            f"tcgen05.mma.{cta_group(self)}.kind::{self.prop('kind')} [{d}], {a_text}, {b}, {idesc}, "
             f"{enable};"
         )
 
 
 @irdl_op_definition
 class Tcgen05CommitOp(PtxOp):
+    """One arrival on an mbarrier once this thread's earlier tcgen05 ops are done: args =
+    (address,), or (address, 16-bit CTA mask) to arrive on the barrier at that offset in
+    each CTA of the mask (`.multicast::cluster`)."""
+
     name = "ptx.tcgen05_commit"
 
     def render(self, n: Names) -> str:
+        multicast = len(self.args) == 2
+        mask = f", {n(self.args[1])}" if multicast else ""
         return (
-            "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 "
-            f"{_addr(n(self.args[0]), self.prop('offset'))};"
+            f"tcgen05.commit.{cta_group(self)}.mbarrier::arrive::one.shared::cluster"
+            f"{'.multicast::cluster' if multicast else ''}.b64 "
+            f"{_addr(n(self.args[0]), self.prop('offset'))}{mask};"
         )
 
 

@@ -26,12 +26,15 @@ from lower_tc.layout.instr_desc import InstrDescriptor
 from lower_tc.layout.targets import Arch, check_operand_type
 
 
-def _check_pair(a: TileType, b: TileType, acc: AccType) -> None:
+def _check_pair(a: TileType, b: TileType, acc: AccType, b_share: int = 1) -> None:
+    """A x B fills the accumulator; with b_share = 2 (a CTA pair's MMA) this CTA's B tile
+    holds half of the accumulator's columns and the peer's the other half."""
     if a.k != b.k:
         raise VerifyException(f"A has K = {a.k} but B has K = {b.k}")
-    if (acc.m, acc.n) != (a.mn, b.mn):
+    if (acc.m, acc.n) != (a.mn, b.mn * b_share):
+        what = f"{a.mn}x{b.mn}" if b_share == 1 else f"{a.mn}x({b_share}x{b.mn}) (B's columns shared by the CTA pair)"
         raise VerifyException(
-            f"the accumulator is {acc.m}x{acc.n} but A x B is {a.mn}x{b.mn}"
+            f"the accumulator is {acc.m}x{acc.n} but A x B is {what}"
         )
     kpi = element_type(a.dtype).k_per_instruction
     if a.k % kpi:
@@ -113,7 +116,11 @@ class WgmmaOp(IRDLOperation):
 
 @irdl_op_definition
 class Tcgen05MmaOp(IRDLOperation):
-    """``%d = tc.tcgen05_mma %a, %b, %acc : ...`` (sm_100a): accumulates in tensor memory."""
+    """``%d = tc.tcgen05_mma %a, %b, %acc : ...`` (sm_100a): accumulates in tensor memory.
+
+    With ``cta_pair``, the MMA of a CTA pair (``tcgen05.mma.cta_group::2``, M = 256): this
+    CTA holds A's 128 rows and its 128 x N share of the accumulator, and B's tile is its
+    half of B's N columns; the peer CTA holds the other half of each, at the same offsets."""
 
     name = "tc.tcgen05_mma"
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
@@ -122,16 +129,22 @@ class Tcgen05MmaOp(IRDLOperation):
     acc = operand_def(ACC)
     result = result_def(ACC)
     a_in_tmem = opt_prop_def(UnitAttr)
+    cta_pair = opt_prop_def(UnitAttr)
     assembly_format = (
-        "$a `,` $b `,` $acc (`a_in_tmem` $a_in_tmem^)? attr-dict "
+        "$a `,` $b `,` $acc (`a_in_tmem` $a_in_tmem^)? (`cta_pair` $cta_pair^)? attr-dict "
         "`:` type($a) `,` type($b) `,` type($acc)"
     )
+
+    @property
+    def ctas(self) -> int:
+        """CTAs that one MMA spans: 2 with cta_pair (cta_group::2), else 1."""
+        return 2 if self.cta_pair is not None else 1
 
     def instr_descriptor(self) -> InstrDescriptor:
         a, b, acc = self.a.type, self.b.type, self.acc.type
         assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
         return InstrDescriptor(
-            a.dtype, b.dtype, acc.dtype, acc.m, acc.n,
+            a.dtype, b.dtype, acc.dtype, acc.m * self.ctas, acc.n,
             a.major is Major.MN, b.major is Major.MN,
         )
 
@@ -139,7 +152,14 @@ class Tcgen05MmaOp(IRDLOperation):
         a, b, acc = self.a.type, self.b.type, self.acc.type
         assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
         _check_target(self, Arch.SM100A)
-        _check_pair(a, b, acc)
+        if self.cta_pair is not None:
+            if acc.m != 128:
+                raise VerifyException(
+                    f"a CTA pair's tcgen05.mma (cta_group::2, M = 256) holds 128 accumulator rows in each CTA, not {acc.m}"
+                )
+            if self.a_in_tmem is not None:
+                raise VerifyException("lower-tc's CTA-pair tcgen05.mma reads A from shared memory, not tensor memory")
+        _check_pair(a, b, acc, self.ctas)
         try:
             check_operand_type(Arch.SM100A, a.dtype, a.major is Major.MN)
             check_operand_type(Arch.SM100A, b.dtype, b.major is Major.MN)

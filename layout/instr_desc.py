@@ -48,10 +48,25 @@ def valid_n(kind: str) -> tuple[int, ...]:
     return tuple(range(8, 257, 8))
 
 
+def valid_pair_n(kind: str) -> tuple[int, ...]:
+    """N values of the M = 256 MMA of a CTA pair (cta_group::2), each CTA holding N/2 of
+    B's columns: multiples of 16 from 16 for kinds f16 and tf32, of 32 from 32 for
+    f8f6f4 and i8 (CUTLASS's SM100_MMA_*_2x1SM_SS atoms; the ISA's table lists the pair's
+    shapes beside the single CTA's)."""
+    step = 32 if kind in ("f8f6f4", "i8") else 16
+    return tuple(range(step, 257, step))
+
+
 def check_mma_shape(kind: str, m: int, n: int) -> None:
-    """Reject an M x N that tcgen05.mma (cta_group::1, dense) does not define."""
+    """Reject an M x N that tcgen05.mma (dense) does not define: M = 64 or 128 on one CTA
+    (cta_group::1), M = 256 across a CTA pair (cta_group::2, 128 rows in each CTA)."""
+    if m == 256:
+        if n not in valid_pair_n(kind):
+            step = valid_pair_n(kind)[0]
+            raise LayoutError(f"tcgen05.mma.cta_group::2 kind::{kind} with M = 256 needs N a multiple of {step} from {step} to 256, not {n}")
+        return
     if m not in (64, 128):
-        raise LayoutError(f"tcgen05.mma (cta_group::1) needs M = 64 or 128, not {m}")
+        raise LayoutError(f"tcgen05.mma needs M = 64 or 128 (cta_group::1) or 256 (cta_group::2, a CTA pair), not {m}")
     if n not in valid_n(kind):
         rule = "8, 16, 24, 32, then multiples of 16 up to 256" if kind == "i8" else (
             "a multiple of 8 from 8 to 256")
@@ -76,6 +91,11 @@ class InstrDescriptor:
     @property
     def kind(self) -> str:
         return kind_of(self.a_type)
+
+    @property
+    def cta_group(self) -> int:
+        """2 for the M = 256 MMA of a CTA pair, else 1: the descriptor holds only M."""
+        return 2 if self.m == 256 else 1
 
     def check(self) -> None:
         """Reject what the ISA does not define, with the reason."""

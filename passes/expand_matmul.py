@@ -31,6 +31,7 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects import tc
 from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp, matrix
 from lower_tc.layout import Arch, LayoutError
+from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.passes.diagnostics import error_at, remark_at
 from lower_tc.passes.to_ptx.gemm import GRID_ATTR, L2_PROMOTION_ATTR
@@ -99,6 +100,17 @@ def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
         return ArrayAttr([IntegerAttr(d, i64), IntegerAttr(dim, i64), IntegerAttr(tile, i64)])
 
     return ArrayAttr([entry(n, 1, config.bn), entry(m, 0, config.bm), IntegerAttr(1, i64)])
+
+
+def _cluster_size(mm: MatmulOp) -> int:
+    """The op's `cluster` (CTAs per cluster): 1 or 2, 1 when absent."""
+    cluster = mm.attributes.get("cluster")
+    if cluster is None:
+        return 1
+    size = cluster.value.data if isinstance(cluster, IntegerAttr) and cluster.type != i1 else None
+    if size not in (1, 2):
+        error_at(mm, f"cluster is 1 or 2 (CTAs sharing B's loads), not {cluster}")
+    return size
 
 
 def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
@@ -194,8 +206,17 @@ class ExpandMatmulPass(ModulePass):
         def const(v: int) -> arith.ConstantOp:
             return arith.ConstantOp(IntegerAttr(v, index))
 
+        cluster = _cluster_size(mm)
+        # sm_100a's cluster of two is a CTA pair: one M = 256 MMA (cta_group::2) over both
+        # CTAs' tiles, each CTA holding its 128 rows of A and half of B's BN columns
+        pair = cluster == 2 and arch is not Arch.SM90A
+        if pair:  # the pair's MMA is M = 256 by N = BN (layout/instr_desc.py)
+            try:
+                check_mma_shape(kind_of(tc.dtype_name(a_t.element_type)), 2 * config.bm, config.bn)
+            except LayoutError as err:
+                error_at(mm, f"a CTA pair's MMA (BM = {config.bm} in each CTA): {err}")
         a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major))
-        b_tile = tc.SmemTileOp(tile_type(config.bn, config.bk, b_t.element_type, b_k_major))
+        b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major))
         for t in (a_tile, b_tile):
             t.attributes[STAGES_ATTR] = IntegerAttr(config.stages, i64)
         schedule, raster = self._choices(mm, arch, config)
@@ -213,11 +234,21 @@ class ExpandMatmulPass(ModulePass):
         loop_body = Block(arg_types=[index, acc_type])
         kv, carried = loop_body.args
         load_a = WindowLoadOp(mm.a, m0, kv, a_tile.tile, tc.Operand.A)
-        load_b = WindowLoadOp(mm.b, kv, n0, b_tile.tile, tc.Operand.B)
+        b_col = n0
+        if pair:  # this CTA's half of B: columns n0 + rank BN/2, rank = block index mod 2
+            c_two, c_half = const(2), const(config.bn // 2)
+            rank = arith.RemUIOp(tile_ops[0].results[0], c_two)
+            offset = arith.MuliOp(rank, c_half)
+            b_col_op = arith.AddiOp(n0, offset)
+            rank.result.name_hint, b_col_op.result.name_hint = "pair_rank", "n0_half"
+            tile_ops += [c_two, c_half, rank, offset, b_col_op]
+            b_col = b_col_op.result
+        load_b = WindowLoadOp(mm.b, kv, b_col, b_tile.tile, tc.Operand.B)
         if arch is Arch.SM90A:
             mma = tc.WgmmaOp(a_tile.tile, b_tile.tile, carried)
         else:
-            mma = tc.Tcgen05MmaOp.build(operands=[a_tile.tile, b_tile.tile, carried], result_types=[acc_type])
+            mma = tc.Tcgen05MmaOp.build(operands=[a_tile.tile, b_tile.tile, carried], result_types=[acc_type],
+                                        properties={"cta_pair": UnitAttr()} if pair else {})
         loop_body.add_ops([load_a, load_b, mma, scf.YieldOp(mma.result)])
         loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
         store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c)
@@ -257,17 +288,12 @@ class ExpandMatmulPass(ModulePass):
             if arch is not Arch.SM90A:
                 error_at(mm, "mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
             kernel.attributes[MMA_DEPTH_ATTR] = IntegerAttr(depth.value.data, i64)
-        cluster = mm.attributes.get("cluster")
-        if cluster is not None:
-            size = cluster.value.data if isinstance(cluster, IntegerAttr) and cluster.type != i1 else None
-            if size not in (1, 2):
-                error_at(mm, f"cluster is 1 or 2 (CTAs sharing B's loads), not {cluster}")
-            if size == 2:
-                tiles_m = -(-m // config.bm) if m is not None else None
-                if schedule != "warp_specialized" or raster < 2 or raster % 2 or tiles_m is None or n is None or tiles_m % 2:
-                    error_at(mm, "a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows"
-                             + (f" (here {tiles_m})" if tiles_m is not None and tiles_m % 2 else ""))
-                kernel.attributes[CLUSTER_ATTR] = IntegerAttr(2, i64)
+        if cluster == 2:
+            tiles_m = -(-m // config.bm) if m is not None else None
+            if schedule != "warp_specialized" or raster < 2 or raster % 2 or tiles_m is None or n is None or tiles_m % 2:
+                error_at(mm, "a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows"
+                         + (f" (here {tiles_m})" if tiles_m is not None and tiles_m % 2 else ""))
+            kernel.attributes[CLUSTER_ATTR] = IntegerAttr(2, i64)
         epilogue = mm.attributes.get("epilogue")
         epilogue_name = epilogue.data if isinstance(epilogue, StringAttr) else (None if epilogue is None else "")
         if epilogue_name is not None and epilogue_name not in ("auto", *EPILOGUES):

@@ -39,7 +39,7 @@ func.func @m_32(%acc: !tc.acc<32x64xf32>) attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<32x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<32x64xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05.mlir:39:3: error: tcgen05.mma (cta_group::1) needs M = 64 or 128, not 32{{$}}
+// CHECK: {{.*}}tcgen05.mlir:39:3: error: tcgen05.mma needs M = 64 or 128 (cta_group::1) or 256 (cta_group::2, a CTA pair), not 32{{$}}
 
 // -----
 

@@ -79,7 +79,7 @@ func.func @loop_persistent_2d(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>
 
 // -----
 
-// tc.cluster (the sm_90a option) is refused, not ignored
+// tc.cluster on sm_100a makes a CTA pair: its K loop's MMA must be the pair's (cta_pair)
 func.func @loop_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [2 : i64, 2 : i64, 1 : i64], tc.schedule = "warp_specialized", tc.cluster = 2 : i64} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
@@ -101,4 +101,4 @@ func.func @loop_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: 
   tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05-specialized-diagnostics.mlir:83:1: error: tc.cluster is for the sm_90a GEMM: the tcgen05 GEMM has no clusters (no cta_group::2 yet, docs/tcgen05.md){{$}}
+// CHECK: {{.*}}tcgen05-specialized-diagnostics.mlir:98:5: error: with tc.cluster = 2 on sm_100a the K loop's tc.tcgen05_mma is a CTA pair's (cta_pair): the pair shares one M = 256 MMA{{$}}

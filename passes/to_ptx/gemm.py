@@ -236,6 +236,7 @@ class GemmLowering(Emitter):
             self.emit(ptx.LabelOp, label=self.exit_label)
         if self.cluster > 1:  # no CTA leaves while its peer may still arrive on its barriers
             self.emit(ptx.ClusterBarrierOp, comment="the cluster's CTAs leave together")
+        self._at_exit()
         self.emit(ptx.RetOp)
         return self._kernel(block)
 
@@ -487,6 +488,23 @@ class GemmLowering(Emitter):
     def _extra_barriers(self) -> None:
         """More mbarriers to initialise with the stages' (none for wgmma)."""
 
+    def _at_exit(self) -> None:
+        """What every thread does last, after the cluster barrier (nothing here)."""
+
+    def _expect(self, mbar: SSAValue, mbar_off: int) -> None:
+        """Thread 0 expects a stage's bytes on its "full" barrier before loading it."""
+        self.emit(ptx.MbarrierArriveExpectTxOp, [mbar], offset=mbar_off, bytes=self.tx_bytes)
+
+    def _completion_barrier(self, mbar: SSAValue, mbar_off: int) -> tuple[SSAValue, int]:
+        """The barrier (address, offset) that a stage's TMA loads complete: its own here."""
+        return mbar, mbar_off
+
+    #: Modifiers of every TMA load (a CTA pair's loads add cta_group = 2).
+    load_props: ClassVar[dict[str, object]] = {}
+    #: In a cluster, the CTAs share B's boxes by multicast (sm_90a); a tcgen05 CTA pair's
+    #: CTAs each load their own half of B instead.
+    multicast_b: ClassVar[bool] = True
+
     def _setup(self, mma: Operation) -> None:
         acc_t = self.acc_type
         self.acc = self.val(ptx.DeclRegsOp, result=wgmma_regs_type(acc_t), comment=f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype}: 64 rows per warpgroup")
@@ -544,7 +562,8 @@ class GemmLowering(Emitter):
         else:
             s8 = self.val(ptx.ShlOp, [stage], type="b32", imm=3)
             mbar, mbar_off = self.val(ptx.AddOp, [self.smem, s8], type="u32"), self.full_off
-        self.emit(ptx.MbarrierArriveExpectTxOp, [mbar], offset=mbar_off, bytes=self.tx_bytes)
+        self._expect(mbar, mbar_off)
+        mbar, mbar_off = self._completion_barrier(mbar, mbar_off)
         if isinstance(j, int):
             k = self.imm(self.lb + j * self.step, "s32")
         else:
@@ -557,7 +576,7 @@ class GemmLowering(Emitter):
                 so = self.val(ptx.MulLoOp, [stage], type="u32", imm=ring.stride)
                 dst, dst_off = self.val(ptx.AddOp, [self.smem, so], type="u32"), ring.layout.address
             k_major = ring.layout.major is Major.K
-            if self.cluster > 1 and w.op.operand.data is tc.Operand.B:
+            if self.cluster > 1 and self.multicast_b and w.op.operand.data is tc.Operand.B:
                 self._issue_shared(w, k, dst, dst_off, mbar, mbar_off)
                 continue
             for box in w.plan.boxes:
@@ -565,7 +584,7 @@ class GemmLowering(Emitter):
                 c_k = self.add_imm(k, box.inner if k_major else box.outer)
                 c_mn = self.add_imm(w.outer_coord, box.outer if k_major else box.inner)
                 c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
-                self.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, c0, c1], offset=dst_off + box.smem_offset, mbar_offset=mbar_off)
+                self.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, c0, c1], offset=dst_off + box.smem_offset, mbar_offset=mbar_off, **self.load_props)
 
     def _issue_shared(self, w: Window, k: SSAValue, dst: SSAValue, dst_off: int, mbar: SSAValue, mbar_off: int) -> None:
         """B's window, shared by the cluster's CTAs (same columns of D): this CTA loads

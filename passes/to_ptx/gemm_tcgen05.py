@@ -14,6 +14,8 @@ assembles it for sm_100a and the tests check its SASS.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import Float32Type, i1, i16, i32, i64
 from xdsl.ir import Operation, SSAValue
 
@@ -30,10 +32,15 @@ LD_COLUMNS = 32
 
 class Tcgen05GemmLowering(GemmLowering):
     MMA = tc.Tcgen05MmaOp
+    #: Modifiers of every tcgen05 alloc/dealloc/mma/commit: a CTA pair's kernel adds
+    #: cta_group = 2 (ptxas refuses a function that mixes the two groups).
+    tcgen05_props: ClassVar[dict[str, object]] = {}
 
     def _check_mma(self, mma: Operation) -> None:
         if mma.a_in_tmem is not None:  # type: ignore[attr-defined]
             error_at(mma, "the pipelined GEMM reads A from shared memory (a_in_tmem is for single tiles)")
+        if mma.cta_pair is not None:  # type: ignore[attr-defined]
+            error_at(mma, "a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with tc.cluster = 2")
 
     def _threads(self, mma: Operation, ring_a: Ring) -> int:
         if self.acc_type.m != 128 or ring_a.layout.mn != 128:
@@ -61,8 +68,8 @@ class Tcgen05GemmLowering(GemmLowering):
         self.warp = self.val(ptx.ShrOp, [self.tid], type="u32", imm=5)
         is_alloc_warp = self.val(ptx.SetpOp, [self.warp], i1, cmp="eq", type="u32", imm=warp)
         skip = self.if_(is_alloc_warp, "tmem_ready")
-        self.emit(ptx.Tcgen05AllocOp, [self.smem], offset=self.tmem_slot, columns=self.columns, comment=comment)
-        self.emit(ptx.Tcgen05RelinquishOp)
+        self.emit(ptx.Tcgen05AllocOp, [self.smem], offset=self.tmem_slot, columns=self.columns, comment=comment, **self.tcgen05_props)
+        self.emit(ptx.Tcgen05RelinquishOp, **self.tcgen05_props)
         self.emit(ptx.LabelOp, label=skip)
         self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
         self.emit(ptx.BarSyncOp)
@@ -197,5 +204,9 @@ def gemm_lowering(kernel: Operation) -> GemmLowering:
         from lower_tc.passes.to_ptx.gemm_tcgen05_specialized import Tcgen05SpecializedGemmLowering, check_tcgen05_schedule
 
         check_tcgen05_schedule(kernel, name)
+        if "tc.cluster" in kernel.attributes:
+            from lower_tc.passes.to_ptx.gemm_tcgen05_pair import Tcgen05PairGemmLowering
+
+            return Tcgen05PairGemmLowering(kernel)
         return Tcgen05SpecializedGemmLowering(kernel) if name == "warp_specialized" else Tcgen05GemmLowering(kernel)
     return SpecializedGemmLowering(kernel) if name == "warp_specialized" else GemmLowering(kernel)

@@ -54,6 +54,9 @@ EPILOGUE_BARRIER = 1
 class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
     """tcgen05 with a TMA warp, an MMA warp and an epilogue warpgroup (module docstring)."""
 
+    #: Arrivals that empty an accumulator buffer: every epilogue thread's.
+    acc_empty_arrivals = EPILOGUE_THREADS
+
     _tiles = SpecializedGemmLowering._tiles
     _per_tile = SpecializedGemmLowering._per_tile
 
@@ -72,7 +75,7 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         self.scratch += 16 * self.buffers + 8
         for b in range(self.buffers):
             self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.acc_full_off + 8 * b, count=1)
-            self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.acc_empty_off + 8 * b, count=EPILOGUE_THREADS)
+            self.emit(ptx.MbarrierInitOp, [self.smem], offset=self.acc_empty_off + 8 * b, count=self.acc_empty_arrivals)
 
     def _setup(self, mma: Operation) -> None:
         """Every thread, before the roles split: warp 4 allocates the buffers, then the
@@ -105,7 +108,7 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         mma_warp = self.if_(is_producer, "mma_warp")
         # -- warp 0: thread 0 issues the TMA loads
         self.emit(ptx.BraOp, [self.is_thread0], label=self.exit_label, negate=1, comment="producer warp: thread 0 loads, tile after tile")
-        self._tile_loop(self._produce_tile, [self.imm(0, "s32")] * 2)
+        self._producer_tail(*self._tile_loop(self._produce_tile, [self.imm(0, "s32")] * 2))
         self.emit(ptx.BraOp, label=self.exit_label)
         # -- warp 1: one elected thread issues the MMAs; warps 2 and 3 leave
         self.emit(ptx.LabelOp, label=mma_warp)
@@ -113,6 +116,7 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         self.emit(ptx.BraOp, [is_mma_warp], label=self.exit_label, negate=1)
         elected = self.val(ptx.ElectSyncOp, result=i1, comment="MMA warp: one elected thread issues every tcgen05.mma")
         self.emit(ptx.BraOp, [elected], label=self.exit_label, negate=1)
+        self._mma_guard()
         self._tile_loop(self._mma_tile, [self.imm(0, "s32")] * 4, coordinates=False)
         self.emit(ptx.BraOp, label=self.exit_label)
         # -- warps 4..7: the epilogue warpgroup
@@ -121,6 +125,13 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         self.warp = self.val(ptx.AndOp, [self.warp], type="b32", imm=3, comment="epilogue warpgroup: warp 4 + i reads lanes 32i..32i+31")
         self._tile_loop(lambda b, q: self._epilogue_tile(store, b, q), [self.imm(0, "s32")] * 2)
         self.stored = True
+        self._free_tmem()
+
+    # -- what a CTA pair's kernel (gemm_tcgen05_pair.py) does differently -----------------
+
+    def _free_tmem(self) -> None:
+        """The epilogue warps, after their last tile: warp 4 frees tensor memory once every
+        epilogue warp has read it (named barrier 1)."""
         self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="free tensor memory once every epilogue warp has read it")
         self.emit(ptx.BarSyncOp, [self.imm(EPILOGUE_BARRIER)], count=EPILOGUE_THREADS)
         skip = self.if_(self.is_alloc_warp, "no_dealloc")
@@ -128,15 +139,29 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         self.emit(ptx.Tcgen05DeallocOp, [self.tmem_base], columns=self.columns)
         self.emit(ptx.LabelOp, label=skip)
 
-    def _tile_loop(self, body: Callable[..., list[SSAValue]], init: list[SSAValue], coordinates: bool = True) -> None:
+    def _producer_tail(self, s: SSAValue, p: SSAValue) -> None:
+        """The producer after its last load, with the ring's next stage and phase (nothing)."""
+
+    def _mma_guard(self) -> None:
+        """The elected MMA thread, before its tiles: which CTA issues (every one here)."""
+
+    def _commit(self, mbar: SSAValue, offset: int, comment: str) -> None:
+        """`tcgen05.commit`: one arrival on the barrier at mbar + offset once this thread's
+        MMAs so far are done."""
+        self.emit(ptx.Tcgen05CommitOp, [mbar], offset=offset, comment=comment)
+
+    def _release_acc(self, mbar: SSAValue) -> None:
+        """An epilogue thread hands its buffer back: one arrival on "acc_empty" at mbar."""
+        self.emit(ptx.MbarrierArriveOp, [mbar], offset=self.acc_empty_off)
+
+    def _tile_loop(self, body: Callable[..., list[SSAValue]], init: list[SSAValue], coordinates: bool = True) -> list[SSAValue]:
         """A persistent kernel's loop over the tiles ctaid.x, ctaid.x + nctaid.x, ...
         carrying `init` (the ring's stage and phase, the accumulator's buffer and phase);
         `body(*carried)` emits one tile and returns the carried values for the next (after
         the tile's coordinates, which the MMA thread does not need). Without tc.persistent,
-        the block's one tile."""
+        the block's one tile. Returns the carried values after the last tile."""
         if not self.persistent:
-            body(*init)
-            return
+            return body(*init)
         outer = self.ops
         self.ops = []
         block = Block(arg_types=[i32] * (1 + len(init)))
@@ -147,7 +172,9 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         block.add_ops(self.ops)
         self.ops = outer
         count = self.imm(self.persistent_tiles, "s32")  # type: ignore[arg-type]
-        self.ops.append(scf.ForOp(self.first_tile, count, self.ctas, init, Region(block)))
+        loop = scf.ForOp(self.first_tile, count, self.ctas, init, Region(block))
+        self.ops.append(loop)
+        return list(loop.results)
 
     def _produce_tile(self, s: SSAValue, p: SSAValue) -> list[SSAValue]:
         def produce(j: SSAValue, s2: SSAValue, p2: SSAValue) -> None:
@@ -175,12 +202,13 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
                 db = self.val(ptx.AddOp, [self.b_imms[kk], b64], i64, type="s64")
                 args = [d, da, db, self.idesc] + ([accumulate] if kk == 0 else [])
                 self.emit(ptx.Tcgen05MmaOp, args, kind=self.kind, enable_input_d=1, a_tmem=0,
-                          comment=f"tcgen05.mma kind::{self.kind}, {self.slices} K-slices" if kk == 0 else None)
-            self.emit(ptx.Tcgen05CommitOp, [self.barrier(s2, self.empty_off)], offset=self.empty_off, comment="stage s is free once these MMAs have read it")
+                          comment=f"tcgen05.mma kind::{self.kind}, {self.slices} K-slices" if kk == 0 else None,
+                          **self.tcgen05_props)
+            self._commit(self.barrier(s2, self.empty_off), self.empty_off, "stage s is free once these MMAs have read it")
             self.advance(s2, p2)
 
         inner = self.counted_loop(self.trips, consume, carried=(s, p))
-        self.emit(ptx.Tcgen05CommitOp, [self.barrier(b, self.acc_full_off)], offset=self.acc_full_off, comment="the tile's MMAs done: buffer b is full")
+        self._commit(self.barrier(b, self.acc_full_off), self.acc_full_off, "the tile's MMAs done: buffer b is full")
         return [*inner.results, *self._next_buffer(b, q)]
 
     def _epilogue_tile(self, store: WindowStoreOp, b: SSAValue, q: SSAValue) -> list[SSAValue]:
@@ -191,7 +219,7 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         store_rows(self, store)
         self.tmem = self.tmem_base
         self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="buffer b read (tcgen05.wait::ld): hand it back")
-        self.emit(ptx.MbarrierArriveOp, [self.barrier(b, self.acc_empty_off)], offset=self.acc_empty_off)
+        self._release_acc(self.barrier(b, self.acc_empty_off))
         return self._next_buffer(b, q)
 
     def _buffer(self, b: SSAValue) -> SSAValue:
@@ -210,17 +238,17 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
                 self.val(ptx.SelpOp, [q_flip, q, wrap], type="b32")]
 
 
-#: The sm_90a kernel attribute for a cluster of CTAs sharing B's loads: no tcgen05 kernel
-#: has clusters (no cta_group::2, docs/tcgen05.md), so none may silently ignore it.
+#: The kernel attribute for a cluster of CTAs: on sm_100a, 2 makes each pair of CTAs one
+#: CTA pair running M = 256 MMAs (gemm_tcgen05_pair.py).
 CLUSTER_ATTR = "tc.cluster"
 
 
 def check_tcgen05_schedule(kernel: Operation, schedule: str) -> None:
-    """tc.persistent on sm_100a needs the warp-specialised schedule; tc.cluster is refused."""
+    """tc.persistent and tc.cluster on sm_100a need the warp-specialised schedule."""
     if schedule != "warp_specialized" and PERSISTENT_ATTR in kernel.attributes:
         error_at(kernel, "tc.persistent on sm_100a is for the warp-specialised schedule (tc.schedule = \"warp_specialized\")")
-    if CLUSTER_ATTR in kernel.attributes:
-        error_at(kernel, "tc.cluster is for the sm_90a GEMM: the tcgen05 GEMM has no clusters (no cta_group::2 yet, docs/tcgen05.md)")
+    if schedule != "warp_specialized" and CLUSTER_ATTR in kernel.attributes:
+        error_at(kernel, "tc.cluster on sm_100a makes CTA pairs of the warp-specialised schedule (tc.schedule = \"warp_specialized\")")
 
 
 __all__: Sequence[str] = ["Tcgen05SpecializedGemmLowering", "check_tcgen05_schedule"]

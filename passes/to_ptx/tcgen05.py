@@ -72,6 +72,8 @@ def tmem_lanes(kl: KernelLowering, address: SSAValue) -> SSAValue:
 def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
     """One tcgen05.mma per K-slice, issued by one elected thread, then commit and wait on the
     allocation's mbarrier."""
+    if op.cta_pair is not None:
+        error_at(op, "a CTA pair's tcgen05.mma (cta_pair) needs a cluster of two CTAs: it belongs in a GEMM kernel (tc.matmul with cluster = 2), not a single-tile kernel")
     acc = kl.acc_of(op, op.acc)
     kl.accs[op.result] = acc
     if acc.regs is not None:
