@@ -528,7 +528,7 @@ class CpAsyncBulkTensorOp(PtxOp):
             c0, c1 = self.prop("c0"), self.prop("c1")
         multicast = ".multicast::cluster" if len(self.args) == 6 else ""
         mask = f", {n(self.args[5])}" if multicast else ""
-        pair = ".cta_group::2" if "cta_group" in self.attributes else ""
+        pair = f".{cta_group(self)}" if "cta_group" in self.attributes else ""
         return (
             f"cp.async.bulk.tensor.2d{pair}.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} "
             f"{_addr(dst, self.prop('offset'))}, [{tmap}, {{{c0}, {c1}}}], "

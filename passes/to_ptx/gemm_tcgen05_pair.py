@@ -39,7 +39,6 @@ from lower_tc.passes.to_ptx.gemm import Ring
 from lower_tc.passes.to_ptx.gemm_tcgen05_specialized import (
     CLUSTER_ATTR,
     EPILOGUE_THREADS,
-    EPILOGUE_WARP,
     Tcgen05SpecializedGemmLowering,
 )
 
@@ -125,11 +124,9 @@ class Tcgen05PairGemmLowering(Tcgen05SpecializedGemmLowering):
     def _at_exit(self) -> None:
         """Warp 4 of each CTA frees the allocation: by now both CTAs' epilogues have read
         every buffer, so no MMA of the pair is in flight."""
-        is_alloc_warp = self.val(ptx.SetpOp, [self.val(ptx.ShrOp, [self.tid], type="u32", imm=5)], i1, cmp="eq", type="u32", imm=EPILOGUE_WARP)
-        skip = self.if_(is_alloc_warp, "no_dealloc")
+        skip = self.if_(self.is_alloc_warp, "no_dealloc")
         self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-        tmem = self.val(ptx.LdOp, [self.smem], space="shared", type="b32", vec=1, offset=self.tmem_slot)
-        self.emit(ptx.Tcgen05DeallocOp, [tmem], columns=self.columns, **self.tcgen05_props)
+        self.emit(ptx.Tcgen05DeallocOp, [self.tmem_base], columns=self.columns, **self.tcgen05_props)
         self.emit(ptx.LabelOp, label=skip)
 
 
