@@ -159,6 +159,10 @@ class Tcgen05MmaOp(IRDLOperation):
                 )
             if self.a_in_tmem is not None:
                 raise VerifyException("lower-tc's CTA-pair tcgen05.mma reads A from shared memory, not tensor memory")
+        elif acc.m == 256:  # the instruction descriptor's M = 256 is the pair's
+            raise VerifyException(
+                "tcgen05.mma with M = 256 spans a CTA pair (cta_group::2): mark it cta_pair, with 128 accumulator rows in each CTA"
+            )
         _check_pair(a, b, acc, self.ctas)
         try:
             check_operand_type(Arch.SM100A, a.dtype, a.major is Major.MN)

@@ -81,3 +81,96 @@ func.func @pair_n(%A: memref<2048x2048xbf16>, %B: memref<2048x2048xbf16>, %D: me
   func.return
 }
 // CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 3]]:3: error: {{.*}}cta_group::2 kind::f16 with M = 256 needs N a multiple of 16 from 16 to 256, not 24{{$}}
+
+// -----
+
+// the pair's MMA needs tc.cluster = 2 and the warp-specialised schedule
+func.func @loop_pair_no_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized"} {
+  %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %two = arith.constant 2 : index
+  %bm = arith.constant 128 : index
+  %half = arith.constant 64 : index
+  %row = arith.remui %bx, %two : index
+  %col = arith.divui %bx, %two : index
+  %m0 = arith.muli %row, %bm : index
+  %n0 = arith.muli %col, %bm : index
+  %off = arith.muli %row, %half : index
+  %n0_half = arith.addi %n0, %off : index
+  %c0 = arith.constant 0 : index
+  %k_end = arith.constant 128 : index
+  %bk = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %result = scf.for %k = %c0 to %k_end step %bk iter_args(%acc = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%m0, %k] to %a as a : memref<256x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %n0_half] to %b as b : memref<128x256xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %next = tc.tcgen05_mma %a, %b, %acc cta_pair : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %next : !tc.acc<128x128xf32>
+  }
+  tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 6]]:5: error: a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with tc.cluster = 2{{$}}
+
+// -----
+
+// tc.cluster on sm_100a is 2
+func.func @loop_pair_cluster3(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized", tc.cluster = 3 : i64} {
+  %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %two = arith.constant 2 : index
+  %bm = arith.constant 128 : index
+  %half = arith.constant 64 : index
+  %row = arith.remui %bx, %two : index
+  %col = arith.divui %bx, %two : index
+  %m0 = arith.muli %row, %bm : index
+  %n0 = arith.muli %col, %bm : index
+  %off = arith.muli %row, %half : index
+  %n0_half = arith.addi %n0, %off : index
+  %c0 = arith.constant 0 : index
+  %k_end = arith.constant 128 : index
+  %bk = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %result = scf.for %k = %c0 to %k_end step %bk iter_args(%acc = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%m0, %k] to %a as a : memref<256x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %n0_half] to %b as b : memref<128x256xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %next = tc.tcgen05_mma %a, %b, %acc cta_pair : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %next : !tc.acc<128x128xf32>
+  }
+  tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 26]]:1: error: tc.cluster on sm_100a is 2 (a CTA pair), not 3 : i64{{$}}
+
+// -----
+
+// tc.cluster on sm_100a needs the warp-specialised schedule
+func.func @loop_pair_pipelined(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.cluster = 2 : i64} {
+  %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %two = arith.constant 2 : index
+  %bm = arith.constant 128 : index
+  %half = arith.constant 64 : index
+  %row = arith.remui %bx, %two : index
+  %col = arith.divui %bx, %two : index
+  %m0 = arith.muli %row, %bm : index
+  %n0 = arith.muli %col, %bm : index
+  %off = arith.muli %row, %half : index
+  %n0_half = arith.addi %n0, %off : index
+  %c0 = arith.constant 0 : index
+  %k_end = arith.constant 128 : index
+  %bk = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %result = scf.for %k = %c0 to %k_end step %bk iter_args(%acc = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%m0, %k] to %a as a : memref<256x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %n0_half] to %b as b : memref<128x256xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %next = tc.tcgen05_mma %a, %b, %acc cta_pair : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %next : !tc.acc<128x128xf32>
+  }
+  tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
+  func.return
+}
+// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 26]]:1: error: tc.cluster on sm_100a makes CTA pairs of the warp-specialised schedule (tc.schedule = "warp_specialized"){{$}}
