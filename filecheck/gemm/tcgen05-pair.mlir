@@ -29,7 +29,10 @@ func.func @pair(%A: memref<2048x2048xbf16>, %B: memref<2048x2048xbf16>, %D: memr
 // CHECK-NEXT: barrier.cluster.wait.acquire;
 // CHECK:      tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r1+98400], 256;
 // CHECK-NEXT: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
+// the instruction descriptor: M = 256 (16 << 24), N = 128 (16 << 17), B MN-major (bit 16),
+// bf16 A and B (1 << 7, 1 << 10), f32 D (1 << 4): 0x10210490
 // CHECK:      and.b32 {{%r[0-9]+}}, %r1, 262143;
+// CHECK:      mov.u32 %r25, 270599312;
 // CHECK:      // both CTAs' tensor memory is allocated before the leader's MMAs write it
 // CHECK-NEXT: barrier.cluster.arrive.release;
 // producer (both CTAs): the leader alone expects both CTAs' 2 x 24576 bytes
