@@ -28,8 +28,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 import lower_tc
 from lower_tc.passes import DEFAULT_PIPELINE
-from lower_tc.passes.diagnostics import LocatedError
-from lower_tc.passes.diagnostics import error_line
+from lower_tc.dialects.diagnostics import LocatedError
+from lower_tc.dialects.diagnostics import error_line
 
 
 class LocatedParser(Parser):

@@ -23,7 +23,7 @@ from lower_tc.layout import Arch, LayoutError, TileLayout
 from lower_tc.layout.gemm import ring_footprint, ring_stride
 from lower_tc.lowering.desc_cli import layout_report
 from lower_tc.lowering.picture import MAX_EXTENT, TilePicture
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.emit import placed_layout
 
 
@@ -87,7 +87,7 @@ def _desc_rows(attr: Any) -> list[dict[str, Any]]:
 
 
 def _where(op: Operation) -> str:
-    from lower_tc.passes.diagnostics import location
+    from lower_tc.dialects.diagnostics import location
 
     return location(op) or ""
 

@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
 from lower_tc.dialects import ptx
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 
 #: PTX ISA version per target when the module names none: wgmma needs 8.0, tcgen05 8.6.
 PTX_VERSION = {"sm_90a": "8.0", "sm_100a": "8.6"}

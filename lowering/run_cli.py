@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
     from lower_tc.lowering.compile import compile_source
     from lower_tc.lowering.ptxas import BackendError, ToolUnavailableError
     from lower_tc.lowering.runner import KernelError, RunError, run_kernel
-    from lower_tc.passes.diagnostics import error_line
+    from lower_tc.dialects.diagnostics import error_line
 
     def fail(message: str, status: int) -> int:
         """One error, as a line on stderr, or with --json as {"error", "status"} on stdout."""

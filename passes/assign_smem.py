@@ -15,7 +15,7 @@ from lower_tc.dialects.tc import SMEM_CAPACITY, SmemTileOp, TileType, tc_kernels
 from lower_tc.dialects.tc_gemm import ring_stages
 from lower_tc.layout import LayoutError, Swizzle
 from lower_tc.layout.gemm import ring_footprint
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 
 #: TMA destinations must be 128-byte aligned (measured on an H100, docs/base-offset.md).
 MIN_ALIGN = 128

@@ -12,7 +12,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target
 from lower_tc.layout import Arch, LayoutError, Major, Swizzle, check_operand_layout, choose_placed_swizzle
-from lower_tc.passes.diagnostics import error_at, remark_at
+from lower_tc.dialects.diagnostics import error_at, remark_at
 
 
 @dataclass(frozen=True)

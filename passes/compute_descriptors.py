@@ -14,7 +14,7 @@ from lower_tc.dialects.tc import DescAttr, IdescAttr, TileType, Tcgen05MmaOp, Wg
 from lower_tc.dialects.tc_gemm import ring_stages
 from lower_tc.layout.gemm import ring_k_slices
 from lower_tc.layout import Arch, LayoutError, Major, k_slices
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 
 
 def descriptor_attrs(tile_value: SSAValue, arch: Arch, row_blocks: int = 1) -> ArrayAttr[DescAttr]:

@@ -25,7 +25,7 @@ from lower_tc.dialects import ptx
 from lower_tc.dialects import tc
 from lower_tc.lowering.ptx_printer import TARGET_ATTR as PTX_TARGET_ATTR
 from lower_tc.lowering.ptx_printer import VERSION_ATTR as PTX_VERSION_ATTR
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm_tcgen05 import gemm_lowering
 from lower_tc.passes.to_ptx.gemm import is_gemm_kernel
 from lower_tc.passes.to_ptx import lower_kernel

@@ -29,7 +29,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from lower_tc.dialects import ptx
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 
 
 def mov_type(t: Attribute) -> str:

@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import f32
 from lower_tc.passes.to_ptx.tcgen05 import tmem_store
 

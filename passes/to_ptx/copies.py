@@ -14,7 +14,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout
 from lower_tc.layout.copy_order import thread_copy_chunks
 from lower_tc.layout.tma import TmaPlan, tma_plan
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import THREADS
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import LayoutError, TileLayout
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 
 
 def param_name(arg: SSAValue) -> str:

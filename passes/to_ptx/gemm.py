@@ -44,7 +44,7 @@ from lower_tc.layout import Major, TileLayout
 from lower_tc.layout.epilogue import PIECE_ALIGN, staging_bytes
 from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
 from lower_tc.layout.tma import TmaPlan, tma_plan
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.copies import tensor_map
 from lower_tc.passes.to_ptx.emit import Emitter, param_name, placed_layout
 

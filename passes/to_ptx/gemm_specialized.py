@@ -22,7 +22,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import GRID_ATTR, GemmLowering, Ring
 
 #: The kernel attribute that makes a warp-specialised GEMM persistent: as many CTAs as

@@ -21,7 +21,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm_epilogue import Bounds, output_types, row_base
 from lower_tc.passes.to_ptx.gemm import GemmLowering, Ring, Step
 

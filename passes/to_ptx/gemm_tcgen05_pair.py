@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import IntegerAttr, i1, i16
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import Ring
 from lower_tc.passes.to_ptx.gemm_tcgen05_specialized import (
     CLUSTER_ATTR,

@@ -34,7 +34,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import Ring
 from lower_tc.passes.to_ptx.gemm_specialized import (
     PERSISTENT_ATTR,

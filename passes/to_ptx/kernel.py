@@ -31,7 +31,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import TileLayout
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.emit import Emitter, placed_layout
 
 if TYPE_CHECKING:  # only for annotations: those modules import this one

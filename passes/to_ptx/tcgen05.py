@@ -21,7 +21,7 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import element_type
 from lower_tc.layout.descriptor import INSTRUCTION_K_BYTES
-from lower_tc.passes.diagnostics import error_at
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import THREADS, f32
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""Located diagnostics for passes: errors that name the op, and remarks."""
+"""Located diagnostics for everything that works on the IR (passes, the PTX printer,
+the driver): errors that name the op, and remarks."""
 
 from __future__ import annotations
 
