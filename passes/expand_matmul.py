@@ -34,10 +34,17 @@ from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.dialects.diagnostics import error_at, remark_at
-from lower_tc.passes.to_ptx.gemm import GRID_ATTR, L2_PROMOTION_ATTR
-from lower_tc.passes.to_ptx.gemm_epilogue_tma import EPILOGUE_ATTR, EPILOGUES
-from lower_tc.passes.to_ptx.gemm_specialized import CLUSTER_ATTR, MMA_DEPTH_ATTR, PERSISTENT_ATTR
-from lower_tc.passes.to_ptx.gemm_tcgen05 import SCHEDULE_ATTR, SCHEDULES
+from lower_tc.passes.to_ptx.gemm.options import (
+    CLUSTER_ATTR,
+    EPILOGUE_ATTR,
+    EPILOGUES,
+    GRID_ATTR,
+    L2_PROMOTION_ATTR,
+    MMA_DEPTH_ATTR,
+    PERSISTENT_ATTR,
+    SCHEDULE_ATTR,
+    SCHEDULES,
+)
 
 
 #: The builtin element type of each accumulator type.

@@ -26,8 +26,7 @@ from lower_tc.dialects import tc
 from lower_tc.lowering.ptx_printer import TARGET_ATTR as PTX_TARGET_ATTR
 from lower_tc.lowering.ptx_printer import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.gemm_tcgen05 import gemm_lowering
-from lower_tc.passes.to_ptx.gemm import is_gemm_kernel
+from lower_tc.passes.to_ptx.gemm import is_gemm_kernel, lower_gemm_kernel
 from lower_tc.passes.to_ptx import lower_kernel
 
 
@@ -58,7 +57,7 @@ class LowerToPtxPass(ModulePass):
         tables: list[ptx.TableOp] = []
         for k in kernels:
             if is_gemm_kernel(k):  # a loop-level GEMM: its own, pipelined lowering
-                lowered = gemm_lowering(k).run()
+                lowered = lower_gemm_kernel(k)
             else:
                 lowered = lower_kernel(k, tables, f"lower_tc_{tc.kernel_name(k)}_table")
             parent = k.parent_block()

@@ -405,7 +405,7 @@ def test_setmaxnreg_budget_fits_the_sm() -> None:
     """The consumers grow only by what the producer gives back (setmaxnreg.inc waits for
     released registers: four consumers asking for more hung on the H100), and every thread's
     registers fit the SM's 65536 at entry and after."""
-    from lower_tc.passes.to_ptx.gemm_specialized import PRODUCER_REGISTERS, consumer_registers, entry_registers
+    from lower_tc.passes.to_ptx.gemm.specialized import PRODUCER_REGISTERS, consumer_registers, entry_registers
 
     for warpgroups in (1, 2, 3, 4):
         cap, grown = entry_registers(warpgroups), consumer_registers(warpgroups)

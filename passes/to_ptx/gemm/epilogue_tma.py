@@ -20,41 +20,82 @@ and its rows (N) a multiple of 16 bytes, no C, BN a multiple of 64, and room in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import Float32Type, i1, i32, i64
+from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.layout.epilogue import (
     BUFFERS,
+    PIECE_ALIGN,
     PIECE_BYTES,
     PIECE_COLS,
     PIECE_ROWS,
     STMATRIX_PER_PIECE,
     piece_layout,
+    staging_bytes,
 )
+from lower_tc.layout.gemm import SMEM_CAPACITY
 from lower_tc.layout.tma import tma_plan
 from lower_tc.passes.to_ptx.copies import tensor_map
-from lower_tc.passes.to_ptx.gemm_epilogue import output_types
-from xdsl.dialects.builtin import Float32Type, i1, i32
-from xdsl.ir import SSAValue
+from lower_tc.passes.to_ptx.gemm.context import GemmKernel
+from lower_tc.passes.to_ptx.gemm.global_store import output_types
+from lower_tc.passes.to_ptx.gemm.kloop import KLoop, find_store
 
-if TYPE_CHECKING:
-    from lower_tc.passes.to_ptx.gemm import GemmLowering
-
-#: The kernel attribute that chooses the epilogue: "tma" or "registers" (absent: the
-#: TMA store wherever it applies).
-EPILOGUE_ATTR = "tc.epilogue"
-EPILOGUES = ("tma", "registers")
 F32 = Float32Type()
 #: The first named barrier of the consumer warpgroups (0 is the CTA's bar.sync).
 FIRST_NAMED_BARRIER = 1
 
 
-def epilogue_problem(g: GemmLowering, op: WindowStoreOp) -> str | None:
+@dataclass
+class TmaStore:
+    """The TMA-store epilogue of a kernel: where its staging pieces start in shared
+    memory, D's tensor-map parameter, and (once bound) the map's address."""
+
+    staging: int
+    param: str
+    tmap: SSAValue | None = None
+
+    def bind_tensor_map(self, k: GemmKernel) -> None:
+        self.tmap = k.b.val(ptx.ParamAddrOp, result=i64, param=self.param, comment="D by TMA stores of staged pieces")
+
+
+def choose_epilogue(k: GemmKernel, loop: KLoop, warpgroups: int, wgmma: bool) -> TmaStore | None:
+    """The TMA-store epilogue wherever it applies, unless the kernel's tc.epilogue says
+    "registers"; with "tma", a reason against is an error at the store. Its staging
+    pieces go after what shared memory holds so far, on a 1024-byte boundary."""
+    asked = k.options.epilogue()
+    if asked == "registers":
+        return None
+    store = find_store(k.kernel)
+    if store is None:
+        return None
+    if not wgmma:
+        problem: str | None = "the tcgen05 GEMM stores D from tensor memory through registers"
+    else:
+        problem = epilogue_problem(k, loop, store)
+    start = -(-k.memory.end // PIECE_ALIGN) * PIECE_ALIGN
+    end = start + staging_bytes(warpgroups)
+    if problem is None and end > SMEM_CAPACITY:
+        problem = f"the stages leave {SMEM_CAPACITY - start} bytes of shared memory and the staging pieces need {end - start}"
+    if problem is not None:
+        if asked == "tma":
+            error_at(store, f"the TMA-store epilogue cannot store this D: {problem}")
+        return None
+    k.memory.take(end - start, PIECE_ALIGN)
+    param = f"tmap_{len(loop.loads)}"
+    k.tensor_maps.append(tma_store_map(k, store, param))
+    return TmaStore(start, param)
+
+
+def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | None:
     """Why the TMA-store epilogue cannot store this window (one line), or None."""
-    d = g.geometry[op.dst]
+    d = k.args.geometry[op.dst]
     d_dtype = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
-    acc = g.acc_type
+    acc = loop.acc_type
     if op.c is not None:
         return "C is added in registers (the register epilogue)"
     if d_dtype not in ("bf16", "f16"):
@@ -76,43 +117,45 @@ def epilogue_problem(g: GemmLowering, op: WindowStoreOp) -> str | None:
     return None
 
 
-def tma_store_map(g: GemmLowering, op: WindowStoreOp, param: str) -> dict[str, object]:
+def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str) -> dict[str, object]:
     """D's tensor map: dimension 0 along a row (N), box = one piece, 128-byte swizzle."""
-    d = g.geometry[op.dst]
+    d = k.args.geometry[op.dst]
     layout = piece_layout(tc.dtype_name(op.dst.type.element_type))  # type: ignore[union-attr]
-    arg = list(tc.kernel_body(g.kernel).args).index(op.dst)  # type: ignore[arg-type]
+    arg = k.args.index(op.dst)
     return tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows], [d.ld * 2])  # type: ignore[list-item, operator]
 
 
-def store_window_tma(g: GemmLowering, op: WindowStoreOp, staging: int, tmap: SSAValue) -> None:
-    """The epilogue above; `staging` is the first piece's offset in shared memory."""
-    acc_t = g.acc_type
-    d_dtype, _ = output_types(g, op)
-    m0, n0 = g.reg(op.row, op), g.reg(op.col, op)
-    in_wg = g.val(ptx.AndOp, [g.tid], type="b32", imm=127, comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} into D ({d_dtype}) by stmatrix and TMA stores of {PIECE_ROWS}x{PIECE_COLS} pieces")
+def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValue, acc_t: tc.AccType, wg: SSAValue) -> None:
+    """Warpgroup `wg` (of the consumers) stores its fragment `acc` (module docstring)."""
+    g = k.b
+    staging, tmap = store.staging, store.tmap
+    assert tmap is not None
+    d_dtype, _ = output_types(op)
+    m0, n0 = k.index.reg(op.row, op), k.index.reg(op.col, op)
+    in_wg = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127, comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} into D ({d_dtype}) by stmatrix and TMA stores of {PIECE_ROWS}x{PIECE_COLS} pieces")
     warp = g.val(ptx.ShrOp, [in_wg], type="u32", imm=5)
-    lane = g.val(ptx.AndOp, [g.tid], type="b32", imm=31)
+    lane = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=31)
     # this warpgroup's pieces, and the row this lane addresses (layout/epilogue.py)
-    wg_pieces = g.val(ptx.MulLoOp, [g.wg], type="u32", imm=BUFFERS * PIECE_BYTES)
-    wg_pieces = g.val(ptx.AddOp, [wg_pieces, g.smem], type="u32")
-    row = g.val(ptx.AndOp, [g.tid], type="b32", imm=15)
+    wg_pieces = g.val(ptx.MulLoOp, [wg], type="u32", imm=BUFFERS * PIECE_BYTES)
+    wg_pieces = g.val(ptx.AddOp, [wg_pieces, k.regs.smem], type="u32")
+    row = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=15)
     row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [warp], type="b32", imm=4), row], type="u32")
     row_addr = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [row], type="b32", imm=7), wg_pieces], type="u32")
-    phase = g.val(ptx.XorOp, [g.val(ptx.ShrOp, [lane], type="u32", imm=4), g.val(ptx.AndOp, [g.tid], type="b32", imm=7)], type="b32")
+    phase = g.val(ptx.XorOp, [g.val(ptx.ShrOp, [lane], type="u32", imm=4), g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=7)], type="b32")
     addrs = []
     for j in range(STMATRIX_PER_PIECE):
         chunk = g.val(ptx.XorOp, [phase], type="b32", imm=2 * j) if j else phase
         addrs.append(g.val(ptx.AddOp, [row_addr, g.val(ptx.ShlOp, [chunk], type="b32", imm=4)], type="u32"))
     issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
-    bar_id = g.val(ptx.AddOp, [g.wg], type="u32", imm=FIRST_NAMED_BARRIER)
-    row0 = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [g.wg], type="b32", imm=6), m0], type="s32")
+    bar_id = g.val(ptx.AddOp, [wg], type="u32", imm=FIRST_NAMED_BARRIER)
+    row0 = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [wg], type="b32", imm=6), m0], type="s32")
 
     def packed(i: int, h: int) -> SSAValue:
         """Row h (0: rows g, 1: g + 8) of 8-column block i as two 16-bit elements."""
         if acc_t.dtype == "f16":
-            return g.val(ptx.RegOfOp, [g.acc], i32, regs=2 * i + h)
-        lo = g.val(ptx.RegOfOp, [g.acc], F32, regs=4 * i + 2 * h)
-        hi = g.val(ptx.RegOfOp, [g.acc], F32, regs=4 * i + 2 * h + 1)
+            return g.val(ptx.RegOfOp, [acc], i32, regs=2 * i + h)
+        lo = g.val(ptx.RegOfOp, [acc], F32, regs=4 * i + 2 * h)
+        hi = g.val(ptx.RegOfOp, [acc], F32, regs=4 * i + 2 * h + 1)
         return g.val(ptx.CvtOp, [hi, lo], i32, type=f"rn.{d_dtype}x2.f32")
 
     for q in range(acc_t.n // PIECE_COLS):
@@ -133,9 +176,10 @@ def store_window_tma(g: GemmLowering, op: WindowStoreOp, staging: int, tmap: SSA
         g.emit(ptx.LabelOp, label=skip)
 
 
-def wait_for_stores(g: GemmLowering) -> None:
+def wait_for_stores(k: GemmKernel) -> None:
     """Each warpgroup's issuing thread: its TMA stores are done before the CTA exits."""
-    in_wg = g.val(ptx.AndOp, [g.tid], type="b32", imm=127)
+    g = k.b
+    in_wg = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127)
     issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
     skip = g.if_(issuer, "stores_done")
     g.emit(ptx.CpAsyncBulkWaitGroupOp, pending=0, read=0, comment="the TMA stores of D are complete")

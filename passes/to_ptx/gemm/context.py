@@ -1,0 +1,53 @@
+"""The loop-level GEMM kernel being lowered, as every part of the lowering reads it: the
+builder the ops go to, the prologue's registers, the operands, the index arithmetic, the
+ring tiles before the K loop, shared memory, and the tensor maps of the metadata."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import scf
+from xdsl.ir import Operation
+
+from lower_tc.dialects import tc
+from lower_tc.dialects.diagnostics import error_at
+from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.gemm.index import IndexEnv
+from lower_tc.passes.to_ptx.gemm.kloop import BeforeLoop
+from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, Prologue, read_operands
+from lower_tc.passes.to_ptx.gemm.options import GemmOptions
+from lower_tc.passes.to_ptx.gemm.ring import SharedMemory
+
+
+@dataclass
+class GemmKernel:
+    """One kernel's lowering state that the parts share."""
+
+    kernel: Operation
+    options: GemmOptions
+    b: PtxBuilder
+    regs: Prologue
+    args: KernelArgs
+    index: IndexEnv
+    before: BeforeLoop
+    memory: SharedMemory
+    loop_op: scf.ForOp
+    after_loop: list[Operation]
+    tensor_maps: list[dict[str, object]] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, kernel: Operation, options: GemmOptions) -> "GemmKernel":
+        """Emits the prologue and the ops before the K loop (the index arithmetic), each
+        at its op's location."""
+        body = list(tc.kernel_body(kernel).ops)
+        loops = [op for op in body if isinstance(op, scf.ForOp)]
+        if len(loops) != 1:
+            error_at(loops[1], "a GEMM kernel has one K loop")
+        at = body.index(loops[0])
+        b = PtxBuilder()
+        regs, args = read_operands(b, kernel)
+        index = IndexEnv(b, args)
+        before = BeforeLoop()
+        for op in body[:at]:
+            b.located(op, lambda o: before.add(o, index))
+        return cls(kernel, options, b, regs, args, index, before, SharedMemory(before.smem_end), loops[0], body[at + 1 :])

@@ -1,0 +1,82 @@
+"""What the register epilogues (wgmma fragments, tcgen05 rows from tensor memory) share:
+the address of a row of D or C, and which stores need a guard to stay inside D."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import MemRefType, i1, i64
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
+
+#: Bytes of each D / C element type.
+ELEMENT_BYTES = {"f32": 4, "s32": 4, "bf16": 2, "f16": 2}
+
+
+def output_types(op: WindowStoreOp) -> tuple[str, str | None]:
+    """D's element type and C's (None without C)."""
+    d_dtype = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
+    c_dtype = tc.dtype_name(op.c.type.element_type) if op.c is not None else None  # type: ignore[union-attr]
+    return d_dtype, c_dtype
+
+
+def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0: SSAValue) -> tuple[SSAValue, int]:
+    """Address of mem[row, col0] (64-bit) and the element size; the leading dimension is a
+    number or, where known only at launch, its parameter's register."""
+    t = mem.type
+    assert isinstance(t, MemRefType)
+    eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
+    ld = args.size(mem, "ld")
+    if isinstance(ld, int):
+        rowoff = b.val(ptx.MulWideOp, [row], i64, type="s32", imm=ld * eb)
+    else:
+        rowoff = b.val(ptx.MulWideOp, [row, ld], i64, type="s32")
+        rowoff = b.val(ptx.ShlOp, [rowoff], i64, type="b64", imm=eb.bit_length() - 1)
+    coloff = b.val(ptx.MulWideOp, [col0], i64, type="s32", imm=eb)
+    off = b.val(ptx.AddOp, [rowoff, coloff], i64, type="s64")
+    return b.val(ptx.AddOp, [args.address[mem], off], i64, type="s64"), eb
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Which stores stay inside D: none need a guard when every CTA tile lies inside
+    (M and N static multiples of the tile); otherwise a row and a column test each.
+    Pairs of columns are stored together only where N and the leading dimensions are
+    known to be even (a pair then never straddles the edge and is aligned)."""
+
+    b: PtxBuilder
+    m: int | SSAValue
+    n: int | SSAValue
+    guarded: bool
+    pairs: bool
+
+    @classmethod
+    def of(cls, b: PtxBuilder, args: KernelArgs, op: WindowStoreOp, acc: tc.AccType) -> "Bounds":
+        m, n = args.size(op.dst, "rows"), args.size(op.dst, "cols")
+        static = isinstance(m, int) and isinstance(n, int)
+        guarded = not static or m % acc.m != 0 or n % acc.n != 0  # type: ignore[operator]
+        lds = [args.size(op.dst, "ld")] + ([args.size(op.c, "ld")] if op.c is not None else [])
+        pairs = all(isinstance(x, int) and x % 2 == 0 for x in [n, *lds])
+        return cls(b, m, n, guarded, pairs)
+
+    def row_ok(self, row: SSAValue) -> SSAValue | None:
+        if not self.guarded:
+            return None
+        if isinstance(self.m, int):
+            return self.b.val(ptx.SetpOp, [row], i1, cmp="lt", type="s32", imm=self.m)
+        return self.b.val(ptx.SetpOp, [row, self.m], i1, cmp="lt", type="s32")
+
+    def guard(self, row_ok: SSAValue | None, col0: SSAValue, col: int) -> str | None:
+        """Skip to the returned label unless the row holds and col0 + col < N."""
+        if row_ok is None:
+            return None
+        b = self.b
+        if isinstance(self.n, int):
+            col_ok = b.val(ptx.SetpOp, [col0], i1, cmp="lt", type="s32", imm=self.n - col)
+        else:
+            col_ok = b.val(ptx.SetpOp, [b.add_imm(col0, col), self.n], i1, cmp="lt", type="s32")
+        return b.if_(b.val(ptx.AndOp, [row_ok, col_ok], i1, type="pred"), "outside_d")

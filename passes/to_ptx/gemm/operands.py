@@ -1,0 +1,77 @@
+"""The kernel's first instructions: the registers every thread computes (its thread
+index, the shared-memory base, its warpgroup), each global operand's address, and the
+sizes known only at launch (one .u32 parameter per rows, cols and leading dimension)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import i1, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.tc_gemm import Matrix, matrix
+from lower_tc.passes.to_ptx.emit import param_name
+from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+
+#: The .u32 parameters of an argument whose sizes are known at launch.
+SIZE_PARAMS = ("rows", "cols", "ld")
+
+
+@dataclass(frozen=True)
+class Prologue:
+    """What every thread computes first."""
+
+    tid: SSAValue
+    smem: SSAValue  # the dynamic shared memory's address
+    smem16: SSAValue  # smem >> 4: what a descriptor's start field adds
+    is_thread0: SSAValue
+    wg: SSAValue  # tid / 128: the thread's warpgroup
+
+
+@dataclass
+class KernelArgs:
+    """The kernel's global operands: address registers, geometry, run-time sizes."""
+
+    values: list[SSAValue]
+    address: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    geometry: dict[SSAValue, Matrix] = field(default_factory=dict)
+    sizes: dict[tuple[SSAValue, str], SSAValue] = field(default_factory=dict)  # registers of launch-time sizes
+    size_params: list[dict[str, object]] = field(default_factory=list)
+
+    def size(self, arg: SSAValue, what: str) -> int | SSAValue:
+        """An argument's rows, cols or ld: a number, or the register of its parameter."""
+        value = getattr(self.geometry[arg], what)
+        return value if value is not None else self.sizes[(arg, what)]
+
+    def index(self, arg: SSAValue) -> int:
+        """The argument's position (its entry in the launch metadata)."""
+        return self.values.index(arg)
+
+
+def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArgs]:
+    """Emits the prologue: thread registers, operand addresses, launch-time sizes."""
+    block = tc.kernel_body(kernel)
+    tid = b.val(ptx.SregOp, sreg="tid.x", comment="prologue")
+    smem = b.val(ptx.SymAddrOp, type="u32", symbol="smem")
+    smem16 = b.val(ptx.ShrOp, [smem], type="u32", imm=4)
+    args = KernelArgs(list(block.args))
+    for arg in block.args:
+        raw = b.val(ptx.LdParamOp, result=i64, type="u64", param=param_name(arg))
+        args.address[arg] = b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
+    for arg in block.args:
+        try:
+            geometry = matrix(arg.type, f"kernel argument {param_name(arg)}")
+        except VerifyException as err:
+            error_at(kernel, str(err))
+        args.geometry[arg] = geometry
+        if not geometry.static:
+            for what in SIZE_PARAMS:
+                name = f"{param_name(arg)}_{what}"
+                args.size_params.append({"param": name, "arg": arg.index, "what": what})  # type: ignore[attr-defined]
+                args.sizes[(arg, what)] = b.val(ptx.LdParamOp, type="u32", param=name)
+    is_thread0 = b.val(ptx.SetpOp, [tid], i1, cmp="eq", type="u32", imm=0)
+    wg = b.val(ptx.ShrOp, [tid], type="u32", imm=7)
+    return Prologue(tid, smem, smem16, is_thread0, wg), args

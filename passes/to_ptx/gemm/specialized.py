@@ -1,0 +1,149 @@
+"""The warp-specialised wgmma schedule (`#tc.gemm_schedule<warp_specialized>` on sm_90a),
+optionally persistent, optionally in clusters of 2 sharing B.
+
+Warpgroup 0 is the producer: it gives registers back (`setmaxnreg.dec` to 40) and its
+thread 0 only issues TMA loads (tma_loads.producer_loop), as far ahead as the ring allows.
+Warpgroups 1 .. BM/64 are the consumers: they take registers (`setmaxnreg.inc`), own 64
+rows each, and run the MMA loop alone: wait for "full[s]", the K-slices' wgmma, commit,
+`wgmma.wait_group depth`, and release iteration i-depth's stage on its "empty" barrier.
+The epilogue is the consumers'.
+
+Persistent: both roles walk the tiles ctaid.x, ctaid.x + nctaid.x, ... of a 1-d grid;
+the ring's stage and phase run on across tiles, so the producer loads the next tile's
+stages while the consumers finish the last one's MMAs and its epilogue.
+
+ptxas honours setmaxnreg only under a register cap at entry (`.maxnreg`) with each role
+one branch of an if/else; the kernel is capped at 65536 / threads registers.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import i1
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx
+from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.tc_gemm import WindowStoreOp
+import lower_tc.passes.to_ptx.gemm.wgmma as wgmma
+from lower_tc.passes.to_ptx.gemm.cluster import Multicast
+from lower_tc.passes.to_ptx.gemm.context import GemmKernel
+from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
+from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
+from lower_tc.passes.to_ptx.gemm.epilogue_tma import choose_epilogue, store_pieces
+from lower_tc.passes.to_ptx.gemm.kloop import find_store, read_k_loop
+from lower_tc.passes.to_ptx.gemm.launch import persistent_tiles
+from lower_tc.passes.to_ptx.gemm.lowered import Lowered
+from lower_tc.passes.to_ptx.gemm.ring import Ring
+from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, producer_loop, read_windows
+
+#: Registers per thread of the producer after setmaxnreg.dec.
+PRODUCER_REGISTERS = 40
+
+
+def entry_registers(warpgroups: int) -> int:
+    """The cap at entry: the SM's 65536 registers over every thread (multiples of 8)."""
+    return min(256, 65536 // (128 * (warpgroups + 1)) // 8 * 8)
+
+
+def consumer_registers(warpgroups: int) -> int:
+    """What each consumer thread may grow to: setmaxnreg.inc waits for registers that
+    setmaxnreg.dec released, so the consumers share what the producer gives back (seen on
+    the H100: four consumers asking for more than that hung). Two consumers: 168 + 64 = 232."""
+    cap = entry_registers(warpgroups)
+    released = 128 * (cap - PRODUCER_REGISTERS)
+    return min(256, cap + released // (128 * warpgroups) // 8 * 8)
+
+
+def lower(k: GemmKernel) -> Lowered:
+    """The warp-specialised wgmma GEMM (module docstring)."""
+    b, regs, options = k.b, k.regs, k.options
+    loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma)
+    windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion())
+    warpgroups = wgmma.warpgroups(loop)
+    if not 1 <= warpgroups <= 4:
+        error_at(loop.mma, f"a warp-specialised GEMM has 1 to 4 consumer warpgroups, not {warpgroups}")
+    # the consumers are warpgroups 1..: a consumer's row block is wg - 1
+    consumer_wg = b.val(ptx.AddOp, [regs.wg], type="u32", imm=-1 & 0xFFFFFFFF)
+    depth = options.mma_depth(loop.stages)
+    cluster = options.cluster("tc.cluster is 2 (CTAs per cluster)")
+    multicast = Multicast.setup(b, regs.tid, cluster) if cluster > 1 else None
+    # with a cluster, lane 0 of each consumer warp releases a stage on both CTAs
+    empty_arrivals = cluster * 4 * warpgroups if multicast else 128 * warpgroups
+    ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
+    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True)
+    ring.init_barriers(regs.is_thread0, empty_arrivals, [], cluster=multicast is not None)
+    loads = TmaLoads(b, regs.smem, windows, loop.lb, loop.step, ring.full_off, multicast=multicast)
+    loads.bind_tensor_maps()
+    if tma_store is not None:
+        tma_store.bind_tensor_map(k)
+
+    tiles = persistent_tiles(k.kernel) if options.persistent else None
+    first_tile = ctas = None
+    if tiles is not None:
+        first_tile = b.val(ptx.SregOp, sreg="ctaid.x")
+        ctas = b.val(ptx.SregOp, sreg="nctaid.x")
+    after_tile = ", tile after tile" if tiles is not None else ""
+    is_producer = b.val(ptx.SetpOp, [regs.wg], i1, cmp="eq", type="u32", imm=0)
+    exit_label = b.label("exit")
+    consumer = b.if_(is_producer, "consumer")
+    # -- producer warpgroup
+    b.emit(ptx.SetMaxNRegOp, action="dec", count=PRODUCER_REGISTERS, comment=f"producer warpgroup: TMA only{after_tile}")
+    b.emit(ptx.BraOp, [regs.is_thread0], label=exit_label, negate=1)
+    if tiles is None:
+        producer_loop(ring, loads, loop.trips)
+    else:
+        def produce_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            k.index.replay(t)
+            loads.follow_tile(k.index)
+            b.yield_(*producer_loop(ring, loads, loop.trips, carried=(s, p)).results)
+
+        b.counted_loop(tiles, produce_tile, start=first_tile, step=ctas)  # type: ignore[arg-type]
+    b.emit(ptx.BraOp, label=exit_label)
+    # -- consumer warpgroups
+    b.emit(ptx.LabelOp, label=consumer)
+    if consumer_registers(warpgroups) > entry_registers(warpgroups):
+        b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(warpgroups), comment=f"consumer warpgroups: the MMAs and the epilogue{after_tile}")
+    acc = wgmma.declare_accumulator(b, loop.acc_type)
+    descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, consumer_wg, regs.smem, regs.smem16, clustered=multicast is not None)
+    mma = wgmma.Wgmma.make(loop, acc, descriptors, depth)
+
+    def store(op: WindowStoreOp) -> None:
+        if tma_store is not None:
+            store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)
+        else:
+            store_fragments(k, op, acc, loop.acc_type, consumer_wg)
+
+    def consume(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
+        st = ring.consumer_step(i, s, p, depth)
+        mma.consume(ring, st, multicast)
+        ring.advance(s, p, st.p_flip)
+
+    facts = dict(threads=128 * warpgroups + 128, exit_label=exit_label, cluster=cluster, tma_store=tma_store,
+                 max_registers=entry_registers(warpgroups))
+    if tiles is None:
+        b.counted_loop(loop.trips, consume)
+        mma.drain(b)
+        return Lowered(loop, store=store, **facts)  # type: ignore[arg-type]
+
+    window_store = find_store(k.kernel)
+    if window_store is None or window_store.acc is not loop.result:
+        error_at(window_store or loop.op, "tc.window_store stores the K loop's result")
+    trips = loop.trips
+    assert isinstance(trips, int)  # a persistent kernel's sizes are known at compile time
+
+    def consume_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
+        k.index.replay(t)
+        loads.follow_tile(k.index)
+        wgmma.zero(b, acc, loop.acc_type)
+        s_end, p_end = b.counted_loop(trips, consume, carried=(s, p)).results
+        mma.drain(b)
+        # the tile's last `depth` stages: released once their MMAs are done (the loop
+        # releases the others)
+        for back in range(1, min(depth, trips) + 1):
+            last = ring.back(s_end, back) if depth > 1 else ring.previous(s_end, p_end)[0]
+            ring.release(ring.barrier(last), multicast=multicast)
+        store(window_store)
+        b.yield_(s_end, p_end)
+
+    b.counted_loop(tiles, consume_tile, start=first_tile, step=ctas)  # type: ignore[arg-type]
+    return Lowered(loop, store=None, persistent_tiles=tiles, **facts)  # type: ignore[arg-type]
