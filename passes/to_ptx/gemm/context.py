@@ -16,7 +16,7 @@ from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 from lower_tc.passes.to_ptx.gemm.kloop import BeforeLoop
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, Prologue, read_operands
 from lower_tc.passes.to_ptx.gemm.options import GemmOptions
-from lower_tc.passes.to_ptx.gemm.ring import SharedMemory
+from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 
 
 @dataclass

@@ -18,31 +18,9 @@ from xdsl.dialects.builtin import i1
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx
-from lower_tc.dialects.diagnostics import error_at
-from lower_tc.layout.gemm import SMEM_CAPACITY
 from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.cluster import Multicast
-
-
-@dataclass
-class SharedMemory:
-    """Where the kernel's dynamic shared memory is free: after the ring tiles, the
-    barriers and whatever else the parts take, in the order they take it."""
-
-    end: int
-
-    def take(self, size: int, align: int) -> int:
-        """The offset of `size` bytes at the next multiple of `align`."""
-        offset = -(-self.end // align) * align
-        self.end = offset + size
-        return offset
-
-    def total(self, kernel: object) -> int:
-        """The dynamic shared memory to launch with (16-byte multiple), at most 227 KiB."""
-        smem_bytes = -(-self.end // 16) * 16
-        if smem_bytes > SMEM_CAPACITY:
-            error_at(kernel, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")  # type: ignore[arg-type]
-        return smem_bytes
+from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ sm_100a and the tests check its SASS.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import i1
@@ -49,7 +50,8 @@ from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_tma import choose_epilogue
 from lower_tc.passes.to_ptx.gemm.epilogue_tmem import store_rows
-from lower_tc.passes.to_ptx.gemm.kloop import find_store, read_k_loop
+from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.passes.to_ptx.gemm.kloop import KLoop, find_store, read_k_loop
 from lower_tc.passes.to_ptx.gemm.launch import persistent_tiles
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 from lower_tc.passes.to_ptx.gemm.ring import Ring
@@ -62,6 +64,156 @@ PRODUCER_WARP, MMA_WARP, EPILOGUE_WARP = 0, 1, 4
 EPILOGUE_THREADS = 128
 #: The named barrier where the epilogue warps meet before warp 4 frees tensor memory.
 EPILOGUE_BARRIER = 1
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The parts the three roles share, set up by every thread before they split."""
+
+    k: GemmKernel
+    loop: KLoop
+    ring: Ring
+    loads: TmaLoads
+    mma: tcgen05.Tcgen05
+    tmem: tcgen05.TensorMemory
+    buffers: int  # accumulator buffers in tensor memory
+    buffer_columns: int  # columns from one buffer to the next
+    acc_full: int  # offset of acc_full[0]; acc_empty[0] follows the acc_full barriers
+    store: WindowStoreOp
+    exit_label: str
+    pair: CtaPair | None
+    tiles: int | None  # a persistent kernel's tile count
+    first_tile: SSAValue | None
+    ctas: SSAValue | None
+
+    @property
+    def acc_empty(self) -> int:
+        return self.acc_full + 8 * self.buffers
+
+    def tile_loop(self, body: Callable[..., list[SSAValue]], init: list[SSAValue], coordinates: bool = True) -> list[SSAValue]:
+        """Without persistence, the block's one tile: `body(*init)`. Persistent: a loop
+        over the tiles ctaid.x, ctaid.x + nctaid.x, ... carrying `init` (the ring's stage
+        and phase, the accumulator's buffer and phase), the index arithmetic run again
+        for each tile (unless the role needs no coordinates). Returns what the last
+        tile's body returned."""
+        if self.tiles is None:
+            return body(*init)
+        b = self.k.b
+
+        def build(args: list[SSAValue]) -> None:
+            if coordinates:
+                self.k.index.replay(args[0])
+                self.loads.follow_tile(self.k.index)
+            b.yield_(*body(*args[1:]))
+
+        block = b.block(1 + len(init), build)  # type: ignore[arg-type]
+        count = b.imm(self.tiles, "s32")
+        tile_for = scf.ForOp(self.first_tile, count, self.ctas, init, Region(block))  # type: ignore[arg-type]
+        b.ops.append(tile_for)
+        return list(tile_for.results)
+
+    def buffer(self, i: SSAValue) -> SSAValue:
+        """The tensor-memory address of buffer i: its first column."""
+        if self.buffers == 1:
+            return self.tmem.address
+        b = self.k.b
+        column = b.val(ptx.MulLoOp, [i], type="u32", imm=self.buffer_columns)
+        return b.val(ptx.AddOp, [self.tmem.address, column], type="u32")
+
+    def next_buffer(self, i: SSAValue, q: SSAValue) -> list[SSAValue]:
+        """The next tile's buffer and phase: i + 1, wrapping to 0 (and flipping q)."""
+        b = self.k.b
+        i_next = b.val(ptx.AddOp, [i], type="u32", imm=1)
+        wrap = b.val(ptx.SetpOp, [i_next], i1, cmp="eq", type="u32", imm=self.buffers)
+        q_flip = b.val(ptx.XorOp, [q], type="b32", imm=1)
+        return [b.val(ptx.SelpOp, [b.imm(0), i_next, wrap], type="b32"),
+                b.val(ptx.SelpOp, [q_flip, q, wrap], type="b32")]
+
+    # -- warp 0 ---------------------------------------------------------------------
+
+    def producer(self) -> None:
+        """Thread 0 loads tile after tile; a pair's producer then waits for every stage's
+        last release, so that no multicast commit arrives on this CTA's barriers after
+        the cluster barrier at the exit."""
+        b, ring = self.k.b, self.ring
+        b.emit(ptx.BraOp, [self.k.regs.is_thread0], label=self.exit_label, negate=1, comment="producer warp: thread 0 loads, tile after tile")
+
+        def produce_tile(s: SSAValue, p: SSAValue) -> list[SSAValue]:
+            return list(producer_loop(ring, self.loads, self.loop.trips, carried=(s, p)).results)
+
+        s_end, p_end = self.tile_loop(produce_tile, [b.imm(0, "s32")] * 2)
+        if self.pair is not None:
+
+            def drain(_: SSAValue, s: SSAValue, p: SSAValue) -> None:
+                flipped = b.val(ptx.XorOp, [p], type="b32", imm=1)
+                ring.wait_empty(s, flipped)
+                ring.advance(s, p, flipped)
+
+            b.counted_loop(ring.stages, drain, carried=(s_end, p_end))
+        b.emit(ptx.BraOp, label=self.exit_label)
+
+    # -- warp 1 ---------------------------------------------------------------------
+
+    def mma_issuer(self) -> None:
+        """One elected thread of warp 1 (of the leader, in a pair) issues every MMA."""
+        b = self.k.b
+        is_mma_warp = b.val(ptx.SetpOp, [self.tmem.warp], i1, cmp="eq", type="u32", imm=MMA_WARP)
+        b.emit(ptx.BraOp, [is_mma_warp], label=self.exit_label, negate=1)
+        elected = b.val(ptx.ElectSyncOp, result=i1, comment="MMA warp: one elected thread issues every tcgen05.mma")
+        b.emit(ptx.BraOp, [elected], label=self.exit_label, negate=1)
+        if self.pair is not None:
+            b.emit(ptx.BraOp, [self.pair.is_leader], label=self.exit_label, negate=1, comment="the leader's MMAs serve both CTAs")
+        self.tile_loop(self.mma_tile, [b.imm(0, "s32")] * 4, coordinates=False)
+        b.emit(ptx.BraOp, label=self.exit_label)
+
+    def mma_tile(self, s: SSAValue, p: SSAValue, i: SSAValue, q: SSAValue) -> list[SSAValue]:
+        """One tile's MMAs into buffer i, once the epilogue has emptied it."""
+        b, ring, mma = self.k.b, self.ring, self.mma
+        q_flip = b.val(ptx.XorOp, [q], type="b32", imm=1)
+        b.wait(ring.barrier(i), q_flip, self.acc_empty)
+        b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync", comment="buffer b is empty: MMAs may write it")
+        d = self.buffer(i)
+
+        def consume(j: SSAValue, s2: SSAValue, p2: SSAValue) -> None:
+            ring.wait_full(s2, p2)
+            mma.k_step(b, d, j, s2)
+            mma.commit(b, ring.barrier(s2), ring.empty_off, "stage s is free once these MMAs have read it")
+            ring.advance(s2, p2)
+
+        inner = b.counted_loop(self.loop.trips, consume, carried=(s, p))
+        mma.commit(b, ring.barrier(i), self.acc_full, "the tile's MMAs done: buffer b is full")
+        return [*inner.results, *self.next_buffer(i, q)]
+
+    # -- warps 4..7 -----------------------------------------------------------------
+
+    def epilogue(self) -> Callable[[], None] | None:
+        """The epilogue warpgroup stores tile after tile; returns what frees tensor
+        memory at the kernel's exit (a pair's), if it is not freed here."""
+        b = self.k.b
+        warp = b.val(ptx.AndOp, [self.tmem.warp], type="b32", imm=3, comment="epilogue warpgroup: warp 4 + i reads lanes 32i..32i+31")
+        self.tile_loop(lambda i, q: self.epilogue_tile(warp, i, q), [b.imm(0, "s32")] * 2)
+        if self.pair is None:  # warp 4 frees tensor memory once every epilogue warp has read it
+            b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="free tensor memory once every epilogue warp has read it")
+            b.emit(ptx.BarSyncOp, [b.imm(EPILOGUE_BARRIER)], count=EPILOGUE_THREADS)
+            self.tmem.free(b)
+            return None
+        # freed after the exit's cluster barrier: by then no MMA of the pair is in flight
+        b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="tensor memory read: freed after the cluster barrier")
+        return lambda: self.tmem.free(b, self.pair)
+
+    def epilogue_tile(self, warp: SSAValue, i: SSAValue, q: SSAValue) -> list[SSAValue]:
+        """Wait for buffer i, store it, and hand it back to the MMA thread."""
+        b, ring = self.k.b, self.ring
+        b.wait(ring.barrier(i), q, self.acc_full)
+        b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+        store_rows(self.k, self.store, self.loop.acc_type, self.buffer(i), warp)
+        b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="buffer b read (tcgen05.wait::ld): hand it back")
+        mbar = ring.barrier(i)
+        if self.pair is None:
+            b.emit(ptx.MbarrierArriveOp, [mbar], offset=self.acc_empty)
+        else:
+            b.emit(ptx.MbarrierArriveClusterOp, [self.pair.on_leader(b, self.acc_empty, mbar)], offset=0)
+        return self.next_buffer(i, q)
 
 
 def lower(k: GemmKernel, pair: bool) -> Lowered:
@@ -108,122 +260,17 @@ def lower(k: GemmKernel, pair: bool) -> Lowered:
     if tiles is not None:
         first_tile = b.val(ptx.SregOp, sreg="ctaid.x")
         ctas = b.val(ptx.SregOp, sreg="nctaid.x")
+    roles = Roles(k, loop, ring, loads, mma, tmem, buffers, buffer_columns, acc_full, store,
+                  b.label("exit"), cta_pair, tiles, first_tile, ctas)
 
-    def tile_loop(body: Callable[..., list[SSAValue]], init: list[SSAValue], coordinates: bool = True) -> list[SSAValue]:
-        """Without persistence, the block's one tile: `body(*init)`. Persistent: a loop
-        over the tiles ctaid.x, ctaid.x + nctaid.x, ... carrying `init` (the ring's stage
-        and phase, the accumulator's buffer and phase), the index arithmetic run again
-        for each tile (unless the role needs no coordinates). Returns what the last
-        tile's body returned."""
-        if tiles is None:
-            return body(*init)
-
-        def build(args: list[SSAValue]) -> None:
-            if coordinates:
-                k.index.replay(args[0])
-                loads.follow_tile(k.index)
-            b.yield_(*body(*args[1:]))
-
-        block = b.block(1 + len(init), build)  # type: ignore[arg-type]
-        count = b.imm(tiles, "s32")
-        tile_for = scf.ForOp(first_tile, count, ctas, init, Region(block))  # type: ignore[arg-type]
-        b.ops.append(tile_for)
-        return list(tile_for.results)
-
-    def buffer(address: SSAValue, i: SSAValue) -> SSAValue:
-        """The tensor-memory address of buffer i: its first column."""
-        if buffers == 1:
-            return address
-        column = b.val(ptx.MulLoOp, [i], type="u32", imm=buffer_columns)
-        return b.val(ptx.AddOp, [address, column], type="u32")
-
-    def next_buffer(i: SSAValue, q: SSAValue) -> list[SSAValue]:
-        """The next tile's buffer and phase: i + 1, wrapping to 0 (and flipping q)."""
-        i_next = b.val(ptx.AddOp, [i], type="u32", imm=1)
-        wrap = b.val(ptx.SetpOp, [i_next], i1, cmp="eq", type="u32", imm=buffers)
-        q_flip = b.val(ptx.XorOp, [q], type="b32", imm=1)
-        return [b.val(ptx.SelpOp, [b.imm(0), i_next, wrap], type="b32"),
-                b.val(ptx.SelpOp, [q_flip, q, wrap], type="b32")]
-
-    def produce_tile(s: SSAValue, p: SSAValue) -> list[SSAValue]:
-        return list(producer_loop(ring, loads, loop.trips, carried=(s, p)).results)
-
-    def drain_ring(s: SSAValue, p: SSAValue) -> None:
-        """A pair's producer waits for every stage's last release, so that no multicast
-        commit arrives on this CTA's barriers after the cluster barrier at the exit."""
-
-        def drain(_: SSAValue, s2: SSAValue, p2: SSAValue) -> None:
-            flipped = b.val(ptx.XorOp, [p2], type="b32", imm=1)
-            ring.wait_empty(s2, flipped)
-            ring.advance(s2, p2, flipped)
-
-        b.counted_loop(loop.stages, drain, carried=(s, p))
-
-    def mma_tile(s: SSAValue, p: SSAValue, i: SSAValue, q: SSAValue) -> list[SSAValue]:
-        """One tile's MMAs into buffer i, once the epilogue has emptied it."""
-        q_flip = b.val(ptx.XorOp, [q], type="b32", imm=1)
-        b.wait(ring.barrier(i), q_flip, acc_empty)
-        b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync", comment="buffer b is empty: MMAs may write it")
-        d = buffer(tmem.address, i)
-
-        def consume(j: SSAValue, s2: SSAValue, p2: SSAValue) -> None:
-            ring.wait_full(s2, p2)
-            mma.k_step(b, d, j, s2)
-            mma.commit(b, ring.barrier(s2), ring.empty_off, "stage s is free once these MMAs have read it")
-            ring.advance(s2, p2)
-
-        inner = b.counted_loop(loop.trips, consume, carried=(s, p))
-        mma.commit(b, ring.barrier(i), acc_full, "the tile's MMAs done: buffer b is full")
-        return [*inner.results, *next_buffer(i, q)]
-
-    def epilogue_tile(i: SSAValue, q: SSAValue) -> list[SSAValue]:
-        """Wait for buffer i, store it, and hand it back to the MMA thread."""
-        b.wait(ring.barrier(i), q, acc_full)
-        b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-        store_rows(k, store, acc_t, buffer(tmem.address, i), epilogue_warp)
-        b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="buffer b read (tcgen05.wait::ld): hand it back")
-        mbar = ring.barrier(i)
-        if cta_pair is None:
-            b.emit(ptx.MbarrierArriveOp, [mbar], offset=acc_empty)
-        else:
-            b.emit(ptx.MbarrierArriveClusterOp, [cta_pair.on_leader(b, acc_empty, mbar)], offset=0)
-        return next_buffer(i, q)
-
-    exit_label = b.label("exit")
     is_epilogue = b.val(ptx.SetpOp, [tmem.warp], i1, cmp="ge", type="u32", imm=EPILOGUE_WARP)
     epilogue = b.if_(is_epilogue, "epilogue", negate=False)
     is_producer = b.val(ptx.SetpOp, [tmem.warp], i1, cmp="eq", type="u32", imm=PRODUCER_WARP)
     mma_warp = b.if_(is_producer, "mma_warp")
-    # -- warp 0: thread 0 issues the TMA loads
-    b.emit(ptx.BraOp, [regs.is_thread0], label=exit_label, negate=1, comment="producer warp: thread 0 loads, tile after tile")
-    ring_end = tile_loop(produce_tile, [b.imm(0, "s32")] * 2)
-    if pair:
-        drain_ring(*ring_end)
-    b.emit(ptx.BraOp, label=exit_label)
-    # -- warp 1: one elected thread issues the MMAs; warps 2 and 3 leave
+    roles.producer()
     b.emit(ptx.LabelOp, label=mma_warp)
-    is_mma_warp = b.val(ptx.SetpOp, [tmem.warp], i1, cmp="eq", type="u32", imm=MMA_WARP)
-    b.emit(ptx.BraOp, [is_mma_warp], label=exit_label, negate=1)
-    elected = b.val(ptx.ElectSyncOp, result=i1, comment="MMA warp: one elected thread issues every tcgen05.mma")
-    b.emit(ptx.BraOp, [elected], label=exit_label, negate=1)
-    if cta_pair is not None:
-        b.emit(ptx.BraOp, [cta_pair.is_leader], label=exit_label, negate=1, comment="the leader's MMAs serve both CTAs")
-    tile_loop(mma_tile, [b.imm(0, "s32")] * 4, coordinates=False)
-    b.emit(ptx.BraOp, label=exit_label)
-    # -- warps 4..7: the epilogue warpgroup
+    roles.mma_issuer()  # warps 2 and 3 leave with the MMA warp's other threads
     b.emit(ptx.LabelOp, label=epilogue)
-    epilogue_warp = b.val(ptx.AndOp, [tmem.warp], type="b32", imm=3, comment="epilogue warpgroup: warp 4 + i reads lanes 32i..32i+31")
-    tile_loop(epilogue_tile, [b.imm(0, "s32")] * 2)
-    if cta_pair is None:  # warp 4 frees tensor memory once every epilogue warp has read it
-        b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="free tensor memory once every epilogue warp has read it")
-        b.emit(ptx.BarSyncOp, [b.imm(EPILOGUE_BARRIER)], count=EPILOGUE_THREADS)
-        tmem.free(b)
-        at_exit = None
-    else:  # freed after the exit's cluster barrier: by then no MMA of the pair is in flight
-        b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="tensor memory read: freed after the cluster barrier")
-
-        def at_exit() -> None:
-            tmem.free(b, cta_pair)
-
-    return Lowered(loop, THREADS, None, exit_label=exit_label, cluster=PAIR if pair else 1,
+    at_exit = roles.epilogue()
+    return Lowered(loop, THREADS, None, exit_label=roles.exit_label, cluster=PAIR if pair else 1,
                    at_exit=at_exit, persistent_tiles=tiles)
