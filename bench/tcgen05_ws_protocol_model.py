@@ -1,5 +1,5 @@
 """A model of the warp-specialised tcgen05 GEMM's barrier protocol
-(passes/to_ptx/gemm_tcgen05_specialized.py), for want of a Blackwell GPU to run it.
+(passes/to_ptx/gemm/tcgen05_specialized.py), for want of a Blackwell GPU to run it.
 
     python bench/tcgen05_ws_protocol_model.py [interleavings]
 

@@ -1,4 +1,4 @@
-// Clusters of 2 (`cluster = 2`, passes/to_ptx/gemm_specialized.py): CTAs 2j and 2j+1 of the
+// Clusters of 2 (`cluster = 2`, passes/to_ptx/gemm/specialized.py): CTAs 2j and 2j+1 of the
 // grouped order compute tiles in the same columns of D, so each loads half of B's boxes
 // and multicasts them to both; lane 0 of every consumer warp releases a stage on both CTAs'
 // "empty" barriers (2 CTAs x 4 warps x 2 warpgroups = 16 arrivals); the descriptors take

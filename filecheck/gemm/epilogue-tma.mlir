@@ -1,4 +1,4 @@
-// The TMA-store epilogue (passes/to_ptx/gemm_epilogue_tma.py): each consumer warpgroup
+// The TMA-store epilogue (passes/to_ptx/gemm/epilogue_tma.py): each consumer warpgroup
 // stmatrixes its accumulator into two 64x64 staging pieces (128-byte swizzle, after the
 // ring and its barriers) and one thread of it stores each piece with a TMA store; the
 // register epilogue where asked for or where D does not allow TMA; every diagnostic.

@@ -1,5 +1,5 @@
 // The CTA-pair tcgen05 GEMM (sm_100a, `cluster = 2` with the warp-specialised schedule;
-// passes/to_ptx/gemm_tcgen05_pair.py, docs/tcgen05.md): clusters of two CTAs run one
+// passes/to_ptx/gemm/tcgen05_specialized.py with the pair as a flag, docs/tcgen05.md): clusters of two CTAs run one
 // M = 256 tcgen05.mma.cta_group::2 over both. Each CTA loads its 128 rows of A and half of
 // B's columns (here 64 of BN = 128) with the pair's TMA loads, which complete the leader's
 // "full" barrier (a mapa address); the leader alone expects both CTAs' bytes and issues
