@@ -39,7 +39,8 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.dialects.tc_gemm import Matrix, WindowLoadOp, WindowStoreOp, matrix, ring_stages
+from lower_tc.dialects.tc_gemm import Matrix, WindowLoadOp, WindowStoreOp, matrix
+from lower_tc.dialects.tc_kernel import GRID_ATTR, kernel_schedule
 from lower_tc.layout import Major, TileLayout
 from lower_tc.layout.epilogue import PIECE_ALIGN, staging_bytes
 from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
@@ -60,11 +61,8 @@ INDEX_OPS = {
     arith.MinUIOp: (ptx.MinOp, "u32", min),
 }
 
-#: The kernel attribute asking TMA to promote its loads to L2 in sectors of this many bytes.
-L2_PROMOTION_ATTR = "tc.l2_promotion"
-
-#: The attribute giving a kernel its grid.
-GRID_ATTR = "tc.grid"
+#: The tensor map's L2 promotion code for each size in bytes (#tc.gemm_schedule's l2_promotion).
+L2_PROMOTION_CODES = {0: 0, 64: 1, 128: 2, 256: 3}
 
 
 def is_gemm_kernel(kernel: Operation) -> bool:
@@ -271,11 +269,7 @@ class GemmLowering(Emitter):
     def _pre_op(self, op: Operation) -> None:
         if isinstance(op, tc.SmemTileOp):
             layout = placed_layout(op)
-            try:
-                stages = ring_stages(op)
-            except VerifyException as err:
-                error_at(op, str(err))
-            ring = Ring(layout, stages, ring_stride(layout.footprint))
+            ring = Ring(layout, op.ring_stages, ring_stride(layout.footprint))
             self.rings[op.tile] = ring
             self.scratch = max(self.scratch, layout.address + ring.stages * ring.stride)
             return
@@ -380,14 +374,11 @@ class GemmLowering(Emitter):
 
     def _choose_epilogue(self) -> None:
         """The TMA-store epilogue (gemm_epilogue_tma.py) wherever it applies, unless the
-        kernel's tc.epilogue says "registers"; with "tma", a reason against is an error.
+        kernel's schedule says epilogue = registers; with tma, a reason against is an error.
         Its staging pieces go after the barriers, on a 1024-byte boundary."""
-        from lower_tc.passes.to_ptx.gemm_epilogue_tma import EPILOGUE_ATTR, EPILOGUES, epilogue_problem, tma_store_map
+        from lower_tc.passes.to_ptx.gemm_epilogue_tma import epilogue_problem, tma_store_map
 
-        attr = self.kernel.attributes.get(EPILOGUE_ATTR)
-        asked = getattr(attr, "data", None) if attr is not None else None
-        if attr is not None and asked not in EPILOGUES:
-            error_at(self.kernel, f"tc.epilogue is one of {', '.join(EPILOGUES)}, not {attr}")
+        asked = kernel_schedule(self.kernel).epilogue
         if asked == "registers":
             return
         store = next((op for op in tc.kernel_body(self.kernel).ops if isinstance(op, WindowStoreOp)), None)
@@ -543,13 +534,9 @@ class GemmLowering(Emitter):
         param = f"tmap_{index}"
         arg = list(tc.kernel_body(self.kernel).args).index(w.src)  # type: ignore[arg-type]
         entry = tensor_map(param, arg, ring.layout, plan, global_dims, global_strides)
-        promotion = self.kernel.attributes.get(L2_PROMOTION_ATTR)
+        promotion = kernel_schedule(self.kernel).l2_promotion
         if promotion is not None:  # TMA fetches whole 64/128/256-byte L2 sectors ahead
-            codes = {0: 0, 64: 1, 128: 2, 256: 3}
-            value = promotion.value.data if isinstance(promotion, IntegerAttr) else None
-            if value not in codes:
-                error_at(self.kernel, f"tc.l2_promotion is 0, 64, 128 or 256 (bytes), not {promotion}")
-            entry["l2_promotion"] = codes[value]
+            entry["l2_promotion"] = L2_PROMOTION_CODES[promotion]
         self.tensor_maps.append(entry)
         role = w.operand.data
         fixed = w.row if role is tc.Operand.A else w.col

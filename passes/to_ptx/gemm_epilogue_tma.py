@@ -41,10 +41,6 @@ from xdsl.ir import SSAValue
 if TYPE_CHECKING:
     from lower_tc.passes.to_ptx.gemm import GemmLowering
 
-#: The kernel attribute that chooses the epilogue: "tma" or "registers" (absent: the
-#: TMA store wherever it applies).
-EPILOGUE_ATTR = "tc.epilogue"
-EPILOGUES = ("tma", "registers")
 F32 = Float32Type()
 #: The first named barrier of the consumer warpgroups (0 is the CTA's bar.sync).
 FIRST_NAMED_BARRIER = 1

@@ -22,20 +22,9 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.dialects.tc_kernel import kernel_schedule
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import GRID_ATTR, GemmLowering, Ring
-
-#: The kernel attribute that makes a warp-specialised GEMM persistent: as many CTAs as
-#: the GPU has SMs (at most one per tile), each walking tiles ctaid.x + k nctaid.x.
-PERSISTENT_ATTR = "tc.persistent"
-
-#: The kernel attribute giving how many wgmma groups the consumers leave in flight
-#: (`wgmma.wait_group N`): iteration i releases iteration i-N's stage. 1 by default.
-MMA_DEPTH_ATTR = "tc.mma_depth"
-
-#: The kernel attribute asking for clusters of this many CTAs (2): CTAs 2j and 2j+1 compute
-#: tiles in the same columns of D, so each loads half of B's boxes and multicasts them.
-CLUSTER_ATTR = "tc.cluster"
 
 #: Registers per thread of the producer after setmaxnreg.dec.
 PRODUCER_REGISTERS = 40
@@ -77,12 +66,9 @@ class SpecializedGemmLowering(GemmLowering):
         warpgroup is not enough: `wgmma.wait_group` waits for the executing warp's share of
         the MMAs, and the other warps may still be reading the stage (seen on the H100:
         wrong results and NaN with one arrival per warpgroup)."""
-        attr = self.kernel.attributes.get(CLUSTER_ATTR)
-        if attr is None:
+        size = kernel_schedule(self.kernel).cluster
+        if size == 1:
             return
-        size = attr.value.data if isinstance(attr, IntegerAttr) else None
-        if size != 2:
-            error_at(self.kernel, f"tc.cluster is 2 (CTAs per cluster), not {attr}")
         self.cluster = size
         self.empty_arrivals = size * 4 * self.warpgroups
         self.cluster_rank = self.val(ptx.SregOp, sreg="cluster_ctarank", comment="a cluster of 2: this CTA loads half of B's boxes for both")
@@ -106,16 +92,15 @@ class SpecializedGemmLowering(GemmLowering):
         self.emit(ptx.LabelOp, label=skip)
 
     def _read_depth(self, mma: Operation) -> None:
-        attr = self.kernel.attributes.get(MMA_DEPTH_ATTR)
-        if attr is None:
+        depth = kernel_schedule(self.kernel).mma_depth
+        if depth == 1:
             return
-        depth = attr.value.data if isinstance(attr, IntegerAttr) else None
-        if depth is None or not 1 <= depth < self.stages:
-            error_at(self.kernel, f"tc.mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {self.stages - 1}, not {attr}")
+        if not depth < self.stages:
+            error_at(self.kernel, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {self.stages - 1}, not {depth}")
         self.depth = depth
 
     def _schedule(self, mma: Operation) -> None:
-        if PERSISTENT_ATTR in self.kernel.attributes:
+        if kernel_schedule(self.kernel).persistent:
             self._persistent(mma)
             return
         is_producer = self.val(ptx.SetpOp, [self.producer_wg], i1, cmp="eq", type="u32", imm=0)

@@ -21,6 +21,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.dialects.tc_kernel import kernel_schedule
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm_epilogue import Bounds, output_types, row_base
 from lower_tc.passes.to_ptx.gemm import GemmLowering, Ring, Step
@@ -40,7 +41,7 @@ class Tcgen05GemmLowering(GemmLowering):
         if mma.a_in_tmem is not None:  # type: ignore[attr-defined]
             error_at(mma, "the pipelined GEMM reads A from shared memory (a_in_tmem is for single tiles)")
         if mma.cta_pair is not None:  # type: ignore[attr-defined]
-            error_at(mma, "a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with tc.cluster = 2")
+            error_at(mma, "a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with cluster = 2 (#tc.gemm_schedule)")
 
     def _threads(self, mma: Operation, ring_a: Ring) -> int:
         if self.acc_type.m != 128 or ring_a.layout.mn != 128:
@@ -182,29 +183,17 @@ def store_rows(g: Tcgen05GemmLowering, op: WindowStoreOp) -> None:
                 g.emit(ptx.LabelOp, label=skip)
 
 
-#: The kernel attribute that picks the schedule: "pipelined" (one loop for every thread,
-#: the default on sm_100a) or "warp_specialized" (a producer warpgroup, gemm_specialized.py;
-#: on sm_100a a TMA warp, an MMA warp and an epilogue warpgroup, gemm_tcgen05_specialized.py).
-SCHEDULE_ATTR = "tc.schedule"
-SCHEDULES = ("pipelined", "warp_specialized")
-
-
 def gemm_lowering(kernel: Operation) -> GemmLowering:
     """The GEMM lowering for the kernel's target and schedule."""
     from lower_tc.passes.to_ptx.gemm_specialized import SpecializedGemmLowering
 
     target = kernel.attributes.get(tc.TARGET_ATTR)
-    schedule = kernel.attributes.get(SCHEDULE_ATTR)
-    name = getattr(schedule, "data", "pipelined")
-    if name not in SCHEDULES:
-        error_at(kernel, f"tc.schedule is one of {', '.join(SCHEDULES)}, not {schedule}")
-    if "tc.mma_depth" in kernel.attributes and (name != "warp_specialized" or getattr(target, "data", None) == "sm_100a"):
-        error_at(kernel, "tc.mma_depth is for the warp-specialised wgmma schedule (tc.schedule = \"warp_specialized\")")
+    schedule = kernel_schedule(kernel)  # tc_kernels checked it (the schedule, target's rules)
+    name = schedule.schedule
     if getattr(target, "data", None) == "sm_100a":
-        from lower_tc.passes.to_ptx.gemm_tcgen05_specialized import Tcgen05SpecializedGemmLowering, check_tcgen05_schedule
+        from lower_tc.passes.to_ptx.gemm_tcgen05_specialized import Tcgen05SpecializedGemmLowering
 
-        check_tcgen05_schedule(kernel, name)
-        if "tc.cluster" in kernel.attributes:
+        if schedule.cluster == 2:
             from lower_tc.passes.to_ptx.gemm_tcgen05_pair import Tcgen05PairGemmLowering
 
             return Tcgen05PairGemmLowering(kernel)

@@ -30,14 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerAttr, i1, i16
+from xdsl.dialects.builtin import i1, i16
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import Ring
 from lower_tc.passes.to_ptx.gemm_tcgen05_specialized import (
-    CLUSTER_ATTR,
     EPILOGUE_THREADS,
     Tcgen05SpecializedGemmLowering,
 )
@@ -57,13 +56,10 @@ class Tcgen05PairGemmLowering(Tcgen05SpecializedGemmLowering):
 
     def _check_mma(self, mma: Operation) -> None:
         if mma.cta_pair is None:  # type: ignore[attr-defined]
-            error_at(mma, "with tc.cluster = 2 on sm_100a the K loop's tc.tcgen05_mma is a CTA pair's (cta_pair): the pair shares one M = 256 MMA")
+            error_at(mma, "with cluster = 2 (#tc.gemm_schedule) on sm_100a the K loop's tc.tcgen05_mma is a CTA pair's (cta_pair): the pair shares one M = 256 MMA")
 
     def _threads(self, mma: Operation, ring_a: Ring) -> int:
         threads = super()._threads(mma, ring_a)
-        attr = self.kernel.attributes.get(CLUSTER_ATTR)
-        if not (isinstance(attr, IntegerAttr) and attr.value.data == PAIR):
-            error_at(self.kernel, f"tc.cluster on sm_100a is 2 (a CTA pair), not {attr}")
         self.cluster = PAIR
         self.empty_arrivals = 1  # the leader's multicast commit, once per CTA
         rank = self.val(ptx.SregOp, sreg="cluster_ctarank", comment="a CTA pair: rank 0 issues the MMAs of both")

@@ -36,10 +36,8 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import Ring
-from lower_tc.passes.to_ptx.gemm_specialized import (
-    PERSISTENT_ATTR,
-    SpecializedGemmLowering,
-)
+from lower_tc.dialects.tc_kernel import kernel_schedule
+from lower_tc.passes.to_ptx.gemm_specialized import SpecializedGemmLowering
 from lower_tc.passes.to_ptx.gemm_tcgen05 import Tcgen05GemmLowering, store_rows
 
 #: Threads of the CTA: the producer warp, the MMA warp, two idle warps, the epilogue warpgroup.
@@ -62,7 +60,7 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
 
     def _threads(self, mma: Operation, ring_a: Ring) -> int:
         super()._threads(mma, ring_a)  # M = 128, one commit arrival on "empty"
-        self.persistent = PERSISTENT_ATTR in self.kernel.attributes
+        self.persistent = kernel_schedule(self.kernel).persistent
         self.buffers = 2 if self.persistent else 1
         return THREADS
 
@@ -238,17 +236,4 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
                 self.val(ptx.SelpOp, [q_flip, q, wrap], type="b32")]
 
 
-#: The kernel attribute for a cluster of CTAs: on sm_100a, 2 makes each pair of CTAs one
-#: CTA pair running M = 256 MMAs (gemm_tcgen05_pair.py).
-CLUSTER_ATTR = "tc.cluster"
-
-
-def check_tcgen05_schedule(kernel: Operation, schedule: str) -> None:
-    """tc.persistent and tc.cluster on sm_100a need the warp-specialised schedule."""
-    if schedule != "warp_specialized" and PERSISTENT_ATTR in kernel.attributes:
-        error_at(kernel, "tc.persistent on sm_100a is for the warp-specialised schedule (tc.schedule = \"warp_specialized\")")
-    if schedule != "warp_specialized" and CLUSTER_ATTR in kernel.attributes:
-        error_at(kernel, "tc.cluster on sm_100a makes CTA pairs of the warp-specialised schedule (tc.schedule = \"warp_specialized\")")
-
-
-__all__: Sequence[str] = ["Tcgen05SpecializedGemmLowering", "check_tcgen05_schedule"]
+__all__: Sequence[str] = ["Tcgen05SpecializedGemmLowering"]
