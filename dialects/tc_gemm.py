@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import BoolAttr, I64, IndexType, IntAttr, IntegerAttr, MemRefType, StringAttr, UnitAttr, i64
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -403,14 +403,35 @@ class MatmulOp(IRDLOperation):
         if self.config is not None:
             printer.print_string(" config ")
             printer.print_attribute(self.config)
-        options = {o.name: self.properties[o.name] for o in GEMM_OPTIONS if o.name in self.properties}
-        printer.print_op_attributes(options | dict(self.attributes))
+        self._print_options(printer)
         printer.print_string(" : ")
         types = [self.a.type, self.b.type, self.dst.type] + ([self.c.type] if self.c is not None else [])
         for i, t in enumerate(types):
             if i:
                 printer.print_string(", ")
             printer.print_attribute(t)
+
+    def _print_options(self, printer: Printer) -> None:
+        """The options as they are written (``raster = 8``, not ``8 : i64``), in the
+        table's order, then the other dialects' attributes, in one attr-dict."""
+        options = [(o, self.properties[o.name]) for o in GEMM_OPTIONS if o.name in self.properties]
+        if not options and not self.attributes:
+            return
+
+        def entry(item: tuple[str, Attribute]) -> None:
+            name, attr = item
+            option = OPTIONS_BY_NAME.get(name)
+            if option is not None and option.kind is OptionKind.INTEGER and isinstance(attr, IntegerAttr):
+                printer.print_string(f"{name} = {attr.value.data}")
+                return
+            printer.print_identifier_or_string_literal(name)
+            if not isinstance(attr, UnitAttr):
+                printer.print_string(" = ")
+                printer.print_attribute(attr)
+
+        printer.print_string(" ")
+        with printer.in_braces():
+            printer.print_list([(o.name, attr) for o, attr in options] + list(self.attributes.items()), entry)
 
     @property
     def problem(self) -> tuple[int | None, int | None, int | None]:

@@ -73,7 +73,7 @@ def test_matmul_options_are_properties_and_print_back() -> None:
     assert mm.options == MatmulOptions("warp_specialized", 4, False, 2, 2, "registers", 256)
     assert set(mm.attributes) == {"my.note"}  # the other dialect's attribute stays discardable
     first = printed(module)
-    assert '{schedule = "warp_specialized", raster = 4 : i64, persistent = false' in first
+    assert '{schedule = "warp_specialized", raster = 4, persistent = false, mma_depth = 2, cluster = 2, ' in first
     _, again = parse(first)
     assert printed(again) == first
 

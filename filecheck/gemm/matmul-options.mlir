@@ -103,4 +103,4 @@ func.func @round_trip(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: me
   func.return
 }
 // CHECK-LABEL: func.func @round_trip(
-// CHECK-NEXT: tc.matmul %A, %B to %D {schedule = "warp_specialized", raster = 4 : i64, persistent = false, mma_depth = 2 : i64, cluster = 1 : i64, epilogue = "registers", l2_promotion = 256 : i64, my.note = "kept"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+// CHECK-NEXT: tc.matmul %A, %B to %D {schedule = "warp_specialized", raster = 4, persistent = false, mma_depth = 2, cluster = 1, epilogue = "registers", l2_promotion = 256, my.note = "kept"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>

@@ -130,8 +130,8 @@ class GemmLowering(Emitter):
     persistent_tiles: int | None = None
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
     staging: int | None = None  # where the TMA-store epilogue's pieces start (None: registers)
-    depth: int = 1  # wgmma groups left in flight in the K loop (tc.mma_depth, warp-specialised)
-    cluster: int = 1  # CTAs per cluster (tc.cluster, warp-specialised): 2 multicasts B's loads
+    depth: int = 1  # wgmma groups left in flight in the K loop (mma_depth of #tc.gemm_schedule, warp-specialised)
+    cluster: int = 1  # CTAs per cluster (cluster of #tc.gemm_schedule, warp-specialised): 2 multicasts B's loads
 
     # -- emission helpers -------------------------------------------------------------
 

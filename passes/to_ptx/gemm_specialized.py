@@ -1,4 +1,4 @@
-"""The warp-specialised wgmma GEMM (`tc.schedule = "warp_specialized"` on the kernel).
+"""The warp-specialised wgmma GEMM (`tc.schedule = #tc.gemm_schedule<warp_specialized>` on the kernel).
 
 Warpgroup 0 is the producer: it gives registers back (`setmaxnreg.dec` to 40) and its
 thread 0 only issues TMA loads. For load j (stage s = j mod S, round r = j div S) it

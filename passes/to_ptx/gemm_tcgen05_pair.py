@@ -1,4 +1,4 @@
-"""The CTA-pair tcgen05 GEMM (sm_100a, `tc.cluster = 2` with the warp-specialised
+"""The CTA-pair tcgen05 GEMM (sm_100a, `cluster = 2` in `#tc.gemm_schedule` with the warp-specialised
 schedule): clusters of two CTAs, and one M = 256 `tcgen05.mma.cta_group::2` over both.
 Nothing here has run: no Blackwell GPU is lent (docs/tcgen05.md); ptxas assembles it
 for sm_100a and the tests check its SASS.

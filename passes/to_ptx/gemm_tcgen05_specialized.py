@@ -1,5 +1,5 @@
-"""The warp-specialised tcgen05 GEMM (`tc.schedule = "warp_specialized"` on sm_100a),
-optionally persistent (`tc.persistent`): gemm_specialized.py's structure with tcgen05's
+"""The warp-specialised tcgen05 GEMM (`#tc.gemm_schedule<warp_specialized>` on sm_100a),
+optionally persistent (`persistent`): gemm_specialized.py's structure with tcgen05's
 tools. Nothing here has run: no Blackwell GPU is lent (docs/tcgen05.md); ptxas assembles
 it for sm_100a and the tests check its SASS.
 
@@ -156,7 +156,7 @@ class Tcgen05SpecializedGemmLowering(Tcgen05GemmLowering):
         """A persistent kernel's loop over the tiles ctaid.x, ctaid.x + nctaid.x, ...
         carrying `init` (the ring's stage and phase, the accumulator's buffer and phase);
         `body(*carried)` emits one tile and returns the carried values for the next (after
-        the tile's coordinates, which the MMA thread does not need). Without tc.persistent,
+        the tile's coordinates, which the MMA thread does not need). Without persistent,
         the block's one tile. Returns the carried values after the last tile."""
         if not self.persistent:
             return body(*init)
