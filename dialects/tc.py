@@ -12,7 +12,12 @@ C and D are M x N; copy sources row- or column-major, see `matrix_strides`). Ins
   accumulator ``!tc.acc<MxNxT>``, made by ``tc.acc_zero`` or ``tc.acc_load``
   and written back by ``tc.acc_store``;
 * ``tc.wmma_load`` / ``tc.wmma_mma`` / ``tc.wmma_store`` are the legacy warp-level
-  path on ``!tc.wmma_frag`` values, straight from global memory.
+  path on ``!tc.wmma_frag`` values, straight from global memory;
+* ``tc.matmul`` is a whole GEMM; its options (`tc_schedule.GEMM_OPTIONS`) become the
+  loop level's ``tc.schedule = #tc.gemm_schedule<...>`` (read by `kernel_schedule`).
+
+A kernel's own tc attributes are ``tc.target``, ``tc.grid`` and ``tc.schedule``;
+`tc_kernels`, through which every pass finds its kernels, refuses any other.
 
 Every verifier calls the pure layout core (`lower_tc.layout`) for the rules the
 hardware imposes and reports them at the op.
@@ -24,14 +29,26 @@ from xdsl.ir import Dialect
 
 # Every public name of the tc modules is re-exported: `tc.WgmmaOp`, `tc.matrix_strides` keep working.
 from lower_tc.dialects.tc_kernel import (
+    GRID_ATTR,
+    KERNEL_ATTRS,
+    SCHEDULE_ATTR,
     SMEM_CAPACITY,
     TARGET_ATTR,
+    check_kernel_attributes,
     in_gemm_kernel,
     kernel_body,
     kernel_name,
+    kernel_schedule,
     kernel_target,
     parse_kernel_target,
     tc_kernels,
+)
+from lower_tc.dialects.tc_schedule import (
+    GEMM_OPTIONS,
+    GemmOption,
+    GemmSchedule,
+    GemmScheduleAttr,
+    MatmulOptions,
 )
 from lower_tc.dialects.tc_attrs import (
     CopyVia,
@@ -91,6 +108,7 @@ OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *WMMA_OPS, *GEMM_OPS]
 #: The tc attributes and types.
 ATTRIBUTES = [
     *GEMM_ATTRS,
+    GemmScheduleAttr,
     LayoutAttr,
     TileType,
     AccType,

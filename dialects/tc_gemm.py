@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IndexType, IntAttr, MemRefType, StringAttr
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.dialects.builtin import BoolAttr, I64, IndexType, IntAttr, IntegerAttr, MemRefType, StringAttr, UnitAttr, i64
+from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -31,27 +31,12 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects.tc_attrs import Operand, OperandAttr
 from lower_tc.dialects.tc_globals import Matrix, check_ld, check_tma_source, matrix
 from lower_tc.dialects.tc_kernel import kernel_target
+from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME, MatmulOptions, OptionKind
 from lower_tc.dialects.tc_types import AccType, TileType, dtype_name
 from lower_tc.layout import LayoutError
 from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, operand_pair_problem
 from lower_tc.layout.targets import check_operand_type
 from lower_tc.layout import Arch
-
-#: The attribute that makes a `tc.smem_tile` a ring of buffers: ``{stages = 4}``.
-STAGES_ATTR = "stages"
-
-
-def ring_stages(tile_op: Operation) -> int:
-    """How many buffers a ``tc.smem_tile {stages = N}`` has (1 without the attribute)."""
-    from xdsl.dialects.builtin import IntegerAttr
-
-    attr = tile_op.attributes.get(STAGES_ATTR)
-    if attr is None:
-        return 1
-    if not isinstance(attr, IntegerAttr) or not 1 <= attr.value.data <= 16:
-        raise VerifyException("stages is an integer from 1 to 16: tc.smem_tile {stages = 4} : ...")
-    return attr.value.data
-
 
 #: The keys of #tc.gemm_config, in order.
 CONFIG_KEYS = ("bm", "bn", "bk", "stages")
@@ -266,15 +251,64 @@ def check_output(mem: Attribute, acc: str, what: str) -> None:
         )
 
 
+def _option_attr(kind: OptionKind, value: str | int | bool) -> Attribute:
+    """An option's property: a string, an i64 or a boolean."""
+    if kind is OptionKind.NAME:
+        return StringAttr(str(value))
+    if kind is OptionKind.FLAG:
+        return BoolAttr(int(bool(value)), 1)
+    return IntegerAttr(int(value), i64)
+
+
+def _parse_options(parser: Parser) -> tuple[MatmulOptions, dict[str, Attribute]]:
+    """tc.matmul's attr-dict: (the GEMM options, the other dialects' attributes). An
+    unknown bare or ``tc.`` name and a value of the wrong type are errors at the entry."""
+    options: dict[str, str | int | bool] = {}
+    others: dict[str, Attribute] = {}
+
+    def entry() -> None:
+        start = parser.pos
+        name = parser.parse_optional_identifier_or_str_literal()
+        if name is None:
+            parser.raise_error("expected an option or an attribute name", start, start + 1)
+        value: Attribute = UnitAttr()
+        if parser.parse_optional_punctuation("="):
+            value = parser.parse_attribute()
+        end = parser.pos
+        if name in options or name in others:
+            parser.raise_error(f"{name} is given twice", start, end)
+        option = OPTIONS_BY_NAME.get(name)
+        if option is None:
+            if "." in name and not name.startswith("tc."):
+                others[name] = value  # another dialect's attribute
+                return
+            known = ", ".join(o.name for o in GEMM_OPTIONS)
+            parser.raise_error(f"unknown option '{name}' of tc.matmul (options: {known})", start, end)
+        why = option.type_problem(value)
+        if why:
+            parser.raise_error(why, start, end)
+        options[name] = option.from_attr(value)  # type: ignore[assignment]
+
+    parser.parse_optional_comma_separated_list(parser.Delimiter.BRACES, entry)
+    return MatmulOptions(**options), others  # type: ignore[arg-type]
+
+
 @irdl_op_definition
 class MatmulOp(IRDLOperation):
     """D = A x B (+ C) over whole global matrices, as one kernel:
-    ``tc.matmul %A, %B to %D [plus %C] [acc f32] [config #tc.gemm_config<...>] : ...``.
+    ``tc.matmul %A, %B to %D [plus %C] [acc f32] [config #tc.gemm_config<...>]
+    [{schedule = "warp_specialized", raster = 8, ...}] : ...``.
 
     A is M x K, B is K x N, each row- or column-major with a leading dimension of a
     multiple of 16 bytes (TMA); D and C are M x N, row-major. `tc-expand-matmul`
     turns it into the loop level; without a configuration it chooses one from the shape
-    and the types."""
+    and the types.
+
+    The attr-dict's entries that name a GEMM option (tc_schedule.GEMM_OPTIONS) are the
+    op's declared properties below. The parser refuses, at the entry, a bare name that is
+    not an option, a ``tc.`` name, and a value of the wrong type; a name with another
+    dialect's prefix (``foo.bar``) stays a discardable attribute. Values out of range are
+    the verifier's errors, options that do not go together tc-expand-matmul's."""
 
     name = "tc.matmul"
     a = operand_def(MemRefType)
@@ -283,18 +317,40 @@ class MatmulOp(IRDLOperation):
     c = opt_operand_def(MemRefType)
     acc = opt_prop_def(StringAttr)
     config = opt_prop_def(GemmConfigAttr)
+    # the GEMM options (tc_schedule.GEMM_OPTIONS), each absent where not given
+    schedule = opt_prop_def(StringAttr)
+    raster = opt_prop_def(IntegerAttr[I64])
+    persistent = opt_prop_def(BoolAttr)
+    mma_depth = opt_prop_def(IntegerAttr[I64])
+    cluster = opt_prop_def(IntegerAttr[I64])
+    epilogue = opt_prop_def(StringAttr)
+    l2_promotion = opt_prop_def(IntegerAttr[I64])
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self, a: SSAValue, b: SSAValue, dst: SSAValue, c: SSAValue | None = None,
         acc: str | None = None, config: GemmConfigAttr | None = None,
+        options: MatmulOptions = MatmulOptions(),
     ):
         props: dict[str, Attribute] = {}
         if acc is not None:
             props["acc"] = StringAttr(acc)
         if config is not None:
             props["config"] = config
+        for option in GEMM_OPTIONS:
+            value = getattr(options, option.name)
+            if value is not None:
+                props[option.name] = _option_attr(option.kind, value)
         super().__init__(operands=[a, b, dst, [c] if c is not None else []], properties=props)
+
+    @property
+    def options(self) -> MatmulOptions:
+        """The options the op gives (None where it leaves one to tc-expand-matmul)."""
+        values = {}
+        for option in GEMM_OPTIONS:
+            attr = self.properties.get(option.name)
+            values[option.name] = option.from_attr(attr) if attr is not None else None
+        return MatmulOptions(**values)
 
     @classmethod
     def parse(cls, parser: Parser) -> "MatmulOp":
@@ -312,7 +368,7 @@ class MatmulOp(IRDLOperation):
             config = parser.parse_attribute()
             if not isinstance(config, GemmConfigAttr):
                 parser.raise_error("expected #tc.gemm_config<bm = .., bn = .., bk = .., stages = ..>")
-        attrs = parser.parse_optional_attr_dict()
+        options, attrs = _parse_options(parser)
         parser.parse_punctuation(":")
         types = [parser.parse_type()]
         while parser.parse_optional_punctuation(","):
@@ -327,6 +383,7 @@ class MatmulOp(IRDLOperation):
             parser.resolve_operand(c, types[3]) if c is not None else None,
             acc,
             config,
+            options,
         )
         op.attributes |= attrs
         return op
@@ -346,13 +403,35 @@ class MatmulOp(IRDLOperation):
         if self.config is not None:
             printer.print_string(" config ")
             printer.print_attribute(self.config)
-        printer.print_op_attributes(self.attributes)
+        self._print_options(printer)
         printer.print_string(" : ")
         types = [self.a.type, self.b.type, self.dst.type] + ([self.c.type] if self.c is not None else [])
         for i, t in enumerate(types):
             if i:
                 printer.print_string(", ")
             printer.print_attribute(t)
+
+    def _print_options(self, printer: Printer) -> None:
+        """The options as they are written (``raster = 8``, not ``8 : i64``), in the
+        table's order, then the other dialects' attributes, in one attr-dict."""
+        options = [(o, self.properties[o.name]) for o in GEMM_OPTIONS if o.name in self.properties]
+        if not options and not self.attributes:
+            return
+
+        def entry(item: tuple[str, Attribute]) -> None:
+            name, attr = item
+            option = OPTIONS_BY_NAME.get(name)
+            if option is not None and option.kind is OptionKind.INTEGER and isinstance(attr, IntegerAttr):
+                printer.print_string(f"{name} = {attr.value.data}")
+                return
+            printer.print_identifier_or_string_literal(name)
+            if not isinstance(attr, UnitAttr):
+                printer.print_string(" = ")
+                printer.print_attribute(attr)
+
+        printer.print_string(" ")
+        with printer.in_braces():
+            printer.print_list([(o.name, attr) for o, attr in options] + list(self.attributes.items()), entry)
 
     @property
     def problem(self) -> tuple[int | None, int | None, int | None]:
@@ -367,6 +446,23 @@ class MatmulOp(IRDLOperation):
     def types(self) -> tuple[str, str]:
         return dtype_name(self.a.type.element_type), dtype_name(self.b.type.element_type)  # type: ignore[union-attr]
 
+    def _verify_options(self) -> None:
+        """Each option in its range (the combinations are tc-expand-matmul's to check);
+        no option or tc name among the discardable attributes (an op built in Python)."""
+        for option in GEMM_OPTIONS:
+            attr = self.properties.get(option.name)
+            if attr is None:
+                continue
+            value = option.from_attr(attr)
+            if value is None:
+                raise VerifyException(option.type_problem(attr) or "")
+            why = option.value_problem(value, str(value) if option.kind is OptionKind.NAME else str(attr))
+            if why:
+                raise VerifyException(why)
+        for name in self.attributes:
+            if "." not in name or name.startswith("tc."):
+                raise VerifyException(f"'{name}' is not an attribute of tc.matmul: its options are properties (tc_schedule.GEMM_OPTIONS)")
+
     @property
     def acc_type(self) -> str:
         from lower_tc.layout.gemm import default_accumulator
@@ -374,6 +470,7 @@ class MatmulOp(IRDLOperation):
         return self.acc.data if self.acc is not None else default_accumulator(self.types[0])
 
     def verify_(self) -> None:
+        self._verify_options()
         arch = kernel_target(self) or Arch.SM90A
         ga, gb, gd = matrix(self.a.type, "A"), matrix(self.b.type, "B"), matrix(self.dst.type, "D")
 
@@ -424,4 +521,4 @@ class MatmulOp(IRDLOperation):
 GEMM_OPS = [MatmulOp, WindowLoadOp, WindowStoreOp]
 GEMM_ATTRS = [GemmConfigAttr]
 
-__all__ = ["GEMM_ATTRS", "GEMM_OPS", "GemmConfigAttr", "MatmulOp", "WindowLoadOp", "WindowStoreOp", "Matrix", "check_tma_source", "matrix", "ring_stages"]
+__all__ = ["GEMM_ATTRS", "GEMM_OPS", "GemmConfigAttr", "MatmulOp", "WindowLoadOp", "WindowStoreOp", "Matrix", "check_tma_source", "matrix"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import I64, IntegerAttr, IntegerType, MemRefType, i64
 from xdsl.ir import SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -17,18 +17,58 @@ from lower_tc.layout import Major, Swizzle, element_type
 from lower_tc.layout.targets import swizzle_rule
 
 
+#: A ring has 1 to this many buffers (`tc.smem_tile {stages = N}`).
+MAX_STAGES = 16
+
+
 @irdl_op_definition
 class SmemTileOp(IRDLOperation):
-    """Allocates a tile in shared memory: ``%a = tc.smem_tile : !tc.tile<...>``."""
+    """Allocates a tile in shared memory: ``%a = tc.smem_tile : !tc.tile<...>``; with
+    ``{stages = N}`` (1 to 16) a ring of N buffers of it, which a GEMM's K loop loads in
+    turn (docs/gemm.md). `stages` is a declared property, written in the attr-dict."""
 
     name = "tc.smem_tile"
     tile = result_def(TileType)
-    assembly_format = "attr-dict `:` type($tile)"
+    stages = opt_prop_def(IntegerAttr[I64])
 
-    def __init__(self, tile_type: TileType):
-        super().__init__(result_types=[tile_type])
+    def __init__(self, tile_type: TileType, stages: int | None = None):
+        props = {"stages": IntegerAttr(stages, i64)} if stages is not None else {}
+        super().__init__(result_types=[tile_type], properties=props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "SmemTileOp":
+        """``{stages = N}`` is the property; a value that is not an integer is an error at
+        the attr-dict (its range is the verifier's); other entries stay attributes."""
+        start = parser.pos
+        attrs = parser.parse_optional_attr_dict()
+        end = parser.pos
+        stages = attrs.pop("stages", None)
+        if stages is not None and not (
+            isinstance(stages, IntegerAttr) and isinstance(stages.type, IntegerType) and stages.type.width.data > 1
+        ):
+            parser.raise_error(f"stages is an integer (the ring's buffers, 1 to {MAX_STAGES}), not {stages}", start, end)
+        parser.parse_punctuation(":")
+        tile_type = parser.parse_type()
+        if not isinstance(tile_type, TileType):
+            parser.raise_error(f"expected a !tc.tile type, not {tile_type}")
+        op = cls(tile_type, stages.value.data if stages is not None else None)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        stages = {"stages": self.stages} if self.stages is not None else {}
+        printer.print_op_attributes(stages | dict(self.attributes))
+        printer.print_string(" : ")
+        printer.print_attribute(self.tile.type)
+
+    @property
+    def ring_stages(self) -> int:
+        """How many buffers the tile has: its `stages`, 1 without it."""
+        return self.stages.value.data if self.stages is not None else 1
 
     def verify_(self) -> None:
+        if not 1 <= self.ring_stages <= MAX_STAGES:
+            raise VerifyException(f"stages is an integer from 1 to {MAX_STAGES}: tc.smem_tile {{stages = 4}} : ...")
         tile = self.tile.type
         assert isinstance(tile, TileType)
         lay = tile.layout

@@ -18,7 +18,6 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import tc
-from lower_tc.dialects.tc_gemm import ring_stages
 from lower_tc.layout import Arch, LayoutError, TileLayout
 from lower_tc.layout.gemm import ring_footprint, ring_stride
 from lower_tc.lowering.desc_cli import layout_report
@@ -126,7 +125,7 @@ def _tiles(kernel: Operation, kernel_name: str) -> list[TileEntry]:
         seen.add(name)
         pic = _picture(op.tile, layout, name)
         pic.context = f"{kernel_name} %{name}"
-        stages = ring_stages(op)
+        stages = op.ring_stages
         stride = ring_stride(layout.footprint)
         if stages > 1:
             pic.notes.append(

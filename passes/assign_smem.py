@@ -12,7 +12,6 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc import SMEM_CAPACITY, SmemTileOp, TileType, tc_kernels
-from lower_tc.dialects.tc_gemm import ring_stages
 from lower_tc.layout import LayoutError, Swizzle
 from lower_tc.layout.gemm import ring_footprint
 from lower_tc.dialects.diagnostics import error_at
@@ -54,7 +53,7 @@ class AssignSmemPass(ModulePass):
                 error_at(tile_op, "the tile's swizzle is still auto: run tc-choose-swizzle first")
             try:
                 single = tile.with_layout(tile.layout.with_(offset=offset)).tile_layout().footprint
-                return ring_footprint(single, ring_stages(tile_op))  # a ring: its stages' buffers
+                return ring_footprint(single, tile_op.ring_stages)  # a ring: its stages' buffers
             except (LayoutError, VerifyException) as err:
                 error_at(tile_op, str(err))
 

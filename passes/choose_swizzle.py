@@ -10,7 +10,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target
+from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target, tc_kernels
 from lower_tc.layout import Arch, LayoutError, Major, Swizzle, check_operand_layout, choose_placed_swizzle
 from lower_tc.dialects.diagnostics import error_at, remark_at
 
@@ -37,6 +37,7 @@ class ChooseSwizzlePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         maximum = Swizzle.parse(self.max)
+        tc_kernels(op)  # checks every kernel's tc attributes (tc_kernel.check_kernel_attributes)
         for tile_op in [o for o in op.walk() if isinstance(o, SmemTileOp)]:
             tile = tile_op.tile.type
             assert isinstance(tile, TileType)

@@ -6,12 +6,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc import DescAttr, IdescAttr, TileType, Tcgen05MmaOp, WgmmaOp, in_gemm_kernel
-from lower_tc.dialects.tc_gemm import ring_stages
+from lower_tc.dialects.tc import DescAttr, IdescAttr, SmemTileOp, TileType, Tcgen05MmaOp, WgmmaOp, in_gemm_kernel, tc_kernels
 from lower_tc.layout.gemm import ring_k_slices
 from lower_tc.layout import Arch, LayoutError, Major, k_slices
 from lower_tc.dialects.diagnostics import error_at
@@ -26,7 +25,7 @@ def descriptor_attrs(tile_value: SSAValue, arch: Arch, row_blocks: int = 1) -> A
     if not tile.layout.has_offset:
         raise LayoutError("the tile has no offset yet: run tc-assign-smem first")
     owner = tile_value.owner
-    stages = ring_stages(owner) if isinstance(owner, Operation) else 1
+    stages = owner.ring_stages if isinstance(owner, SmemTileOp) else 1
     layout = tile.tile_layout()
     if stages > 1 or row_blocks > 1:
         slices = [(sl.k, sl.descriptor) for sl in ring_k_slices(layout, arch, stages, row_blocks)]
@@ -49,6 +48,7 @@ class ComputeDescriptorsPass(ModulePass):
     name = "tc-compute-descriptors"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        tc_kernels(op)  # checks every kernel's tc attributes (tc_kernel.check_kernel_attributes)
         for mma in [o for o in op.walk() if isinstance(o, WgmmaOp | Tcgen05MmaOp)]:
             arch = Arch.SM90A if isinstance(mma, WgmmaOp) else Arch.SM100A
             try:

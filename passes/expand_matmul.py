@@ -22,29 +22,20 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import StringAttr, UnitAttr, ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i1, i32, i64
+from xdsl.dialects.builtin import UnitAttr, ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import tc
-from lower_tc.dialects.tc_gemm import STAGES_ATTR, MatmulOp, WindowLoadOp, WindowStoreOp, matrix
+from lower_tc.dialects.tc_gemm import MatmulOp, WindowLoadOp, WindowStoreOp, matrix
+from lower_tc.dialects.tc_kernel import GRID_ATTR, SCHEDULE_ATTR
+from lower_tc.dialects.tc_schedule import EPILOGUES, SCHEDULES, GemmSchedule, GemmScheduleAttr
 from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.dialects.diagnostics import error_at, remark_at
-from lower_tc.passes.to_ptx.gemm.options import (
-    CLUSTER_ATTR,
-    EPILOGUE_ATTR,
-    EPILOGUES,
-    GRID_ATTR,
-    L2_PROMOTION_ATTR,
-    MMA_DEPTH_ATTR,
-    PERSISTENT_ATTR,
-    SCHEDULE_ATTR,
-    SCHEDULES,
-)
 
 
 #: The builtin element type of each accumulator type.
@@ -109,17 +100,6 @@ def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
     return ArrayAttr([entry(n, 1, config.bn), entry(m, 0, config.bm), IntegerAttr(1, i64)])
 
 
-def _cluster_size(mm: MatmulOp) -> int:
-    """The op's `cluster` (CTAs per cluster): 1 or 2, 1 when absent."""
-    cluster = mm.attributes.get("cluster")
-    if cluster is None:
-        return 1
-    size = cluster.value.data if isinstance(cluster, IntegerAttr) and cluster.type != i1 else None
-    if size not in (1, 2):
-        error_at(mm, f"cluster is 1 or 2 (CTAs sharing B's loads), not {cluster}")
-    return size
-
-
 def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
     m, n, k = op.problem
     a, b = op.types
@@ -142,8 +122,9 @@ class ExpandMatmulPass(ModulePass):
 
     Options: ``remarks=true`` prints each chosen configuration as a located remark;
     ``schedule``, ``raster`` and ``epilogue`` choose how the kernel runs
-    (docs/performance.md) where the op does not say it itself (its attributes of the
-    same names)."""
+    (docs/performance.md) where the op does not say it itself (its options of the
+    same names, tc_schedule.GEMM_OPTIONS). The op's options, checked here where they
+    do not go together, become the kernel's ``tc.schedule = #tc.gemm_schedule<...>``."""
 
     name = "tc-expand-matmul"
     remarks: bool = False
@@ -175,18 +156,13 @@ class ExpandMatmulPass(ModulePass):
             self._expand(kernel, mm)
 
     def _choices(self, mm: MatmulOp, arch: Arch, config: GemmConfig) -> tuple[str, int]:
-        """(schedule, raster): the op's attributes, else the pass options, else the default
-        (default_schedule in layout/gemm.py)."""
+        """(schedule, raster): the op's options, else the pass options, else the default
+        (default_schedule in layout/gemm.py). The op's verifier checked their values."""
         m, n, _ = mm.problem
         auto_schedule, auto_raster = default_schedule(m, n, config)
-        attr = mm.attributes.get("schedule")
-        schedule = attr.data if isinstance(attr, StringAttr) else self.schedule
-        if schedule not in ("auto", *SCHEDULES):
-            error_at(mm, f"schedule is one of {', '.join(SCHEDULES)}, not {schedule}")
-        raster_attr = mm.attributes.get("raster")
-        raster = raster_attr.value.data if isinstance(raster_attr, IntegerAttr) else self.raster
-        if raster < -1:
-            error_at(mm, f"raster is a group size of tile rows (0: none), not {raster}")
+        given = mm.options
+        schedule = given.schedule or self.schedule
+        raster = given.raster if given.raster is not None else self.raster
         if arch is not Arch.SM90A:  # sm_100a: one loop unless warp specialisation is asked for
             if schedule != "warp_specialized":
                 return "pipelined", 0
@@ -213,7 +189,8 @@ class ExpandMatmulPass(ModulePass):
         def const(v: int) -> arith.ConstantOp:
             return arith.ConstantOp(IntegerAttr(v, index))
 
-        cluster = _cluster_size(mm)
+        given = mm.options
+        cluster = given.cluster or 1
         # sm_100a's cluster of two is a CTA pair: one M = 256 MMA (cta_group::2) over both
         # CTAs' tiles, each CTA holding its 128 rows of A and half of B's BN columns
         pair = cluster == 2 and arch is not Arch.SM90A
@@ -222,10 +199,8 @@ class ExpandMatmulPass(ModulePass):
                 check_mma_shape(kind_of(tc.dtype_name(a_t.element_type)), 2 * config.bm, config.bn)
             except LayoutError as err:
                 error_at(mm, f"a CTA pair's MMA (BM = {config.bm} in each CTA): {err}")
-        a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major))
-        b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major))
-        for t in (a_tile, b_tile):
-            t.attributes[STAGES_ATTR] = IntegerAttr(config.stages, i64)
+        a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major), config.stages)
+        b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major), config.stages)
         schedule, raster = self._choices(mm, arch, config)
         tile_ops, (m0, n0), grid = tile_origin(kernel, mm, config, raster, const)
         c0, c_bk = const(0), const(config.bk)
@@ -275,44 +250,34 @@ class ExpandMatmulPass(ModulePass):
         mm.detach()
         mm.erase()
         kernel.attributes[GRID_ATTR] = grid
-        if arch is Arch.SM90A or schedule == "warp_specialized":
-            kernel.attributes[SCHEDULE_ATTR] = StringAttr(schedule)
-        persistent = mm.attributes.get("persistent")
-        if persistent is not None and not (isinstance(persistent, IntegerAttr) and persistent.type == i1):
-            error_at(mm, "persistent is true or false")
-        if persistent is not None and persistent.value.data:
-            if not default_persistent(schedule, raster, m, n):
-                error_at(mm, "a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)")
-        wanted = persistent.value.data if persistent is not None else arch is Arch.SM90A and default_persistent(schedule, raster, m, n)
-        if wanted:
-            kernel.attributes[PERSISTENT_ATTR] = UnitAttr()
-        depth = mm.attributes.get("mma_depth")
-        if depth is not None:
-            if not (isinstance(depth, IntegerAttr) and depth.type != i1 and 1 <= depth.value.data < config.stages):
-                error_at(mm, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {config.stages - 1}, not {depth}")
-            if schedule != "warp_specialized":
-                error_at(mm, "mma_depth is for the warp-specialised schedule (schedule = \"warp_specialized\")")
-            if arch is not Arch.SM90A:
-                error_at(mm, "mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
-            kernel.attributes[MMA_DEPTH_ATTR] = IntegerAttr(depth.value.data, i64)
-        if cluster == 2:
-            tiles_m = -(-m // config.bm) if m is not None else None
-            if schedule != "warp_specialized" or raster < 2 or raster % 2 or tiles_m is None or n is None or tiles_m % 2:
-                error_at(mm, "a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows"
-                         + (f" (here {tiles_m})" if tiles_m is not None and tiles_m % 2 else ""))
-            kernel.attributes[CLUSTER_ATTR] = IntegerAttr(2, i64)
-        epilogue = mm.attributes.get("epilogue")
-        epilogue_name = epilogue.data if isinstance(epilogue, StringAttr) else (None if epilogue is None else "")
-        if epilogue_name is not None and epilogue_name not in ("auto", *EPILOGUES):
-            error_at(mm, f"epilogue is one of auto, {', '.join(EPILOGUES)}, not {epilogue}")
-        epilogue_name = epilogue_name or self.epilogue
-        if epilogue_name != "auto":
-            kernel.attributes[EPILOGUE_ATTR] = StringAttr(epilogue_name)
-        promotion = mm.attributes.get("l2_promotion")
-        if promotion is not None:
-            kernel.attributes[L2_PROMOTION_ATTR] = promotion
+        kernel.attributes[SCHEDULE_ATTR] = GemmScheduleAttr.from_schedule(
+            self._kernel_schedule(mm, arch, config, schedule, raster, cluster))
         try:
             for o in new_ops:
                 o.verify()
         except VerifyException as err:
             error_at(mm, f"the expanded kernel does not verify: {err}")
+
+    def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int) -> GemmSchedule:
+        """The kernel's #tc.gemm_schedule: the op's options with the chosen schedule, where
+        they go together (each error at the op)."""
+        m, n, _ = mm.problem
+        given = mm.options
+        if given.persistent and not default_persistent(schedule, raster, m, n):
+            error_at(mm, "a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)")
+        persistent = given.persistent if given.persistent is not None else arch is Arch.SM90A and default_persistent(schedule, raster, m, n)
+        depth = given.mma_depth
+        if depth is not None:
+            if not depth < config.stages:
+                error_at(mm, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {config.stages - 1}, not {mm.mma_depth}")
+            if schedule != "warp_specialized":
+                error_at(mm, "mma_depth is for the warp-specialised schedule (schedule = \"warp_specialized\")")
+            if arch is not Arch.SM90A:
+                error_at(mm, "mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
+        if cluster == 2:
+            tiles_m = -(-m // config.bm) if m is not None else None
+            if schedule != "warp_specialized" or raster < 2 or raster % 2 or tiles_m is None or n is None or tiles_m % 2:
+                error_at(mm, "a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows"
+                         + (f" (here {tiles_m})" if tiles_m is not None and tiles_m % 2 else ""))
+        epilogue = given.epilogue or (None if self.epilogue == "auto" else self.epilogue)
+        return GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion)

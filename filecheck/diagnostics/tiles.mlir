@@ -253,3 +253,29 @@ func.func @dyn_shape() attributes {tc.target = "sm_90a"} {
   func.return
 }
 // CHECK: {{.*}}tiles.mlir:252:{{[0-9]+}}: error: the shape must be static (no '?'): descriptors are fixed at compile time{{$}}
+
+// -----
+
+// stages (a ring of buffers) is a declared property of tc.smem_tile: an integer, checked
+// where it is parsed, from 1 to 16, checked by the verifier.
+func.func @stages_range() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = 17} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:[[# @LINE - 3]]:3: error: stages is an integer from 1 to 16: tc.smem_tile {stages = 4} : ...{{$}}
+
+// -----
+
+func.func @stages_string() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = "4"} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:[[# @LINE - 3]]:21: error: stages is an integer (the ring's buffers, 1 to 16), not "4"{{$}}
+
+// -----
+
+func.func @stages_bool() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile {stages = true} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}tiles.mlir:[[# @LINE - 3]]:21: error: stages is an integer (the ring's buffers, 1 to 16), not true{{$}}

@@ -3,7 +3,7 @@
 // RUN: lower-tc %examples/gemm_bf16_dynamic.mlir -p tc-expand-matmul -t mlir | filecheck %s --check-prefix=LOOP
 // RUN: lower-tc %examples/gemm_bf16_dynamic.mlir | filecheck %s
 
-// LOOP: tc.grid = {{\[}}[2 : i64, 1 : i64, 256 : i64], [2 : i64, 0 : i64, 128 : i64], 1 : i64], tc.schedule = "warp_specialized"
+// LOOP: tc.grid = {{\[}}[2 : i64, 1 : i64, 256 : i64], [2 : i64, 0 : i64, 128 : i64], 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized>} {
 // LOOP: %k_end = memref.dim %A, %{{.*}} : memref<?x?xbf16>
 // LOOP: scf.for %k = %c0 to %k_end step %bk
 

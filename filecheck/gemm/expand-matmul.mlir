@@ -12,7 +12,7 @@ func.func @auto(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1000x
 }
 // REMARK: expand-matmul.mlir:10:3: remark: 128x128x64, 4 stages (2 warpgroup(s), pipelined, raster 0) for 1000x1000x1000 (given)
 // CHECK-LABEL: func.func @auto(
-// CHECK-SAME: tc.grid = [8 : i64, 8 : i64, 1 : i64], tc.schedule = "pipelined"
+// CHECK-SAME: tc.grid = [8 : i64, 8 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<pipelined>} {
 // CHECK-NEXT: %a = tc.smem_tile {stages = 4 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
 // CHECK-NEXT: %b = tc.smem_tile {stages = 4 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
 // CHECK-NEXT: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -58,7 +58,7 @@ func.func @given(%A: memref<256x512xf16, strided<[1, 256]>>, %B: memref<512x192x
 }
 // REMARK: expand-matmul.mlir:56:3: remark: 64x64x128, 2 stages (1 warpgroup(s), warp_specialized, raster 8) for 256x192x512 (given)
 // CHECK-LABEL: func.func @given(
-// CHECK-SAME: tc.grid = [12 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized"
+// CHECK-SAME: tc.grid = [12 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
 // CHECK-NEXT: %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<mn, swizzle = auto, order = k_first>>
 // CHECK-NEXT: %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<k, swizzle = auto>>
 // CHECK: tc.window_store %result to %D[%m0, %n0] plus %C : !tc.acc<64x64xf16>, memref<256x192xf16>, memref<256x192xf16>
@@ -77,7 +77,7 @@ func.func @defaults(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1
 // REMARK: expand-matmul.mlir:74:3: remark: 128x256x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8) for 1000x1000x1000 (chosen)
 // The grouped order: 8 x 4 tiles, 8 tile rows a group, so 32 CTAs in one dimension.
 // CHECK-LABEL: func.func @defaults(
-// CHECK-SAME: tc.grid = [32 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized"
+// CHECK-SAME: tc.grid = [32 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
 // CHECK: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK: %group = arith.divui %bx, %{{.*}} : index
 // CHECK-NEXT: %first_row = arith.muli %group, %{{.*}} : index

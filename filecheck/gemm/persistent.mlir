@@ -48,7 +48,7 @@ func.func @not_bool(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memr
   tc.matmul %A, %B to %D {persistent = 2} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
-// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: persistent is true or false
+// CHECK: persistent.mlir:[[# @LINE - 3]]:27: error: persistent is true or false, not 2 : i64{{$}}
 
 // -----
 

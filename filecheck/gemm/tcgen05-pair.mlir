@@ -87,8 +87,8 @@ func.func @pair_n(%A: memref<2048x2048xbf16>, %B: memref<2048x2048xbf16>, %D: me
 
 // -----
 
-// the pair's MMA needs tc.cluster = 2 and the warp-specialised schedule
-func.func @loop_pair_no_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized"} {
+// the pair's MMA needs cluster = 2 and the warp-specialised schedule
+func.func @loop_pair_no_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized>} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -114,12 +114,12 @@ func.func @loop_pair_no_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf1
   tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 6]]:5: error: a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with tc.cluster = 2{{$}}
+// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 6]]:5: error: a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with cluster = 2 (#tc.gemm_schedule){{$}}
 
 // -----
 
-// tc.cluster on sm_100a is 2
-func.func @loop_pair_cluster3(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized", tc.cluster = 3 : i64} {
+// cluster on sm_100a is 1 or 2 (a CTA pair), refused where the attribute is parsed
+func.func @loop_pair_cluster3(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, cluster = 3>} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -145,12 +145,12 @@ func.func @loop_pair_cluster3(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>
   tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 26]]:1: error: tc.cluster on sm_100a is 2 (a CTA pair), not 3 : i64{{$}}
+// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 26]]:242: error: cluster is 1 or 2 (CTAs sharing B's loads), not 3{{$}}
 
 // -----
 
-// tc.cluster on sm_100a needs the warp-specialised schedule
-func.func @loop_pair_pipelined(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.cluster = 2 : i64} {
+// cluster = 2 needs the warp-specialised schedule, refused where the attribute is parsed
+func.func @loop_pair_pipelined(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<pipelined, cluster = 2>} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -176,4 +176,4 @@ func.func @loop_pair_pipelined(%A: memref<256x128xbf16>, %B: memref<128x256xbf16
   tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 26]]:1: error: tc.cluster on sm_100a makes CTA pairs of the warp-specialised schedule (tc.schedule = "warp_specialized"){{$}}
+// CHECK: {{.*}}tcgen05-pair.mlir:[[# @LINE - 26]]:226: error: cluster is for the warp-specialised schedule (#tc.gemm_schedule<warp_specialized, cluster = 2>){{$}}

@@ -27,8 +27,8 @@ func.func @depth(%A: memref<1000x1000xbf16>, %B: memref<1000x1000xbf16>, %D: mem
 
 // -----
 
-// the loop level: tc.persistent without tc.schedule = "warp_specialized"
-func.func @loop_persistent_pipelined(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [2 : i64, 2 : i64, 1 : i64], tc.persistent} {
+// the loop level: persistent without the warp-specialised schedule, refused where the attribute is parsed
+func.func @loop_persistent_pipelined(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [2 : i64, 2 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<pipelined, persistent>} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -49,12 +49,12 @@ func.func @loop_persistent_pipelined(%A: memref<256x128xbf16>, %B: memref<128x25
   tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05-specialized-diagnostics.mlir:31:1: error: tc.persistent on sm_100a is for the warp-specialised schedule (tc.schedule = "warp_specialized"){{$}}
+// CHECK: {{.*}}tcgen05-specialized-diagnostics.mlir:31:232: error: persistent is for the warp-specialised schedule (#tc.gemm_schedule<warp_specialized, persistent>){{$}}
 
 // -----
 
 // the loop level: a persistent kernel's grid is 1-d
-func.func @loop_persistent_2d(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [2 : i64, 2 : i64, 1 : i64], tc.schedule = "warp_specialized", tc.persistent} {
+func.func @loop_persistent_2d(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [2 : i64, 2 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -79,8 +79,8 @@ func.func @loop_persistent_2d(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>
 
 // -----
 
-// tc.cluster on sm_100a makes a CTA pair: its K loop's MMA must be the pair's (cta_pair)
-func.func @loop_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [2 : i64, 2 : i64, 1 : i64], tc.schedule = "warp_specialized", tc.cluster = 2 : i64} {
+// cluster = 2 on sm_100a makes a CTA pair: its K loop's MMA must be the pair's (cta_pair)
+func.func @loop_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [2 : i64, 2 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, cluster = 2>} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -101,4 +101,4 @@ func.func @loop_cluster(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: 
   tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x256xf32>
   func.return
 }
-// CHECK: {{.*}}tcgen05-specialized-diagnostics.mlir:98:5: error: with tc.cluster = 2 on sm_100a the K loop's tc.tcgen05_mma is a CTA pair's (cta_pair): the pair shares one M = 256 MMA{{$}}
+// CHECK: {{.*}}tcgen05-specialized-diagnostics.mlir:98:5: error: with cluster = 2 (#tc.gemm_schedule) on sm_100a the K loop's tc.tcgen05_mma is a CTA pair's (cta_pair): the pair shares one M = 256 MMA{{$}}

@@ -11,7 +11,7 @@ func.func @persistent(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref
   tc.matmul %A, %B to %D {schedule = "warp_specialized", persistent = true} : memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16, strided<[1008, 1]>>
   func.return
 }
-// EXPAND: tc.target = "sm_100a", tc.grid = [64 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized", tc.persistent} {
+// EXPAND: tc.target = "sm_100a", tc.grid = [64 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
 // REMARK: remark: 128x128x64, 4 stages (tcgen05: TMA warp, MMA warp, epilogue warpgroup, raster 8) for 1000x1000x1000 (chosen)
 // 8 x 8 tiles of 128x128, 256 threads, one CTA per SM (at most 64)
 // CHECK-LABEL: // lower-tc kernel persistent:
@@ -149,7 +149,7 @@ func.func @one_tile(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1
   tc.matmul %A, %B to %D {schedule = "warp_specialized", raster = 0} : memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xf32>
   func.return
 }
-// EXPAND: tc.target = "sm_100a", tc.grid = [8 : i64, 8 : i64, 1 : i64], tc.schedule = "warp_specialized"} {
+// EXPAND: tc.target = "sm_100a", tc.grid = [8 : i64, 8 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized>} {
 // REMARK: remark: 128x128x64, 4 stages (tcgen05: TMA warp, MMA warp, epilogue warpgroup, raster 0) for 1000x1000x1000 (chosen)
 // CHECK-LABEL: // lower-tc kernel one_tile:
 // CHECK-SAME: "grid": [8, 8, 1]
@@ -170,8 +170,8 @@ func.func @one_tile(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1
 
 // -----
 
-// The loop level: tc.schedule and tc.persistent on the kernel pick the same lowering
-func.func @loop_level(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = "warp_specialized", tc.persistent} {
+// The loop level: tc.schedule = #tc.gemm_schedule<warp_specialized, persistent> on the kernel picks the same lowering
+func.func @loop_level(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a", tc.grid = [4 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
   %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from xdsl.dialects import scf
 from xdsl.ir import Operation
 from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
@@ -38,14 +39,13 @@ from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.epilogue_tma import wait_for_stores
 from lower_tc.passes.to_ptx.gemm.launch import kernel_op
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
-from lower_tc.passes.to_ptx.gemm.options import CLUSTER_ATTR, read_options
 
 #: (target, schedule) -> the recipe that lowers the K loop.
 SCHEDULES: dict[tuple[str, str], Callable[[GemmKernel], Lowered]] = {
     ("sm_90a", "pipelined"): pipelined.lower_wgmma,
     ("sm_90a", "warp_specialized"): specialized.lower,
     ("sm_100a", "pipelined"): pipelined.lower_tcgen05,
-    ("sm_100a", "warp_specialized"): lambda k: tcgen05_specialized.lower(k, pair=CLUSTER_ATTR in k.kernel.attributes),
+    ("sm_100a", "warp_specialized"): lambda k: tcgen05_specialized.lower(k, pair=k.options.cluster == 2),
 }
 
 
@@ -57,7 +57,10 @@ def is_gemm_kernel(kernel: Operation) -> bool:
 def lower_gemm_kernel(kernel: Operation) -> ptx.KernelOp:
     """One ptx.kernel from one loop-level GEMM kernel."""
     target = tc.parse_kernel_target(kernel.attributes[tc.TARGET_ATTR].data).value  # type: ignore[attr-defined]
-    options = read_options(kernel, sm100=target == "sm_100a")
+    try:
+        options = tc.kernel_schedule(kernel)
+    except VerifyException as err:
+        error_at(kernel, str(err))
     recipe = SCHEDULES[(target, options.schedule)]
     k = GemmKernel.read(kernel, options)
     lowered: list[Lowered] = []

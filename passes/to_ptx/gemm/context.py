@@ -11,11 +11,11 @@ from xdsl.ir import Operation
 
 from lower_tc.dialects import tc
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.tc_schedule import GemmSchedule
 from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 from lower_tc.passes.to_ptx.gemm.kloop import BeforeLoop
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, Prologue, read_operands
-from lower_tc.passes.to_ptx.gemm.options import GemmOptions
 from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 
 
@@ -24,7 +24,7 @@ class GemmKernel:
     """One kernel's lowering state that the parts share."""
 
     kernel: Operation
-    options: GemmOptions
+    options: GemmSchedule  # the kernel's #tc.gemm_schedule, defaults filled in
     b: PtxBuilder
     regs: Prologue
     args: KernelArgs
@@ -36,7 +36,7 @@ class GemmKernel:
     tensor_maps: list[dict[str, object]] = field(default_factory=list)
 
     @classmethod
-    def read(cls, kernel: Operation, options: GemmOptions) -> "GemmKernel":
+    def read(cls, kernel: Operation, options: GemmSchedule) -> "GemmKernel":
         """Emits the prologue and the ops before the K loop (the index arithmetic), each
         at its op's location."""
         body = list(tc.kernel_body(kernel).ops)

@@ -64,10 +64,10 @@ class TmaStore:
 
 
 def choose_epilogue(k: GemmKernel, loop: KLoop, warpgroups: int, wgmma: bool) -> TmaStore | None:
-    """The TMA-store epilogue wherever it applies, unless the kernel's tc.epilogue says
-    "registers"; with "tma", a reason against is an error at the store. Its staging
+    """The TMA-store epilogue wherever it applies, unless the kernel's schedule says
+    epilogue = registers; with tma, a reason against is an error at the store. Its staging
     pieces go after what shared memory holds so far, on a 1024-byte boundary."""
-    asked = k.options.epilogue()
+    asked = k.options.epilogue
     if asked == "registers":
         return None
     store = find_store(k.kernel)

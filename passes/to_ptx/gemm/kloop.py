@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from xdsl.dialects import scf
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
-from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp, ring_stages
+from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.layout import TileLayout
 from lower_tc.layout.gemm import ring_stride
 from lower_tc.passes.to_ptx.emit import placed_layout
@@ -46,11 +45,7 @@ class BeforeLoop:
         """One op before the loop: a ring tile, tc.acc_zero, or index arithmetic."""
         if isinstance(op, tc.SmemTileOp):
             layout = placed_layout(op)
-            try:
-                stages = ring_stages(op)
-            except VerifyException as err:
-                error_at(op, str(err))
-            ring = TileRing(layout, stages, ring_stride(layout.footprint))
+            ring = TileRing(layout, op.ring_stages, ring_stride(layout.footprint))
             self.rings[op.tile] = ring
             self.smem_end = max(self.smem_end, layout.address + ring.stages * ring.stride)
             return

@@ -10,10 +10,10 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import Matrix, WindowStoreOp
+from lower_tc.dialects.tc_kernel import GRID_ATTR
 from lower_tc.passes.to_ptx.emit import Emitter, param_name
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
-from lower_tc.passes.to_ptx.gemm.options import GRID_ATTR
 
 
 def persistent_tiles(kernel: Operation) -> int:

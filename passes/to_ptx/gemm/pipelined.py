@@ -71,7 +71,7 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
     """The one-loop wgmma GEMM (module docstring)."""
     b, regs = k.b, k.regs
     loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma)
-    windows = read_windows(loop, k.args, k.index, k.tensor_maps, k.options.l2_promotion())
+    windows = read_windows(loop, k.args, k.index, k.tensor_maps, k.options.l2_promotion)
     warpgroups = wgmma.warpgroups(loop)
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
     tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True)
@@ -107,7 +107,7 @@ def lower_tcgen05(k: GemmKernel) -> Lowered:
     """The one-loop tcgen05 GEMM (module docstring)."""
     b, regs = k.b, k.regs
     loop = read_k_loop(b, k.loop_op, k.index, k.before, tcgen05.MMA, lambda op: tcgen05.check_mma(op, pair=False))
-    windows = read_windows(loop, k.args, k.index, k.tensor_maps, k.options.l2_promotion())
+    windows = read_windows(loop, k.args, k.index, k.tensor_maps, k.options.l2_promotion)
     tcgen05.check_tile(loop)
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
     choose_epilogue(k, loop, 1, wgmma=False)  # a located error where the TMA store is asked for

@@ -58,14 +58,15 @@ def lower(k: GemmKernel) -> Lowered:
     """The warp-specialised wgmma GEMM (module docstring)."""
     b, regs, options = k.b, k.regs, k.options
     loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma)
-    windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion())
+    windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion)
     warpgroups = wgmma.warpgroups(loop)
     if not 1 <= warpgroups <= 4:
         error_at(loop.mma, f"a warp-specialised GEMM has 1 to 4 consumer warpgroups, not {warpgroups}")
     # the consumers are warpgroups 1..: a consumer's row block is wg - 1
     consumer_wg = b.val(ptx.AddOp, [regs.wg], type="u32", imm=-1 & 0xFFFFFFFF)
-    depth = options.mma_depth(loop.stages)
-    cluster = options.cluster("tc.cluster is 2 (CTAs per cluster)")
+    depth, cluster = options.mma_depth, options.cluster
+    if not depth < loop.stages:
+        error_at(k.kernel, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {loop.stages - 1}, not {depth}")
     multicast = Multicast.setup(b, regs.tid, cluster) if cluster > 1 else None
     # with a cluster, lane 0 of each consumer warp releases a stage on both CTAs
     empty_arrivals = cluster * 4 * warpgroups if multicast else 128 * warpgroups

@@ -30,9 +30,9 @@ def check_mma(mma: Operation, pair: bool) -> None:
     if mma.a_in_tmem is not None:  # type: ignore[attr-defined]
         error_at(mma, "the pipelined GEMM reads A from shared memory (a_in_tmem is for single tiles)")
     if pair and mma.cta_pair is None:  # type: ignore[attr-defined]
-        error_at(mma, "with tc.cluster = 2 on sm_100a the K loop's tc.tcgen05_mma is a CTA pair's (cta_pair): the pair shares one M = 256 MMA")
+        error_at(mma, "with cluster = 2 (#tc.gemm_schedule) on sm_100a the K loop's tc.tcgen05_mma is a CTA pair's (cta_pair): the pair shares one M = 256 MMA")
     if not pair and mma.cta_pair is not None:  # type: ignore[attr-defined]
-        error_at(mma, "a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with tc.cluster = 2")
+        error_at(mma, "a CTA pair's tcgen05.mma (cta_pair) runs in the warp-specialised GEMM with cluster = 2 (#tc.gemm_schedule)")
 
 
 def check_tile(loop: KLoop) -> None:

@@ -220,12 +220,11 @@ def lower(k: GemmKernel, pair: bool) -> Lowered:
     """The warp-specialised tcgen05 GEMM (module docstring); `pair`: tc.cluster = 2."""
     b, regs, options = k.b, k.regs, k.options
     loop = read_k_loop(b, k.loop_op, k.index, k.before, tcgen05.MMA, lambda op: tcgen05.check_mma(op, pair))
-    windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion())
+    windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion)
     tcgen05.check_tile(loop)
     buffers = 2 if options.persistent else 1
     cta_pair = None
     if pair:
-        options.cluster("tc.cluster on sm_100a is 2 (a CTA pair)")
         cta_pair = CtaPair.setup(b)
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
     choose_epilogue(k, loop, 1, wgmma=False)  # a located error where the TMA store is asked for

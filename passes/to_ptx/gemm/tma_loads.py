@@ -25,7 +25,8 @@ from lower_tc.passes.to_ptx.gemm.kloop import KLoop, TileRing
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
 from lower_tc.passes.to_ptx.gemm.ring import Ring
 
-#: TMA's L2 promotion codes by sector bytes (CUtensorMapL2promotion).
+#: TMA's L2 promotion codes by sector bytes (CUtensorMapL2promotion), for the
+#: schedule's l2_promotion.
 L2_PROMOTION_CODES = {0: 0, 64: 1, 128: 2, 256: 3}
 
 
