@@ -66,7 +66,7 @@ def print_ptx(module: "ModuleOp") -> str:
     """The PTX text of a module lowered by tc-lower-to-ptx."""
     from io import StringIO
 
-    from lower_tc.lowering.ptx_printer import print_module
+    from lower_tc.dialects.ptx.printer import print_module
 
     out = StringIO()
     print_module(module, out)

@@ -113,13 +113,13 @@ class LowerTcMain(xDSLOptMain):
         self.available_targets = {"mlir": self.available_targets["mlir"]}
 
         def ptx_target():
-            from lower_tc.lowering.ptx_printer import PtxTarget
+            from lower_tc.dialects.ptx.printer import PtxTarget
 
             return PtxTarget
 
         self.available_targets["ptx"] = ptx_target
         def cubin_target():
-            from lower_tc.lowering.ptx_printer import CubinTarget
+            from lower_tc.dialects.ptx.printer import CubinTarget
 
             return CubinTarget
 
@@ -166,7 +166,7 @@ class LowerTcMain(xDSLOptMain):
 
     def output_binary(self, text: str, module: ModuleOp) -> bytes:
         """`-t cubin`: assemble the module's PTX for its target with ptxas."""
-        from lower_tc.lowering.ptx_printer import TARGET_ATTR
+        from lower_tc.dialects.ptx import TARGET_ATTR
         from lower_tc.lowering.ptxas import assemble
 
         target = module.attributes.get(TARGET_ATTR)

@@ -43,7 +43,7 @@ INSTALL_HINT = (
     "wheel), or put a CUDA toolkit's ptxas on PATH or set CUDA_HOME to the toolkit."
 )
 
-#: ``\t// from FILE:LINE:COL``, as lowering/ptx_printer.py writes it (LOC_MARK = "from").
+#: ``\t// from FILE:LINE:COL``, as dialects/ptx/printer.py writes it (LOC_MARK = "from").
 _LOC_COMMENT = re.compile(r"^\s*//\s*from\s+(?P<loc>.+:\d+:\d+)\s*$")
 _ENTRY = re.compile(r"\.entry\s+(?P<name>[A-Za-z_$%][\w$]*)\s*\(")
 #: ``ptxas input.ptx, line 13; error   : Unknown symbol '%r9'``

@@ -53,7 +53,7 @@ def _expand() -> type[ModulePass]:
 
 
 def _loops() -> type[ModulePass]:
-    from lower_tc.passes.ptx_control_flow import LowerLoopsPass
+    from lower_tc.passes.ptx_lower_loops import LowerLoopsPass
 
     return LowerLoopsPass
 

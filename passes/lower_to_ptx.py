@@ -23,8 +23,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects import tc
-from lower_tc.lowering.ptx_printer import TARGET_ATTR as PTX_TARGET_ATTR
-from lower_tc.lowering.ptx_printer import VERSION_ATTR as PTX_VERSION_ATTR
+from lower_tc.dialects.ptx import TARGET_ATTR as PTX_TARGET_ATTR
+from lower_tc.dialects.ptx import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import is_gemm_kernel, lower_gemm_kernel
 from lower_tc.passes.to_ptx import lower_kernel

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from lower_tc.dialects.ptx import printer
 from lower_tc.lowering import ptxas as backend
 from lower_tc.lowering.ptxas import BackendError, assemble, find_ptxas, find_tool, ptxas_version
 from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler, sass_opcodes
@@ -236,9 +237,8 @@ def test_wheel_ptxas_found_without_path(monkeypatch, tmp_path) -> None:
 
 
 def test_loc_comment_matches_the_printer() -> None:
-    """The error mapping reads the comments lowering/ptx_printer.py writes."""
-    printer = Path(backend.__file__).with_name("ptx_printer.py").read_text()
-    assert 'LOC_MARK = "from"' in printer
+    """The error mapping reads the comments dialects/ptx/printer.py writes."""
+    assert printer.LOC_MARK == "from"
     assert backend.locate("x\n.entry q(\n\t// from a.mlir:1:2\n\tret;\n", 4) == ("\tret;", "q", "a.mlir:1:2")
 
 

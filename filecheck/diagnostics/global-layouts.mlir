@@ -98,6 +98,6 @@ func.func @wmma_padded(%A: memref<16x16xf16, strided<[48, 1]>>) attributes {tc.t
 }
 // Each chunk's output (program or diagnostic) comes in its place, as with xdsl-opt.
 // CHECK: "ptx.kernel"() <{sym_name = "wmma_padded"
-// CHECK: "ptx.wmma_load"({{.*}}) {role = "a", layout = "row", shape = "m16n16k16", type = "f16", stride = 48 : i64}
+// CHECK: "ptx.wmma_load"({{.*}}) <{role = "a", layout = "row", shape = "m16n16k16", type = "f16", stride = 48 : i64}>
 // CHECK-NOT: error
 

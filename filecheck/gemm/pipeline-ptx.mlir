@@ -43,5 +43,5 @@
 
 // SCF: "ptx.kernel"() <{sym_name = "gemm_bf16_loop"
 // SCF: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32)
-// SCF: "ptx.wgmma_wait_group"() {pending = 1 : i64
+// SCF: "ptx.wgmma_wait_group"() <{pending = 1 : i64}>
 // SCF: scf.yield

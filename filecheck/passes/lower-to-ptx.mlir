@@ -33,8 +33,8 @@ func.func @k(%A: memref<64x32xf16>, %B: memref<32x8xf16>, %D: memref<64x8xf32>) 
 // CHECK-NEXT: "ptx.bar_sync"()
 // CHECK: = "ptx.regs"() {comment = "accumulator 64x8xf32"} : () -> !ptx.regs<4xf32>
 // CHECK: "ptx.wgmma_fence"()
-// CHECK-NEXT: "ptx.wgmma_mma_async"({{.*}}) {shape = "m64n8k16", dtype = "f32", atype = "f16", btype = "f16", scale_d = 1 : i64, scale = 1 : i64, trans_a = 0 : i64, trans_b = 0 : i64} : (!ptx.regs<4xf32>, i64, i64) -> ()
+// CHECK-NEXT: "ptx.wgmma_mma_async"({{.*}}) <{shape = "m64n8k16", dtype = "f32", atype = "f16", btype = "f16", scale_d = 1 : i64, scale = 1 : i64, trans_a = 0 : i64, trans_b = 0 : i64}> : (!ptx.regs<4xf32>, i64, i64) -> ()
 // CHECK-NEXT: "ptx.wgmma_mma_async"
 // CHECK-NEXT: "ptx.wgmma_commit_group"() : () -> ()
-// CHECK-NEXT: "ptx.wgmma_wait_group"() {pending = 0 : i64} : () -> ()
+// CHECK-NEXT: "ptx.wgmma_wait_group"() <{pending = 0 : i64}> : () -> ()
 // CHECK-NOT: tc.

@@ -1,4 +1,5 @@
-"""Prints a module of `ptx` dialect ops as PTX text.
+"""Prints a module of `ptx` dialect ops as PTX text (`-t ptx`, and the PTX that `-t cubin`
+assembles).
 
 It only prints: it names registers (by type: %p predicates, %h 16-bit, %r
 32-bit, %rd 64-bit, %f f32; a register run takes consecutive names), declares
@@ -17,13 +18,12 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
-from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.ptx.base import COMMENT, PtxOp, RegsType, regs_list
+from lower_tc.dialects.ptx.control import LabelOp
+from lower_tc.dialects.ptx.kernel import PTX_VERSION, TARGET_ATTR, VERSION_ATTR, KernelOp, TableOp
+from lower_tc.dialects.ptx.moves import RegOfOp
 
-#: PTX ISA version per target when the module names none: wgmma needs 8.0, tcgen05 8.6.
-PTX_VERSION = {"sm_90a": "8.0", "sm_100a": "8.6"}
-TARGET_ATTR = "ptx.target"
-VERSION_ATTR = "ptx.version"
 #: Comment marker before the PTX of each source op: ``// from file:line:col``.
 LOC_MARK = "from"
 
@@ -60,7 +60,7 @@ class _Registers:
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
             t = value.type
-            if isinstance(t, ptx.RegsType):
+            if isinstance(t, RegsType):
                 self.names[value] = ",".join(self._take(t.element_type, t.count.data))
             else:
                 self.names[value] = self._take(t, 1)[0]
@@ -76,12 +76,13 @@ class _Registers:
 
 def _render(op: Operation, regs: _Registers) -> str:
     """One op's PTX line, or a located error for IR the ptx dialect cannot print
-    (hand-written or built by another pass: a foreign op, a missing modifier)."""
-    if not isinstance(op, ptx.PtxOp):
+    (hand-written or built by another pass: a foreign op, an op short of operands or
+    registers; the verifier refuses a wrong modifier before)."""
+    if not isinstance(op, PtxOp):
         error_at(op, f"'{op.name}' inside ptx.kernel: only ptx ops can be printed as PTX")
     try:
-        if isinstance(op, ptx.RegOfOp):  # an alias: the run's register, no name of its own
-            regs.names[op.res[0]] = ptx.regs_list(regs.name, op.args[0])[op.prop("regs")]  # type: ignore[index]
+        if isinstance(op, RegOfOp):  # an alias: the run's register, no name of its own
+            regs.names[op.res[0]] = regs_list(regs.name, op.args[0])[op.prop("regs")]  # type: ignore[index]
         for r in op.res:
             regs.name(r)
         return op.render(regs.name)
@@ -91,7 +92,7 @@ def _render(op: Operation, regs: _Registers) -> str:
         error_at(op, f"'{op.name}' is malformed and cannot be printed ({type(err).__name__}: {err})")
 
 
-def print_kernel(kernel: ptx.KernelOp, out: IO[str]) -> None:
+def print_kernel(kernel: KernelOp, out: IO[str]) -> None:
     regs = _Registers()
     body: list[str] = []
     last_loc = None
@@ -103,10 +104,10 @@ def print_kernel(kernel: ptx.KernelOp, out: IO[str]) -> None:
         if isinstance(loc, FileLineColLoc) and loc != last_loc:
             body.append(f"\t// {LOC_MARK} {loc.filename.data}:{loc.line.data}:{loc.column.data}")
             last_loc = loc
-        if isinstance(op, ptx.LabelOp):
+        if isinstance(op, LabelOp):
             body.append(text)
         else:
-            comment = op.attributes.get("comment")
+            comment = op.attributes.get(COMMENT)
             if isinstance(comment, StringAttr):
                 body.append(f"\t// {comment.data}")
             body.append(f"\t{text}")
@@ -145,11 +146,11 @@ def print_module(module: ModuleOp, out: IO[str]) -> None:
     out.write(f".version {version_text}\n.target {arch}\n.address_size 64\n\n")
     kernels = []
     for op in module.walk():
-        if isinstance(op, ptx.TableOp):
+        if isinstance(op, TableOp):
             values = op.values.get_values()
             body = ", ".join(str(v & 0xFFFFFFFF) for v in values)
             out.write(f".global .align 16 .u32 {op.sym_name.data}[{len(values)}] = {{{body}}};\n")
-        elif isinstance(op, ptx.KernelOp):
+        elif isinstance(op, KernelOp):
             kernels.append(op)
         elif op.name.startswith("tc."):
             raise DiagnosticException(f"'{op.name}' was not lowered to the ptx dialect")

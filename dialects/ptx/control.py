@@ -1,0 +1,88 @@
+"""Control flow and barriers: labels and branches (PTX's own control flow, which
+ptx-lower-loops turns loops into), the CTA and cluster barriers, a proxy fence, the
+elected thread, and the kernel's return."""
+
+from __future__ import annotations
+
+from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
+
+from lower_tc.dialects.ptx.base import Names, PtxOp
+from lower_tc.dialects.ptx.modifiers import FLAG, INT, TEXT
+
+
+@irdl_op_definition
+class LabelOp(PtxOp):
+    name = "ptx.label"
+    label = prop_def(TEXT)
+
+    def render(self, n: Names) -> str:
+        return f"{self.prop('label')}:"
+
+
+@irdl_op_definition
+class BraOp(PtxOp):
+    """``@%p bra L`` (``@!%p`` with negate), or an unconditional ``bra.uni L``."""
+
+    name = "ptx.bra"
+    label = prop_def(TEXT)
+    negate = opt_prop_def(FLAG)
+
+    def render(self, n: Names) -> str:
+        if not self.args:
+            return f"bra.uni {self.prop('label')};"
+        negate = "!" if self.has("negate") and self.prop("negate") else ""
+        return f"@{negate}{n(self.args[0])} bra {self.prop('label')};"
+
+
+@irdl_op_definition
+class BarSyncOp(PtxOp):
+    """``bar.sync 0``: every thread of the CTA; or, with args = (barrier id register,) and
+    `count`, the named barrier that only `count` threads (one warpgroup) meet at."""
+
+    name = "ptx.bar_sync"
+    count = opt_prop_def(INT)
+
+    @classmethod
+    def needed_modifiers(cls, nargs: int) -> tuple[str, ...]:
+        return ("count",) if nargs else ()
+
+    def render(self, n: Names) -> str:
+        if self.args:
+            return f"bar.sync {n(self.args[0])}, {self.prop('count')};"
+        return "bar.sync 0;"
+
+
+@irdl_op_definition
+class FenceProxyAsyncOp(PtxOp):
+    name = "ptx.fence_proxy_async"
+
+    def render(self, n: Names) -> str:
+        return "fence.proxy.async.shared::cta;"
+
+
+@irdl_op_definition
+class ClusterBarrierOp(PtxOp):
+    """Every thread of the cluster meets here: ``barrier.cluster.arrive`` then ``wait``."""
+
+    name = "ptx.cluster_barrier"
+
+    def render(self, n: Names) -> str:
+        return "barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
+
+
+@irdl_op_definition
+class ElectSyncOp(PtxOp):
+    """``elect.sync``: a predicate true in one thread of the warp."""
+
+    name = "ptx.elect_sync"
+
+    def render(self, n: Names) -> str:
+        return f"elect.sync _|{n(self.res[0])}, 0xffffffff;"
+
+
+@irdl_op_definition
+class RetOp(PtxOp):
+    name = "ptx.ret"
+
+    def render(self, n: Names) -> str:
+        return "ret;"
