@@ -106,8 +106,9 @@ class Tcgen05:
         slices = self.descriptors.slices
         for kk in range(slices):
             da, db = self.descriptors.slice(b, kk, a64, b64)
+            # enable-input-d: the predicate for the first K-slice, 1 (accumulate) after it
             args = [d, da, db, self.idesc] + ([accumulate] if kk == 0 else [])
-            b.emit(ptx.Tcgen05MmaOp, args, kind=self.kind, enable_input_d=1, a_tmem=0,
+            b.emit(ptx.Tcgen05MmaOp, args, kind=self.kind, enable_input_d=None if kk == 0 else 1, a_tmem=0,
                    comment=f"tcgen05.mma kind::{self.kind}, {slices} K-slices" if kk == 0 else None, **props)
 
     def commit(self, b: PtxBuilder, mbar: SSAValue, offset: int, comment: str) -> None:
