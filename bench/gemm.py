@@ -78,8 +78,8 @@ def variant_rows(torch, variants, shapes, dtype: str, args) -> list[dict]:
     """Each variant at each shape: checked once on fresh inputs (lower-tc run's check), then
     timed, with cuBLAS timed next to it in the same process."""
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.runner import run_kernel
-    from lower_tc.lowering.timing import time_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
+    from lower_tc.lowering.runtime.timing import time_kernel
 
     rows = []
     for name, config, options in variants:
@@ -89,10 +89,10 @@ def variant_rows(torch, variants, shapes, dtype: str, args) -> list[dict]:
             check = run_kernel(kernel, seed=3)
             ours = time_kernel(kernel, seed=1, warmup=args.warmup, runs=args.runs, batch=BATCH)
             theirs = cublas_ms(torch, m, n, k, dtype, args.warmup, args.runs)
-            c = kernel.info["gemm"]["config"]
+            c = kernel.info.gemm.config
             row = {
                 "variant": name, "m": m, "n": n, "k": k, "dtype": dtype,
-                "config": f"{c['bm']}x{c['bn']}x{c['bk']}, {c['stages']} stages",
+                "config": str(c),  # "BMxBNxBK, S stages"
                 "options": options or "(none)",
                 "correct": check.passed,
                 "lower_tc_tflops": round(ours.tflops, 1),
@@ -129,7 +129,7 @@ def main(argv: list[str]) -> int:
             f.write("\n")
 
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.timing import time_kernel
+    from lower_tc.lowering.runtime.timing import time_kernel
 
     results = []
     device = ""
@@ -141,10 +141,10 @@ def main(argv: list[str]) -> int:
             device = ours.device
             theirs = cublas_ms(torch, m, n, k, dtype, args.warmup, args.runs)
             flops = 2.0 * m * n * k
-            c = kernel.info["gemm"]["config"]
+            c = kernel.info.gemm.config
             row = {
                 "m": m, "n": n, "k": k, "dtype": dtype,
-                "config": f"{c['bm']}x{c['bn']}x{c['bk']}, {c['stages']} stages",
+                "config": str(c),  # "BMxBNxBK, S stages"
                 "lower_tc_tflops": round(ours.tflops, 1),
                 "cublas_tflops": round(flops / (theirs * 1e-3) / 1e12, 1),
             }

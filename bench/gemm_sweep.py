@@ -265,7 +265,7 @@ def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
         return "REJECTED", str(err).splitlines()[0][:200]
     if assemble_only:
         return "ASSEMBLED", f"{len(kernels[0].cubin or b'')} bytes"
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     result = run_kernel(kernels[0], seed, shapes=case.shapes())
     return ("PASS" if result.passed else "FAIL"), (

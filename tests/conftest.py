@@ -15,9 +15,10 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 def gpu_reason(target: str = "sm_90a") -> str | None:
     """None when a GPU that runs `target` is here, else why not."""
     try:
-        from lower_tc.lowering.runner import RunError, _session
+        from lower_tc.lowering.runtime.errors import RunError
+        from lower_tc.lowering.runtime.session import session
 
-        _session(target)
+        session(target)
     except RunError as err:
         return str(err)
     except Exception as err:  # noqa: BLE001 - any driver failure means no usable GPU

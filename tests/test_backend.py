@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from lower_tc.lowering import ptxas as backend
-from lower_tc.lowering.ptxas import BackendError, assemble, find_ptxas, find_tool, ptxas_version
-from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler, sass_opcodes
+from lower_tc.lowering.backend import ptxas as backend
+from lower_tc.lowering.backend.ptxas import BackendError, assemble, find_ptxas, find_tool, ptxas_version
+from lower_tc.lowering.backend.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler, sass_opcodes
 
 WGMMA_PTX = """\
 .version 8.0
@@ -236,10 +236,11 @@ def test_wheel_ptxas_found_without_path(monkeypatch, tmp_path) -> None:
 
 
 def test_loc_comment_matches_the_printer() -> None:
-    """The error mapping reads the comments lowering/ptx_printer.py writes."""
-    printer = Path(backend.__file__).with_name("ptx_printer.py").read_text()
-    assert 'LOC_MARK = "from"' in printer
-    assert backend.locate("x\n.entry q(\n\t// from a.mlir:1:2\n\tret;\n", 4) == ("\tret;", "q", "a.mlir:1:2")
+    """The error mapping reads the comments the PTX printer writes."""
+    from lower_tc.lowering.ptx_printer import LOC_MARK
+
+    line = f"\t// {LOC_MARK} a.mlir:1:2"
+    assert backend.locate(f"x\n.entry q(\n{line}\n\tret;\n", 4) == ("\tret;", "q", "a.mlir:1:2")
 
 
 # --------------------------------------------------------------------------- SASS

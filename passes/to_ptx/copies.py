@@ -13,6 +13,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout
 from lower_tc.layout.copy_order import thread_copy_chunks
+from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import THREADS
@@ -131,20 +132,20 @@ def load_padded_chunk(kl: KernelLowering, gaddr: SSAValue, data_bytes: int, alig
 def tensor_map(
     param: str, arg: int, layout: TileLayout, plan: TmaPlan,
     global_dims: list[int] | None, global_strides: list[int] | None,
-) -> dict[str, object]:
+) -> TensorMap:
     """A TMA tensor map's entry in the kernel metadata, for the host's
     cuTensorMapEncodeTiled: global dimensions contiguous first, strides in bytes (None:
     filled in at launch from sizes known only then), the box and the swizzle."""
-    return {
-        "param": param,
-        "arg": arg,
-        "dtype": layout.dtype.name,
-        "global_dims": global_dims,
-        "global_strides": global_strides,
-        "box": list(plan.box),
-        "swizzle": layout.swizzle.value,
-        "tma_swizzle_code": layout.swizzle.tma_code,
-    }
+    return TensorMap(
+        param=param,
+        arg=arg,
+        dtype=layout.dtype.name,
+        box=tuple(plan.box),
+        swizzle=layout.swizzle.value,
+        tma_swizzle_code=layout.swizzle.tma_code,
+        global_dims=tuple(global_dims) if global_dims is not None else None,
+        global_strides=tuple(global_strides) if global_strides is not None else None,
+    )
 
 
 def copy_by_tma(kl: KernelLowering, op: tc.CopyOp) -> None:

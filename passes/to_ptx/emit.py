@@ -4,7 +4,6 @@ way."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, i32
@@ -12,6 +11,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import LayoutError, TileLayout
+from lower_tc.layout.kernel_info import KernelInfo
 from lower_tc.dialects.diagnostics import error_at
 
 
@@ -43,17 +43,18 @@ class Emitter:
         return f"$L_{stem}_{self.labels}"
 
     def kernel_op(
-        self, kernel: Operation, params: list[str], threads: int, smem_bytes: int, info: dict[str, object]
+        self, kernel: Operation, params: list[str], threads: int, smem_bytes: int, info: KernelInfo
     ) -> ptx.KernelOp:
         """The ptx.kernel of the ops emitted so far, at the tc kernel's location, with its
-        parameters, block size, dynamic shared memory and JSON metadata for the host."""
+        parameters, block size, dynamic shared memory and launch metadata for the host
+        (the contract's JSON: the `info` property is the boundary)."""
         op = ptx.KernelOp.build(
             properties={
                 "sym_name": StringAttr(tc.kernel_name(kernel)),
                 "params": ArrayAttr([StringAttr(p) for p in params]),
                 "threads": IntAttr(threads),
                 "smem_bytes": IntAttr(smem_bytes),
-                "info": StringAttr(json.dumps(info, sort_keys=True)),
+                "info": StringAttr(info.to_json()),
             },
             regions=[Region(Block(self.ops))],
         )

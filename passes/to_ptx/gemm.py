@@ -20,7 +20,7 @@ to step by the stage and warpgroup strides), plus the shared-memory base at run 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from xdsl.dialects import arith, gpu, memref, scf
@@ -43,6 +43,7 @@ from lower_tc.dialects.tc_gemm import Matrix, WindowLoadOp, WindowStoreOp, matri
 from lower_tc.layout import Major, TileLayout
 from lower_tc.layout.epilogue import PIECE_ALIGN, staging_bytes
 from lower_tc.layout.gemm import SMEM_CAPACITY, ring_stride
+from lower_tc.layout.kernel_info import ArgInfo, GridEntry, GridFromArg, KernelInfo, PersistentGrid, SizeParam, TensorMap
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.copies import tensor_map
@@ -119,12 +120,12 @@ class GemmLowering(Emitter):
     consts: dict[SSAValue, int] = field(default_factory=dict)
     regs: dict[SSAValue, SSAValue] = field(default_factory=dict)
     globals_: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    tensor_maps: list[dict[str, object]] = field(default_factory=list)
+    tensor_maps: list[TensorMap] = field(default_factory=list)
     scratch: int = 0
     uses_block_id: bool = False
     geometry: dict[SSAValue, Matrix] = field(default_factory=dict)
     dynamic: dict[tuple[SSAValue, str], SSAValue] = field(default_factory=dict)
-    size_params: list[dict[str, object]] = field(default_factory=list)
+    size_params: list[SizeParam] = field(default_factory=list)
     exit_label: str | None = None
     index_ops: list[Operation] = field(default_factory=list)  # the kernel's index arithmetic
     block_x: SSAValue | None = None  # stands for gpu.block_id x (a persistent kernel's tile)
@@ -263,7 +264,7 @@ class GemmLowering(Emitter):
             if not geometry.static:
                 for what in SIZE_PARAMS:
                     name = f"{param_name(arg)}_{what}"
-                    self.size_params.append({"param": name, "arg": arg.index, "what": what})  # type: ignore[attr-defined]
+                    self.size_params.append(SizeParam(name, arg.index, what))  # type: ignore[attr-defined]
                     self.dynamic[(arg, what)] = self.val(ptx.LdParamOp, type="u32", param=name)
         self.is_thread0 = self.val(ptx.SetpOp, [self.tid], i1, cmp="eq", type="u32", imm=0)
         self.wg = self.val(ptx.ShrOp, [self.tid], type="u32", imm=7)
@@ -549,7 +550,7 @@ class GemmLowering(Emitter):
             value = promotion.value.data if isinstance(promotion, IntegerAttr) else None
             if value not in codes:
                 error_at(self.kernel, f"tc.l2_promotion is 0, 64, 128 or 256 (bytes), not {promotion}")
-            entry["l2_promotion"] = codes[value]
+            entry = replace(entry, l2_promotion=codes[value])
         self.tensor_maps.append(entry)
         role = w.operand.data
         fixed = w.row if role is tc.Operand.A else w.col
@@ -761,7 +762,7 @@ class GemmLowering(Emitter):
         k = self.kernel
         threads = self.threads
         params = [f".param .u64 {param_name(a)}" for a in block.args]
-        params += [f".param .u32 {p['param']}" for p in self.size_params]
+        params += [f".param .u32 {p.param}" for p in self.size_params]
         params += [f".param .align 64 .b8 {w.param}[128]" for w in self.windows]
         if self.staging is not None:
             params.append(f".param .align 64 .b8 {self.d_tmap_param}[128]")
@@ -770,20 +771,19 @@ class GemmLowering(Emitter):
             error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")
         grid = self._grid()
         if self.persistent_tiles:  # one CTA per SM, at most one per tile: the launcher decides
-            grid = [{"persistent": self.persistent_tiles}, 1, 1]
-        info = {
-            "name": tc.kernel_name(k),
-            "target": self.kernel.attributes[tc.TARGET_ATTR].data,  # type: ignore[attr-defined]
-            "threads": threads,
-            "grid": grid,
-            "smem_bytes": smem_bytes,
-            "args": [arg_info(k, a, self.geometry[a]) for a in block.args],
-            "size_params": self.size_params,
-            "tensor_maps": self.tensor_maps,
-            "gemm": self.gemm_info,
-        }
-        if self.cluster > 1:
-            info["cluster"] = [self.cluster, 1, 1]
+            grid = (PersistentGrid(self.persistent_tiles), 1, 1)
+        info = KernelInfo(
+            name=tc.kernel_name(k),
+            target=self.kernel.attributes[tc.TARGET_ATTR].data,  # type: ignore[attr-defined]
+            threads=threads,
+            grid=grid,
+            smem_bytes=smem_bytes,
+            args=tuple(arg_info(k, a, self.geometry[a]) for a in block.args),
+            size_params=tuple(self.size_params),
+            tensor_maps=tuple(self.tensor_maps),
+            gemm=self.gemm_info,
+            cluster=(self.cluster, 1, 1) if self.cluster > 1 else None,
+        )
         kernel = self.kernel_op(k, params, threads, smem_bytes, info)
         if self.max_registers:
             kernel.properties["maxnreg"] = IntAttr(self.max_registers)
@@ -791,17 +791,17 @@ class GemmLowering(Emitter):
             kernel.properties["cluster"] = IntAttr(self.cluster)
         return kernel
 
-    def _grid(self) -> list[int]:
+    def _grid(self) -> tuple[GridEntry, GridEntry, GridEntry]:
         attr = self.kernel.attributes.get(GRID_ATTR)
         if attr is None:
             if self.uses_block_id:
                 error_at(self.kernel, "a kernel that reads gpu.block_id names its grid: tc.grid = [x, y, z]")
-            return [1, 1, 1]
+            return (1, 1, 1)
         usage = "tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile)"
         if not isinstance(attr, ArrayAttr) or len(attr.data) != 3:
             error_at(self.kernel, usage)
         args = list(tc.kernel_body(self.kernel).args)
-        grid: list[object] = []
+        grid: list[GridEntry] = []
         for entry in attr.data:
             if isinstance(entry, IntegerAttr) and entry.value.data >= 1:
                 grid.append(entry.value.data)
@@ -813,8 +813,8 @@ class GemmLowering(Emitter):
             if not (0 <= arg < len(args) and dim in (0, 1) and tile >= 1):
                 error_at(self.kernel, usage)
             size = self.size(args[arg], ("rows", "cols")[dim])
-            grid.append(-(-size // tile) if isinstance(size, int) else {"arg": arg, "dim": dim, "tile": tile})
-        return grid
+            grid.append(-(-size // tile) if isinstance(size, int) else GridFromArg(arg, dim, tile))
+        return (grid[0], grid[1], grid[2])
 
 
 def wgmma_regs_type(t: tc.AccType) -> ptx.RegsType:
@@ -824,18 +824,13 @@ def wgmma_regs_type(t: tc.AccType) -> ptx.RegsType:
     return ptx.RegsType(t.n // 2, f32 if t.dtype == "f32" else i32)
 
 
-def arg_info(kernel: Operation, arg: SSAValue, g: Matrix) -> dict[str, object]:
+def arg_info(kernel: Operation, arg: SSAValue, g: Matrix) -> ArgInfo:
     """An argument's entry in the metadata; sizes known only at launch are null."""
     t = arg.type
     assert isinstance(t, MemRefType)
     written = any(isinstance(use.operation, WindowStoreOp) and use.operation.dst is arg for use in arg.uses)
-    return {
-        "param": param_name(arg),
-        "shape": [g.rows, g.cols],
-        "strides": [g.ld, 1] if g.row_major else [1, g.ld],
-        "dtype": tc.dtype_name(t.element_type),
-        "output": written,
-    }
+    strides = (g.ld, 1) if g.row_major else (1, g.ld)
+    return ArgInfo(param_name(arg), (g.rows, g.cols), strides, tc.dtype_name(t.element_type), written)
 
 
 #: The .u32 parameters of an argument whose sizes are known at launch.

@@ -19,6 +19,8 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.layout.gemm import GemmConfig
+from lower_tc.layout.kernel_info import GemmInfo
 
 if TYPE_CHECKING:
     from lower_tc.passes.to_ptx.gemm import GemmLowering
@@ -87,14 +89,14 @@ def describe_gemm(g: "GemmLowering", op: WindowStoreOp) -> None:
     args = list(tc.kernel_body(g.kernel).args)
     d = g.geometry[op.dst]
     m, n, k = d.rows, d.cols, g.geometry[a_src].cols  # None: known at launch
-    g.gemm_info = {
-        "a": args.index(a_src),  # type: ignore[arg-type]
-        "b": args.index(windows[tc.Operand.B].op.src),  # type: ignore[arg-type]
-        "d": args.index(op.dst),  # type: ignore[arg-type]
-        "c": args.index(op.c) if op.c is not None else None,  # type: ignore[arg-type]
-        "m": m, "n": n, "k": k, "acc": g.acc_type.dtype,
-        "config": {"bm": g.acc_type.m, "bn": g.acc_type.n, "bk": g.step, "stages": g.stages},
-    }
+    g.gemm_info = GemmInfo(
+        a=args.index(a_src),  # type: ignore[arg-type]
+        b=args.index(windows[tc.Operand.B].op.src),  # type: ignore[arg-type]
+        d=args.index(op.dst),  # type: ignore[arg-type]
+        c=args.index(op.c) if op.c is not None else None,  # type: ignore[arg-type]
+        m=m, n=n, k=k, acc=g.acc_type.dtype,
+        config=GemmConfig(g.acc_type.m, g.acc_type.n, g.step, g.stages),
+    )
 
 
 def output_types(g: "GemmLowering", op: WindowStoreOp) -> tuple[str, str | None]:

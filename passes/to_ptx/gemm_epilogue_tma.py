@@ -32,6 +32,7 @@ from lower_tc.layout.epilogue import (
     STMATRIX_PER_PIECE,
     piece_layout,
 )
+from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.tma import tma_plan
 from lower_tc.passes.to_ptx.copies import tensor_map
 from lower_tc.passes.to_ptx.gemm_epilogue import output_types
@@ -76,7 +77,7 @@ def epilogue_problem(g: GemmLowering, op: WindowStoreOp) -> str | None:
     return None
 
 
-def tma_store_map(g: GemmLowering, op: WindowStoreOp, param: str) -> dict[str, object]:
+def tma_store_map(g: GemmLowering, op: WindowStoreOp, param: str) -> TensorMap:
     """D's tensor map: dimension 0 along a row (N), box = one piece, 128-byte swizzle."""
     d = g.geometry[op.dst]
     layout = piece_layout(tc.dtype_name(op.dst.type.element_type))  # type: ignore[union-attr]

@@ -31,6 +31,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import TileLayout
+from lower_tc.layout.kernel_info import ArgInfo, KernelInfo, TensorMap
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.emit import Emitter, placed_layout
 
@@ -59,7 +60,7 @@ class KernelLowering(Emitter):
     accs: dict[SSAValue, Acc] = field(default_factory=dict)
     tiles: dict[SSAValue, TileLayout] = field(default_factory=dict)
     globals_: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    tensor_maps: list[dict[str, object]] = field(default_factory=list)
+    tensor_maps: list[TensorMap] = field(default_factory=list)
     tma_params: list[str] = field(default_factory=list)
     scratch: int = 0
     tmem_alloc: TmemAlloc | None = None  # tcgen05: the one allocation
@@ -114,14 +115,14 @@ class KernelLowering(Emitter):
         smem_bytes = -(-self.scratch // 16) * 16
         if smem_bytes > tc.SMEM_CAPACITY:
             error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")
-        info = {
-            "name": tc.kernel_name(k),
-            "target": self.arch,
-            "threads": threads,
-            "smem_bytes": smem_bytes,
-            "args": [self.arg_info(a) for a in block.args],
-            "tensor_maps": self.tensor_maps,
-        }
+        info = KernelInfo(
+            name=tc.kernel_name(k),
+            target=self.arch,
+            threads=threads,
+            smem_bytes=smem_bytes,
+            args=tuple(self.arg_info(a) for a in block.args),
+            tensor_maps=tuple(self.tensor_maps),
+        )
         return self.kernel_op(k, params, threads, smem_bytes, info)
 
     @property
@@ -130,7 +131,7 @@ class KernelLowering(Emitter):
         assert isinstance(attr, StringAttr)
         return attr.data
 
-    def arg_info(self, arg: SSAValue) -> dict[str, object]:
+    def arg_info(self, arg: SSAValue) -> ArgInfo:
         t = arg.type
         if not isinstance(t, MemRefType):
             error_at(self.kernel, f"kernel argument {self.param_name(arg)} must be a memref")
@@ -145,13 +146,8 @@ class KernelLowering(Emitter):
             dtype = tc.dtype_name(t.element_type)
         except VerifyException as err:
             error_at(self.kernel, f"kernel argument {self.param_name(arg)}: {err}")
-        return {
-            "param": self.param_name(arg),
-            "shape": list(t.get_shape()),
-            "strides": list(strides),
-            "dtype": dtype,
-            "output": written,
-        }
+        rows, cols = t.get_shape()
+        return ArgInfo(self.param_name(arg), (rows, cols), (strides[0], strides[1]), dtype, written)
 
     def scratch_start(self, body_ops: list[Operation]) -> int:
         end = 0
