@@ -47,7 +47,9 @@ class Loaded:
 def load(cuda: Cuda, cubin: bytes | None, info: KernelInfo, host_args: list[np.ndarray], allocations: list[Any]) -> Loaded:
     """Loads the module, copies the arguments (and a guard after each) to the device and
     builds the TMA tensor maps. Allocations are appended to `allocations` as they are made,
-    so the caller can free them whatever fails."""
+    so the caller can free them whatever fails. `info` must have its sizes resolved."""
+    if not resolved(info):
+        raise RunError(f"kernel {info.name} has sizes known only at launch: resolve_sizes first")
     cu = cuda.cu
     module = cuda.call("cuModuleLoadData", cubin)
     allocations.append(("module", module))
@@ -70,7 +72,7 @@ def load(cuda: Cuda, cubin: bytes | None, info: KernelInfo, host_args: list[np.n
     holders += [np.array([int(p.value)], dtype=np.uint32) for p in info.size_params or ()]  # type: ignore[arg-type]
     addresses = [h.ctypes.data for h in holders]
     for tm in info.tensor_maps:
-        assert tm.global_dims is not None and tm.global_strides is not None, "resolve_sizes first"
+        assert tm.global_dims is not None and tm.global_strides is not None  # resolved()
         tmap = cuda.call(
             "cuTensorMapEncodeTiled",
             cu.CUtensorMapDataType(TMA_DTYPES[tm.dtype]),
@@ -102,9 +104,18 @@ def launch_grid(cuda: Cuda, info: KernelInfo) -> tuple[int, int, int]:
         sms = cuda.call("cuDeviceGetAttribute", cuda.cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)
         x = min(int(x.tiles), int(sms))
         x -= x % info.cluster_size
-    if not all(isinstance(g, int) for g in (x, y, z)):
-        raise RunError(f"kernel {info.name}'s grid has sizes known only at launch: resolve_sizes first")
-    return int(x), int(y), int(z)  # type: ignore[arg-type]
+    return int(x), int(y), int(z)  # type: ignore[arg-type]  # resolved(): counts only
+
+
+def resolved(info: KernelInfo) -> bool:
+    """Every size the launch needs is known: argument shapes and strides, size parameter
+    values, tensor map dimensions, grid counts (a persistent entry is sized here)."""
+    return (
+        info.static
+        and all(p.value is not None for p in info.size_params or ())
+        and all(t.global_dims is not None and t.global_strides is not None for t in info.tensor_maps)
+        and all(isinstance(g, int | PersistentGrid) for g in info.launch_grid)
+    )
 
 
 def enqueue(k: Loaded, stream: Any) -> None:
@@ -196,4 +207,4 @@ def release(cuda: Cuda, stream: Any, allocations: list[Any], *, check: bool) -> 
                 pass
 
 
-__all__ = ["GUARD_BYTES", "GUARD_FILL", "Loaded", "enqueue", "launch", "launch_grid", "load", "release", "wait_for"]
+__all__ = ["GUARD_BYTES", "GUARD_FILL", "Loaded", "enqueue", "launch", "launch_grid", "load", "release", "resolved", "wait_for"]
