@@ -5,7 +5,7 @@
 For each shape (8192^3, 4096^3, 2048^3, 8192x8192x1024) in bf16 (A row-major, B
 row-major, as torch.matmul(a, b)) and e4m3 (B column-major, as cuBLAS's fp8 needs,
 through torch._scaled_mm), both with a bf16 D: lower-tc's default GEMM (the op level
-with no configuration) is compiled, timed with CUDA events (lowering/timing.py, driver
+with no configuration) is compiled, timed with CUDA events (lowering/runtime/timing.py, driver
 API), and cuBLAS is timed with torch's CUDA events: the median of `--runs` samples after
 `--warmup` launches, each sample the time of BATCH launches back to back divided by BATCH. torch is this benchmark's dependency only, never lower-tc's.
 Writes {"device", "date", "commit", "command", "results": [{"m", "n", "k", "dtype",
@@ -48,7 +48,7 @@ def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int)
     for _ in range(warmup):
         op()
     pairs = []
-    for _ in range(runs):  # as lowering/timing.py does: BATCH launches between two events
+    for _ in range(runs):  # as lowering/runtime/timing.py does: BATCH launches between two events
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
         for _ in range(BATCH):

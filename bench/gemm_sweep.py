@@ -1,5 +1,5 @@
 """The GEMM sweep: whole pipelined GEMM kernels (tc.matmul) on the GPU, every one
-checked against float64 numpy (lowering/gemm_check.py: all outputs up to 1024^3,
+checked against float64 numpy (lowering/runtime/gemm_check.py: all outputs up to 1024^3,
 else at least 4096 sampled outputs plus whole edge rows and columns; D fully written,
 nothing written outside it).
 
