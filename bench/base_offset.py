@@ -90,7 +90,7 @@ def _force_base_offset(operand: str, bo: int):
 def _work(job):
     case, bo, seed = job
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     try:
         k = compile_source(program(*case), "-".join(map(str, case)), assemble=True,

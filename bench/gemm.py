@@ -5,7 +5,7 @@
 For each shape (8192^3, 4096^3, 2048^3, 8192x8192x1024) in bf16 (A row-major, B
 row-major, as torch.matmul(a, b)) and e4m3 (B column-major, as cuBLAS's fp8 needs,
 through torch._scaled_mm), both with a bf16 D: lower-tc's default GEMM (the op level
-with no configuration) is compiled, timed with CUDA events (lowering/timing.py, driver
+with no configuration) is compiled, timed with CUDA events (lowering/runtime/timing.py, driver
 API), and cuBLAS is timed with torch's CUDA events: the median of `--runs` samples after
 `--warmup` launches, each sample the time of BATCH launches back to back divided by BATCH. torch is this benchmark's dependency only, never lower-tc's.
 Writes {"device", "date", "commit", "command", "results": [{"m", "n", "k", "dtype",
@@ -48,7 +48,7 @@ def cublas_ms(torch, m: int, n: int, k: int, dtype: str, warmup: int, runs: int)
     for _ in range(warmup):
         op()
     pairs = []
-    for _ in range(runs):  # as lowering/timing.py does: BATCH launches between two events
+    for _ in range(runs):  # as lowering/runtime/timing.py does: BATCH launches between two events
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
         for _ in range(BATCH):
@@ -78,8 +78,8 @@ def variant_rows(torch, variants, shapes, dtype: str, args) -> list[dict]:
     """Each variant at each shape: checked once on fresh inputs (lower-tc run's check), then
     timed, with cuBLAS timed next to it in the same process."""
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.runner import run_kernel
-    from lower_tc.lowering.timing import time_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
+    from lower_tc.lowering.runtime.timing import time_kernel
 
     rows = []
     for name, config, options in variants:
@@ -89,10 +89,10 @@ def variant_rows(torch, variants, shapes, dtype: str, args) -> list[dict]:
             check = run_kernel(kernel, seed=3)
             ours = time_kernel(kernel, seed=1, warmup=args.warmup, runs=args.runs, batch=BATCH)
             theirs = cublas_ms(torch, m, n, k, dtype, args.warmup, args.runs)
-            c = kernel.info["gemm"]["config"]
+            c = kernel.info.gemm.config
             row = {
                 "variant": name, "m": m, "n": n, "k": k, "dtype": dtype,
-                "config": f"{c['bm']}x{c['bn']}x{c['bk']}, {c['stages']} stages",
+                "config": str(c),  # "BMxBNxBK, S stages"
                 "options": options or "(none)",
                 "correct": check.passed,
                 "lower_tc_tflops": round(ours.tflops, 1),
@@ -129,7 +129,7 @@ def main(argv: list[str]) -> int:
             f.write("\n")
 
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.timing import time_kernel
+    from lower_tc.lowering.runtime.timing import time_kernel
 
     results = []
     device = ""
@@ -141,10 +141,10 @@ def main(argv: list[str]) -> int:
             device = ours.device
             theirs = cublas_ms(torch, m, n, k, dtype, args.warmup, args.runs)
             flops = 2.0 * m * n * k
-            c = kernel.info["gemm"]["config"]
+            c = kernel.info.gemm.config
             row = {
                 "m": m, "n": n, "k": k, "dtype": dtype,
-                "config": f"{c['bm']}x{c['bn']}x{c['bk']}, {c['stages']} stages",
+                "config": str(c),  # "BMxBNxBK, S stages"
                 "lower_tc_tflops": round(ours.tflops, 1),
                 "cublas_tflops": round(flops / (theirs * 1e-3) / 1e12, 1),
             }

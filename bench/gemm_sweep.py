@@ -1,5 +1,5 @@
 """The GEMM sweep: whole pipelined GEMM kernels (tc.matmul) on the GPU, every one
-checked against float64 numpy (lowering/gemm_check.py: all outputs up to 1024^3,
+checked against float64 numpy (lowering/runtime/gemm_check.py: all outputs up to 1024^3,
 else at least 4096 sampled outputs plus whole edge rows and columns; D fully written,
 nothing written outside it).
 
@@ -265,7 +265,7 @@ def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
         return "REJECTED", str(err).splitlines()[0][:200]
     if assemble_only:
         return "ASSEMBLED", f"{len(kernels[0].cubin or b'')} bytes"
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     result = run_kernel(kernels[0], seed, shapes=case.shapes())
     return ("PASS" if result.passed else "FAIL"), (

@@ -449,8 +449,9 @@ def _work(job: tuple[str, str, int, bool]) -> tuple[str, str, str, float, float,
     if _BROKEN:
         return key, "RETRY", "", 0.0, 0.0, f"worker context lost after {_BROKEN[0]}"
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.runner import RunError, run_kernel
-    from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
+    from lower_tc.lowering.runtime.errors import RunError
+    from lower_tc.lowering.runtime.run import run_kernel
+    from lower_tc.lowering.backend.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
 
     try:
         kernels = compile_source(text, key, assemble=True)
@@ -497,7 +498,6 @@ def _family(key: str) -> str:
 def _ptx_hash(job: tuple[str, str, int, bool]) -> str:
     """One TSV line: the configuration, sha256 of its PTX and of the runner's metadata."""
     import hashlib
-    import json
 
     from lower_tc.lowering.compile import compile_source
 
@@ -507,7 +507,7 @@ def _ptx_hash(job: tuple[str, str, int, bool]) -> str:
     except Exception as err:  # noqa: BLE001 - recorded per configuration
         return f"{key}\terror\t{type(err).__name__}: {str(err).splitlines()[0][:200]}"
     digest = lambda data: hashlib.sha256(data.encode()).hexdigest()[:16]  # noqa: E731
-    return f"{key}\t{digest(k.ptx)}\t{digest(json.dumps(k.info, sort_keys=True))}"
+    return f"{key}\t{digest(k.ptx)}\t{digest(k.info.to_json())}"
 
 
 def jobs(subset: str, seed: int, assemble_only: bool) -> list[tuple[str, str, int, bool]]:

@@ -34,7 +34,7 @@ from lower_tc.dialects.tc_kernel import kernel_target
 from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME, MatmulOptions, OptionKind
 from lower_tc.dialects.tc_types import AccType, TileType, dtype_name
 from lower_tc.layout import LayoutError
-from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, operand_pair_problem
+from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, default_accumulator, operand_pair_problem
 from lower_tc.layout.targets import check_operand_type
 from lower_tc.layout import Arch
 
@@ -465,8 +465,6 @@ class MatmulOp(IRDLOperation):
 
     @property
     def acc_type(self) -> str:
-        from lower_tc.layout.gemm import default_accumulator
-
         return self.acc.data if self.acc is not None else default_accumulator(self.types[0])
 
     def verify_(self) -> None:

@@ -10,16 +10,14 @@ and types; the checks say, in one line each, why a given one cannot run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
+from lower_tc.layout.descriptor import MatrixDescriptor, k_slices
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.instr_desc import KIND_ACCUMULATORS, check_mma_shape, kind_of
 from lower_tc.layout.targets import Arch
-
-if TYPE_CHECKING:
-    from lower_tc.layout.descriptor import MatrixDescriptor
-    from lower_tc.layout.tile import TileLayout
+from lower_tc.layout.tile import TileLayout
 
 #: Shared memory one block may use on H100 and B200 (227 KiB).
 SMEM_CAPACITY = 232448
@@ -64,8 +62,6 @@ def accumulators(a: str, arch: Arch = Arch.SM90A) -> tuple[str, ...]:
     """The accumulator types the tensor core allows for `a` operands."""
     if arch is Arch.SM90A:
         return WGMMA_ACCUMULATORS.get(a, ())
-    from lower_tc.layout.instr_desc import KIND_ACCUMULATORS, kind_of
-
     try:
         allowed = KIND_ACCUMULATORS[kind_of(a)]
     except LayoutError:
@@ -113,8 +109,6 @@ def config_problem(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Ar
     """Why `config` cannot run (one line), or None when it can."""
     bm, bn, bk, stages = config.bm, config.bn, config.bk, config.stages
     if arch is Arch.SM100A:
-        from lower_tc.layout.instr_desc import KIND_ACCUMULATORS, check_mma_shape, kind_of
-
         if bm != 128:
             return f"BM = {bm}: the tcgen05 GEMM runs one M = 128 MMA per K-slice, so BM is 128"
         kind = kind_of(a)
@@ -240,22 +234,18 @@ class RingSlice:
     stage: int
     block: int
     k: int
-    descriptor: "MatrixDescriptor"
+    descriptor: MatrixDescriptor
 
 
-def ring_k_slices(layout: "TileLayout", arch: Arch, stages: int, row_blocks: int = 1) -> list[RingSlice]:
+def ring_k_slices(layout: TileLayout, arch: Arch, stages: int, row_blocks: int = 1) -> list[RingSlice]:
     """Every stage's K-slice descriptors, stage-major, then warpgroup row block, then K.
 
     A stage is the first buffer moved by whole ring strides; a warpgroup's 64-row block
     of it starts at that row's address. Strides and swizzle stay the whole tile's."""
-    import dataclasses
-
-    from lower_tc.layout.descriptor import k_slices
-
     stride = ring_stride(layout.footprint)
     out = []
     for s in range(stages):
-        buffer = dataclasses.replace(layout, address=layout.address + s * stride)
+        buffer = replace(layout, address=layout.address + s * stride)
         slices = k_slices(buffer, arch)
         for b in range(row_blocks):
             for sl in slices:

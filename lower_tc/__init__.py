@@ -1,8 +1,9 @@
 """lower-tc: shared-memory tile layouts and tensor-core descriptors, exact and checked.
 
-Subpackages: ``lower_tc.layout`` (pure math, no xDSL, no CUDA),
-``lower_tc.dialects`` (the `tc` and `ptx` dialects), ``lower_tc.passes`` and
-``lower_tc.lowering`` (PTX printer, driver, backend).
+Subpackages, in layer order (each imports only the ones before it): ``lower_tc.layout``
+(pure math and plain data, no xDSL, no CUDA), ``lower_tc.dialects`` (the `tc` and `ptx`
+dialects), ``lower_tc.passes`` and ``lower_tc.lowering`` (parse, compile, backend, runtime,
+pictures, CLI). This root package only re-exports; nothing in lower-tc imports it.
 
 Embedding in another xDSL-based compiler::
 
@@ -20,54 +21,32 @@ Embedding in another xDSL-based compiler::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+# The re-exports are resolved on first access (PEP 562), not here: every
+# `import lower_tc.<subpackage>` runs this file first, and `import lower_tc.layout` must not
+# import xDSL (nor `lower-tc desc`, which starts without it).
+_EXPORTS = {
+    "register_dialects": "lower_tc.dialects",
+    "available_passes": "lower_tc.passes",
+    "default_pipeline": "lower_tc.passes",
+    "print_ptx": "lower_tc.lowering.compile",
+}
+
 if TYPE_CHECKING:  # pragma: no cover
-    from xdsl.context import Context
-    from xdsl.dialects.builtin import ModuleOp
-    from xdsl.passes import ModulePass
+    from lower_tc.dialects import register_dialects
+    from lower_tc.lowering.compile import print_ptx
+    from lower_tc.passes import available_passes, default_pipeline
 
 
-def register_dialects(ctx: "Context") -> None:
-    """Register the tc and ptx dialects on `ctx` (imported on first use)."""
-
-    def tc_dialect():
-        from lower_tc.dialects.tc import TC
-
-        return TC
-
-    def ptx_dialect():
-        from lower_tc.dialects.ptx import PTX
-
-        return PTX
-
-    for name, loader in (("tc", tc_dialect), ("ptx", ptx_dialect)):
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, loader)
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lower_tc' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
 
 
-def available_passes() -> dict:
-    """Pass name -> factory returning the pass class (for xDSLOptMain.register_pass)."""
-    from lower_tc.passes import PASSES
-
-    return dict(PASSES)
-
-
-def default_pipeline(**options: dict) -> list["ModulePass"]:
-    """The default pipeline as pass instances; `options` maps pass names to keyword options."""
-    from lower_tc.passes import DEFAULT_PIPELINE, PASSES
-
-    return [PASSES[name]()(**options.get(name, {})) for name in DEFAULT_PIPELINE.split(",")]
-
-
-def print_ptx(module: "ModuleOp") -> str:
-    """The PTX text of a module lowered by tc-lower-to-ptx."""
-    from io import StringIO
-
-    from lower_tc.dialects.ptx.printer import print_module
-
-    out = StringIO()
-    print_module(module, out)
-    return out.getvalue()
+__all__ = ["__version__", "available_passes", "default_pipeline", "print_ptx", "register_dialects"]

@@ -1,61 +1,47 @@
 """Compiling tile programs from Python: text in, PTX (and cubins) out.
 
-This is what `lower-tc run`, the sweep and the tests use; the command-line
-driver wraps the same passes.
+This is what `lower-tc run`, the sweeps, the benchmarks and the tests use; the command-line
+driver runs the same passes. A CompiledKernel is plain data (no IR): its launch contract
+(`KernelInfo`), its PTX, its cubin when assembled, and for a single-tile kernel the
+reference program the runtime's numpy reference evaluates.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from io import StringIO
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 
-import lower_tc
 from lower_tc.dialects import ptx, tc
+from lower_tc.layout.kernel_info import KernelInfo
+from lower_tc.lowering.backend import ptxas
+from lower_tc.lowering.parse import parse, verify
+from lower_tc.dialects.ptx.printer import print_module
+from lower_tc.lowering.reference_program import reference_program
+from lower_tc.lowering.runtime.reference import ReferenceProgram
+from lower_tc.passes import default_pipeline
 
 
 @dataclass
 class CompiledKernel:
-    """One kernel: its tc form (for the reference), its metadata and its code."""
+    """One kernel: its launch contract, its code, and what its reference computes."""
 
     name: str
-    source: Operation  # the tc kernel (func.func or gpu.func), before lowering
-    info: dict[str, Any]
+    info: KernelInfo
     ptx: str
     cubin: bytes | None = None
+    #: A single-tile kernel's tc ops as plain data (None for a whole GEMM, which the
+    #: runtime checks against D = A x B (+ C) directly).
+    reference: ReferenceProgram | None = None
 
 
-def context() -> Context:
-    """Every xDSL dialect (registered lazily, as the `lower-tc` driver does) plus tc and ptx."""
-    from xdsl.dialects import get_all_dialects
-
-    ctx = Context()
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    lower_tc.register_dialects(ctx)
-    return ctx
-
-
-def verify(module: ModuleOp) -> None:
-    """module.verify(), with a failure reported at its op (as the driver does)."""
-    from lower_tc.lowering.driver import locating_verify_errors
-
-    with locating_verify_errors(module):
-        module.verify()
-
-
-def parse(text: str, name: str = "<input>") -> tuple[Context, ModuleOp]:
-    from lower_tc.lowering.driver import LocatedParser
-
-    ctx = context()
-    module = LocatedParser(ctx, text, name).parse_module()
-    verify(module)
-    return ctx, module
+def print_ptx(module: ModuleOp) -> str:
+    """The PTX text of a module lowered by tc-lower-to-ptx."""
+    out = StringIO()
+    print_module(module, out)
+    return out.getvalue()
 
 
 def compile_source(
@@ -72,7 +58,7 @@ def compile_source(
     (experiments use it to force descriptor fields).
     """
     ctx, module = parse(text, name)
-    passes = lower_tc.default_pipeline()
+    passes = default_pipeline()
     lowering = [p.name for p in passes].index("tc-lower-to-ptx")
     for p in passes[:lowering]:
         p.apply(ctx, module)
@@ -83,16 +69,21 @@ def compile_source(
     for p in passes[lowering:]:
         p.apply(ctx, module)
         verify(module)
-    text_out = lower_tc.print_ptx(module)
+    text_out = print_ptx(module)
     kernels = []
     for op in module.walk():
         if isinstance(op, ptx.KernelOp):
-            info = json.loads(op.info.data) if op.info is not None else {}
-            kernels.append(CompiledKernel(op.sym_name.data, sources[op.sym_name.data], info, text_out))
+            info = KernelInfo.from_json(op.info.data) if op.info is not None else None
+            if info is None:
+                raise ValueError(f"ptx.kernel {op.sym_name.data} has no launch metadata (info)")
+            # the reference follows a single-tile kernel's tc ops; a GEMM is checked as one
+            program = reference_program(sources[op.sym_name.data]) if info.gemm is None else None
+            kernels.append(CompiledKernel(op.sym_name.data, info, text_out, reference=program))
     if assemble and kernels:
-        from lower_tc.lowering.ptxas import assemble as run_ptxas
-
-        cubin = run_ptxas(text_out, kernels[0].info["target"])
+        cubin = ptxas.assemble(text_out, kernels[0].info.target)
         for k in kernels:
             k.cubin = cubin
     return kernels
+
+
+__all__ = ["CompiledKernel", "compile_source", "print_ptx"]

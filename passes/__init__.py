@@ -13,6 +13,7 @@ ptx-lower-loops          structured loops in ptx kernels -> labels and branches
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from xdsl.passes import ModulePass
 
@@ -23,36 +24,42 @@ DEFAULT_PIPELINE = (
 
 
 def _choose() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
     from lower_tc.passes.choose_swizzle import ChooseSwizzlePass
 
     return ChooseSwizzlePass
 
 
 def _assign() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
     from lower_tc.passes.assign_smem import AssignSmemPass
 
     return AssignSmemPass
 
 
 def _descriptors() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
     from lower_tc.passes.compute_descriptors import ComputeDescriptorsPass
 
     return ComputeDescriptorsPass
 
 
 def _lower() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
     from lower_tc.passes.lower_to_ptx import LowerToPtxPass
 
     return LowerToPtxPass
 
 
 def _expand() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
     from lower_tc.passes.expand_matmul import ExpandMatmulPass
 
     return ExpandMatmulPass
 
 
 def _loops() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
     from lower_tc.passes.ptx_lower_loops import LowerLoopsPass
 
     return LowerLoopsPass
@@ -67,3 +74,13 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tc-lower-to-ptx": _lower,
     "ptx-lower-loops": _loops,
 }
+
+
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Pass name -> factory returning the pass class (for xDSLOptMain.register_pass)."""
+    return dict(PASSES)
+
+
+def default_pipeline(**options: dict[str, Any]) -> list[ModulePass]:
+    """The default pipeline as pass instances; `options` maps pass names to keyword options."""
+    return [PASSES[name]()(**options.get(name, {})) for name in DEFAULT_PIPELINE.split(",")]

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from lower_tc.dialects.ptx import printer
-from lower_tc.lowering import ptxas as backend
-from lower_tc.lowering.ptxas import BackendError, assemble, find_ptxas, find_tool, ptxas_version
-from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler, sass_opcodes
+from lower_tc.lowering.backend import ptxas as backend
+from lower_tc.lowering.backend.ptxas import BackendError, assemble, find_ptxas, find_tool, ptxas_version
+from lower_tc.lowering.backend.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler, sass_opcodes
 
 WGMMA_PTX = """\
 .version 8.0

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from lower_tc.lowering.ptxas import find_tool
-from lower_tc.lowering.sass import find_disassembler
+from lower_tc.lowering.backend.ptxas import find_tool
+from lower_tc.lowering.backend.sass import find_disassembler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import sweep  # noqa: E402
@@ -48,7 +48,7 @@ def assemble_subset(subset: str, at_least: int) -> None:
 def test_assemble_only_without_a_disassembler_is_not_a_pass(monkeypatch) -> None:
     """Assembled but not SASS-checked must not count as ASSEMBLED (a silent fallback
     to non-tensor-core code would pass)."""
-    from lower_tc.lowering import sass
+    from lower_tc.lowering.backend import sass
 
     monkeypatch.setattr(sass, "find_disassembler", lambda: None)
     key, text, seed, _ = sweep.jobs("tcgen05-ci", 1, assemble_only=True)[0]

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from lower_tc.layout import Arch, TileLayout, k_slices
-from lower_tc.lowering.cli import main
+from lower_tc.lowering.cli.main import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -194,7 +194,7 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path) -> None:
 
     src = tmp_path / "big.mlir"
     src.write_text(BIG)
-    code = "import sys; from lower_tc.lowering.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from lower_tc.lowering.cli.main import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen([sys.executable, "-c", code, str(src)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None

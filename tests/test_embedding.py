@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from lower_tc.layout import Arch, TileLayout, k_slices
-from lower_tc.lowering.ptxas import assemble, find_tool
+from lower_tc.lowering.backend.ptxas import assemble, find_tool
 
 HERE = Path(__file__).resolve().parent / "embedding"
 EXAMPLE = HERE.parent.parent / "examples" / "wgmma_f16_gpu_module.mlir"

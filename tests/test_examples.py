@@ -10,8 +10,8 @@ import pytest
 
 from conftest import EXAMPLES, example_target
 from lower_tc.lowering.compile import compile_source
-from lower_tc.lowering.ptxas import find_tool
-from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
+from lower_tc.lowering.backend.ptxas import find_tool
+from lower_tc.lowering.backend.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
 
 #: The SASS each example must contain (a silent fallback would lack it).
 SASS = {
@@ -60,7 +60,7 @@ def test_example_assembles_with_tensor_core_sass(path: Path) -> None:
 @pytest.mark.gpu
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_example_runs_right_on_the_gpu(path: Path, require_gpu) -> None:
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     require_gpu(example_target(path))
     for seed in (1, 2):

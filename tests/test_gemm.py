@@ -5,6 +5,7 @@ ptxas with its SASS, and the GEMM sweep's CI slice. On an H100, GEMMs are run to
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +14,12 @@ import pytest
 from conftest import ROOT
 from lower_tc.layout import Arch, TileLayout, emulate_reads
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, ring_k_slices, ring_stride
+from lower_tc.layout.kernel_info import GemmInfo, GridFromArg, PersistentGrid
 from lower_tc.layout.tma import tma_plan
 from lower_tc.lowering.compile import compile_source
-from lower_tc.lowering.gemm_check import check_gemm, sample
-from lower_tc.lowering.ptxas import find_tool
-from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
+from lower_tc.lowering.runtime.gemm_check import check_gemm, sample
+from lower_tc.lowering.backend.ptxas import find_tool
+from lower_tc.lowering.backend.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
 
 sys.path.insert(0, str(ROOT / "bench"))
 from gemm_sweep import GemmCase, cases, tcgen05_ws_cases  # noqa: E402
@@ -142,7 +144,7 @@ def _problem(m, n, k, seed=0):
     return {"a": a, "b": b}, a @ b
 
 
-GEMM = {"m": 300, "n": 200, "k": 64, "config": {"bm": 128, "bn": 128}}
+GEMM = GemmInfo(a=0, b=1, d=2, c=None, m=300, n=200, k=64, acc="f32", config=GemmConfig(128, 128, 64, 3))
 
 
 def test_check_passes_the_right_product_and_catches_one_wrong_element() -> None:
@@ -161,7 +163,7 @@ def test_check_passes_the_right_product_and_catches_one_wrong_element() -> None:
 
 def test_bf16_output_rounding_is_in_the_tolerance() -> None:
     ops, d = _problem(64, 64, 64)
-    _, _, _, _, tol = check_gemm({**GEMM, "m": 64, "n": 64}, ops, d, "bf16", "bf16", 1e-4, np.random.default_rng(0))
+    _, _, _, _, tol = check_gemm(replace(GEMM, m=64, n=64), ops, d, "bf16", "bf16", 1e-4, np.random.default_rng(0))
     assert tol == pytest.approx(1e-4 + 2.0**-8)
 
 
@@ -183,20 +185,21 @@ def _dynamic_info():
 
 
 def test_dynamic_sizes_are_parameters_resolved_at_launch() -> None:
-    from lower_tc.lowering.runner import resolve_sizes
+    from lower_tc.lowering.runtime.sizes import resolve_sizes
 
     info = _dynamic_info()
-    assert info["args"][0]["shape"] == [None, None] and info["gemm"]["m"] is None
-    assert [p["param"] for p in info["size_params"]][:3] == ["p_A_rows", "p_A_cols", "p_A_ld"]
-    assert info["grid"][0] == {"arg": 2, "dim": 1, "tile": 256}  # 128x256 tiles
+    assert info.args[0].shape == (None, None) and info.gemm.m is None
+    assert [p.param for p in info.size_params][:3] == ["p_A_rows", "p_A_cols", "p_A_ld"]
+    assert info.grid[0] == GridFromArg(arg=2, dim=1, tile=256)  # 128x256 tiles
     got = resolve_sizes(info, {"A": (1000, 1000, 1008), "B": (1000, 904, None), "D": (1000, 904, None)})
-    assert got["grid"] == [4, 8, 1]
-    assert got["args"][0]["strides"] == [1008, 1]
-    assert got["tensor_maps"][0]["global_dims"] == [1000, 1000]
-    assert got["tensor_maps"][0]["global_strides"] == [2016]
-    assert [p["value"] for p in got["size_params"]] == [1000, 1000, 1008, 1000, 904, 904, 1000, 904, 904]
-    assert (got["gemm"]["m"], got["gemm"]["n"], got["gemm"]["k"]) == (1000, 904, 1000)
-    assert info["args"][0]["shape"] == [None, None]  # the compiled metadata is untouched
+    assert got.grid == (4, 8, 1)
+    assert got.args[0].strides == (1008, 1)
+    assert got.tensor_maps[0].global_dims == (1000, 1000)
+    assert got.tensor_maps[0].global_strides == (2016,)
+    assert [p.value for p in got.size_params] == [1000, 1000, 1008, 1000, 904, 904, 1000, 904, 904]
+    assert (got.gemm.m, got.gemm.n, got.gemm.k) == (1000, 904, 1000)
+    assert info.args[0].shape == (None, None)  # the compiled metadata is untouched
+    assert got.static and not info.static
 
 
 @pytest.mark.parametrize(
@@ -210,14 +213,16 @@ def test_dynamic_sizes_are_parameters_resolved_at_launch() -> None:
     ],
 )
 def test_wrong_launch_sizes_are_refused(shapes, needle) -> None:
-    from lower_tc.lowering.runner import ShapeError, resolve_sizes
+    from lower_tc.lowering.runtime.errors import ShapeError
+    from lower_tc.lowering.runtime.sizes import resolve_sizes
 
     with pytest.raises(ShapeError, match=needle):
         resolve_sizes(_dynamic_info(), shapes)
 
 
 def test_shape_option_syntax() -> None:
-    from lower_tc.lowering.runner import ShapeError, parse_shape
+    from lower_tc.lowering.runtime.errors import ShapeError
+    from lower_tc.lowering.runtime.sizes import parse_shape
 
     assert parse_shape("A=4096x1024") == ("A", (4096, 1024, None))
     assert parse_shape("%B=8x16@24") == ("B", (8, 16, 24))
@@ -243,21 +248,21 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
     kernel = compile_source(case.source(), case.name, assemble=True)[0]
     key = {"bf16": "wgmma.bf16", "f16": "wgmma.f16", "tf32": "wgmma.tf32", "e4m3": "wgmma.e4m3", "e5m2": "wgmma.e5m2", "s8": "wgmma.s8"}[case.a]
     assert check_sass(_sass(kernel), [*EXPECTED_SASS[key], *EXPECTED_SASS["tma"]]) == []
-    from lower_tc.lowering.runner import resolve_sizes
+    from lower_tc.lowering.runtime.sizes import resolve_sizes
 
     info = resolve_sizes(kernel.info, case.shapes())  # sizes known at launch: as the runner does
-    gemm = info["gemm"]
-    assert (gemm["m"], gemm["n"], gemm["k"]) == (case.m, case.n, case.k)
-    c = gemm["config"]
-    tiles = [-(-case.n // c["bn"]), -(-case.m // c["bm"]), 1]
-    raster = info["grid"] == [tiles[0] * tiles[1], 1, 1]  # the grouped order: a 1-d grid
-    persistent = info["grid"] == [{"persistent": tiles[0] * tiles[1]}, 1, 1]  # sized at launch
-    assert info["grid"] == tiles or raster or persistent
+    gemm = info.gemm
+    assert (gemm.m, gemm.n, gemm.k) == (case.m, case.n, case.k)
+    c = gemm.config
+    tiles = (-(-case.n // c.bn), -(-case.m // c.bm), 1)
+    raster = info.grid == (tiles[0] * tiles[1], 1, 1)  # the grouped order: a 1-d grid
+    persistent = info.grid == (PersistentGrid(tiles[0] * tiles[1]), 1, 1)  # sized at launch
+    assert info.grid == tiles or raster or persistent
     # persistent where asked, and by default where warp-specialised, rastered and static
-    by_default = "persistent" not in case.options and not case.dynamic and '"pipelined"' not in case.options and "raster = 0" not in case.options and c["bm"] <= 128
+    by_default = "persistent" not in case.options and not case.dynamic and '"pipelined"' not in case.options and "raster = 0" not in case.options and c.bm <= 128
     assert persistent == ("persistent = true" in case.options or by_default)
     specialized = "setmaxnreg" in kernel.ptx  # a producer warpgroup more
-    assert info["threads"] == 128 * (c["bm"] // 64 + specialized)
+    assert info.threads == 128 * (c.bm // 64 + specialized)
 
 
 TCGEN05_SASS = {"bf16": "tcgen05.f16", "f16": "tcgen05.f16", "tf32": "tcgen05.tf32", "e4m3": "tcgen05.f8f6f4", "e5m2": "tcgen05.f8f6f4", "s8": "tcgen05.i8"}
@@ -270,7 +275,7 @@ def test_ci_slice_of_the_tcgen05_gemm_assembles(case: GemmCase) -> None:
     for sm_100a and its SASS has the kind's UTC*MMA, the TMA loads and the tensor-memory
     loads of the epilogue (LDTM)."""
     kernel = compile_source(case.source(), case.name, assemble=True)[0]
-    assert kernel.info["target"] == "sm_100a" and kernel.info["threads"] == 128
+    assert kernel.info.target == "sm_100a" and kernel.info.threads == 128
     sass = _sass(kernel)
     assert check_sass(sass, [*EXPECTED_SASS[TCGEN05_SASS[case.a]], *EXPECTED_SASS["tma"], "LDTM"]) == []
 
@@ -283,8 +288,8 @@ def test_ci_slice_of_the_warp_specialized_tcgen05_gemm_assembles(case: GemmCase)
     (UTCBAR), the elected MMA thread (ELECT) and the epilogue's tensor-memory loads."""
     kernel = compile_source(case.source(), case.name, assemble=True)[0]
     info = kernel.info
-    assert info["target"] == "sm_100a" and info["threads"] == 256
-    assert ("persistent" in str(info["grid"])) == ("persistent = true" in case.options)
+    assert info.target == "sm_100a" and info.threads == 256
+    assert isinstance(info.grid[0], PersistentGrid) == ("persistent = true" in case.options)
     assert "elect.sync" in kernel.ptx and kernel.ptx.count("tcgen05.commit") == 2
     sass = _sass(kernel)
     assert check_sass(sass, [*EXPECTED_SASS[TCGEN05_SASS[case.a]], *EXPECTED_SASS["tma"], "LDTM", "UTCBAR", "ELECT"]) == []
@@ -294,7 +299,7 @@ def test_ci_slice_of_the_warp_specialized_tcgen05_gemm_assembles(case: GemmCase)
 def test_serialized_wgmma_is_an_error() -> None:
     """ptxas's 'wgmma ... serialized' warning fails the build: an accumulator register
     touched between the MMAs of one group (here a mov into the fragment)."""
-    from lower_tc.lowering.ptxas import BackendError, assemble
+    from lower_tc.lowering.backend.ptxas import BackendError, assemble
 
     kernel = compile_source((ROOT / "examples" / "gemm_bf16_loop.mlir").read_text(), "gemm_bf16_loop.mlir")[0]
     ptx = kernel.ptx
@@ -324,7 +329,7 @@ def test_the_loop_level_example_round_trips() -> None:
 @pytest.mark.parametrize("shape", [(129, 65, 33), (1000, 1000, 1000), (300, 520, 40)])
 @pytest.mark.parametrize("types", [("bf16", "f32", "bf16", True), ("f16", "f16", "f16", False), ("e4m3", "f32", "f32", False), ("s8", "s32", "s32", False)])
 def test_gemm_runs_right_on_the_gpu(shape, types, require_gpu) -> None:
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     require_gpu("sm_90a")
     a, acc, d, b_row = types
@@ -341,7 +346,7 @@ def test_gemm_runs_right_on_the_gpu(shape, types, require_gpu) -> None:
 def test_both_epilogues_run_right_on_the_gpu(shape, options, require_gpu) -> None:
     """The TMA-store epilogue clips ragged tiles at D's edge by itself; the persistent
     kernel reuses its staging pieces tile after tile."""
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     require_gpu("sm_90a")
     case = GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None, options=options)
@@ -357,12 +362,12 @@ def test_both_epilogues_run_right_on_the_gpu(shape, options, require_gpu) -> Non
 def test_clusters_of_two_run_right_on_the_gpu(shape, options, require_gpu) -> None:
     """CTA pairs multicast B; rank 1's shared addresses carry its rank (bit 24), which the
     descriptors must mask off (wrong columns 64 and up, before that was found)."""
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     require_gpu("sm_90a")
     case = GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None, options=options)
     kernel = compile_source(case.source(), case.name, assemble=True)[0]
-    assert ".multicast::cluster" in kernel.ptx and kernel.info["cluster"] == [2, 1, 1]
+    assert ".multicast::cluster" in kernel.ptx and kernel.info.cluster == (2, 1, 1)
     for seed in (1, 2):
         result = run_kernel(kernel, seed)
         assert result.passed, result.summary()
@@ -380,12 +385,13 @@ def test_a_wrong_byte_count_is_caught_by_the_time_limit(require_gpu, tmp_path: P
     script.write_text(
         "import sys\n"
         "from lower_tc.lowering.compile import compile_source\n"
-        "from lower_tc.lowering.runner import KernelError, run_kernel\n"
+        "from lower_tc.lowering.runtime.errors import KernelError\n"
+        "from lower_tc.lowering.runtime.run import run_kernel\n"
         f"src = open({str(ROOT / 'examples' / 'gemm_bf16.mlir')!r}).read()\n"
         "k = compile_source(src, 'g.mlir')[0]\n"
         "assert ', 49152;' in k.ptx  # 16 KiB of A and 32 KiB of B per stage\n"
         "k.ptx = k.ptx.replace(', 49152;', ', 49168;')  # 16 bytes TMA never delivers\n"
-        "from lower_tc.lowering.ptxas import assemble\n"
+        "from lower_tc.lowering.backend.ptxas import assemble\n"
         "k.cubin = assemble(k.ptx, 'sm_90a')\n"
         "try:\n"
         "    run_kernel(k, 1, timeout=3.0)\n"

@@ -17,8 +17,8 @@ from conftest import ROOT
 from lower_tc.layout import LayoutError
 from lower_tc.layout.instr_desc import InstrDescriptor
 from lower_tc.lowering.compile import compile_source
-from lower_tc.lowering.ptxas import find_tool
-from lower_tc.lowering.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
+from lower_tc.lowering.backend.ptxas import find_tool
+from lower_tc.lowering.backend.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler
 
 sys.path.insert(0, str(ROOT / "bench"))
 from gemm_sweep import GemmCase, tcgen05_pair_cases  # noqa: E402
@@ -75,14 +75,14 @@ def test_pair_kernel_structure(config, bn) -> None:
     is M = 256 over the whole BN while each CTA loads half of B's columns."""
     kernel = _ptx(_pair(config=config))
     ptx, info = kernel.ptx, kernel.info
-    bn = bn or info["gemm"]["config"]["bn"]
-    assert info["cluster"] == [2, 1, 1] and info["threads"] == 256
+    bn = bn or info.gemm.config.bn
+    assert info.cluster == (2, 1, 1) and info.threads == 256
     assert ".reqnctapercluster 2, 1, 1" in ptx
     tcgen05 = re.findall(r"tcgen05\.(alloc|relinquish_alloc_permit|dealloc|mma|commit)\.(cta_group::\d)", ptx)
     assert {op for op, _ in tcgen05} == {"alloc", "relinquish_alloc_permit", "dealloc", "mma", "commit"}
     assert {group for _, group in tcgen05} == {"cta_group::2"}
     # each CTA loads A's 128 rows and half of B's BN columns; the leader expects both CTAs'
-    per_cta = 128 * info["gemm"]["config"]["bk"] * 2 + (bn // 2) * info["gemm"]["config"]["bk"] * 2
+    per_cta = 128 * info.gemm.config.bk * 2 + (bn // 2) * info.gemm.config.bk * 2
     assert re.findall(r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[[^]]+\], (\d+);", ptx) == [str(2 * per_cta)]
     loads = re.findall(r"cp\.async\.bulk\.tensor\.2d(\.cta_group::2)?\.shared::cluster", ptx)
     assert loads and all(loads)

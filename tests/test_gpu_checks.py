@@ -35,7 +35,7 @@ def _wrong_base_offset(module) -> None:
 
 @pytest.mark.gpu
 def test_a_wrong_descriptor_fails_on_the_gpu(require_gpu) -> None:
-    from lower_tc.lowering.runner import run_kernel
+    from lower_tc.lowering.runtime.run import run_kernel
 
     require_gpu("sm_90a")
     text = EXAMPLE.read_text()
@@ -75,10 +75,12 @@ def test_a_kernel_that_never_finishes_is_reported_on_the_gpu(require_gpu, tmp_pa
     script.write_text(textwrap.dedent(f"""
         import time
         import numpy as np
-        from lower_tc.lowering.ptxas import assemble
-        from lower_tc.lowering.runner import KernelError, RunError, launch
+        from lower_tc.lowering.backend.ptxas import assemble
+        from lower_tc.layout.kernel_info import KernelInfo
+        from lower_tc.lowering.runtime.errors import KernelError, RunError
+        from lower_tc.lowering.runtime.launch import launch
         cubin = assemble({SPIN!r}, "sm_90a")
-        info = {{"target": "sm_90a", "name": "spin", "smem_bytes": 0, "tensor_maps": [], "threads": 32}}
+        info = KernelInfo(name="spin", target="sm_90a", threads=32, smem_bytes=0, args=())
         start = time.monotonic()
         try:
             launch(cubin, info, [np.zeros(4, np.uint32)], timeout=0.5)
@@ -122,12 +124,13 @@ def test_a_write_past_a_buffer_lands_in_its_guard_on_the_gpu(require_gpu, offset
     """A 16-byte buffer: a store at byte 12 is inside it, one at byte 16 is past its end."""
     import numpy as np
 
-    from lower_tc.lowering.ptxas import assemble
-    from lower_tc.lowering.runner import launch
+    from lower_tc.lowering.backend.ptxas import assemble
+    from lower_tc.layout.kernel_info import KernelInfo
+    from lower_tc.lowering.runtime.launch import launch
 
     require_gpu("sm_90a")
     cubin = assemble(POKE.replace("OFFSET", str(offset)), "sm_90a")
-    info = {"target": "sm_90a", "name": "poke", "smem_bytes": 0, "tensor_maps": [], "threads": 32}
+    info = KernelInfo(name="poke", target="sm_90a", threads=32, smem_bytes=0, args=())
     sent = np.array([1, 2, 3, 4], dtype=np.uint32)
     (back,), _, overruns = launch(cubin, info, [sent])
     assert overruns == [overrun]

@@ -26,8 +26,8 @@ import pytest
 
 from lower_tc.layout import Arch, LayoutError, TileLayout, k_slices
 from lower_tc.layout.copy_order import bank_of, contiguous_strides, store_phases, thread_copy_chunks
-from lower_tc.lowering.cli import main
-from lower_tc.lowering.picture import TilePicture, tile_svg
+from lower_tc.lowering.cli.main import main
+from lower_tc.lowering.pictures.picture import TilePicture, tile_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -313,12 +313,13 @@ def test_lowering_stores_chunks_in_copy_order() -> None:
     from lower_tc.lowering.compile import compile_source
 
     src = (EXAMPLES / "wgmma_bf16_kmajor.mlir").read_text()
-    (kernel,) = compile_source(src, "wgmma_bf16_kmajor.mlir")
+    placed = []  # the tc IR as tc-lower-to-ptx receives it: tiles placed
+    (kernel,) = compile_source(src, "wgmma_bf16_kmajor.mlir", before_lowering=lambda m: placed.append(m.clone()))
     tables = [
         [int(v) for v in body.split(",")]
         for body in re.findall(r"_table_\d+\[\d+\] = \{([^}]*)\}", kernel.ptx)
     ]
-    copies = [op for op in kernel.source.walk() if isinstance(op, tc.CopyOp)]
+    copies = [op for op in placed[0].walk() if isinstance(op, tc.CopyOp)]
     assert copies and all(op.via.data is tc.CopyVia.THREADS for op in copies)
     assert len(tables) >= len(copies)
     for op, table in zip(copies, tables):
@@ -334,7 +335,7 @@ def test_lowering_stores_chunks_in_copy_order() -> None:
 
 def driver(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", "import sys; from lower_tc.lowering.cli import main; sys.exit(main())", *argv],
+        [sys.executable, "-c", "import sys; from lower_tc.lowering.cli.main import main; sys.exit(main())", *argv],
         capture_output=True, text=True, check=False,
     )
 

@@ -6,11 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lower_tc.lowering import runner
-from lower_tc.lowering.compile import parse
-from lower_tc.lowering.reference import reference
-from lower_tc.lowering.runner import RunError, poison, random_input, tolerance
 from xdsl.dialects import func
+
+from lower_tc.layout.kernel_info import ArgInfo, KernelInfo
+from lower_tc.lowering.parse import parse
+from lower_tc.lowering.reference_program import reference_program
+from lower_tc.lowering.runtime import inputs, launch as launching, run as running, session
+from lower_tc.lowering.runtime.checks import tolerance
+from lower_tc.lowering.runtime.errors import KernelError, RunError
+from lower_tc.lowering.runtime.inputs import poison, random_input
+from lower_tc.lowering.runtime.reference import Load, Mma, ReferenceProgram, Store, Zero, reference
 
 WGMMA = """
 func.func @k(%A: memref<64x32xbf16>, %B: memref<32x16xbf16>, %C: memref<64x16xf32>, %D: memref<64x16xf32>) attributes {tc.target = "sm_90a"} {
@@ -37,9 +42,29 @@ func.func @k(%A: memref<32x64xf16>, %B: memref<64x32xf16>, %D: memref<32x32xf32>
 """
 
 
-def kernel(text: str) -> func.FuncOp:
+def kernel(text: str) -> ReferenceProgram:
+    """The reference program of the first kernel of `text` (as compile_source makes it)."""
     _, module = parse(text)
-    return next(op for op in module.walk() if isinstance(op, func.FuncOp))
+    return reference_program(next(op for op in module.walk() if isinstance(op, func.FuncOp)))
+
+
+def test_the_reference_program_is_plain_data_in_program_order() -> None:
+    """The WMMA kernel's ops as steps: numbered values, arguments by index, offsets and
+    layouts spelled out (what the runtime evaluates without reading IR)."""
+    assert kernel(WMMA).steps == (
+        Zero(0, (16, 16)),
+        Load(1, 0, False, (16, 0), (16, 16)),
+        Load(2, 1, True, (16, 16), (16, 16)),
+        Mma(3, 1, 2, 0, False, frozenset({"f16"})),
+        Store(3, 2, True, (0, 16), (16, 16)),
+    )
+    assert kernel(WMMA).reads == {0, 1}
+    wgmma = kernel(WGMMA)
+    assert wgmma.steps == (
+        Load(0, 0), Load(1, 1, transpose=True), Load(2, 2),
+        Mma(3, 0, 1, 2, True, frozenset({"bf16"})), Store(3, 3),
+    )
+    assert wgmma.reads == {0, 1, 2}
 
 
 def test_reference_wgmma_with_c() -> None:
@@ -96,7 +121,7 @@ def test_no_cuda_bindings_is_a_clear_error(monkeypatch) -> None:
 
     monkeypatch.setattr(builtins, "__import__", fake_import)
     with pytest.raises(RunError, match=r"pip install 'lower-tc\[gpu\]'"):
-        runner._driver()
+        session.load_driver()
 
 
 def test_wrong_gpu_is_refused(monkeypatch) -> None:
@@ -127,19 +152,19 @@ def test_wrong_gpu_is_refused(monkeypatch) -> None:
         def cuDeviceGetName(n, dev):
             return (0, b"NVIDIA H100 80GB HBM3\0")
 
-    monkeypatch.setattr(runner, "_driver", lambda: FakeDriver)
+    monkeypatch.setattr(session, "load_driver", lambda: FakeDriver)
     with pytest.raises(RunError, match=r"sm_100a kernel needs a GPU of compute capability 10.0; this NVIDIA H100 80GB HBM3 is 9.0"):
-        runner.Cuda().device("sm_100a")
+        session.Cuda().device("sm_100a")
     monkeypatch.setattr(FakeDriver, "cuDeviceGetCount", staticmethod(lambda: (0, 0)))
     with pytest.raises(RunError, match="no CUDA GPU is present"):
-        runner.Cuda().device("sm_90a")
+        session.Cuda().device("sm_90a")
 
 
 def test_run_cli_without_gpu_says_why(tmp_path, capsys, monkeypatch) -> None:
-    from lower_tc.lowering.cli import main
+    from lower_tc.lowering.cli.main import main
 
-    monkeypatch.setattr(runner, "_driver", lambda: (_ for _ in ()).throw(RunError("no CUDA GPU is present")))
-    runner._SESSION.clear()
+    monkeypatch.setattr(session, "load_driver", lambda: (_ for _ in ()).throw(RunError("no CUDA GPU is present")))
+    monkeypatch.setattr(session, "_SESSION", {})
     src = tmp_path / "k.mlir"
     src.write_text(WGMMA)
     code = main(["run", str(src), "--seed", "3"])
@@ -147,17 +172,17 @@ def test_run_cli_without_gpu_says_why(tmp_path, capsys, monkeypatch) -> None:
     assert code == 2 and "no CUDA GPU is present" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("dtype", sorted(runner.STORAGE))
+@pytest.mark.parametrize("dtype", sorted(inputs.STORAGE))
 @pytest.mark.parametrize("strides", [(6, 1), (9, 1), (1, 4), (1, 7)], ids=["row", "row-ld9", "col", "col-ld7"])
 def test_matrix_view_reads_every_storage_type_by_its_strides(dtype: str, strides: tuple[int, int]) -> None:
     """A strided global operand: the runner's flat buffer and the logical matrix the
     reference sees must agree element by element (ml_dtypes' float8 types included)."""
     shape = (4, 6)
     rng = np.random.default_rng(3)
-    size = runner.buffer_elements(list(shape), list(strides))
+    size = inputs.buffer_elements(shape, strides)
     assert size == 3 * strides[0] + 5 * strides[1] + 1
     buf = random_input(rng, dtype, (size,))
-    view = runner.matrix_view(buf, {"shape": list(shape), "strides": list(strides)})
+    view = inputs.matrix_view(buf, ArgInfo("p_X", shape, strides, dtype, False))
     assert view.shape == shape and view.dtype == buf.dtype
     for r in range(4):
         for c in range(6):
@@ -165,12 +190,12 @@ def test_matrix_view_reads_every_storage_type_by_its_strides(dtype: str, strides
 
 
 def test_e2m1_inputs_are_packed_two_to_a_byte_low_nibble_first() -> None:
-    values = np.array([0.5, -6.0, 1.5, 0.0, 3.0], dtype=runner.STORAGE["e2m1"])
-    packed = runner.device_bytes(values, "e2m1")
+    values = np.array([0.5, -6.0, 1.5, 0.0, 3.0], dtype=inputs.STORAGE["e2m1"])
+    packed = inputs.device_bytes(values, "e2m1")
     codes = values.view(np.uint8) & 0xF
     assert packed.dtype == np.uint8 and len(packed) == 3
     assert [int(b) for b in packed] == [codes[0] | codes[1] << 4, codes[2] | codes[3] << 4, codes[4]]
-    assert runner.device_bytes(values.astype(np.float32), "f32") is not None
+    assert inputs.device_bytes(values.astype(np.float32), "f32") is not None
     rng = np.random.default_rng(5)
     drawn = random_input(rng, "e2m1", (1000,)).astype(np.float64)
     assert np.abs(drawn).max() <= 6 and len(np.unique(drawn)) > 8  # fresh values over the range
@@ -217,25 +242,25 @@ def test_a_kernel_that_never_finishes_is_reported_and_nothing_waits_on_it(monkey
     driver would wait for it), and the process refuses further launches."""
     fake = FakeDriver()
     fake.hang = True
-    monkeypatch.setattr(runner, "_driver", lambda: fake)
-    monkeypatch.setattr(runner, "_SESSION", {})
-    monkeypatch.setattr(runner, "_LOST", [])
-    info = {"target": "sm_90a", "name": "spin", "smem_bytes": 0, "tensor_maps": [], "threads": 128}
-    with pytest.raises(RunError, match="kernel spin did not finish within 0.05 s"):
-        runner.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
+    monkeypatch.setattr(session, "load_driver", lambda: fake)
+    monkeypatch.setattr(session, "_SESSION", {})
+    monkeypatch.setattr(session, "_LOST", [])
+    info = KernelInfo(name="spin", target="sm_90a", threads=128, smem_bytes=0, args=())
+    with pytest.raises(KernelError, match="kernel spin did not finish within 0.05 s"):
+        launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
     after = fake.calls[fake.calls.index("cuLaunchKernel") + 1:]
     assert set(after) == {"cuStreamQuery"}
     with pytest.raises(RunError, match="unusable: kernel spin did not finish"):
-        runner.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
+        launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
 
 
 def test_a_clean_launch_releases_everything_it_took(monkeypatch) -> None:
     fake = FakeDriver()
-    monkeypatch.setattr(runner, "_driver", lambda: fake)
-    monkeypatch.setattr(runner, "_SESSION", {})
-    monkeypatch.setattr(runner, "_LOST", [])
-    info = {"target": "sm_90a", "name": "k", "smem_bytes": 0, "tensor_maps": [], "threads": 128}
-    out, device, overruns = runner.launch(b"cubin", info, [np.zeros(4, np.float32), np.ones(2, np.int32)])
+    monkeypatch.setattr(session, "load_driver", lambda: fake)
+    monkeypatch.setattr(session, "_SESSION", {})
+    monkeypatch.setattr(session, "_LOST", [])
+    info = KernelInfo(name="k", target="sm_90a", threads=128, smem_bytes=0, args=())
+    out, device, overruns = launching.launch(b"cubin", info, [np.zeros(4, np.float32), np.ones(2, np.int32)])
     assert device == "NVIDIA H100 80GB HBM3 (sm_90)" and len(out) == 2
     assert fake.calls.count("cuMemFree") == 2 and fake.calls.count("cuModuleUnload") == 1
     assert fake.calls.count("cuStreamDestroy") == 1
@@ -249,9 +274,9 @@ def test_no_driver_library_is_a_clear_error(monkeypatch) -> None:
         def cuInit(flags):
             raise RuntimeError("libcuda.so.1: cannot open shared object file")
 
-    monkeypatch.setattr(runner, "_driver", lambda: NoLibcuda)
+    monkeypatch.setattr(session, "load_driver", lambda: NoLibcuda)
     with pytest.raises(RunError, match="no usable NVIDIA driver .libcuda. here: libcuda.so.1"):
-        runner.Cuda()
+        session.Cuda()
 
 
 def fake_launch(change):
@@ -261,10 +286,10 @@ def fake_launch(change):
     def launch(cubin, info, host_args, timeout):
         ref = launch.ref
         out = []
-        for i, (buf, a) in enumerate(zip(host_args, info["args"])):
+        for i, (buf, a) in enumerate(zip(host_args, info.args)):
             buf = buf.copy()
             if i in ref.values:
-                (rows, cols), (sr, sc) = a["shape"], a["strides"]
+                (rows, cols), (sr, sc) = a.shape, a.strides
                 flat = np.arange(rows)[:, None] * sr + np.arange(cols)[None, :] * sc
                 buf[flat[ref.written[i]]] = ref.values[i][ref.written[i]].astype(buf.dtype)
             change(i, buf)
@@ -277,23 +302,21 @@ def fake_launch(change):
     return launch
 
 
-def run_with_fake_gpu(monkeypatch, text: str, change, overrun: int = 0) -> runner.RunResult:
+def run_with_fake_gpu(monkeypatch, text: str, change, overrun: int = 0) -> running.RunResult:
     """run_kernel on a fake GPU that returns the reference's answer, spoiled by `change`."""
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering import reference as reference_module
 
     (k,) = compile_source(text)
     launch = fake_launch(change)
     launch.overrun = overrun
-    real_reference = reference_module.reference
 
-    def remember(kernel, inputs):
-        launch.ref = real_reference(kernel, inputs)
+    def remember(program, values):
+        launch.ref = reference(program, values)
         return launch.ref
 
-    monkeypatch.setattr(reference_module, "reference", remember)
-    monkeypatch.setattr(runner, "launch", launch)
-    return runner.run_kernel(k, seed=5)
+    monkeypatch.setattr(running, "reference", remember)
+    monkeypatch.setattr(running, "launch", launch)
+    return running.run_kernel(k, seed=5)
 
 
 @pytest.mark.parametrize("spoil, verdict", [
@@ -324,21 +347,19 @@ def test_an_accumulator_updated_in_place_starts_from_random_values(monkeypatch) 
     """C loaded from and stored to the same buffer is an input: it is drawn, not
     poisoned, and the reference adds it."""
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering import reference as reference_module
 
     text = WGMMA.replace(", %D: memref<64x16xf32>", "").replace("tc.acc_store %d to %D", "tc.acc_store %d to %C")
     (k,) = compile_source(text)
     launch = fake_launch(lambda i, buf: None)
-    real_reference = reference_module.reference
 
-    def remember(kernel, inputs):
-        launch.ref = real_reference(kernel, inputs)
-        assert np.isfinite(inputs[2]).all() and np.count_nonzero(inputs[2]) > 500
+    def remember(program, values):
+        launch.ref = reference(program, values)
+        assert np.isfinite(values[2]).all() and np.count_nonzero(values[2]) > 500
         return launch.ref
 
-    monkeypatch.setattr(reference_module, "reference", remember)
-    monkeypatch.setattr(runner, "launch", launch)
-    r = runner.run_kernel(k, seed=3)
+    monkeypatch.setattr(running, "reference", remember)
+    monkeypatch.setattr(running, "launch", launch)
+    r = running.run_kernel(k, seed=3)
     assert r.passed and r.checked == 64 * 16, r.summary()
 
 
@@ -358,7 +379,7 @@ func.func @k(%C: memref<64x16xf32>, %A: memref<64x64xf8E4M3FN>, %B: memref<64x16
 """
     ref = reference(kernel(src), {0: np.zeros((64, 16)), 1: np.ones((64, 64)), 2: np.ones((64, 16)), 3: np.zeros((64, 16))})
     assert ref.types == {3: {"e4m3"}}
-    assert runner.tolerance("e4m3", "f32") == 2e-3
+    assert tolerance("e4m3", "f32") == 2e-3
 
 
 @pytest.mark.parametrize("failure, status", [("missing", 2), ("rejected", 1)])
@@ -366,8 +387,8 @@ def test_run_cli_tells_a_missing_ptxas_from_a_rejected_kernel(tmp_path, capsys, 
     """No ptxas: it cannot run here (2). ptxas rejecting the PTX: the input failed (1)."""
     import json
 
-    from lower_tc.lowering import ptxas
-    from lower_tc.lowering.cli import main
+    from lower_tc.lowering.backend import ptxas
+    from lower_tc.lowering.cli.main import main
 
     def broken(*args, **kwargs):
         if failure == "missing":
@@ -387,12 +408,13 @@ def test_run_cli_tells_a_missing_ptxas_from_a_rejected_kernel(tmp_path, capsys, 
 
 def test_run_cli_reports_a_kernel_failure_as_a_failure(tmp_path, capsys, monkeypatch) -> None:
     """A fault or a time-out on the GPU is the kernel's failure (1), not the machine's (2)."""
-    from lower_tc.lowering import ptxas
-    from lower_tc.lowering.cli import main
+    from lower_tc.lowering.backend import ptxas
+    from lower_tc.lowering.cli import run as run_cli
+    from lower_tc.lowering.cli.main import main
 
     monkeypatch.setattr(ptxas, "assemble", lambda *a, **k: b"\x7fELF")
-    monkeypatch.setattr(runner, "run_kernel", lambda *a: (_ for _ in ()).throw(
-        runner.KernelError("kernel k did not finish within 10 s")))
+    monkeypatch.setattr(run_cli, "run_kernel", lambda *a: (_ for _ in ()).throw(
+        KernelError("kernel k did not finish within 10 s")))
     src = tmp_path / "k.mlir"
     src.write_text(WGMMA)
     assert main(["run", str(src)]) == 1
@@ -405,7 +427,7 @@ def test_6bit_inputs_are_a_little_endian_bit_stream(dtype) -> None:
     12 data bytes of one padded shared-memory chunk."""
     rng = np.random.default_rng(9)
     values = random_input(rng, dtype, (37,))
-    packed = runner.device_bytes(values, dtype)
+    packed = inputs.device_bytes(values, dtype)
     assert packed.dtype == np.uint8 and len(packed) == -(-37 // 4) * 3
     stream = int.from_bytes(packed.tobytes(), "little")
     codes = [(stream >> (6 * i)) & 0x3F for i in range(37)]
@@ -449,8 +471,7 @@ def test_each_output_is_held_to_its_own_tolerance(monkeypatch) -> None:
 
 
 def test_reference_records_which_mma_types_feed_each_output() -> None:
-    inputs = {i: np.ones((16, 16)) for i in range(6)}
-    ref = reference(kernel(MIXED), inputs)
+    ref = reference(kernel(MIXED), {i: np.ones((16, 16)) for i in range(6)})
     assert ref.types == {4: {"f16"}, 5: {"s8"}}
 
 
@@ -481,12 +502,12 @@ def test_a_nan_result_is_null_in_json(monkeypatch) -> None:
 @pytest.mark.parametrize("limit", [float("nan"), 0.0, -1.0, float("inf")])
 def test_the_time_limit_must_be_a_positive_number(limit) -> None:
     with pytest.raises(ValueError, match="time limit must be a positive number"):
-        runner.launch(b"cubin", {"target": "sm_90a"}, [], timeout=limit)
+        launching.launch(b"cubin", KernelInfo(name="k", target="sm_90a", threads=32, smem_bytes=0, args=()), [], timeout=limit)
 
 
 @pytest.mark.parametrize("limit", ["nan", "0", "-1", "inf", "soon"])
 def test_run_cli_refuses_a_time_limit_that_is_not_positive_seconds(tmp_path, capsys, limit) -> None:
-    from lower_tc.lowering.cli import main
+    from lower_tc.lowering.cli.main import main
 
     src = tmp_path / "k.mlir"
     src.write_text(WGMMA)
@@ -497,7 +518,7 @@ def test_run_cli_refuses_a_time_limit_that_is_not_positive_seconds(tmp_path, cap
 
 
 def test_run_cli_says_when_the_input_is_not_text(tmp_path, capsys) -> None:
-    from lower_tc.lowering.cli import main
+    from lower_tc.lowering.cli.main import main
 
     src = tmp_path / "k.mlir"
     src.write_bytes(b"func.func @k() {\xff\xfe}")
@@ -508,21 +529,21 @@ def test_run_cli_says_when_the_input_is_not_text(tmp_path, capsys) -> None:
 
 @pytest.mark.parametrize("tool", ["run", "desc", "compile"])
 def test_a_bug_in_any_sub_tool_is_one_line_not_a_traceback(capsys, monkeypatch, tool) -> None:
-    from lower_tc.lowering import cli, desc_cli, driver, run_cli
+    from lower_tc.lowering.cli import desc, driver, main, run
 
     def bug(argv):
         raise KeyError("oops")
 
-    module = {"run": run_cli, "desc": desc_cli, "compile": driver}[tool]
+    module = {"run": run, "desc": desc, "compile": driver}[tool]
     monkeypatch.setattr(module, "main", bug)
     monkeypatch.delenv("LOWER_TC_TRACEBACK", raising=False)
     argv = {"run": ["run", "x.mlir"], "desc": ["desc", "decode", "0"], "compile": ["x.mlir"]}[tool]
-    assert cli.main(argv) == 1
+    assert main.main(argv) == 1
     err = capsys.readouterr().err
     assert err == "lower-tc: internal error: KeyError: 'oops' (a bug in lower-tc; LOWER_TC_TRACEBACK=1 shows where)\n"
     monkeypatch.setenv("LOWER_TC_TRACEBACK", "1")
     with pytest.raises(KeyError):
-        cli.main(argv)
+        main.main(argv)
 
 
 @pytest.mark.parametrize("spoil, where, message", [
@@ -531,7 +552,7 @@ def test_a_bug_in_any_sub_tool_is_one_line_not_a_traceback(capsys, monkeypatch, 
 ])
 def test_run_cli_reports_bad_input_located_like_the_compiler(tmp_path, capsys, spoil, where, message) -> None:
     """The same `file:line:col: error: ...` line as `lower-tc k.mlir`, exit status 1."""
-    from lower_tc.lowering.cli import main
+    from lower_tc.lowering.cli.main import main
 
     src = tmp_path / "k.mlir"
     src.write_text(WGMMA.replace(*spoil))

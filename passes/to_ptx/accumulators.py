@@ -4,32 +4,16 @@ D back. wgmma accumulators follow the PTX ISA register-fragment layouts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.kernel import f32
 from lower_tc.passes.to_ptx.tcgen05 import tmem_store
+from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.values import Acc, f32
 
-if TYPE_CHECKING:
-    from lower_tc.passes.to_ptx.kernel import KernelLowering
-    from lower_tc.passes.to_ptx.tcgen05 import Tmem
-
-
-@dataclass
-class Acc:
-    """An accumulator being lowered: where it lives and how it starts."""
-
-    type: tc.AccType
-    init: str  # "zero" or "load"
-    source: SSAValue | None = None  # the C memref for "load"
-    regs: SSAValue | None = None  # wgmma register run
-    tmem: Tmem | None = None  # tcgen05 tensor-memory accumulator
-    origin: SSAValue | None = None  # the tc.acc_zero / tc.acc_load result that made it
 
 
 def lower_acc_zero(kl: KernelLowering, op: tc.AccZeroOp) -> None:
@@ -52,16 +36,16 @@ def wgmma_regs_type(t: tc.AccType) -> ptx.RegsType:
 
 def fragment_base(kl: KernelLowering, gbase: SSAValue, n: int, eb: int) -> SSAValue:
     """Address of D[16w + g][2q] for this thread (w warp, g = lane / 4, q = lane % 4)."""
-    lane = kl.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
-    g = kl.val(ptx.ShrOp, [lane], type="u32", imm=2)
-    w16 = kl.val(ptx.ShlOp, [kl.warp], type="b32", imm=4)
-    row = kl.val(ptx.AddOp, [w16, g], type="u32")
-    q = kl.val(ptx.AndOp, [kl.tid], type="b32", imm=3)
-    q2 = kl.val(ptx.ShlOp, [q], type="b32", imm=1)
-    rown = kl.val(ptx.MulLoOp, [row], type="u32", imm=n)
-    elem = kl.val(ptx.AddOp, [rown, q2], type="u32")
-    byte = kl.val(ptx.MulWideOp, [elem], i64, type="u32", imm=eb)
-    return kl.val(ptx.AddOp, [gbase, byte], i64, type="u64")
+    lane = kl.b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
+    g = kl.b.val(ptx.ShrOp, [lane], type="u32", imm=2)
+    w16 = kl.b.val(ptx.ShlOp, [kl.warp], type="b32", imm=4)
+    row = kl.b.val(ptx.AddOp, [w16, g], type="u32")
+    q = kl.b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)
+    q2 = kl.b.val(ptx.ShlOp, [q], type="b32", imm=1)
+    rown = kl.b.val(ptx.MulLoOp, [row], type="u32", imm=n)
+    elem = kl.b.val(ptx.AddOp, [rown, q2], type="u32")
+    byte = kl.b.val(ptx.MulWideOp, [elem], i64, type="u32", imm=eb)
+    return kl.b.val(ptx.AddOp, [gbase, byte], i64, type="u64")
 
 
 def fragment_moves(t: tc.AccType) -> list[tuple[int, int, int]]:
@@ -81,17 +65,17 @@ def wgmma_acc(kl: KernelLowering, op: Operation, acc: Acc) -> SSAValue:
         error_at(op, "this accumulator already lives in tensor memory (tcgen05)")
     if acc.regs is None:
         t = acc.type
-        regs = kl.val(ptx.DeclRegsOp, result=wgmma_regs_type(t), comment=f"accumulator {t.m}x{t.n}x{t.dtype}")
+        regs = kl.b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t), comment=f"accumulator {t.m}x{t.n}x{t.dtype}")
         if acc.init == "zero":
             zero = "0f00000000" if t.dtype == "f32" else "0"
-            kl.emit(ptx.FillOp, [regs], type="f32" if t.dtype == "f32" else "b32", value=zero)
+            kl.b.emit(ptx.FillOp, [regs], type="f32" if t.dtype == "f32" else "b32", value=zero)
         else:
             assert acc.source is not None
             eb = 2 if t.dtype == "f16" else 4
             base = fragment_base(kl, kl.globals_[acc.source], t.n, eb)
             ty = {"f32": "f32", "f16": "b32", "s32": "s32"}[t.dtype]
             for lo, count, off in fragment_moves(t):
-                kl.emit(ptx.LdRegsOp, [base, regs], space="global", type=ty, vec=count, regs=lo, offset=off)
+                kl.b.emit(ptx.LdRegsOp, [base, regs], space="global", type=ty, vec=count, regs=lo, offset=off)
         acc.regs = regs
     return acc.regs
 
@@ -110,4 +94,4 @@ def lower_acc_store(kl: KernelLowering, op: tc.AccStoreOp) -> None:
     base = fragment_base(kl, kl.globals_[op.dst], t.n, eb)
     ty = {"f32": "f32", "f16": "b32", "s32": "s32"}[t.dtype]
     for lo, count, off in fragment_moves(t):
-        kl.emit(ptx.StOp, [base, regs], space="global", type=ty, vec=count, regs=lo, offset=off)
+        kl.b.emit(ptx.StOp, [base, regs], space="global", type=ty, vec=count, regs=lo, offset=off)

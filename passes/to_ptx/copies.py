@@ -4,7 +4,6 @@ lands where the tile's layout puts it) or by TMA (one box per contiguous column 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, i1, i16, i32, i64
@@ -13,12 +12,12 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout
 from lower_tc.layout.copy_order import thread_copy_chunks
+from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.kernel import THREADS
+from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.values import THREADS
 
-if TYPE_CHECKING:
-    from lower_tc.passes.to_ptx.kernel import KernelLowering
 
 
 def lower_smem_tile(kl: KernelLowering, op: tc.SmemTileOp) -> None:
@@ -59,41 +58,41 @@ def copy_by_threads(kl: KernelLowering, op: tc.CopyOp) -> None:
     pairs = np.stack([order.smem, g_off], axis=1)
     chunks = len(pairs)
     tbl = kl.table(pairs)
-    t8 = kl.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=8, comment=f"{op.operand.data} copy by threads: {chunks} chunks of 16 bytes")
-    tptr = kl.val(ptx.AddOp, [tbl, t8], i64, type="u64")
+    t8 = kl.b.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=8, comment=f"{op.operand.data} copy by threads: {chunks} chunks of 16 bytes")
+    tptr = kl.b.val(ptx.AddOp, [tbl, t8], i64, type="u64")
     gbase = kl.globals_[op.src]
     for j in range(-(-chunks // THREADS)):
         done = None
         if (j + 1) * THREADS > chunks:
-            done = kl.label("copy_done")
-            p = kl.val(ptx.SetpOp, [kl.tid], i1, cmp="ge", type="u32", imm=chunks - j * THREADS)
-            kl.emit(ptx.BraOp, [p], label=done)
-        entry = kl.emit(ptx.LdOp, [tptr], [i32, i32], space="global", type="u32", vec=2, offset=j * THREADS * 8)
+            done = kl.b.label("copy_done")
+            p = kl.b.val(ptx.SetpOp, [kl.tid], i1, cmp="ge", type="u32", imm=chunks - j * THREADS)
+            kl.b.emit(ptx.BraOp, [p], label=done)
+        entry = kl.b.emit(ptx.LdOp, [tptr], [i32, i32], space="global", type="u32", vec=2, offset=j * THREADS * 8)
         so, go = entry.res
-        gbytes = kl.val(ptx.MulWideOp, [go], i64, type="u32", imm=eb)
-        gaddr = kl.val(ptx.AddOp, [gbase, gbytes], i64, type="u64")
+        gbytes = kl.b.val(ptx.MulWideOp, [go], i64, type="u32", imm=eb)
+        gaddr = kl.b.val(ptx.AddOp, [gbase, gbytes], i64, type="u64")
         if padded:
             words = load_padded_chunk(kl, gaddr, layout.dtype.chunk_data_bytes, vector)
         else:
             words = load_chunk(kl, gaddr, step * eb, bits, vector)
-        saddr = kl.val(ptx.AddOp, [kl.smem, so], type="u32")
-        kl.emit(ptx.StOp, [saddr, *words], space="shared", type="b32", vec=4, offset=0)
+        saddr = kl.b.val(ptx.AddOp, [kl.smem, so], type="u32")
+        kl.b.emit(ptx.StOp, [saddr, *words], space="shared", type="b32", vec=4, offset=0)
         if done:
-            kl.emit(ptx.LabelOp, label=done)
-    kl.emit(ptx.FenceProxyAsyncOp, comment="make the stores visible to the tensor core")
-    kl.emit(ptx.BarSyncOp)
+            kl.b.emit(ptx.LabelOp, label=done)
+    kl.b.emit(ptx.FenceProxyAsyncOp, comment="make the stores visible to the tensor core")
+    kl.b.emit(ptx.BarSyncOp)
 
 
 def load_chunk(kl: KernelLowering, gaddr: SSAValue, stride: int, bits: int, contiguous: bool) -> list[SSAValue]:
     """Four 32-bit words of one 16-byte chunk from global memory."""
     if contiguous:
-        return list(kl.emit(ptx.LdOp, [gaddr], [i32] * 4, space="global", type="b32", vec=4, offset=0).res)
+        return list(kl.b.emit(ptx.LdOp, [gaddr], [i32] * 4, space="global", type="b32", vec=4, offset=0).res)
     per = 128 // bits
     if bits == 32:
-        return [kl.val(ptx.LdOp, [gaddr], space="global", type="b32", vec=1, offset=e * stride) for e in range(4)]
+        return [kl.b.val(ptx.LdOp, [gaddr], space="global", type="b32", vec=1, offset=e * stride) for e in range(4)]
     if bits == 16:
-        halves = [kl.val(ptx.LdOp, [gaddr], i16, space="global", type="b16", vec=1, offset=e * stride) for e in range(per)]
-        return [kl.val(ptx.PackOp, [halves[2 * w], halves[2 * w + 1]]) for w in range(4)]
+        halves = [kl.b.val(ptx.LdOp, [gaddr], i16, space="global", type="b16", vec=1, offset=e * stride) for e in range(per)]
+        return [kl.b.val(ptx.PackOp, [halves[2 * w], halves[2 * w + 1]]) for w in range(4)]
     return gather_bytes(kl, gaddr, 4, stride)
 
 
@@ -103,10 +102,10 @@ def gather_bytes(kl: KernelLowering, gaddr: SSAValue, words: int, stride: int) -
     for w in range(words):
         acc = None
         for b in range(4):
-            byte = kl.val(ptx.LdOp, [gaddr], space="global", type="u8", vec=1, offset=(4 * w + b) * stride)
+            byte = kl.b.val(ptx.LdOp, [gaddr], space="global", type="u8", vec=1, offset=(4 * w + b) * stride)
             if b:
-                byte = kl.val(ptx.ShlOp, [byte], type="b32", imm=8 * b)
-                acc = kl.val(ptx.OrOp, [acc, byte], type="b32")
+                byte = kl.b.val(ptx.ShlOp, [byte], type="b32", imm=8 * b)
+                acc = kl.b.val(ptx.OrOp, [acc, byte], type="b32")
             else:
                 acc = byte
         out.append(acc)
@@ -119,9 +118,9 @@ def load_padded_chunk(kl: KernelLowering, gaddr: SSAValue, data_bytes: int, alig
     packing formats in shared memory)."""
     words = data_bytes // 4
     if aligned and words == 2:
-        data = list(kl.emit(ptx.LdOp, [gaddr], [i32] * 2, space="global", type="b32", vec=2, offset=0).res)
+        data = list(kl.b.emit(ptx.LdOp, [gaddr], [i32] * 2, space="global", type="b32", vec=2, offset=0).res)
     elif aligned:  # 12 bytes, 4-byte aligned: three words (there is no .v3)
-        data = [kl.val(ptx.LdOp, [gaddr], space="global", type="b32", vec=1, offset=4 * w) for w in range(words)]
+        data = [kl.b.val(ptx.LdOp, [gaddr], space="global", type="b32", vec=1, offset=4 * w) for w in range(words)]
     else:
         data = gather_bytes(kl, gaddr, words, 1)
     zero = kl.imm32(0)
@@ -131,20 +130,20 @@ def load_padded_chunk(kl: KernelLowering, gaddr: SSAValue, data_bytes: int, alig
 def tensor_map(
     param: str, arg: int, layout: TileLayout, plan: TmaPlan,
     global_dims: list[int] | None, global_strides: list[int] | None,
-) -> dict[str, object]:
+) -> TensorMap:
     """A TMA tensor map's entry in the kernel metadata, for the host's
     cuTensorMapEncodeTiled: global dimensions contiguous first, strides in bytes (None:
     filled in at launch from sizes known only then), the box and the swizzle."""
-    return {
-        "param": param,
-        "arg": arg,
-        "dtype": layout.dtype.name,
-        "global_dims": global_dims,
-        "global_strides": global_strides,
-        "box": list(plan.box),
-        "swizzle": layout.swizzle.value,
-        "tma_swizzle_code": layout.swizzle.tma_code,
-    }
+    return TensorMap(
+        param=param,
+        arg=arg,
+        dtype=layout.dtype.name,
+        box=tuple(plan.box),
+        swizzle=layout.swizzle.value,
+        tma_swizzle_code=layout.swizzle.tma_code,
+        global_dims=tuple(global_dims) if global_dims is not None else None,
+        global_strides=tuple(global_strides) if global_strides is not None else None,
+    )
 
 
 def copy_by_tma(kl: KernelLowering, op: tc.CopyOp) -> None:
@@ -167,18 +166,18 @@ def copy_by_tma(kl: KernelLowering, op: tc.CopyOp) -> None:
     total = plan.bytes
     boxes = plan.boxes
     mbar = kl.alloc_scratch(8)
-    tmap = kl.val(ptx.ParamAddrOp, result=i64, param=param, comment=f"{op.operand.data} copy by TMA: {len(boxes)} boxes of {inner}x{box_rows}, swizzle {swz}")
-    inited = kl.label("mbarrier_ready")
-    kl.emit(ptx.BraOp, [kl.is_thread0], label=inited, negate=1)
-    kl.emit(ptx.MbarrierInitOp, [kl.smem], offset=mbar, count=1)
-    kl.emit(ptx.FenceMbarrierInitOp)
-    kl.emit(ptx.LabelOp, label=inited)
-    kl.emit(ptx.BarSyncOp)  # every thread sees the initialised barrier before waiting on it
-    skip = kl.label("tma_issued")
-    kl.emit(ptx.BraOp, [kl.is_thread0], label=skip, negate=1)
-    kl.emit(ptx.MbarrierArriveExpectTxOp, [kl.smem], offset=mbar, bytes=total)
+    tmap = kl.b.val(ptx.ParamAddrOp, result=i64, param=param, comment=f"{op.operand.data} copy by TMA: {len(boxes)} boxes of {inner}x{box_rows}, swizzle {swz}")
+    inited = kl.b.label("mbarrier_ready")
+    kl.b.emit(ptx.BraOp, [kl.is_thread0], label=inited, negate=1)
+    kl.b.emit(ptx.MbarrierInitOp, [kl.smem], offset=mbar, count=1)
+    kl.b.emit(ptx.FenceMbarrierInitOp)
+    kl.b.emit(ptx.LabelOp, label=inited)
+    kl.b.emit(ptx.BarSyncOp)  # every thread sees the initialised barrier before waiting on it
+    skip = kl.b.label("tma_issued")
+    kl.b.emit(ptx.BraOp, [kl.is_thread0], label=skip, negate=1)
+    kl.b.emit(ptx.MbarrierArriveExpectTxOp, [kl.smem], offset=mbar, bytes=total)
     for box in boxes:
-        kl.emit(ptx.CpAsyncBulkTensorOp, [kl.smem, tmap, kl.smem], offset=layout.address + box.smem_offset, mbar_offset=mbar, c0=box.inner, c1=box.outer)
-    kl.emit(ptx.LabelOp, label=skip)
+        kl.b.emit(ptx.CpAsyncBulkTensorOp, [kl.smem, tmap, kl.smem], offset=layout.address + box.smem_offset, mbar_offset=mbar, c0=box.inner, c1=box.outer)
+    kl.b.emit(ptx.LabelOp, label=skip)
     kl.wait(mbar, 0)
-    kl.emit(ptx.BarSyncOp)
+    kl.b.emit(ptx.BarSyncOp)

@@ -2,7 +2,7 @@
 
 `KernelLowering` holds what the ops of one tc kernel leave for the ones after them (the tiles'
 layouts, the accumulators, the WMMA fragments, the tensor-memory allocation, the shared-memory
-scratch, the tables, the label counter) and the helpers that append ptx ops in order. The
+scratch, the tables) and the builder its ptx ops go to, in order. The
 per-op lowerings (copies.py, accumulators.py, wgmma.py, tcgen05.py, wmma.py) are functions of
 it, found by op class in the table `lowerings` (passes/to_ptx/__init__.py builds it).
 """
@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
-    Float32Type,
     MemRefType,
     StringAttr,
     UnregisteredOp,
@@ -31,35 +29,30 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import TileLayout
+from lower_tc.layout.kernel_info import ArgInfo, KernelInfo, TensorMap
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.emit import Emitter, placed_layout
+from lower_tc.passes.to_ptx.emit import PtxBuilder, kernel_op, param_name, placed_layout
+from lower_tc.passes.to_ptx.values import THREADS, Acc, TmemAlloc
 
-if TYPE_CHECKING:  # only for annotations: those modules import this one
-    from lower_tc.passes.to_ptx.accumulators import Acc
-    from lower_tc.passes.to_ptx.tcgen05 import TmemAlloc
 
-f32 = Float32Type()
-#: Threads of the kernel: one warpgroup (32 when it holds only WMMA ops).
-THREADS = 128
 
 #: Lowers one op of a kernel body, appending its ptx ops to the kernel's.
 Lowering = Callable[["KernelLowering", Operation], None]
 
 
 @dataclass
-class KernelLowering(Emitter):
+class KernelLowering:
     """Builds one ptx.kernel from one tc kernel function."""
 
     kernel: Operation  # func.func, gpu.func, ...: see tc.tc_kernels
     module_tables: list[ptx.TableOp]
     table_prefix: str
     lowerings: Mapping[type[Operation], Lowering]  # op class -> its lowering
-    ops: list[ptx.PtxOp] = field(default_factory=list)
-    labels: int = 0
+    b: PtxBuilder = field(default_factory=PtxBuilder)  # where the kernel's ptx ops go
     accs: dict[SSAValue, Acc] = field(default_factory=dict)
     tiles: dict[SSAValue, TileLayout] = field(default_factory=dict)
     globals_: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    tensor_maps: list[dict[str, object]] = field(default_factory=list)
+    tensor_maps: list[TensorMap] = field(default_factory=list)
     tma_params: list[str] = field(default_factory=list)
     scratch: int = 0
     tmem_alloc: TmemAlloc | None = None  # tcgen05: the one allocation
@@ -76,10 +69,10 @@ class KernelLowering(Emitter):
                 "values": DenseArrayBase.from_list(i32, [int(v) for v in values.ravel()]),
             })
         )
-        return self.val(ptx.SymAddrOp, result=i64, type="u64", symbol=name)
+        return self.b.val(ptx.SymAddrOp, result=i64, type="u64", symbol=name)
 
     def imm32(self, value: int) -> SSAValue:
-        return self.val(ptx.MovImmOp, type="u32", value=value)
+        return self.b.val(ptx.MovImmOp, type="u32", value=value)
 
     def alloc_scratch(self, size: int, align: int = 8) -> int:
         self.scratch = -(-self.scratch // align) * align
@@ -104,25 +97,25 @@ class KernelLowering(Emitter):
         self.scratch = self.scratch_start(body_ops)
         self.prologue(block)
         for op in body_ops:
-            first = len(self.ops)
+            first = len(self.b.ops)
             self.lower(op)
-            for new in self.ops[first:]:
+            for new in self.b.ops[first:]:
                 new.location = op.location  # the printer cites it; ptxas errors map back to it
         self.epilogue()
-        params = [f".param .u64 {self.param_name(a)}" for a in block.args]
+        params = [f".param .u64 {param_name(a)}" for a in block.args]
         params += [f".param .align 64 .b8 {name}[128]" for name in self.tma_params]
         smem_bytes = -(-self.scratch // 16) * 16
         if smem_bytes > tc.SMEM_CAPACITY:
             error_at(k, f"the kernel needs {smem_bytes} bytes of shared memory, beyond 227 KiB")
-        info = {
-            "name": tc.kernel_name(k),
-            "target": self.arch,
-            "threads": threads,
-            "smem_bytes": smem_bytes,
-            "args": [self.arg_info(a) for a in block.args],
-            "tensor_maps": self.tensor_maps,
-        }
-        return self.kernel_op(k, params, threads, smem_bytes, info)
+        info = KernelInfo(
+            name=tc.kernel_name(k),
+            target=self.arch,
+            threads=threads,
+            smem_bytes=smem_bytes,
+            args=tuple(self.arg_info(a) for a in block.args),
+            tensor_maps=tuple(self.tensor_maps),
+        )
+        return kernel_op(k, self.b.ops, params, threads, smem_bytes, info)
 
     @property
     def arch(self) -> str:
@@ -130,28 +123,23 @@ class KernelLowering(Emitter):
         assert isinstance(attr, StringAttr)
         return attr.data
 
-    def arg_info(self, arg: SSAValue) -> dict[str, object]:
+    def arg_info(self, arg: SSAValue) -> ArgInfo:
         t = arg.type
         if not isinstance(t, MemRefType):
-            error_at(self.kernel, f"kernel argument {self.param_name(arg)} must be a memref")
+            error_at(self.kernel, f"kernel argument {param_name(arg)} must be a memref")
         written = any(
             isinstance(use.operation, tc.AccStoreOp | tc.WmmaStoreOp) for use in arg.uses
         )
         try:
-            strides = tc.matrix_strides(t, f"kernel argument {self.param_name(arg)}")
+            strides = tc.matrix_strides(t, f"kernel argument {param_name(arg)}")
         except VerifyException as err:
             error_at(self.kernel, str(err))
         try:
             dtype = tc.dtype_name(t.element_type)
         except VerifyException as err:
-            error_at(self.kernel, f"kernel argument {self.param_name(arg)}: {err}")
-        return {
-            "param": self.param_name(arg),
-            "shape": list(t.get_shape()),
-            "strides": list(strides),
-            "dtype": dtype,
-            "output": written,
-        }
+            error_at(self.kernel, f"kernel argument {param_name(arg)}: {err}")
+        rows, cols = t.get_shape()
+        return ArgInfo(param_name(arg), (rows, cols), (strides[0], strides[1]), dtype, written)
 
     def scratch_start(self, body_ops: list[Operation]) -> int:
         end = 0
@@ -163,29 +151,29 @@ class KernelLowering(Emitter):
         return -(-end // 16) * 16
 
     def prologue(self, block: Block) -> None:
-        self.tid = self.val(ptx.SregOp, sreg="tid.x", comment="prologue")
-        self.smem = self.val(ptx.SymAddrOp, type="u32", symbol="smem")
-        shifted = self.val(ptx.ShrOp, [self.smem], type="u32", imm=4)
-        self.smem16 = self.val(ptx.CvtOp, [shifted], i64, type="u64.u32")
+        self.tid = self.b.val(ptx.SregOp, sreg="tid.x", comment="prologue")
+        self.smem = self.b.val(ptx.SymAddrOp, type="u32", symbol="smem")
+        shifted = self.b.val(ptx.ShrOp, [self.smem], type="u32", imm=4)
+        self.smem16 = self.b.val(ptx.CvtOp, [shifted], i64, type="u64.u32")
         for arg in block.args:
-            raw = self.val(ptx.LdParamOp, result=i64, type="u64", param=self.param_name(arg))
-            self.globals_[arg] = self.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
-        self.is_thread0 = self.val(ptx.SetpOp, [self.tid], i1, cmp="eq", type="u32", imm=0)
-        lane_warp = self.val(ptx.ShrOp, [self.tid], type="u32", imm=5)
+            raw = self.b.val(ptx.LdParamOp, result=i64, type="u64", param=param_name(arg))
+            self.globals_[arg] = self.b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
+        self.is_thread0 = self.b.val(ptx.SetpOp, [self.tid], i1, cmp="eq", type="u32", imm=0)
+        lane_warp = self.b.val(ptx.ShrOp, [self.tid], type="u32", imm=5)
         self.warp = lane_warp
-        self.is_warp0 = self.val(ptx.SetpOp, [lane_warp], i1, cmp="eq", type="u32", imm=0)
+        self.is_warp0 = self.b.val(ptx.SetpOp, [lane_warp], i1, cmp="eq", type="u32", imm=0)
 
     def epilogue(self) -> None:
         alloc = self.tmem_alloc
         if alloc is not None:
-            self.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="free tensor memory")
-            self.emit(ptx.BarSyncOp)
-            skip = self.label("no_dealloc")
-            self.emit(ptx.BraOp, [self.is_warp0], label=skip, negate=1)
-            self.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-            self.emit(ptx.Tcgen05DeallocOp, [alloc.address], columns=alloc.columns)
-            self.emit(ptx.LabelOp, label=skip)
-        self.emit(ptx.RetOp)
+            self.b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync", comment="free tensor memory")
+            self.b.emit(ptx.BarSyncOp)
+            skip = self.b.label("no_dealloc")
+            self.b.emit(ptx.BraOp, [self.is_warp0], label=skip, negate=1)
+            self.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+            self.b.emit(ptx.Tcgen05DeallocOp, [alloc.address], columns=alloc.columns)
+            self.b.emit(ptx.LabelOp, label=skip)
+        self.b.emit(ptx.RetOp)
 
     # -- dispatch ---------------------------------------------------------------------
 
@@ -204,10 +192,10 @@ class KernelLowering(Emitter):
     # -- shared by several op families ------------------------------------------------
 
     def wait(self, mbar: int, parity: int) -> None:
-        again = self.label("wait")
-        self.emit(ptx.LabelOp, label=again)
-        ready = self.val(ptx.MbarrierTryWaitParityOp, [self.smem], i1, offset=mbar, parity=parity)
-        self.emit(ptx.BraOp, [ready], label=again, negate=1)
+        again = self.b.label("wait")
+        self.b.emit(ptx.LabelOp, label=again)
+        ready = self.b.val(ptx.MbarrierTryWaitParityOp, [self.smem], i1, offset=mbar, parity=parity)
+        self.b.emit(ptx.BraOp, [ready], label=again, negate=1)
 
     def acc_of(self, op: Operation, value: SSAValue) -> Acc:
         acc = self.accs.get(value)
@@ -223,7 +211,7 @@ class KernelLowering(Emitter):
 
     def desc_reg(self, desc: tc.DescAttr) -> SSAValue:
         """The descriptor with the dynamic shared-memory base added to its start field."""
-        const = self.val(ptx.MovImmOp, result=i64, type="b64", value=f"{desc.value.data:#018x}")
-        return self.val(ptx.AddOp, [const, self.smem16], i64, type="s64")
+        const = self.b.val(ptx.MovImmOp, result=i64, type="b64", value=f"{desc.value.data:#018x}")
+        return self.b.val(ptx.AddOp, [const, self.smem16], i64, type="s64")
 
 

@@ -11,8 +11,6 @@ the low half of their column. So thread t of warp w owns row 32w + t (M = 128) o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import i1, i16, i32, i64
@@ -22,51 +20,25 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.layout import element_type
 from lower_tc.layout.descriptor import INSTRUCTION_K_BYTES
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.kernel import THREADS, f32
+from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.values import THREADS, Acc, Tmem, TmemAlloc, f32
 
-if TYPE_CHECKING:
-    from lower_tc.passes.to_ptx.accumulators import Acc
-    from lower_tc.passes.to_ptx.kernel import KernelLowering
-
-
-@dataclass
-class TmemAlloc:
-    """The kernel's one tensor-memory allocation. A CTA may not tcgen05.alloc again after
-    relinquish_alloc_permit (PTX ISA), so every accumulator and A get columns of it."""
-
-    address: SSAValue  # lane 0, column 0
-    columns: int
-    mbar_offset: int  # the mbarrier every tcgen05.commit arrives on
-    a_column: int  # where A from tensor memory goes
-    phase: int = 0  # of that mbarrier
-    synced: bool = True  # no thread has ld/st tensor memory since the last thread sync
-
-
-@dataclass
-class Tmem:
-    """One tcgen05 accumulator: its columns of the allocation, rows laid out for M = `rows`
-    (64: layout F, 128: layout D)."""
-
-    alloc: TmemAlloc
-    address: SSAValue  # lane 0 of its first column
-    rows: int
-    written: bool = False
 
 
 def tmem_row(kl: KernelLowering, m: int) -> SSAValue:
     """The accumulator row this thread's lane holds (M = 64: lanes 16-31 of a warp
     mirror lanes 0-15, whose rows they load and never store)."""
-    lane = kl.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
+    lane = kl.b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
     if m == 128:
-        return kl.val(ptx.AddOp, [kl.val(ptx.ShlOp, [kl.warp], type="b32", imm=5), lane], type="u32")
-    low = kl.val(ptx.AndOp, [lane], type="b32", imm=15)
-    return kl.val(ptx.AddOp, [kl.val(ptx.ShlOp, [kl.warp], type="b32", imm=4), low], type="u32")
+        return kl.b.val(ptx.AddOp, [kl.b.val(ptx.ShlOp, [kl.warp], type="b32", imm=5), lane], type="u32")
+    low = kl.b.val(ptx.AndOp, [lane], type="b32", imm=15)
+    return kl.b.val(ptx.AddOp, [kl.b.val(ptx.ShlOp, [kl.warp], type="b32", imm=4), low], type="u32")
 
 
 def tmem_lanes(kl: KernelLowering, address: SSAValue) -> SSAValue:
     """This warp's lanes of a tensor-memory address: lane 32w (bits 16-31) added."""
-    lane_base = kl.val(ptx.ShlOp, [kl.warp], type="b32", imm=21)  # (32 w) << 16
-    return kl.val(ptx.AddOp, [address, lane_base], type="u32")
+    lane_base = kl.b.val(ptx.ShlOp, [kl.warp], type="b32", imm=21)  # (32 w) << 16
+    return kl.b.val(ptx.AddOp, [address, lane_base], type="u32")
 
 
 def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
@@ -92,22 +64,22 @@ def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
     alloc = tm.alloc
     if not alloc.synced:  # threads read or wrote tensor memory: sync before the MMA writes it
         tmem_sync(kl)
-    skip = kl.label("mma_issued")
-    kl.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"tcgen05.mma kind::{idesc_attr.kind.data}, {len(b_descs)} K-slices, one elected thread")
-    elected = kl.val(ptx.ElectSyncOp, result=i1)
-    kl.emit(ptx.BraOp, [elected], label=skip, negate=1)
-    kl.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+    skip = kl.b.label("mma_issued")
+    kl.b.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"tcgen05.mma kind::{idesc_attr.kind.data}, {len(b_descs)} K-slices, one elected thread")
+    elected = kl.b.val(ptx.ElectSyncOp, result=i1)
+    kl.b.emit(ptx.BraOp, [elected], label=skip, negate=1)
+    kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
     for a_op, b_d in zip(a_ops, b_descs):
-        kl.emit(
+        kl.b.emit(
             ptx.Tcgen05MmaOp, [tm.address, a_op, b_d, idesc], kind=idesc_attr.kind.data,
             enable_input_d=1 if tm.written else 0, a_tmem=1 if op.a_in_tmem is not None else 0,
         )
         tm.written = True
-    kl.emit(ptx.Tcgen05CommitOp, [kl.smem], offset=alloc.mbar_offset)
-    kl.emit(ptx.LabelOp, label=skip)
+    kl.b.emit(ptx.Tcgen05CommitOp, [kl.smem], offset=alloc.mbar_offset)
+    kl.b.emit(ptx.LabelOp, label=skip)
     kl.wait(alloc.mbar_offset, alloc.phase)
     alloc.phase ^= 1
-    kl.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+    kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
 
 
 def tmem_of(kl: KernelLowering, op: Operation, acc: Acc) -> Tmem:
@@ -115,7 +87,7 @@ def tmem_of(kl: KernelLowering, op: Operation, acc: Acc) -> Tmem:
     if acc.tmem is None:
         alloc = allocate_tmem(kl, op)
         column = kl.tmem_columns[acc.origin]  # type: ignore[index]
-        address = kl.val(ptx.AddOp, [alloc.address], type="u32", imm=column) if column else alloc.address
+        address = kl.b.val(ptx.AddOp, [alloc.address], type="u32", imm=column) if column else alloc.address
         acc.tmem = Tmem(alloc, address, acc.type.m)
         if acc.init == "load":
             assert acc.source is not None
@@ -150,57 +122,57 @@ def allocate_tmem(kl: KernelLowering, op: Operation) -> TmemAlloc:
         error_at(op, f"the kernel's accumulators and A need {need} tensor-memory columns, more than 512")
     slot = kl.alloc_scratch(4, 4)
     mbar = kl.alloc_scratch(8)
-    skip = kl.label("tmem_ready")
-    kl.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"tensor memory: {columns} columns")
-    kl.emit(ptx.Tcgen05AllocOp, [kl.smem], offset=slot, columns=columns)
-    kl.emit(ptx.Tcgen05RelinquishOp)
-    kl.emit(ptx.BraOp, [kl.is_thread0], label=skip, negate=1)
-    kl.emit(ptx.MbarrierInitOp, [kl.smem], offset=mbar, count=1)
-    kl.emit(ptx.FenceMbarrierInitOp)
-    kl.emit(ptx.LabelOp, label=skip)
-    kl.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
-    kl.emit(ptx.BarSyncOp)
-    kl.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-    address = kl.val(ptx.LdOp, [kl.smem], space="shared", type="b32", vec=1, offset=slot)
+    skip = kl.b.label("tmem_ready")
+    kl.b.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"tensor memory: {columns} columns")
+    kl.b.emit(ptx.Tcgen05AllocOp, [kl.smem], offset=slot, columns=columns)
+    kl.b.emit(ptx.Tcgen05RelinquishOp)
+    kl.b.emit(ptx.BraOp, [kl.is_thread0], label=skip, negate=1)
+    kl.b.emit(ptx.MbarrierInitOp, [kl.smem], offset=mbar, count=1)
+    kl.b.emit(ptx.FenceMbarrierInitOp)
+    kl.b.emit(ptx.LabelOp, label=skip)
+    kl.b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
+    kl.b.emit(ptx.BarSyncOp)
+    kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+    address = kl.b.val(ptx.LdOp, [kl.smem], space="shared", type="b32", vec=1, offset=slot)
     kl.tmem_alloc = TmemAlloc(address, columns, mbar, a_column)
     return kl.tmem_alloc
 
 
 def tmem_sync(kl: KernelLowering) -> None:
     """Order the threads' tensor-memory accesses before what follows (an MMA)."""
-    kl.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
-    kl.emit(ptx.BarSyncOp)
-    kl.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+    kl.b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
+    kl.b.emit(ptx.BarSyncOp)
+    kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
     assert kl.tmem_alloc is not None
     kl.tmem_alloc.synced = True
 
 
 def tmem_written(kl: KernelLowering) -> None:
     """Make tcgen05.st results visible to the tensor core's next MMA."""
-    kl.emit(ptx.Tcgen05WaitStOp)
+    kl.b.emit(ptx.Tcgen05WaitStOp)
     tmem_sync(kl)
 
 
 def tmem_store_words(kl: KernelLowering, taddr: SSAValue, regs: SSAValue, count: int, column: int) -> None:
     """tcgen05.st of `count` 32-bit words per thread from column `column`."""
     for c0, num in tmem_runs(count):
-        kl.emit(ptx.Tcgen05StOp, [taddr, regs], regs=c0, num=num, offset=column + c0)
+        kl.b.emit(ptx.Tcgen05StOp, [taddr, regs], regs=c0, num=num, offset=column + c0)
 
 
 def c_to_tmem(kl: KernelLowering, tm: Tmem, t: tc.AccType, source: SSAValue) -> None:
     """C into D: each thread loads its row and writes it to its lane."""
     row = tmem_row(kl, t.m)
     eb = 2 if t.dtype == "f16" else 4
-    rown = kl.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * eb, comment=f"C ({t.m}x{t.n}x{t.dtype}) into tensor memory")
-    base = kl.val(ptx.AddOp, [kl.globals_[source], rown], i64, type="u64")
-    words = kl.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, i32))
+    rown = kl.b.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * eb, comment=f"C ({t.m}x{t.n}x{t.dtype}) into tensor memory")
+    base = kl.b.val(ptx.AddOp, [kl.globals_[source], rown], i64, type="u64")
+    words = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, i32))
     if t.dtype == "f16":  # one f16 per 32-bit column, in its low half
         for c in range(t.n):
-            h = kl.val(ptx.LdOp, [base], i16, space="global", type="b16", vec=1, offset=2 * c)
-            kl.emit(ptx.CvtToRegOp, [h, words], type="u32.u16", regs=c)
+            h = kl.b.val(ptx.LdOp, [base], i16, space="global", type="b16", vec=1, offset=2 * c)
+            kl.b.emit(ptx.CvtToRegOp, [h, words], type="u32.u16", regs=c)
     else:
         for c in range(0, t.n, 4):
-            kl.emit(ptx.LdRegsOp, [base, words], space="global", type="b32", vec=4, regs=c, offset=4 * c)
+            kl.b.emit(ptx.LdRegsOp, [base, words], space="global", type="b32", vec=4, regs=c, offset=4 * c)
     tmem_store_words(kl, tmem_lanes(kl, tm.address), words, t.n, 0)
     tmem_written(kl)
     tm.written = True
@@ -219,21 +191,21 @@ def a_to_tmem(kl: KernelLowering, op: tc.Tcgen05MmaOp, tm: Tmem, slices: int) ->
     k0 = np.arange(words)[None, :] * per_word
     offsets = layout.addresses(row, k0)  # (thread, word): the word's shared-memory offset
     tbl = kl.table(offsets)
-    tw = kl.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=4 * words, comment=f"A ({layout.mn}x{layout.k}x{layout.dtype}) into tensor memory, {words} columns")
-    tptr = kl.val(ptx.AddOp, [tbl, tw], i64, type="u64")
-    regs = kl.val(ptx.DeclRegsOp, result=ptx.RegsType(words, i32))
+    tw = kl.b.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=4 * words, comment=f"A ({layout.mn}x{layout.k}x{layout.dtype}) into tensor memory, {words} columns")
+    tptr = kl.b.val(ptx.AddOp, [tbl, tw], i64, type="u64")
+    regs = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(words, i32))
     for j in range(0, words, 4):
         vec = min(4, words - j)
-        offs = kl.emit(ptx.LdOp, [tptr], [i32] * vec, space="global", type="u32", vec=vec, offset=4 * j).res
+        offs = kl.b.emit(ptx.LdOp, [tptr], [i32] * vec, space="global", type="u32", vec=vec, offset=4 * j).res
         for r, o in enumerate(offs):
-            addr = kl.val(ptx.AddOp, [kl.smem, o], type="u32")
-            kl.emit(ptx.LdRegsOp, [addr, regs], space="shared", type="b32", vec=1, regs=j + r, offset=0)
+            addr = kl.b.val(ptx.AddOp, [kl.smem, o], type="u32")
+            kl.b.emit(ptx.LdRegsOp, [addr, regs], space="shared", type="b32", vec=1, regs=j + r, offset=0)
     alloc = tm.alloc
     tmem_store_words(kl, tmem_lanes(kl, alloc.address), regs, words, alloc.a_column)
     tmem_written(kl)
     step = INSTRUCTION_K_BYTES // 4  # 8 columns of 32 bits per 32-byte K-slice
     return [
-        kl.val(ptx.AddOp, [alloc.address], type="u32", imm=alloc.a_column + s * step)
+        kl.b.val(ptx.AddOp, [alloc.address], type="u32", imm=alloc.a_column + s * step)
         for s in range(slices)
     ]
 
@@ -244,44 +216,44 @@ def tmem_store(kl: KernelLowering, op: tc.AccStoreOp, acc: Acc) -> None:
     tm = tmem_of(kl, op, acc)
     row = tmem_row(kl, t.m)
     eb = 2 if t.dtype == "f16" else 4
-    rown = kl.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * eb)
-    base = kl.val(ptx.AddOp, [kl.globals_[op.dst], rown], i64, type="u64")
+    rown = kl.b.val(ptx.MulWideOp, [row], i64, type="u32", imm=t.n * eb)
+    base = kl.b.val(ptx.AddOp, [kl.globals_[op.dst], rown], i64, type="u64")
     taddr = tmem_lanes(kl, tm.address)
     if not tm.written:  # a zero accumulator no MMA has touched: tensor memory is undefined
-        zeros = kl.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, i32), comment="zero accumulator")
-        kl.emit(ptx.FillOp, [zeros], type="b32", value="0")
+        zeros = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, i32), comment="zero accumulator")
+        kl.b.emit(ptx.FillOp, [zeros], type="b32", value="0")
         tmem_store_words(kl, taddr, zeros, t.n, 0)
         tmem_written(kl)
         tm.written = True
     skip = None
     if t.m == 64:  # lanes 16-31 of each warp hold no rows of D
-        lane = kl.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
-        upper = kl.val(ptx.SetpOp, [lane], i1, cmp="ge", type="u32", imm=16)
+        lane = kl.b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
+        upper = kl.b.val(ptx.SetpOp, [lane], i1, cmp="ge", type="u32", imm=16)
     elem = f32 if t.dtype == "f32" else i32
     for c0, chunk in tmem_runs(t.n):
-        regs = kl.val(ptx.DeclRegsOp, result=ptx.RegsType(chunk, elem))
-        kl.emit(ptx.Tcgen05LdOp, [regs, taddr], regs=0, num=chunk, offset=c0)
-        kl.emit(ptx.Tcgen05WaitLdOp)
+        regs = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(chunk, elem))
+        kl.b.emit(ptx.Tcgen05LdOp, [regs, taddr], regs=0, num=chunk, offset=c0)
+        kl.b.emit(ptx.Tcgen05WaitLdOp)
         tm.alloc.synced = False  # a later MMA must not overwrite D before every warp read it
         if t.m == 64:
-            skip = kl.label("no_row")
-            kl.emit(ptx.BraOp, [upper], label=skip)
+            skip = kl.b.label("no_row")
+            kl.b.emit(ptx.BraOp, [upper], label=skip)
         if t.dtype == "f16":
             store_f16_columns(kl, base, regs, chunk, c0)
         else:
             ty = "f32" if t.dtype == "f32" else "s32"
             for v in range(0, chunk, 4):
-                kl.emit(ptx.StOp, [base, regs], space="global", type=ty, vec=4, regs=v, offset=(c0 + v) * 4)
+                kl.b.emit(ptx.StOp, [base, regs], space="global", type=ty, vec=4, regs=v, offset=(c0 + v) * 4)
         if skip:
-            kl.emit(ptx.LabelOp, label=skip)
+            kl.b.emit(ptx.LabelOp, label=skip)
 
 
 def store_f16_columns(kl: KernelLowering, base: SSAValue, regs: SSAValue, count: int, c0: int) -> None:
     """f16 D: each 32-bit column holds one f16 in its low half; pack pairs and store."""
-    halves = [kl.val(ptx.CvtFromRegOp, [regs], i16, type="u16.u32", regs=c) for c in range(count)]
-    packed = [kl.val(ptx.PackOp, [halves[c], halves[c + 1]]) for c in range(0, count, 2)]
+    halves = [kl.b.val(ptx.CvtFromRegOp, [regs], i16, type="u16.u32", regs=c) for c in range(count)]
+    packed = [kl.b.val(ptx.PackOp, [halves[c], halves[c + 1]]) for c in range(0, count, 2)]
     for v in range(0, len(packed), 4):
-        kl.emit(ptx.StOp, [base, *packed[v : v + 4]], space="global", type="b32", vec=4, offset=(c0 + 2 * v) * 2)
+        kl.b.emit(ptx.StOp, [base, *packed[v : v + 4]], space="global", type="b32", vec=4, offset=(c0 + 2 * v) * 2)
 
 
 def tmem_runs(count: int, most: int = 32) -> list[tuple[int, int]]:

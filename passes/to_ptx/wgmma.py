@@ -3,7 +3,6 @@ register fragments loaded from its tile through a table of shared offsets per th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import i32, i64
@@ -12,10 +11,9 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout, element_type
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
-from lower_tc.passes.to_ptx.kernel import THREADS
+from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.values import THREADS
 
-if TYPE_CHECKING:
-    from lower_tc.passes.to_ptx.kernel import KernelLowering
 
 
 def lower_wgmma(kl: KernelLowering, op: tc.WgmmaOp) -> None:
@@ -35,17 +33,17 @@ def lower_wgmma(kl: KernelLowering, op: tc.WgmmaOp) -> None:
         a_ops = [kl.desc_reg(d) for d in kl.descs(op, "tc.a_descs")]
     sixteen = dtype in ("f16", "bf16")
     is_int = dtype in ("s8", "u8")
-    kl.emit(ptx.WgmmaFenceOp, comment=f"wgmma m64n{b_t.mn}k{kpi}, {len(b_descs)} K-slices")
+    kl.b.emit(ptx.WgmmaFenceOp, comment=f"wgmma m64n{b_t.mn}k{kpi}, {len(b_descs)} K-slices")
     for a_op, b_desc in zip(a_ops, b_descs):
-        kl.emit(
+        kl.b.emit(
             ptx.WgmmaMmaAsyncOp, [regs, a_op, b_desc],
             shape=f"m64n{b_t.mn}k{kpi}", dtype=acc.type.dtype, atype=dtype, btype=b_t.dtype,
             scale_d=1, scale=0 if is_int else 1,
             trans_a=(1 if a_t.major is Major.MN else 0) if sixteen and not register_a else -1,
             trans_b=(1 if b_t.major is Major.MN else 0) if sixteen else -1,
         )
-    kl.emit(ptx.WgmmaCommitGroupOp)
-    kl.emit(ptx.WgmmaWaitGroupOp, pending=0)
+    kl.b.emit(ptx.WgmmaCommitGroupOp)
+    kl.b.emit(ptx.WgmmaWaitGroupOp, pending=0)
 
 
 def a_fragments(kl: KernelLowering, op: tc.WgmmaOp, layout: TileLayout, slices: int) -> list[SSAValue]:
@@ -66,14 +64,14 @@ def a_fragments(kl: KernelLowering, op: tc.WgmmaOp, layout: TileLayout, slices: 
     k = s * layout.dtype.k_per_instruction + col
     offsets = layout.addresses(np.broadcast_to(row, k.shape), k)  # (thread, slice, reg)
     tbl = kl.table(offsets)
-    t16 = kl.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=16 * slices, comment="A fragments from the A tile")
-    tptr = kl.val(ptx.AddOp, [tbl, t16], i64, type="u64")
+    t16 = kl.b.val(ptx.MulWideOp, [kl.tid], i64, type="u32", imm=16 * slices, comment="A fragments from the A tile")
+    tptr = kl.b.val(ptx.AddOp, [tbl, t16], i64, type="u64")
     frags = []
     for sl in range(slices):
-        offs = kl.emit(ptx.LdOp, [tptr], [i32] * 4, space="global", type="u32", vec=4, offset=16 * sl).res
-        frag = kl.val(ptx.DeclRegsOp, result=ptx.RegsType(4, i32))
+        offs = kl.b.emit(ptx.LdOp, [tptr], [i32] * 4, space="global", type="u32", vec=4, offset=16 * sl).res
+        frag = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(4, i32))
         for reg, o in enumerate(offs):
-            addr = kl.val(ptx.AddOp, [kl.smem, o], type="u32")
-            kl.emit(ptx.LdRegsOp, [addr, frag], space="shared", type="b32", vec=1, regs=reg, offset=0)
+            addr = kl.b.val(ptx.AddOp, [kl.smem, o], type="u32")
+            kl.b.emit(ptx.LdRegsOp, [addr, frag], space="shared", type="b32", vec=1, regs=reg, offset=0)
         frags.append(frag)
     return frags

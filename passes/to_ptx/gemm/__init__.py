@@ -1,9 +1,9 @@
 """The lowering of a loop-level GEMM kernel (a grid of CTAs, an `scf.for` over K) to the
 ptx dialect: a software-pipelined K loop over a ring of shared-memory stages.
 
-It is composed of parts with one job each; a schedule is a recipe that composes them:
+It is composed of parts with one job each (the ptx ops go to a PtxBuilder, passes/to_ptx/
+emit.py); a schedule is a recipe that composes them:
 
-    builder.py            the ordered ptx ops, labels, spin-waits, counted loops
     operands.py           prologue registers, operand addresses, sizes known at launch
     index.py              the kernel's index arithmetic (replayed per tile when persistent)
     kloop.py              the K loop read and checked: windows, rings, trips, the MMA

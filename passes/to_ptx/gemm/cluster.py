@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import i1, i16
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 
 #: The CTAs of a tcgen05 CTA pair, both in every multicast commit.
 PAIR = 2

@@ -12,7 +12,8 @@ from xdsl.ir import Operation
 from lower_tc.dialects import tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_schedule import GemmSchedule
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.layout.kernel_info import TensorMap
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 from lower_tc.passes.to_ptx.gemm.kloop import BeforeLoop
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, Prologue, read_operands
@@ -33,7 +34,7 @@ class GemmKernel:
     memory: SharedMemory
     loop_op: scf.ForOp
     after_loop: list[Operation]
-    tensor_maps: list[dict[str, object]] = field(default_factory=list)
+    tensor_maps: list[TensorMap] = field(default_factory=list)
 
     @classmethod
     def read(cls, kernel: Operation, options: GemmSchedule) -> "GemmKernel":

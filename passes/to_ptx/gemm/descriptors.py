@@ -17,7 +17,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop
 
 #: What a descriptor's start field keeps of a shared address: the address within the

@@ -39,6 +39,7 @@ from lower_tc.layout.epilogue import (
     staging_bytes,
 )
 from lower_tc.layout.gemm import SMEM_CAPACITY
+from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.tma import tma_plan
 from lower_tc.passes.to_ptx.copies import tensor_map
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
@@ -117,7 +118,7 @@ def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | Non
     return None
 
 
-def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str) -> dict[str, object]:
+def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str) -> TensorMap:
     """D's tensor map: dimension 0 along a row (N), box = one piece, 128-byte swizzle."""
     d = k.args.geometry[op.dst]
     layout = piece_layout(tc.dtype_name(op.dst.type.element_type))  # type: ignore[union-attr]

@@ -10,7 +10,7 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
 
 #: Bytes of each D / C element type.

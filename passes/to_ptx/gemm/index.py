@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
 
 #: Index arithmetic a GEMM kernel may do (on sizes and block indices, all non-negative):

@@ -19,7 +19,7 @@ from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.layout import TileLayout
 from lower_tc.layout.gemm import ring_stride
 from lower_tc.passes.to_ptx.emit import placed_layout
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 
 

@@ -13,8 +13,9 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import Matrix, matrix
+from lower_tc.layout.kernel_info import SizeParam
 from lower_tc.passes.to_ptx.emit import param_name
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 
 #: The .u32 parameters of an argument whose sizes are known at launch.
 SIZE_PARAMS = ("rows", "cols", "ld")
@@ -39,7 +40,7 @@ class KernelArgs:
     address: dict[SSAValue, SSAValue] = field(default_factory=dict)
     geometry: dict[SSAValue, Matrix] = field(default_factory=dict)
     sizes: dict[tuple[SSAValue, str], SSAValue] = field(default_factory=dict)  # registers of launch-time sizes
-    size_params: list[dict[str, object]] = field(default_factory=list)
+    size_params: list[SizeParam] = field(default_factory=list)
 
     def size(self, arg: SSAValue, what: str) -> int | SSAValue:
         """An argument's rows, cols or ld: a number, or the register of its parameter."""
@@ -70,7 +71,7 @@ def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArg
         if not geometry.static:
             for what in SIZE_PARAMS:
                 name = f"{param_name(arg)}_{what}"
-                args.size_params.append({"param": name, "arg": arg.index, "what": what})  # type: ignore[attr-defined]
+                args.size_params.append(SizeParam(name, arg.index, what))  # type: ignore[attr-defined]
                 args.sizes[(arg, what)] = b.val(ptx.LdParamOp, type="u32", param=name)
     is_thread0 = b.val(ptx.SetpOp, [tid], i1, cmp="eq", type="u32", imm=0)
     wg = b.val(ptx.ShrOp, [tid], type="u32", imm=7)

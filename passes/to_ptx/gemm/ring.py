@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import i1
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.cluster import Multicast
 from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 

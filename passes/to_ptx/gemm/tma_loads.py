@@ -7,7 +7,7 @@ leader alone expects both CTAs' bytes and both CTAs' boxes complete the leader's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import MemRefType, i64
 from xdsl.ir import SSAValue
@@ -16,9 +16,10 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowLoadOp
 from lower_tc.layout import Major
+from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.tma import TmaPlan, tma_plan
 from lower_tc.passes.to_ptx.copies import tensor_map
-from lower_tc.passes.to_ptx.gemm.builder import PtxBuilder
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.cluster import CtaPair, Multicast
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop, TileRing
@@ -47,7 +48,7 @@ class Window:
         return self.op.operand.data is tc.Operand.B
 
 
-def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: list[dict[str, object]], l2_promotion: int | None) -> list[Window]:
+def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: list[TensorMap], l2_promotion: int | None) -> list[Window]:
     """A's and B's windows, in that order, each with its tensor map in `tensor_maps`."""
     windows = []
     for i, (w, ring) in enumerate(zip(loop.loads, loop.rings)):
@@ -62,7 +63,7 @@ def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: li
         param = f"tmap_{i}"
         entry = tensor_map(param, args.index(w.src), ring.layout, plan, global_dims, global_strides)
         if l2_promotion is not None:  # TMA fetches whole 64/128/256-byte L2 sectors ahead
-            entry["l2_promotion"] = L2_PROMOTION_CODES[l2_promotion]
+            entry = replace(entry, l2_promotion=L2_PROMOTION_CODES[l2_promotion])
         tensor_maps.append(entry)
         fixed = w.row if w.operand.data is tc.Operand.A else w.col
         windows.append(Window(w, ring, plan, param, index.reg(fixed, w)))

@@ -11,9 +11,10 @@ been written (none may still hold the poison, none may be NaN), and everything e
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
+
+from lower_tc.layout.kernel_info import GemmInfo
 
 #: Beyond this many multiply-adds, outputs are sampled.
 FULL_CHECK_LIMIT = 1024**3 + 1
@@ -76,16 +77,16 @@ def _products(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, where: GemmSam
 
 
 def check_gemm(
-    gemm: dict[str, Any], operands: dict[str, np.ndarray], d_out: np.ndarray, d_dtype: str,
+    gemm: GemmInfo, operands: dict[str, np.ndarray], d_out: np.ndarray, d_dtype: str,
     operand_dtype: str, tolerance: float, rng: np.random.Generator,
 ) -> tuple[float, int, int, int, float]:
     """(max error relative to |A||B| + |C|, mismatches, checked, NaN or unwritten, tolerance).
 
     `operands` holds A, B (and C) as float64 matrices; `d_out` is D as read back (float64,
-    M x N, NaN where the poison was never overwritten)."""
-    m, n, k = gemm["m"], gemm["n"], gemm["k"]
-    config = gemm["config"]
-    where = sample(rng, m, n, k, config["bm"], config["bn"])
+    M x N, NaN where the poison was never overwritten); `gemm` has its sizes resolved."""
+    m, n, k = gemm.m, gemm.n, gemm.k
+    assert m is not None and n is not None and k is not None, "resolve_sizes first"
+    where = sample(rng, m, n, k, gemm.config.bm, gemm.config.bn)
     tol = tolerance + OUTPUT_ROUNDING[d_dtype]
     worst, bad, checked = 0.0, 0, 0
     for idx, want, scale in _products(operands["a"], operands["b"], operands.get("c"), where):

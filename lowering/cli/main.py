@@ -1,6 +1,7 @@
 """The `lower-tc` command: dispatches to its sub-tools.
 
-Kept lean: each sub-tool imports its heavy modules (xDSL, CUDA) only when run.
+Kept lean: each sub-tool's module is imported only when that tool runs, so that
+`lower-tc desc` starts without xDSL and a compile without the GPU runtime.
 """
 
 from __future__ import annotations
@@ -33,17 +34,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] == "desc":
-        from lower_tc.lowering.desc_cli import main as desc_main
+        # imported here: `lower-tc desc` starts without xDSL (layout math and SVG only)
+        from lower_tc.lowering.cli import desc
 
-        return desc_main(argv[1:])
+        return desc.main(argv[1:])
     if argv and argv[0] == "run":
-        from lower_tc.lowering.run_cli import main as run_main
+        # imported here: only `lower-tc run` needs the GPU runtime
+        from lower_tc.lowering.cli import run
 
-        return run_main(argv[1:])
-    from lower_tc.lowering.driver import main as driver_main
+        return run.main(argv[1:])
+    # imported here: the compiler driver loads xDSL, which `lower-tc desc` must not wait for
+    from lower_tc.lowering.cli import driver
 
-    return driver_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return driver.main(argv)

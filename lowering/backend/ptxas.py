@@ -43,7 +43,7 @@ INSTALL_HINT = (
     "wheel), or put a CUDA toolkit's ptxas on PATH or set CUDA_HOME to the toolkit."
 )
 
-#: ``\t// from FILE:LINE:COL``, as dialects/ptx/printer.py writes it (LOC_MARK = "from").
+#: ``\t// from FILE:LINE:COL``, as the PTX printer writes it (its LOC_MARK is "from").
 _LOC_COMMENT = re.compile(r"^\s*//\s*from\s+(?P<loc>.+:\d+:\d+)\s*$")
 _ENTRY = re.compile(r"\.entry\s+(?P<name>[A-Za-z_$%][\w$]*)\s*\(")
 #: ``ptxas input.ptx, line 13; error   : Unknown symbol '%r9'``
@@ -85,6 +85,7 @@ def _nvidia_roots() -> list[Path]:
 def _pathfinder(name: str) -> Path | None:
     """cuda.pathfinder's answer, where it is installed and knows the tool (it may not)."""
     try:
+        # imported here: cuda.pathfinder is optional (it comes with the GPU bindings)
         from cuda.pathfinder import find_nvidia_binary_utility  # type: ignore[import-not-found]
 
         found = find_nvidia_binary_utility(name)

@@ -3,7 +3,7 @@ tiles, the descriptors each MMA carries, and the shared-memory map.
 
 Runs on IR after tc-compute-descriptors (the default pipeline stops there for these
 targets). Tile numbers come from the tile types (`TileType.tile_layout`) through
-`desc_cli.layout_report`, the function `lower-tc desc encode` prints; MMA tables
+`descriptor_report.layout_report`, the function `lower-tc desc encode` prints; MMA tables
 read the ``#tc.desc`` attributes tc-compute-descriptors attached. Errors name their
 op (`error_at`), so the driver prints them located.
 """
@@ -20,9 +20,9 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import tc
 from lower_tc.layout import Arch, LayoutError, TileLayout
 from lower_tc.layout.gemm import ring_footprint, ring_stride
-from lower_tc.lowering.desc_cli import layout_report
-from lower_tc.lowering.picture import MAX_EXTENT, TilePicture
-from lower_tc.dialects.diagnostics import error_at
+from lower_tc.lowering.descriptor_report import layout_report
+from lower_tc.lowering.pictures.tile import MAX_EXTENT, TilePicture
+from lower_tc.dialects.diagnostics import error_at, location
 from lower_tc.passes.to_ptx.emit import placed_layout
 
 
@@ -86,8 +86,6 @@ def _desc_rows(attr: Any) -> list[dict[str, Any]]:
 
 
 def _where(op: Operation) -> str:
-    from lower_tc.dialects.diagnostics import location
-
     return location(op) or ""
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from lower_tc.lowering.picture import HOVER_SCRIPT, tile_svg_element
-from lower_tc.lowering.picture_program import KernelEntry, MmaEntry
+from lower_tc.lowering.pictures.picture import tile_svg_element
+from lower_tc.lowering.pictures.svg import HOVER_SCRIPT
+from lower_tc.lowering.pictures.picture_program import KernelEntry, MmaEntry
 
 PAGE_STYLE = """
 body { font-family: system-ui, sans-serif; margin: 20px; color: #222; }

@@ -14,6 +14,17 @@ import json
 import math
 import sys
 import time
+from typing import Any
+
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from lower_tc.dialects.diagnostics import error_line
+from lower_tc.lowering.backend.ptxas import BackendError, ToolUnavailableError
+from lower_tc.lowering.compile import compile_source
+from lower_tc.lowering.runtime.errors import KernelError, RunError, ShapeError
+from lower_tc.lowering.runtime.run import run_kernel
+from lower_tc.lowering.runtime.sizes import parse_shape
+from lower_tc.lowering.runtime.timing import time_kernel
 
 
 def _seconds(text: str) -> float:
@@ -27,11 +38,8 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _bench(kernels, args, seed: int, fail, shapes) -> int:
+def _bench(kernels: list[Any], args: argparse.Namespace, seed: int, fail: Any, shapes: dict[str, Any]) -> int:
     """`--bench`: the median time, TFLOP/s and spread of each kernel."""
-    from lower_tc.lowering.runner import KernelError, RunError, ShapeError
-    from lower_tc.lowering.timing import time_kernel
-
     if args.runs < 1 or args.warmup < 0:
         return fail("lower-tc run: error: --runs must be at least 1 and --warmup at least 0", 2)
     try:
@@ -62,13 +70,6 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=20, help="timed samples of 10 launches each; the median is reported (--bench)")
     args = parser.parse_args(argv)
 
-    from xdsl.utils.exceptions import DiagnosticException, ParseError
-
-    from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.ptxas import BackendError, ToolUnavailableError
-    from lower_tc.lowering.runner import KernelError, RunError, run_kernel
-    from lower_tc.dialects.diagnostics import error_line
-
     def fail(message: str, status: int) -> int:
         """One error, as a line on stderr, or with --json as {"error", "status"} on stdout."""
         if args.json:
@@ -78,8 +79,6 @@ def main(argv: list[str]) -> int:
         return status
 
     seed = args.seed if args.seed is not None else time.time_ns() % (1 << 31)
-    from lower_tc.lowering.runner import ShapeError, parse_shape
-
     try:
         shapes = dict(parse_shape(text) for text in args.shape)
     except ShapeError as err:

@@ -16,18 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from lower_tc.lowering.runner import (
-    _release,
-    _session,
-    buffer_elements,
-    device_bytes,
-    enqueue,
-    load,
-    poison,
-    random_input,
-    resolve_sizes,
-    wait_for,
-)
+from lower_tc.lowering.runtime.inputs import device_bytes, host_buffers
+from lower_tc.lowering.runtime.launch import enqueue, load, release, wait_for
+from lower_tc.lowering.runtime.run import Runnable
+from lower_tc.lowering.runtime.session import session
+from lower_tc.lowering.runtime.sizes import Shape, resolve_sizes
 
 
 @dataclass
@@ -56,19 +49,16 @@ class Timing:
 
 
 def time_kernel(
-    compiled: Any, seed: int = 0, warmup: int = 5, runs: int = 20, timeout: float = 10.0,
-    shapes: dict[str, tuple[int, int, int | None]] | None = None, batch: int = 10,
+    compiled: Runnable, seed: int = 0, warmup: int = 5, runs: int = 20, timeout: float = 10.0,
+    shapes: dict[str, Shape] | None = None, batch: int = 10,
 ) -> Timing:
     if runs < 1 or warmup < 0 or batch < 1:
         raise ValueError("timing needs at least one run and a non-negative warm-up")
     info = resolve_sizes(compiled.info, shapes)
-    cuda, _, device = _session(info["target"])
+    cuda, _, device = session(info.target)
     rng = np.random.default_rng(seed)
-    host = []
-    for a in info["args"]:
-        size = buffer_elements(a["shape"], a["strides"])
-        host.append(poison(a["dtype"], (size,)) if a["output"] else random_input(rng, a["dtype"], (size,)))
-    on_device = [device_bytes(h, a["dtype"]) for h, a in zip(host, info["args"])]
+    host = host_buffers(rng, info.args, {i for i, a in enumerate(info.args) if not a.output})
+    on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
     allocations: list[Any] = []
     stream = None
     events: list[Any] = []
@@ -76,7 +66,7 @@ def time_kernel(
         k = load(cuda, compiled.cubin, info, on_device, allocations)
         stream = cuda.call("cuStreamCreate", 0)
         enqueue(k, stream)
-        wait_for(cuda, stream, info["name"], timeout)
+        wait_for(cuda, stream, info.name, timeout)
         for _ in range(warmup):
             enqueue(k, stream)
         pairs = []
@@ -88,19 +78,19 @@ def time_kernel(
                 enqueue(k, stream)
             cuda.call("cuEventRecord", end, stream)
             pairs.append((start, end))
-        wait_for(cuda, stream, info["name"], timeout + (runs * batch + warmup) * 0.1)
+        wait_for(cuda, stream, info.name, timeout + (runs * batch + warmup) * 0.1)
         times = [cuda.call("cuEventElapsedTime", s, e) / batch for s, e in pairs]
     except BaseException:
         for e in events:
             cuda.cu.cuEventDestroy(e)
-        _release(cuda, stream, allocations, check=False)
+        release(cuda, stream, allocations, check=False)
         raise
     for e in events:
         cuda.call("cuEventDestroy", e)
-    _release(cuda, stream, allocations, check=True)
-    gemm = info.get("gemm")
-    flops = 2.0 * gemm["m"] * gemm["n"] * gemm["k"] if gemm else 0.0
-    return Timing(info["name"], device, runs, statistics.median(times), min(times), max(times), flops)
+    release(cuda, stream, allocations, check=True)
+    gemm = info.gemm
+    flops = 2.0 * gemm.m * gemm.n * gemm.k if gemm is not None else 0.0  # type: ignore[operator]
+    return Timing(info.name, device, runs, statistics.median(times), min(times), max(times), flops)
 
 
 __all__ = ["Timing", "time_kernel"]

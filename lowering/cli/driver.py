@@ -14,96 +14,36 @@ no file reads stdin. `--split-input-file` and
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from io import StringIO
 from typing import IO
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-import lower_tc
-from lower_tc.passes import DEFAULT_PIPELINE
-from lower_tc.dialects.diagnostics import LocatedError
-from lower_tc.dialects.diagnostics import error_line
-
-
-class LocatedParser(Parser):
-    """Stamps each op with the file:line:col of its first token, and turns
-    attribute verification failures into located parse errors."""
-
-    def __init__(self, ctx, text: str, name: str, line_offset: int = 0):
-        super().__init__(ctx, text, name)
-        self.line_offset = line_offset
-
-    def parse_optional_attribute(self):
-        start = self.pos
-        try:
-            return super().parse_optional_attribute()
-        except VerifyException as err:
-            self.raise_error(str(err), start, max(self.pos, start + 1))
-
-    def parse_optional_type(self):
-        start = self.pos
-        try:
-            return super().parse_optional_type()
-        except VerifyException as err:
-            self.raise_error(str(err), start, max(self.pos, start + 1))
-
-    def parse_operation(self) -> Operation:
-        span = self._current_token.span
-        try:
-            op = super().parse_operation()
-        except VerifyException as err:
-            self.raise_error(str(err), span)
-        if isinstance(op.location, UnknownLoc):
-            loc = span.get_location()
-            op.location = FileLineColLoc(
-                StringAttr(loc.file), IntAttr(loc.line + self.line_offset), IntAttr(loc.col)
-            )
-        return op
-
-
-class LocatedVerifyError(VerifyException):
-    def __init__(self, op: Operation, msg: str):
-        super().__init__(msg)
-        self.op = op
-        self.msg = msg
-
-
-def verify_located(module: ModuleOp) -> None:
-    """Verify op by op, innermost first, so the failure names its op."""
-    for op in module.walk(region_first=True):
-        try:
-            op.verify(verify_nested_ops=False)
-        except VerifyException as err:
-            raise LocatedVerifyError(op, str(err)) from None
-
-
-@contextmanager
-def locating_verify_errors(module: ModuleOp) -> Iterator[None]:
-    """A verifier error raised inside (by module.verify() or a pass pipeline) that names
-    no op is found again op by op, so that it is reported at its op's place."""
-    try:
-        yield
-    except VerifyException as err:
-        if getattr(err, "op", None) is None:
-            verify_located(module)
-        raise
+from lower_tc.dialects import register_dialects
+from lower_tc.dialects.diagnostics import LocatedError, error_line
+from lower_tc.lowering.backend.ptxas import BackendError, assemble
+from lower_tc.lowering.parse import LocatedParser, locating_verify_errors
+from lower_tc.lowering.pictures.picture import tile_svg
+from lower_tc.lowering.pictures.picture_html import program_html
+from lower_tc.lowering.pictures.picture_program import collect
+from lower_tc.lowering.pictures.tile import PictureError
+from lower_tc.dialects.ptx import TARGET_ATTR
+from lower_tc.dialects.ptx.printer import CubinTarget, PtxTarget
+from lower_tc.passes import DEFAULT_PIPELINE, available_passes
 
 
 class LowerTcMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         super().register_all_dialects()
-        lower_tc.register_dialects(self.ctx)
+        register_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
-        for name, factory in lower_tc.available_passes().items():
+        for name, factory in available_passes().items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
@@ -111,19 +51,8 @@ class LowerTcMain(xDSLOptMain):
         apply to tc or ptx IR and fail with tracebacks on it."""
         super().register_all_targets()
         self.available_targets = {"mlir": self.available_targets["mlir"]}
-
-        def ptx_target():
-            from lower_tc.dialects.ptx.printer import PtxTarget
-
-            return PtxTarget
-
-        self.available_targets["ptx"] = ptx_target
-        def cubin_target():
-            from lower_tc.dialects.ptx.printer import CubinTarget
-
-            return CubinTarget
-
-        self.available_targets["cubin"] = cubin_target  # PTX, then ptxas (see output_binary)
+        self.available_targets["ptx"] = lambda: PtxTarget
+        self.available_targets["cubin"] = lambda: CubinTarget  # PTX, then ptxas (see output_binary)
         for name in PICTURE_TARGETS:  # drawn by run_pictures, never printed as IR
             self.available_targets[name] = _no_printer
 
@@ -166,9 +95,6 @@ class LowerTcMain(xDSLOptMain):
 
     def output_binary(self, text: str, module: ModuleOp) -> bytes:
         """`-t cubin`: assemble the module's PTX for its target with ptxas."""
-        from lower_tc.dialects.ptx import TARGET_ATTR
-        from lower_tc.lowering.ptxas import assemble
-
         target = module.attributes.get(TARGET_ATTR)
         assert isinstance(target, StringAttr)
         return assemble(text, target.data)
@@ -176,12 +102,6 @@ class LowerTcMain(xDSLOptMain):
     def run_pictures(self) -> int:
         """`-t svg -o DIR` / `-t html [-o FILE]`: every picture is drawn before any file
         is written, and an error writes nothing."""
-        import os
-
-        from lower_tc.lowering.picture import PictureError, tile_svg
-        from lower_tc.lowering.picture_html import program_html
-        from lower_tc.lowering.picture_program import collect
-
         target = self.picture_target
         out_path = self.args.output_file
         if self.args.split_input_file or self.args.verify_diagnostics or self.args.parsing_diagnostics:
@@ -234,8 +154,6 @@ class LowerTcMain(xDSLOptMain):
         return 0
 
     def run(self) -> int:  # type: ignore[override]
-        from lower_tc.lowering.ptxas import BackendError
-
         if self.picture_target:
             return self.run_pictures()
         if self.wants_cubin and (not self.args.output_file or self.args.split_input_file):
@@ -303,8 +221,6 @@ def _no_printer():
 def _write_all(files: dict[str, str]) -> None:
     """Writes every file beside itself first, then renames them all, so that a failed
     write leaves no half-written picture behind."""
-    import os
-
     done: list[str] = []
     try:
         for path, text in files.items():
@@ -329,7 +245,7 @@ def main(argv: list[str]) -> int:
         print(f"lower-tc: error: {err}", file=sys.stderr)
         return 1
     except BrokenPipeError:
-        raise  # handled by lower_tc.lowering.cli: the reader closed the pipe
+        raise  # handled by lower_tc.lowering.cli.main: the reader closed the pipe
     except OSError as err:
         print(f"lower-tc: error: {err}", file=sys.stderr)
         return 1

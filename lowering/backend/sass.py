@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from lower_tc.lowering.ptxas import BackendError, ToolUnavailableError, find_tool, run_tool
+from lower_tc.lowering.backend.ptxas import BackendError, ToolUnavailableError, find_tool, run_tool
 
 #: SASS opcodes that prove each MMA family / kind (or TMA) is really in the cubin.
 #: Observed with nvdisasm 13.2 on cubins from ptxas 13.0.

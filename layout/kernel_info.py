@@ -1,0 +1,315 @@
+"""The launch contract: what a compiled kernel promises the code that launches it.
+
+The lowering (passes/to_ptx) builds a `KernelInfo` for every kernel; the runner, the timing
+and the benchmarks read it. It crosses a boundary only as JSON: in the ptx.kernel's `info`
+property and the comment line above each kernel in the PTX (`// lower-tc kernel NAME: {...}`),
+through `to_json` and `from_json`. Plain data, no xDSL, no CUDA.
+
+The JSON (docs/gemm.md, "Launching") has two shapes today: a single-tile kernel's (name,
+target, threads, smem_bytes, args, tensor_maps: one CTA, no grid) and a whole GEMM's, which
+adds grid, size_params, gemm and, for a cluster launch, cluster. The optional sections are
+fields that are None here and absent from the JSON. Inside them null means "known only at
+launch": an argument's shape or stride, a tensor map's global dimensions and strides, the
+GEMM's M, N, K. `resolve_sizes` (lowering/runtime/sizes.py) fills those in from the sizes the
+caller gives and returns a resolved KernelInfo.
+
+Versioning: `KERNEL_INFO_VERSION` is the contract's version and `KernelInfo.version` carries
+it, but `to_json` leaves it out unless asked (`with_version=True`), so that the metadata of
+every kernel stays byte-identical to the one before the contract was declared; `from_json`
+accepts JSON with or without it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from lower_tc.layout.gemm import GemmConfig
+
+#: The version of this contract (the JSON's top-level "version" once it is emitted).
+KERNEL_INFO_VERSION = 1
+
+#: A dimension or stride that is known only at launch.
+Size = Union[int, None]
+
+
+class KernelInfoError(ValueError):
+    """JSON that is not a kernel's launch metadata (a missing or mistyped field)."""
+
+
+@dataclass(frozen=True)
+class ArgInfo:
+    """One kernel argument: a matrix in global memory (the PTX parameter holds its address)."""
+
+    param: str  # the PTX parameter, e.g. "p_A"
+    shape: tuple[Size, Size]  # rows, cols
+    strides: tuple[Size, Size]  # in elements; one of them is 1 (row- or column-major)
+    dtype: str  # element type name, e.g. "bf16"
+    output: bool  # the kernel writes it
+
+    @property
+    def static(self) -> bool:
+        """Every size is known at compile time."""
+        return None not in self.shape and None not in self.strides
+
+    @property
+    def row_major(self) -> bool:
+        return self.strides[1] == 1
+
+    @property
+    def ld(self) -> Size:
+        """The leading dimension: the stride of the non-contiguous dimension."""
+        return self.strides[0] if self.row_major else self.strides[1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "param": self.param, "shape": list(self.shape), "strides": list(self.strides),
+            "dtype": self.dtype, "output": self.output,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ArgInfo:
+        return cls(d["param"], _pair(d["shape"]), _pair(d["strides"]), d["dtype"], bool(d["output"]))
+
+
+@dataclass(frozen=True)
+class SizeParam:
+    """A .u32 kernel parameter holding one size of an argument known only at launch."""
+
+    param: str  # the PTX parameter, e.g. "p_A_rows"
+    arg: int  # the argument's index
+    what: str  # "rows", "cols" or "ld"
+    value: int | None = None  # filled in by resolve_sizes; never in the compiled JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"param": self.param, "arg": self.arg, "what": self.what}
+        if self.value is not None:
+            out["value"] = self.value
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SizeParam:
+        return cls(d["param"], int(d["arg"]), d["what"], d.get("value"))
+
+
+@dataclass(frozen=True)
+class TensorMap:
+    """A TMA tensor map the launcher encodes (cuTensorMapEncodeTiled) into a parameter."""
+
+    param: str  # the PTX parameter (128 bytes), e.g. "tmap_0"
+    arg: int  # the argument whose memory it maps
+    dtype: str
+    box: tuple[int, ...]  # elements per dimension, contiguous first
+    swizzle: str  # the tile's swizzle ("128b", ...)
+    tma_swizzle_code: int  # CUtensorMapSwizzle: none 0, 32B 1, 64B 2, 128B 3
+    global_dims: tuple[int, ...] | None  # contiguous first; None: known at launch
+    global_strides: tuple[int, ...] | None  # bytes, beyond dimension 0; None: known at launch
+    l2_promotion: int | None = None  # CUtensorMapL2promotion code (tc.l2_promotion); None: 0, not in the JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "param": self.param, "arg": self.arg, "dtype": self.dtype,
+            "global_dims": _list_or_none(self.global_dims),
+            "global_strides": _list_or_none(self.global_strides),
+            "box": list(self.box), "swizzle": self.swizzle, "tma_swizzle_code": self.tma_swizzle_code,
+        }
+        if self.l2_promotion is not None:
+            out["l2_promotion"] = self.l2_promotion
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TensorMap:
+        return cls(
+            d["param"], int(d["arg"]), d["dtype"], tuple(d["box"]), d["swizzle"], int(d["tma_swizzle_code"]),
+            _tuple_or_none(d["global_dims"]), _tuple_or_none(d["global_strides"]), d.get("l2_promotion"),
+        )
+
+
+@dataclass(frozen=True)
+class GridFromArg:
+    """A grid dimension known at launch: ceil(size `dim` of argument `arg` / `tile`)."""
+
+    arg: int
+    dim: int  # 0 rows, 1 cols
+    tile: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"arg": self.arg, "dim": self.dim, "tile": self.tile}
+
+
+@dataclass(frozen=True)
+class PersistentGrid:
+    """A persistent kernel's grid x: one CTA per SM, at most one per tile (`tiles` of them);
+    the launcher sizes it to the GPU, in whole clusters."""
+
+    tiles: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"persistent": self.tiles}
+
+
+#: One grid dimension: a count, a size known at launch, or the persistent form (x only).
+GridEntry = Union[int, GridFromArg, PersistentGrid]
+
+
+def grid_entry_to_json(entry: GridEntry) -> Any:
+    return entry if isinstance(entry, int) else entry.to_dict()
+
+
+def grid_entry_from_json(value: Any) -> GridEntry:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Mapping) and "persistent" in value:
+        return PersistentGrid(int(value["persistent"]))
+    if isinstance(value, Mapping):
+        return GridFromArg(int(value["arg"]), int(value["dim"]), int(value["tile"]))
+    raise KernelInfoError(f"a grid entry is a count, {{arg, dim, tile}} or {{persistent}}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class GemmInfo:
+    """A whole GEMM's facts: which arguments are A, B, C and D (indices), the problem's
+    M, N, K (None: known at launch), the accumulator type and the tile configuration."""
+
+    a: int
+    b: int
+    d: int
+    c: int | None
+    m: Size
+    n: Size
+    k: Size
+    acc: str
+    config: GemmConfig
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.config
+        return {
+            "a": self.a, "b": self.b, "d": self.d, "c": self.c, "m": self.m, "n": self.n, "k": self.k,
+            "acc": self.acc, "config": {"bm": c.bm, "bn": c.bn, "bk": c.bk, "stages": c.stages},
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GemmInfo:
+        c = d["config"]
+        return cls(
+            int(d["a"]), int(d["b"]), int(d["d"]), d.get("c"), d["m"], d["n"], d["k"], d["acc"],
+            GemmConfig(int(c["bm"]), int(c["bn"]), int(c["bk"]), int(c["stages"])),
+        )
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """What one compiled kernel promises its launcher (see the module's docstring)."""
+
+    name: str  # the .entry's name
+    target: str  # "sm_90a" or "sm_100a"
+    threads: int  # block size (x; y and z are 1)
+    smem_bytes: int  # dynamic shared memory
+    args: tuple[ArgInfo, ...]
+    tensor_maps: tuple[TensorMap, ...] = ()
+    #: A whole GEMM's launch: its grid (None: one CTA, a single-tile kernel), the .u32
+    #: parameters of sizes known at launch, and the GEMM's facts.
+    grid: tuple[GridEntry, GridEntry, GridEntry] | None = None
+    size_params: tuple[SizeParam, ...] | None = None
+    gemm: GemmInfo | None = None
+    cluster: tuple[int, int, int] | None = None  # CTAs per cluster (None: no cluster launch)
+    version: int = field(default=KERNEL_INFO_VERSION)
+
+    @property
+    def launch_grid(self) -> tuple[GridEntry, GridEntry, GridEntry]:
+        """The grid to launch (one CTA where the kernel names none)."""
+        return self.grid if self.grid is not None else (1, 1, 1)
+
+    @property
+    def cluster_size(self) -> int:
+        """CTAs per cluster along x (1 without a cluster launch)."""
+        return self.cluster[0] if self.cluster is not None else 1
+
+    @property
+    def static(self) -> bool:
+        """Every size is known at compile time (nothing for resolve_sizes to fill in)."""
+        return all(a.static for a in self.args)
+
+    # -- the JSON boundary ---------------------------------------------------------------
+
+    def to_dict(self, with_version: bool = False) -> dict[str, Any]:
+        """The JSON-ready form. `with_version` adds the top-level "version" (left out for
+        now: the metadata stays as it was before the contract was declared)."""
+        out: dict[str, Any] = {
+            "name": self.name, "target": self.target, "threads": self.threads,
+            "smem_bytes": self.smem_bytes, "args": [a.to_dict() for a in self.args],
+            "tensor_maps": [t.to_dict() for t in self.tensor_maps],
+        }
+        if self.grid is not None:
+            out["grid"] = [grid_entry_to_json(g) for g in self.grid]
+        if self.size_params is not None:
+            out["size_params"] = [p.to_dict() for p in self.size_params]
+        if self.gemm is not None:
+            out["gemm"] = self.gemm.to_dict()
+        if self.cluster is not None:
+            out["cluster"] = list(self.cluster)
+        if with_version:
+            out["version"] = self.version
+        return out
+
+    def to_json(self, with_version: bool = False) -> str:
+        """The JSON text, keys sorted (what the ptx.kernel's `info` property holds)."""
+        return json.dumps(self.to_dict(with_version), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> KernelInfo:
+        version = d.get("version", KERNEL_INFO_VERSION)
+        if version != KERNEL_INFO_VERSION:
+            raise KernelInfoError(f"kernel metadata version {version}: this lower-tc reads version {KERNEL_INFO_VERSION}")
+        try:
+            grid = d.get("grid")
+            size_params = d.get("size_params")
+            return cls(
+                name=d["name"], target=d["target"], threads=int(d["threads"]), smem_bytes=int(d["smem_bytes"]),
+                args=tuple(ArgInfo.from_dict(a) for a in d.get("args", ())),
+                tensor_maps=tuple(TensorMap.from_dict(t) for t in d.get("tensor_maps", ())),
+                grid=_grid(grid) if grid is not None else None,
+                size_params=tuple(SizeParam.from_dict(p) for p in size_params) if size_params is not None else None,
+                gemm=GemmInfo.from_dict(d["gemm"]) if d.get("gemm") is not None else None,
+                cluster=_triple(d["cluster"]) if d.get("cluster") is not None else None,
+                version=int(version),
+            )
+        except KernelInfoError:
+            raise
+        except (KeyError, TypeError, ValueError) as err:
+            raise KernelInfoError(f"not a kernel's launch metadata: {type(err).__name__}: {err}") from None
+
+    @classmethod
+    def from_json(cls, text: str) -> KernelInfo:
+        return cls.from_dict(json.loads(text))
+
+
+def _pair(values: Any) -> tuple[Size, Size]:
+    first, second = values
+    return first, second
+
+
+def _triple(values: Any) -> tuple[int, int, int]:
+    x, y, z = values
+    return int(x), int(y), int(z)
+
+
+def _grid(values: Any) -> tuple[GridEntry, GridEntry, GridEntry]:
+    x, y, z = (grid_entry_from_json(v) for v in values)
+    return x, y, z
+
+
+def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
+    return list(values) if values is not None else None
+
+
+def _tuple_or_none(values: Any) -> tuple[int, ...] | None:
+    return tuple(values) if values is not None else None
+
+
+__all__ = [
+    "KERNEL_INFO_VERSION", "ArgInfo", "GemmInfo", "GridEntry", "GridFromArg", "KernelInfo",
+    "KernelInfoError", "PersistentGrid", "SizeParam", "TensorMap",
+]

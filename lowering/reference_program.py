@@ -1,0 +1,72 @@
+"""A single-tile kernel's reference program: its tc ops as plain data, made at compile time.
+
+The runtime's numpy reference (lowering/runtime/reference.py) evaluates this program, so
+the runtime never reads IR: each op of the kernel body that moves or computes values becomes
+one step over numbered values (numbered in the order the steps first name them), naming
+arguments by index. Other ops (tiles, the terminator) compute nothing
+the reference needs.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation, SSAValue
+
+from lower_tc.dialects import tc
+from lower_tc.lowering.runtime.reference import Load, Mma, ReferenceProgram, Step, Store, Zero
+
+
+def reference_program(kernel: Operation) -> ReferenceProgram:
+    """The steps of `kernel` (a func.func or gpu.func of tc ops)."""
+    body = tc.kernel_body(kernel)
+    args = list(body.args)
+    numbers: dict[SSAValue, int] = {}
+
+    def num(value: SSAValue) -> int:
+        return numbers.setdefault(value, len(numbers))
+
+    def arg(value: SSAValue) -> int:
+        return args.index(value)  # type: ignore[arg-type]
+
+    def dtypes(*values: SSAValue) -> frozenset[str]:
+        return frozenset(v.type.dtype for v in values)  # type: ignore[attr-defined]
+
+    steps: list[Step] = []
+    for op in body.ops:
+        if isinstance(op, tc.CopyOp):
+            steps.append(Load(num(op.dst), arg(op.src), transpose=op.operand.data is not tc.Operand.A))
+        elif isinstance(op, tc.AccZeroOp):
+            t = op.acc.type
+            assert isinstance(t, tc.AccType)
+            steps.append(Zero(num(op.acc), (t.m, t.n)))
+        elif isinstance(op, tc.AccLoadOp):
+            steps.append(Load(num(op.acc), arg(op.src)))
+        elif isinstance(op, tc.WgmmaOp | tc.Tcgen05MmaOp):
+            steps.append(Mma(num(op.result), num(op.a), num(op.b), num(op.acc), True, dtypes(op.a, op.b)))
+        elif isinstance(op, tc.AccStoreOp):
+            steps.append(Store(num(op.acc), arg(op.dst)))
+        elif isinstance(op, tc.WmmaZeroOp):
+            m, n, _ = tc.WMMA_SHAPES[op.frag.type.shape.data]  # type: ignore[union-attr]
+            steps.append(Zero(num(op.frag), (m, n)))
+        elif isinstance(op, tc.WmmaLoadOp):
+            ft = op.frag.type
+            assert isinstance(ft, tc.WmmaFragType)
+            layout = ft.layout.data or "row"
+            offset = _offsets(op)
+            steps.append(Load(num(op.frag), arg(op.src), layout == "col", offset, tc.wmma_stored_extent(ft, layout)))
+        elif isinstance(op, tc.WmmaMmaOp):
+            steps.append(Mma(num(op.d), num(op.a), num(op.b), num(op.c), False, dtypes(op.a, op.b)))
+        elif isinstance(op, tc.WmmaStoreOp):
+            ft = op.frag.type
+            assert isinstance(ft, tc.WmmaFragType)
+            layout = op.layout.data.value
+            offset = _offsets(op)
+            steps.append(Store(num(op.frag), arg(op.dst), layout == "col", offset, tc.wmma_stored_extent(ft, layout)))
+    return ReferenceProgram(tuple(steps))
+
+
+def _offsets(op: tc.WmmaLoadOp | tc.WmmaStoreOp) -> tuple[int, int]:
+    r0, c0 = (o.data for o in op.offsets.data)
+    return r0, c0
+
+
+__all__ = ["reference_program"]

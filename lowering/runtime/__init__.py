@@ -1,0 +1,18 @@
+"""lower_tc.lowering.runtime: running compiled kernels on the GPU. Imports no xDSL.
+
+==============  ===============================================================
+session.py      the CUDA bindings (optional), checked driver calls, the device
+launch.py       load, arguments and guards, tensor maps, grid, enqueue, wait
+inputs.py       random inputs, poison, the bytes the device holds, matrix views
+sizes.py        --shape and resolve_sizes (sizes known only at launch)
+reference.py    the float64 reference: evaluates a kernel's reference program
+checks.py       tolerances, stray writes
+gemm_check.py   a whole GEMM's D = A x B (+ C), sampled beyond 1024^3
+run.py          run_kernel and RunResult: inputs, launch, checks
+timing.py       time_kernel: CUDA-event timing
+errors.py       RunError, ShapeError, KernelError, KernelHung
+==============  ===============================================================
+
+It reads a kernel's launch contract (`lower_tc.layout.kernel_info.KernelInfo`) and its
+reference program (plain data); the IR stays on the compile side (lowering/compile.py).
+"""

@@ -1,0 +1,142 @@
+"""A float64 numpy reference for tile programs: evaluates a kernel's reference program.
+
+The program is plain data made at compile time from the kernel's tc ops
+(lowering/reference_program.py): a list of steps over numbered values, so that the
+reference follows the program (which operand is copied where, which WMMA fragment sits at
+which offset), not a guess of what the kernel should do, and the runtime needs no xDSL.
+Tiles are logical matrices; layouts do not matter here, which is the point: the GPU result
+must equal the mathematics whatever the layout.
+
+Every value is a pair (values, |values|): the second is the magnitude rounding errors scale
+with, |A|.|B| (+|C|) after an MMA.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Load:
+    """value = a block of argument `arg`: `extent` rows x cols at `offset` (None: the whole
+    argument), transposed when `transpose`. A tc.copy of A (M x K) or of B (transposed:
+    wgmma and tcgen05 tiles hold B as N x K), a tc.acc_load of C, a tc.wmma_load (a
+    column-major fragment transposed)."""
+
+    value: int
+    arg: int
+    transpose: bool = False
+    offset: tuple[int, int] = (0, 0)
+    extent: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Zero:
+    """value = zeros of `shape` (tc.acc_zero, tc.wmma_zero)."""
+
+    value: int
+    shape: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Mma:
+    """result = acc + a . b; B is N x K (`b_is_nk`, wgmma and tcgen05 tiles) or K x N
+    (WMMA fragments). `operand_types`: A's and B's element types, for the tolerance."""
+
+    result: int
+    a: int
+    b: int
+    acc: int
+    b_is_nk: bool
+    operand_types: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Store:
+    """Argument `arg`'s block at `offset` = value (transposed when `transpose`), the whole
+    argument when `extent` is None (tc.acc_store), else `extent` rows x cols (tc.wmma_store)."""
+
+    value: int
+    arg: int
+    transpose: bool = False
+    offset: tuple[int, int] = (0, 0)
+    extent: tuple[int, int] | None = None
+
+
+Step = Union[Load, Zero, Mma, Store]
+
+
+@dataclass(frozen=True)
+class ReferenceProgram:
+    """What a single-tile kernel computes, step by step, in plain data."""
+
+    steps: tuple[Step, ...]
+
+    @property
+    def reads(self) -> frozenset[int]:
+        """Indices of the arguments the program reads (copies, C loads, WMMA loads); an
+        argument both read and written (C updated in place) is an input to the runner."""
+        return frozenset(s.arg for s in self.steps if isinstance(s, Load))
+
+
+@dataclass
+class ReferenceResult:
+    """Per output argument index: the expected values, their error scale and the written mask."""
+
+    values: dict[int, np.ndarray]
+    scale: dict[int, np.ndarray]  # |A|.|B| (+|C|): the magnitude rounding errors scale with
+    written: dict[int, np.ndarray]
+    #: Per output argument index: the A and B types of the MMAs whose results it holds
+    #: (a kernel may store an s32 result beside an f32 one; each gets its own tolerance).
+    types: dict[int, set[str]] = field(default_factory=dict)
+
+
+def _block(a: np.ndarray, offset: tuple[int, int], extent: tuple[int, int] | None) -> np.ndarray:
+    if extent is None:
+        return a
+    (r0, c0), (rows, cols) = offset, extent
+    return a[r0 : r0 + rows, c0 : c0 + cols]
+
+
+def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> ReferenceResult:
+    """Evaluate `program` on float64 `inputs` (by argument index; outputs included, for
+    their shapes)."""
+    env: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # value -> (values, |values| scale)
+    feeds: dict[int, frozenset[str]] = {}  # value -> operand types of the MMAs behind it
+    out = ReferenceResult({}, {}, {})
+    for step in program.steps:
+        if isinstance(step, Load):
+            mat = _block(inputs[step.arg], step.offset, step.extent)
+            mat = mat.T if step.transpose else mat
+            env[step.value] = (mat, np.abs(mat))  # a view: values are never changed in place
+        elif isinstance(step, Zero):
+            env[step.value] = (np.zeros(step.shape), np.zeros(step.shape))
+        elif isinstance(step, Mma):
+            feeds[step.result] = feeds.get(step.acc, frozenset()) | step.operand_types
+            a, a_abs = env[step.a]
+            b, b_abs = env[step.b]
+            c, c_abs = env[step.acc]
+            if step.b_is_nk:
+                b, b_abs = b.T, b_abs.T
+            env[step.result] = (c + a @ b, c_abs + a_abs @ b_abs)
+        elif isinstance(step, Store):
+            if step.arg not in out.values:
+                shape = inputs[step.arg].shape
+                out.values[step.arg] = np.zeros(shape)
+                out.scale[step.arg] = np.zeros(shape)
+                out.written[step.arg] = np.zeros(shape, dtype=bool)
+                out.types[step.arg] = set()
+            out.types[step.arg] |= feeds.get(step.value, frozenset())
+            v, s = env[step.value]
+            if step.transpose:
+                v, s = v.T, s.T
+            _block(out.values[step.arg], step.offset, step.extent)[...] = v
+            _block(out.scale[step.arg], step.offset, step.extent)[...] = s
+            _block(out.written[step.arg], step.offset, step.extent)[...] = True
+    return out
+
+
+__all__ = ["Load", "Mma", "ReferenceProgram", "ReferenceResult", "Step", "Store", "Zero", "reference"]

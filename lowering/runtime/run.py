@@ -1,0 +1,157 @@
+"""Runs a compiled kernel on the GPU and checks it against the float64 numpy reference.
+
+Fresh random inputs every run, outputs poisoned before the launch, every CUDA call's
+status checked, a time limit on the kernel (lowering/runtime/launch.py), and a
+comparison in float64 (lowering/runtime/checks.py): a single-tile kernel against its
+reference program (lowering/runtime/reference.py), a whole GEMM against D = A x B (+ C)
+(lowering/runtime/gemm_check.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from lower_tc.layout.kernel_info import KernelInfo
+from lower_tc.lowering.runtime.checks import OutputCheck, all_stray_writes, tolerance
+from lower_tc.lowering.runtime.errors import RunError
+from lower_tc.lowering.runtime.gemm_check import check_gemm
+from lower_tc.lowering.runtime.inputs import device_bytes, host_buffers, matrix_view, poison
+from lower_tc.lowering.runtime.launch import launch
+from lower_tc.lowering.runtime.reference import ReferenceProgram, reference
+from lower_tc.lowering.runtime.sizes import Shape, resolve_sizes
+
+
+class Runnable(Protocol):
+    """What the runtime needs of a compiled kernel (lowering/compile.py's CompiledKernel)."""
+
+    info: KernelInfo
+    cubin: bytes | None
+    reference: ReferenceProgram | None
+
+
+@dataclass
+class RunResult:
+    kernel: str
+    device: str
+    seed: int
+    passed: bool
+    max_error: float  # the largest error of any output (inf where an output is NaN)
+    tolerance: float  # the loosest output tolerance; each output is held to its own
+    nan_count: int
+    mismatches: int
+    checked: int
+    outputs: list[str] = field(default_factory=list)
+    #: Elements outside the result that the kernel changed (in any buffer), plus bytes
+    #: written into the guard regions after the buffers.
+    stray: int = 0
+    per_output: list[OutputCheck] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: a non-finite error (NaN in the output) becomes null."""
+
+        def finite(value: Any) -> Any:
+            if isinstance(value, float) and not math.isfinite(value):
+                return None
+            if isinstance(value, dict):
+                return {k: finite(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [finite(v) for v in value]
+            return value
+
+        return finite(asdict(self))
+
+    def summary(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        nan = f", {self.nan_count} NaN" if self.nan_count else ""
+        stray = f", {self.stray} written outside the result" if self.stray else ""
+        if len({o.tolerance for o in self.per_output}) > 1:
+            errors = "; ".join(
+                f"{o.param} max error {o.max_error:.3g} (tolerance {o.tolerance:.1g})" for o in self.per_output
+            )
+        else:
+            errors = f"max error {self.max_error:.3g} (tolerance {self.tolerance:.1g})"
+        return f"{self.kernel}: {errors}, {self.mismatches}/{self.checked} outside{nan}{stray}: {verdict}"
+
+
+def run_kernel(compiled: Runnable, seed: int, timeout: float = 10.0, shapes: dict[str, Shape] | None = None) -> RunResult:
+    """Draws inputs, poisons outputs, launches, and compares with the reference.
+    `shapes` gives the sizes of arguments known only at launch (see resolve_sizes)."""
+    info = resolve_sizes(compiled.info, shapes)
+    if info.gemm is not None:
+        return run_gemm_kernel(compiled, info, seed, timeout)
+    program = compiled.reference
+    if program is None:
+        raise RunError(f"kernel {info.name} has no reference program to check it against")
+    rng = np.random.default_rng(seed)
+    read = program.reads
+    # outputs only written start poisoned; C updated in place is read, so it is drawn
+    host = host_buffers(rng, info.args, {i for i, a in enumerate(info.args) if i in read or not a.output})
+    inputs64 = {i: matrix_view(h, a).astype(np.float64) for i, (h, a) in enumerate(zip(host, info.args))}
+    ref = reference(program, inputs64)
+    on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
+    flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
+    # every byte the program does not write comes back as it went in: inputs (as the
+    # device holds them), padding, the rest of each output, and the guards after them
+    stray = all_stray_writes(flat_results, on_device, overruns, ref.written, info.args)
+    checks = []
+    nan_count = 0
+    for index, expected in ref.values.items():
+        arg = info.args[index]
+        tol = max(tolerance(o, arg.dtype) for o in ref.types.get(index) or {"f32"})
+        mask = ref.written[index]
+        got = matrix_view(flat_results[index], arg).astype(np.float64)[mask]
+        want = expected[mask]
+        scale = np.maximum(ref.scale[index][mask], 1e-30)
+        nan = ~np.isfinite(got)
+        err = np.where(nan, np.inf, np.abs(got - want) / scale)
+        nan_count += int(nan.sum())
+        worst = float(err.max()) if err.size else 0.0
+        checks.append(OutputCheck(arg.param, worst, tol, int((err > tol).sum()), int(mask.sum())))
+    mismatches = sum(c.mismatches for c in checks)
+    checked = sum(c.checked for c in checks)
+    passed = nan_count == 0 and mismatches == 0 and stray == 0 and checked > 0
+    return RunResult(
+        info.name, device, seed, passed,
+        max((c.max_error for c in checks), default=0.0),
+        max((c.tolerance for c in checks), default=0.0),
+        nan_count, mismatches, checked, [c.param for c in checks], stray, checks,
+    )
+
+
+def run_gemm_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: float = 10.0) -> RunResult:
+    """A whole GEMM: D = A x B (+ C) over the grid, checked by lowering/runtime/gemm_check.py;
+    `info` is the kernel's contract with its sizes resolved."""
+    gemm = info.gemm
+    assert gemm is not None
+    rng = np.random.default_rng(seed)
+    roles = {index: role for role, index in (("a", gemm.a), ("b", gemm.b), ("c", gemm.c), ("d", gemm.d)) if index is not None}
+    host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if roles.get(i) != "d"})
+    on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
+    flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
+    d_arg = info.args[gemm.d]
+    written = {gemm.d: np.ones(d_arg.shape, dtype=bool)}
+    stray = all_stray_writes(flat_results, on_device, overruns, written, info.args)
+    operands = {
+        roles[i]: matrix_view(h, a).astype(np.float64)
+        for i, (h, a) in enumerate(zip(host, info.args)) if roles.get(i) in ("a", "b", "c")
+    }
+    d_raw = matrix_view(flat_results[gemm.d], d_arg)
+    d_out = d_raw.astype(np.float64)
+    if d_arg.dtype == "s32":  # the poison is a valid integer: find it by its bits
+        d_out[d_raw == poison("s32", (1,))[0]] = np.nan
+    operand_dtype = info.args[gemm.a].dtype
+    tol = tolerance(operand_dtype, gemm.acc)
+    worst, bad, checked, missing, tol = check_gemm(gemm, operands, d_out, d_arg.dtype, operand_dtype, tol, rng)
+    passed = bad == 0 and missing == 0 and stray == 0 and checked > 0
+    check = OutputCheck(d_arg.param, worst, tol, bad, checked)
+    return RunResult(
+        info.name, device, seed, passed, worst, tol, missing, bad, checked,
+        [d_arg.param], stray, [check],
+    )
+
+
+__all__ = ["RunResult", "Runnable", "run_gemm_kernel", "run_kernel"]

@@ -1,0 +1,112 @@
+"""Sizes known only at launch: the `--shape NAME=ROWSxCOLS[@LD]` option, and a kernel's
+launch contract with every such size filled in (`resolve_sizes`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from lower_tc.layout import element_type
+from lower_tc.layout.kernel_info import ArgInfo, GridEntry, GridFromArg, KernelInfo, SizeParam, TensorMap
+from lower_tc.lowering.runtime.errors import ShapeError
+
+#: An argument's sizes given at launch: rows, cols, and the leading dimension (None: the
+#: contiguous extent, or the kernel's own where it has one).
+Shape = tuple[int, int, "int | None"]
+
+
+def parse_shape(text: str) -> tuple[str, Shape]:
+    """``NAME=ROWSxCOLS[@LD]`` (a --shape option) as (NAME, (rows, cols, ld or None))."""
+    try:
+        name, dims = text.split("=", 1)
+        size, _, ld = dims.partition("@")
+        rows, cols = (int(x) for x in size.lower().split("x"))
+        value = (rows, cols, int(ld) if ld else None)
+    except ValueError:
+        raise ShapeError(f"--shape {text!r}: expected NAME=ROWSxCOLS or NAME=ROWSxCOLS@LD, e.g. A=4096x4096") from None
+    if rows <= 0 or cols <= 0 or (value[2] is not None and value[2] <= 0):
+        raise ShapeError(f"--shape {text!r}: sizes are positive")
+    return name.lstrip("%"), value
+
+
+def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelInfo:
+    """The kernel's contract with every size known at launch filled in from `shapes`
+    (argument name -> rows, cols, leading dimension or None for the contiguous extent):
+    argument shapes and strides, the TMA tensor maps, the grid, the GEMM's M, N, K and
+    the values of the size parameters. A static contract comes back equal."""
+    shapes = dict(shapes or {})
+    args = tuple(_resolve_arg(a, shapes.pop(a.param[2:], None)) for a in info.args)
+    if shapes:
+        raise ShapeError(f"--shape names no argument of kernel {info.name}: {', '.join(sorted(shapes))}")
+    size_params = None
+    if info.size_params is not None:
+        size_params = tuple(_resolve_size_param(p, args[p.arg]) for p in info.size_params)
+    tensor_maps = tuple(_resolve_tensor_map(t, args[t.arg]) for t in info.tensor_maps)
+    grid = None
+    if info.grid is not None:  # a PersistentGrid entry stays: the launcher sizes it to the GPU
+        x, y, z = (_resolve_grid(g, args) for g in info.grid)
+        grid = (x, y, z)
+    gemm = info.gemm
+    if gemm is not None:
+        d, a, b = args[gemm.d], args[gemm.a], args[gemm.b]
+        m, n, k = d.shape[0], d.shape[1], a.shape[1]
+        c = args[gemm.c] if gemm.c is not None else d
+        if (a.shape[0], b.shape[1], b.shape[0], c.shape) != (m, n, k, d.shape):
+            raise ShapeError(
+                f"the shapes do not make a GEMM: A {a.shape[0]}x{a.shape[1]}, "
+                f"B {b.shape[0]}x{b.shape[1]}, D {d.shape[0]}x{d.shape[1]}"
+                + (f", C {c.shape[0]}x{c.shape[1]}" if c is not d else "")
+            )
+        gemm = replace(gemm, m=m, n=n, k=k)
+    return replace(info, args=args, size_params=size_params, grid=grid, gemm=gemm, tensor_maps=tensor_maps)
+
+
+def _resolve_arg(a: ArgInfo, given: Shape | None) -> ArgInfo:
+    name = a.param[2:]
+    if a.static:
+        if given is not None and (given[0], given[1]) != a.shape:
+            raise ShapeError(f"--shape {name}={given[0]}x{given[1]}: the kernel's {name} is {a.shape[0]}x{a.shape[1]}")
+        return a
+    if given is None:
+        raise ShapeError(f"kernel argument {name} has sizes known only at launch: give them with --shape {name}=ROWSxCOLS")
+    rows, cols, ld = given
+    for dim, (want, got) in enumerate(zip(a.shape, (rows, cols))):
+        if want is not None and want != got:
+            raise ShapeError(f"--shape {name}: dimension {dim} of {name} is {want}, not {got}")
+    row_major = a.row_major
+    extent = cols if row_major else rows
+    fixed = a.ld
+    ld = ld if ld is not None else (fixed if fixed is not None else extent)
+    if ld < extent:
+        raise ShapeError(f"--shape {name}: a leading dimension of {ld} is less than the contiguous extent {extent}")
+    return replace(a, shape=(rows, cols), strides=(ld, 1) if row_major else (1, ld))
+
+
+def _resolve_size_param(p: SizeParam, a: ArgInfo) -> SizeParam:
+    return replace(p, value={"rows": a.shape[0], "cols": a.shape[1], "ld": a.ld}[p.what])
+
+
+def _resolve_tensor_map(tm: TensorMap, a: ArgInfo) -> TensorMap:
+    if tm.global_dims is not None:
+        return tm
+    rows, cols = a.shape
+    ld = a.ld
+    assert rows is not None and cols is not None and ld is not None
+    bits = element_type(tm.dtype).bits
+    if ld * bits % 128:
+        raise ShapeError(
+            f"kernel argument {a.param[2:]}'s leading dimension is {ld * bits / 8:g} bytes: "
+            "TMA needs a multiple of 16"
+        )
+    dims = (cols, rows) if a.row_major else (rows, cols)
+    return replace(tm, global_dims=dims, global_strides=(ld * bits // 8,))
+
+
+def _resolve_grid(g: GridEntry, args: tuple[ArgInfo, ...]) -> GridEntry:
+    if isinstance(g, GridFromArg):
+        size = args[g.arg].shape[g.dim]
+        assert size is not None
+        return -(-size // g.tile)
+    return g
+
+
+__all__ = ["Shape", "parse_shape", "resolve_sizes"]

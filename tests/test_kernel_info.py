@@ -1,0 +1,84 @@
+"""The launch contract (layout/kernel_info.py): the JSON at the boundary is exactly what
+the lowering has always written, both shapes of it, and it reads back into equal data."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+import pytest
+
+from conftest import EXAMPLES, ROOT
+from lower_tc.layout.kernel_info import (
+    KERNEL_INFO_VERSION,
+    GemmInfo,
+    GridFromArg,
+    KernelInfo,
+    KernelInfoError,
+    PersistentGrid,
+)
+from lower_tc.lowering.compile import compile_source
+
+#: The metadata comment above each kernel in the PTX (what bench/ptx_hashes.py hashes).
+INFO_LINE = re.compile(r"^// lower-tc kernel [^:]+: (\{.*\})$", re.M)
+SINGLE_TILE_KEYS = {"name", "target", "threads", "smem_bytes", "args", "tensor_maps"}
+GEMM_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "gemm"}
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_the_json_reads_back_into_the_same_json(path) -> None:
+    """Each kernel's metadata line parses into a KernelInfo that writes it again byte for
+    byte, and equals the one compile_source returns."""
+    kernels = compile_source(path.read_text(), path.name)
+    lines = INFO_LINE.findall(kernels[0].ptx)
+    assert len(lines) == len(kernels)
+    for kernel, line in zip(kernels, lines):
+        info = KernelInfo.from_json(line)
+        assert info == kernel.info
+        assert info.to_json() == line
+        keys = set(json.loads(line))
+        assert keys == (GEMM_KEYS | ({"cluster"} & keys) if info.gemm is not None else SINGLE_TILE_KEYS)
+
+
+def test_a_gemm_with_sizes_known_at_launch_keeps_its_nulls() -> None:
+    (kernel,) = compile_source((ROOT / "examples" / "gemm_bf16_dynamic.mlir").read_text(), "dyn.mlir")
+    info = kernel.info
+    assert isinstance(info.gemm, GemmInfo) and (info.gemm.m, info.gemm.n, info.gemm.k) == (None, None, None)
+    assert isinstance(info.grid[0], GridFromArg) and info.tensor_maps[0].global_dims is None
+    data = json.loads(info.to_json())
+    assert data["gemm"]["m"] is None and data["tensor_maps"][0]["global_dims"] is None
+    assert data["grid"][0] == {"arg": 2, "dim": 1, "tile": 256}
+    assert "value" not in data["size_params"][0]  # filled in by resolve_sizes, never compiled
+
+
+def test_the_persistent_grid_and_the_cluster_round_trip() -> None:
+    (kernel,) = compile_source((ROOT / "examples" / "gemm_bf16.mlir").read_text(), "g.mlir")
+    clustered = replace(kernel.info, grid=(PersistentGrid(132), 1, 1), cluster=(2, 1, 1))
+    data = json.loads(clustered.to_json())
+    assert data["grid"] == [{"persistent": 132}, 1, 1] and data["cluster"] == [2, 1, 1]
+    assert KernelInfo.from_json(clustered.to_json()) == clustered
+    assert clustered.cluster_size == 2 and kernel.info.cluster_size == 1
+
+
+def test_the_version_is_carried_but_not_yet_written() -> None:
+    """`to_json()` writes today's metadata; `with_version=True` adds the version, which
+    `from_json` checks."""
+    (kernel,) = compile_source((EXAMPLES[0]).read_text(), EXAMPLES[0].name)
+    info = kernel.info
+    assert info.version == KERNEL_INFO_VERSION and "version" not in json.loads(info.to_json())
+    versioned = info.to_json(with_version=True)
+    assert json.loads(versioned)["version"] == KERNEL_INFO_VERSION
+    assert KernelInfo.from_json(versioned) == info
+    with pytest.raises(KernelInfoError, match="version 99"):
+        KernelInfo.from_json(versioned.replace(f'"version": {KERNEL_INFO_VERSION}', '"version": 99'))
+
+
+def test_json_that_is_not_a_kernel_contract_is_refused() -> None:
+    with pytest.raises(KernelInfoError, match="not a kernel's launch metadata"):
+        KernelInfo.from_json('{"name": "k", "target": "sm_90a"}')
+    with pytest.raises(KernelInfoError, match="^a grid entry is a count"):
+        KernelInfo.from_json(json.dumps({
+            "name": "k", "target": "sm_90a", "threads": 128, "smem_bytes": 0, "args": [],
+            "tensor_maps": [], "grid": ["x", 1, 1],
+        }))

@@ -1,0 +1,157 @@
+"""The launcher does what a kernel's contract says, seen through a fake CUDA driver (the
+GPU tests run this for real on an H100; here nothing else executes lowering/runtime/launch.py):
+the tensor maps it encodes, the parameters in the PTX entry's order, the opt-in to large
+dynamic shared memory, and the grid (counts, sizes known at launch, the persistent form in
+whole clusters)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from lower_tc.layout.kernel_info import KernelInfo, PersistentGrid
+from lower_tc.lowering.compile import compile_source
+from lower_tc.lowering.runtime import launch as launching, session
+from lower_tc.lowering.runtime.errors import RunError
+from lower_tc.lowering.runtime.sizes import resolve_sizes
+
+sys.path.insert(0, str(ROOT / "bench"))
+from gemm_sweep import GemmCase  # noqa: E402
+
+SMS = 132
+
+
+@dataclass
+class _TensorMap:
+    args: tuple[Any, ...]
+
+    def getPtr(self) -> int:
+        return 0x7000 + id(self) % 0x1000
+
+
+class _Enum:
+    """Stands for a driver enum: the value given, or any named member."""
+
+    def __call__(self, value: Any) -> Any:
+        return value
+
+    def __getattr__(self, name: str) -> str:
+        return name
+
+
+@dataclass
+class FakeDriver:
+    """Enough of cuda.bindings.driver for `launch`: records what the launcher asks for."""
+
+    calls: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    tensor_maps: list[_TensorMap] = field(default_factory=list)
+
+    class CUresult:
+        CUDA_ERROR_NOT_READY = 600
+
+    class CUdevice_attribute:
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+        CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
+
+    CUfunction_attribute = _Enum()
+    CUtensorMapDataType = _Enum()
+    CUtensorMapInterleave = _Enum()
+    CUtensorMapSwizzle = _Enum()
+    CUtensorMapL2promotion = _Enum()
+    CUtensorMapFloatOOBfill = _Enum()
+
+    @staticmethod
+    def cuuint64_t(value: int) -> int:
+        return value
+
+    cuuint32_t = cuuint64_t
+
+    def __getattr__(self, name: str):
+        if not name.startswith("cu"):
+            raise AttributeError(name)
+        results = {
+            "cuDeviceGetCount": 1, "cuDeviceGet": 0, "cuDeviceGetName": b"NVIDIA H100 80GB HBM3\0",
+            "cuDevicePrimaryCtxRetain": "ctx", "cuModuleLoadData": "module", "cuModuleGetFunction": "fn",
+            "cuMemAlloc": 0x1000, "cuStreamCreate": "stream", "cuCtxGetDevice": 0,
+        }
+
+        def call(*args: Any) -> tuple[Any, ...]:
+            self.calls.append((name, args))
+            if name == "cuDeviceGetAttribute":
+                return (0, {75: 9, 76: 0, 16: SMS}[args[0]])
+            if name == "cuTensorMapEncodeTiled":
+                self.tensor_maps.append(_TensorMap(args))
+                return (0, self.tensor_maps[-1])
+            if name == "cuStreamQuery":
+                return (0,)
+            return (0, results[name]) if name in results else (0,)
+
+        return call
+
+    def called(self, name: str) -> list[tuple[Any, ...]]:
+        return [args for n, args in self.calls if n == name]
+
+
+@pytest.fixture
+def driver(monkeypatch) -> FakeDriver:
+    fake = FakeDriver()
+    monkeypatch.setattr(session, "load_driver", lambda: fake)
+    monkeypatch.setattr(session, "_SESSION", {})
+    monkeypatch.setattr(session, "_LOST", [])
+    return fake
+
+
+def _launch(info: KernelInfo) -> None:
+    buffers = [np.zeros(8, np.float32) for _ in info.args]
+    launching.launch(b"cubin", info, buffers)
+
+
+@pytest.mark.parametrize("options, cluster", [("", 1), ("cluster = 2, l2_promotion = 256", 2)])
+def test_a_persistent_gemm_gets_one_cta_per_sm_in_whole_clusters(driver, options, cluster) -> None:
+    case = GemmCase("bf16", "bf16", "f32", "bf16", 4096, 4096, 4096, True, True, None, options=options)
+    (kernel,) = compile_source(case.source(), case.name)
+    info = kernel.info
+    assert isinstance(info.grid[0], PersistentGrid) and info.cluster_size == cluster
+    _launch(info)
+    (fn, gx, gy, gz, bx, by, bz, smem, stream, params, extra), = driver.called("cuLaunchKernel")
+    assert (gx, gy, gz) == (SMS - SMS % cluster, 1, 1) and (bx, by, bz) == (info.threads, 1, 1)
+    assert smem == info.smem_bytes > 48 * 1024
+    assert driver.called("cuFuncSetAttribute")[0][-1] == info.smem_bytes
+    for tm, encoded in zip(info.tensor_maps, driver.tensor_maps, strict=True):
+        dtype, rank, _, dims, strides, box, _, _, swizzle, promotion, _ = encoded.args
+        assert (dtype, rank, dims, strides, box) == (9, 2, list(tm.global_dims), list(tm.global_strides), list(tm.box))
+        assert swizzle == tm.tma_swizzle_code and promotion == (tm.l2_promotion or 0)
+    assert {tm.l2_promotion for tm in info.tensor_maps[:2]} == ({3} if "l2_promotion" in options else {None})
+
+
+def test_a_gemm_with_sizes_known_at_launch_gets_them_in_its_parameters_and_maps(driver) -> None:
+    (kernel,) = compile_source((ROOT / "examples" / "gemm_bf16_dynamic.mlir").read_text(), "dyn.mlir")
+    with pytest.raises(RunError, match="kernel gemm_bf16_dynamic has sizes known only at launch: resolve_sizes first"):
+        _launch(kernel.info)
+    assert driver.called("cuMemAlloc") == []  # refused before taking anything
+    driver.calls.clear()
+    info = resolve_sizes(kernel.info, {"A": (1000, 1000, 1008), "B": (1000, 904, None), "D": (1000, 904, None)})
+    _launch(info)
+    (_, gx, gy, gz, *_), = driver.called("cuLaunchKernel")
+    assert (gx, gy, gz) == (4, 8, 1)
+    assert [list(tm.args[3]) for tm in driver.tensor_maps] == [list(tm.global_dims) for tm in info.tensor_maps]
+    assert driver.tensor_maps[0].args[3] == [1000, 1000] and driver.tensor_maps[0].args[4] == [2016]
+    # the parameters in the PTX entry's order: pointers, the .u32 sizes, the tensor maps
+    entry = kernel.ptx.split(".visible .entry", 1)[1].split(")", 1)[0]
+    assert entry.count(".param .u64") == len(info.args) and entry.count(".param .u32") == len(info.size_params) == 9
+
+
+def test_a_single_tile_kernel_is_one_cta(driver) -> None:
+    (kernel,) = compile_source((ROOT / "examples" / "wgmma_bf16_tma_offset.mlir").read_text(), "t.mlir")
+    assert kernel.info.grid is None and kernel.info.size_params is None
+    _launch(kernel.info)
+    (_, gx, gy, gz, bx, *_), = driver.called("cuLaunchKernel")
+    assert (gx, gy, gz, bx) == (1, 1, 1, 128)
+    assert len(driver.tensor_maps) == len(kernel.info.tensor_maps) == 2
+    assert driver.called("cuFuncSetAttribute") == []  # under 48 KiB
