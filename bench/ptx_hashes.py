@@ -78,9 +78,15 @@ def jobs(sets: list[str]) -> list[tuple[str, str, str]]:
 def compare(before: str, after: str) -> int:
     """Prints, per set and column, how many rows differ; exit 1 if any row does."""
 
-    def rows(path: str) -> dict[tuple[str, str], list[str]]:
-        lines = Path(path).read_text().splitlines()[1:]
-        return {(p[0], p[1]): p[2:] for p in (line.split("\t") for line in lines)}
+    def rows(path: str) -> dict[tuple[str, str, int], list[str]]:
+        """Rows by (set, name, occurrence): a sweep may list one name twice."""
+        seen: dict[tuple[str, str], int] = {}
+        out = {}
+        for line in Path(path).read_text().splitlines()[1:]:
+            p = line.split("\t")
+            n = seen[(p[0], p[1])] = seen.get((p[0], p[1]), -1) + 1
+            out[(p[0], p[1], n)] = p[2:]
+        return out
 
     old, new = rows(before), rows(after)
     changed = 0
