@@ -99,15 +99,16 @@ from lower_tc.dialects.tc_wmma_ops import (
     WmmaZeroOp,
     wmma_stored_extent,
 )
-from lower_tc.dialects.tc_gemm import GEMM_ATTRS, GEMM_OPS, GemmConfigAttr, MatmulOp, WindowLoadOp, WindowStoreOp
+from lower_tc.dialects.tc_gemm import WINDOW_OPS, WindowLoadOp, WindowStoreOp
+from lower_tc.dialects.tc_matmul import MATMUL_ATTRS, MATMUL_OPS, GemmConfigAttr, MatmulOp
 from lower_tc.layout import Arch, Major
 
 
 #: The tc ops, family by family (another module's ops: one more `*THEIR_OPS` entry).
-OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *WMMA_OPS, *GEMM_OPS]
+OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *WMMA_OPS, *MATMUL_OPS, *WINDOW_OPS]
 #: The tc attributes and types.
 ATTRIBUTES = [
-    *GEMM_ATTRS,
+    *MATMUL_ATTRS,
     GemmScheduleAttr,
     LayoutAttr,
     TileType,

@@ -1,85 +1,32 @@
-"""tc ops for whole GEMM kernels: the op level (`tc.matmul`) and the loop level's
-windows (`tc.window_load`, `tc.window_store`).
+"""The loop level's windows of a whole GEMM (`tc.window_load`, `tc.window_store`).
 
-The loop level is what `tc-expand-matmul` produces and what a kernel engineer writes by
-hand: shared-memory tiles with `stages` buffers, the CTA's output tile found from
-`gpu.block_id` with `arith`, an `scf.for` over K whose body loads the A and B windows at
-run-time coordinates and runs `tc.wgmma`, and a `tc.window_store` of the accumulator
-into D. The lowering pipelines that loop (docs/gemm.md).
+The loop level is what `tc-expand-matmul` makes of `tc.matmul` (dialects/tc_matmul.py) and
+what a kernel engineer writes by hand: shared-memory tiles with `stages` buffers, the CTA's
+output tile found from `gpu.block_id` with `arith`, an `scf.for` over K whose body loads
+the A and B windows at run-time coordinates and runs `tc.wgmma`, and a `tc.window_store`
+of the accumulator into D. The lowering pipelines that loop (docs/gemm.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from xdsl.dialects.builtin import BoolAttr, I64, IndexType, IntAttr, IntegerAttr, MemRefType, StringAttr, UnitAttr, i64
-from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue
+from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
-    opt_prop_def,
     prop_def,
 )
 from xdsl.irdl.operations import AttrSizedOperandSegments
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import Operand, OperandAttr
-from lower_tc.dialects.tc_globals import Matrix, check_ld, check_tma_source, matrix
-from lower_tc.dialects.tc_kernel import kernel_target
-from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME, MatmulOptions, OptionKind
+from lower_tc.dialects.tc_globals import Matrix, check_tma_source, matrix
 from lower_tc.dialects.tc_types import AccType, TileType, dtype_name
-from lower_tc.layout import LayoutError
-from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, default_accumulator, operand_pair_problem
-from lower_tc.layout.targets import check_operand_type
-from lower_tc.layout import Arch
-
-#: The keys of #tc.gemm_config, in order.
-CONFIG_KEYS = ("bm", "bn", "bk", "stages")
-
-
-@irdl_attr_definition
-class GemmConfigAttr(ParametrizedAttribute):
-    """A GEMM tile configuration: ``#tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4>``.
-
-    The CTA computes a BM x BN tile of D, stepping K by BK with `stages` shared-memory
-    buffers; BM/64 warpgroups each own 64 rows."""
-
-    name = "tc.gemm_config"
-
-    bm: IntAttr
-    bn: IntAttr
-    bk: IntAttr
-    stages: IntAttr
-
-    @property
-    def config(self) -> GemmConfig:
-        return GemmConfig(self.bm.data, self.bn.data, self.bk.data, self.stages.data)
-
-    @classmethod
-    def from_config(cls, c: GemmConfig) -> "GemmConfigAttr":
-        return cls(IntAttr(c.bm), IntAttr(c.bn), IntAttr(c.bk), IntAttr(c.stages))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(
-            f"<bm = {self.bm.data}, bn = {self.bn.data}, bk = {self.bk.data}, stages = {self.stages.data}>"
-        )
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        values = []
-        with parser.in_angle_brackets():
-            for i, key in enumerate(CONFIG_KEYS):
-                if i:
-                    parser.parse_punctuation(",")
-                parser.parse_keyword(key)
-                parser.parse_punctuation("=")
-                values.append(IntAttr(parser.parse_integer(allow_boolean=False)))
-        return tuple(values)
+from lower_tc.layout.gemm import STORE_TYPES
 
 
 def _parse_index_pair(parser: Parser) -> tuple[object, object]:
@@ -251,272 +198,6 @@ def check_output(mem: Attribute, acc: str, what: str) -> None:
         )
 
 
-def _option_attr(kind: OptionKind, value: str | int | bool) -> Attribute:
-    """An option's property: a string, an i64 or a boolean."""
-    if kind is OptionKind.NAME:
-        return StringAttr(str(value))
-    if kind is OptionKind.FLAG:
-        return BoolAttr(int(bool(value)), 1)
-    return IntegerAttr(int(value), i64)
+WINDOW_OPS = [WindowLoadOp, WindowStoreOp]
 
-
-def _parse_options(parser: Parser) -> tuple[MatmulOptions, dict[str, Attribute]]:
-    """tc.matmul's attr-dict: (the GEMM options, the other dialects' attributes). An
-    unknown bare or ``tc.`` name and a value of the wrong type are errors at the entry."""
-    options: dict[str, str | int | bool] = {}
-    others: dict[str, Attribute] = {}
-
-    def entry() -> None:
-        start = parser.pos
-        name = parser.parse_optional_identifier_or_str_literal()
-        if name is None:
-            parser.raise_error("expected an option or an attribute name", start, start + 1)
-        value: Attribute = UnitAttr()
-        if parser.parse_optional_punctuation("="):
-            value = parser.parse_attribute()
-        end = parser.pos
-        if name in options or name in others:
-            parser.raise_error(f"{name} is given twice", start, end)
-        option = OPTIONS_BY_NAME.get(name)
-        if option is None:
-            if "." in name and not name.startswith("tc."):
-                others[name] = value  # another dialect's attribute
-                return
-            known = ", ".join(o.name for o in GEMM_OPTIONS)
-            parser.raise_error(f"unknown option '{name}' of tc.matmul (options: {known})", start, end)
-        why = option.type_problem(value)
-        if why:
-            parser.raise_error(why, start, end)
-        options[name] = option.from_attr(value)  # type: ignore[assignment]
-
-    parser.parse_optional_comma_separated_list(parser.Delimiter.BRACES, entry)
-    return MatmulOptions(**options), others  # type: ignore[arg-type]
-
-
-@irdl_op_definition
-class MatmulOp(IRDLOperation):
-    """D = A x B (+ C) over whole global matrices, as one kernel:
-    ``tc.matmul %A, %B to %D [plus %C] [acc f32] [config #tc.gemm_config<...>]
-    [{schedule = "warp_specialized", raster = 8, ...}] : ...``.
-
-    A is M x K, B is K x N, each row- or column-major with a leading dimension of a
-    multiple of 16 bytes (TMA); D and C are M x N, row-major. `tc-expand-matmul`
-    turns it into the loop level; without a configuration it chooses one from the shape
-    and the types.
-
-    The attr-dict's entries that name a GEMM option (tc_schedule.GEMM_OPTIONS) are the
-    op's declared properties below. The parser refuses, at the entry, a bare name that is
-    not an option, a ``tc.`` name, and a value of the wrong type; a name with another
-    dialect's prefix (``foo.bar``) stays a discardable attribute. Values out of range are
-    the verifier's errors, options that do not go together tc-expand-matmul's."""
-
-    name = "tc.matmul"
-    a = operand_def(MemRefType)
-    b = operand_def(MemRefType)
-    dst = operand_def(MemRefType)
-    c = opt_operand_def(MemRefType)
-    acc = opt_prop_def(StringAttr)
-    config = opt_prop_def(GemmConfigAttr)
-    # the GEMM options (tc_schedule.GEMM_OPTIONS), each absent where not given
-    schedule = opt_prop_def(StringAttr)
-    raster = opt_prop_def(IntegerAttr[I64])
-    persistent = opt_prop_def(BoolAttr)
-    mma_depth = opt_prop_def(IntegerAttr[I64])
-    cluster = opt_prop_def(IntegerAttr[I64])
-    epilogue = opt_prop_def(StringAttr)
-    l2_promotion = opt_prop_def(IntegerAttr[I64])
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    def __init__(
-        self, a: SSAValue, b: SSAValue, dst: SSAValue, c: SSAValue | None = None,
-        acc: str | None = None, config: GemmConfigAttr | None = None,
-        options: MatmulOptions = MatmulOptions(),
-    ):
-        props: dict[str, Attribute] = {}
-        if acc is not None:
-            props["acc"] = StringAttr(acc)
-        if config is not None:
-            props["config"] = config
-        for option in GEMM_OPTIONS:
-            value = getattr(options, option.name)
-            if value is not None:
-                props[option.name] = _option_attr(option.kind, value)
-        super().__init__(operands=[a, b, dst, [c] if c is not None else []], properties=props)
-
-    @property
-    def options(self) -> MatmulOptions:
-        """The options the op gives (None where it leaves one to tc-expand-matmul)."""
-        values = {}
-        for option in GEMM_OPTIONS:
-            attr = self.properties.get(option.name)
-            values[option.name] = option.from_attr(attr) if attr is not None else None
-        return MatmulOptions(**values)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "MatmulOp":
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        dst = parser.parse_unresolved_operand()
-        c = parser.parse_unresolved_operand() if parser.parse_optional_keyword("plus") else None
-        acc = None
-        if parser.parse_optional_keyword("acc"):
-            acc = parser.parse_identifier()
-        config = None
-        if parser.parse_optional_keyword("config"):
-            config = parser.parse_attribute()
-            if not isinstance(config, GemmConfigAttr):
-                parser.raise_error("expected #tc.gemm_config<bm = .., bn = .., bk = .., stages = ..>")
-        options, attrs = _parse_options(parser)
-        parser.parse_punctuation(":")
-        types = [parser.parse_type()]
-        while parser.parse_optional_punctuation(","):
-            types.append(parser.parse_type())
-        want = 4 if c is not None else 3
-        if len(types) != want:
-            parser.raise_error(f"expected {want} types (A, B, D{', C' if c is not None else ''})")
-        op = cls(
-            parser.resolve_operand(a, types[0]),
-            parser.resolve_operand(b, types[1]),
-            parser.resolve_operand(dst, types[2]),
-            parser.resolve_operand(c, types[3]) if c is not None else None,
-            acc,
-            config,
-            options,
-        )
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.a)
-        printer.print_string(", ")
-        printer.print_operand(self.b)
-        printer.print_string(" to ")
-        printer.print_operand(self.dst)
-        if self.c is not None:
-            printer.print_string(" plus ")
-            printer.print_operand(self.c)
-        if self.acc is not None:
-            printer.print_string(f" acc {self.acc.data}")
-        if self.config is not None:
-            printer.print_string(" config ")
-            printer.print_attribute(self.config)
-        self._print_options(printer)
-        printer.print_string(" : ")
-        types = [self.a.type, self.b.type, self.dst.type] + ([self.c.type] if self.c is not None else [])
-        for i, t in enumerate(types):
-            if i:
-                printer.print_string(", ")
-            printer.print_attribute(t)
-
-    def _print_options(self, printer: Printer) -> None:
-        """The options as they are written (``raster = 8``, not ``8 : i64``), in the
-        table's order, then the other dialects' attributes, in one attr-dict."""
-        options = [(o, self.properties[o.name]) for o in GEMM_OPTIONS if o.name in self.properties]
-        if not options and not self.attributes:
-            return
-
-        def entry(item: tuple[str, Attribute]) -> None:
-            name, attr = item
-            option = OPTIONS_BY_NAME.get(name)
-            if option is not None and option.kind is OptionKind.INTEGER and isinstance(attr, IntegerAttr):
-                printer.print_string(f"{name} = {attr.value.data}")
-                return
-            printer.print_identifier_or_string_literal(name)
-            if not isinstance(attr, UnitAttr):
-                printer.print_string(" = ")
-                printer.print_attribute(attr)
-
-        printer.print_string(" ")
-        with printer.in_braces():
-            printer.print_list([(o.name, attr) for o, attr in options] + list(self.attributes.items()), entry)
-
-    @property
-    def problem(self) -> tuple[int | None, int | None, int | None]:
-        """(M, N, K), None where dynamic (D gives M and N where A and B do not)."""
-        a, b, d = matrix(self.a.type, "A"), matrix(self.b.type, "B"), matrix(self.dst.type, "D")
-        m = a.rows if a.rows is not None else d.rows
-        n = b.cols if b.cols is not None else d.cols
-        k = a.cols if a.cols is not None else b.rows
-        return m, n, k
-
-    @property
-    def types(self) -> tuple[str, str]:
-        return dtype_name(self.a.type.element_type), dtype_name(self.b.type.element_type)  # type: ignore[union-attr]
-
-    def _verify_options(self) -> None:
-        """Each option in its range (the combinations are tc-expand-matmul's to check);
-        no option or tc name among the discardable attributes (an op built in Python)."""
-        for option in GEMM_OPTIONS:
-            attr = self.properties.get(option.name)
-            if attr is None:
-                continue
-            value = option.from_attr(attr)
-            if value is None:
-                raise VerifyException(option.type_problem(attr) or "")
-            why = option.value_problem(value, str(value) if option.kind is OptionKind.NAME else str(attr))
-            if why:
-                raise VerifyException(why)
-        for name in self.attributes:
-            if "." not in name or name.startswith("tc."):
-                raise VerifyException(f"'{name}' is not an attribute of tc.matmul: its options are properties (tc_schedule.GEMM_OPTIONS)")
-
-    @property
-    def acc_type(self) -> str:
-        return self.acc.data if self.acc is not None else default_accumulator(self.types[0])
-
-    def verify_(self) -> None:
-        self._verify_options()
-        arch = kernel_target(self) or Arch.SM90A
-        ga, gb, gd = matrix(self.a.type, "A"), matrix(self.b.type, "B"), matrix(self.dst.type, "D")
-
-        def differ(x: int | None, y: int | None) -> bool:
-            return x is not None and y is not None and x != y
-
-        def text(x: int | None) -> str:
-            return "?" if x is None else str(x)
-
-        if differ(ga.cols, gb.rows):
-            raise VerifyException(f"A is {text(ga.rows)}x{text(ga.cols)} but B is {text(gb.rows)}x{text(gb.cols)}: their K differ")
-        if differ(gd.rows, ga.rows) or differ(gd.cols, gb.cols):
-            raise VerifyException(f"D must be M x N = {text(ga.rows)}x{text(gb.cols)}")
-        a, b = self.types
-        problem = operand_pair_problem(a, b, arch)
-        if problem:
-            raise VerifyException(problem)
-        acc = self.acc_type
-        allowed = accumulators(a, arch)
-        if acc not in allowed:
-            raise VerifyException(f"{a} x {b} accumulates in {' or '.join(allowed) or 'nothing'}, not {acc}")
-        for what, mem, role in (("A", self.a.type, Operand.A), ("B", self.b.type, Operand.B)):
-            assert isinstance(mem, MemRefType)
-            geometry = matrix(mem, what)
-            row_major = geometry.row_major
-            # which dimension is contiguous decides the tile's major-ness (TMA does not transpose)
-            k_contiguous = row_major if role is Operand.A else not row_major
-            dtype = a if role is Operand.A else b
-            try:
-                check_operand_type(arch, dtype, not k_contiguous)
-            except LayoutError as err:
-                raise VerifyException(
-                    f"{err} ({what} is {'row' if row_major else 'column'}-major, so its tiles "
-                    f"would be {'K' if k_contiguous else 'MN'}-major)"
-                ) from None
-            check_ld(geometry, mem, f"{what}'s leading dimension is {{}} bytes: TMA needs a multiple of 16")
-        check_output(self.dst.type, acc, "D")
-        if self.c is not None:
-            check_output(self.c.type, acc, "C")
-            if self.c.type.get_shape() != self.dst.type.get_shape():  # type: ignore[union-attr]
-                raise VerifyException("C must have D's shape")
-        if self.config is not None:
-            why = config_problem(self.config.config, a, b, acc, arch)
-            if why:
-                raise VerifyException(why)
-
-
-GEMM_OPS = [MatmulOp, WindowLoadOp, WindowStoreOp]
-GEMM_ATTRS = [GemmConfigAttr]
-
-__all__ = ["GEMM_ATTRS", "GEMM_OPS", "GemmConfigAttr", "MatmulOp", "WindowLoadOp", "WindowStoreOp", "Matrix", "check_tma_source", "matrix"]
+__all__ = ["WINDOW_OPS", "Matrix", "WindowLoadOp", "WindowStoreOp", "check_output", "check_tma_source", "matrix"]

@@ -29,7 +29,8 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import tc
-from lower_tc.dialects.tc_gemm import MatmulOp, WindowLoadOp, WindowStoreOp, matrix
+from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp, matrix
+from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_kernel import GRID_ATTR, SCHEDULE_ATTR
 from lower_tc.dialects.tc_schedule import EPILOGUES, SCHEDULES, GemmSchedule, GemmScheduleAttr
 from lower_tc.layout import Arch, LayoutError

@@ -13,6 +13,10 @@ two files:
 - `layout` imports neither xDSL nor CUDA;
 - `lowering/runtime` imports neither xDSL nor dialects or passes, not even through another
   module;
+- rooms inside a layer: in `lowering/`, backend < runtime < {parse, reference_program,
+  descriptor_report} < {compile, pictures} < cli; in `passes/`, the passes do not import
+  one another, and only tc-lower-to-ptx imports its lowering (`passes/to_ptx/`), which
+  imports no pass;
 - a function-level import of a lower_tc module only in the lazy registries allowlisted
   below, and every function-level import in `lowering/` (an optional dependency, a command
   that must start without xDSL) says why in a comment.
@@ -37,6 +41,14 @@ from conftest import ROOT, package_dirs
 LAYERS = {"lower_tc.layout": 0, "lower_tc.dialects": 1, "lower_tc.passes": 2, "lower_tc.lowering": 3}
 ROOT_LAYER = 4
 
+#: The rooms of lowering/, in order: a room imports only rooms before it (and itself).
+LOWERING_ROOMS = {
+    "backend": 0, "runtime": 1, "parse": 2, "reference_program": 2, "descriptor_report": 2,
+    "compile": 3, "pictures": 3, "cli": 4,
+}
+#: The one pass that may import the lowering to PTX (passes/to_ptx/).
+TO_PTX_PASS = "lower_tc.passes.lower_to_ptx"
+
 #: Function-level imports of lower_tc modules that are lazy registries: (importer, imported).
 #: Each must carry a comment in the code saying why it is lazy.
 LAZY_REGISTRIES = {
@@ -49,7 +61,6 @@ LAZY_REGISTRIES = {
     ("lower_tc.passes", "lower_tc.passes.assign_smem"),
     ("lower_tc.passes", "lower_tc.passes.compute_descriptors"),
     ("lower_tc.passes", "lower_tc.passes.lower_to_ptx"),
-    ("lower_tc.passes", "lower_tc.passes.ptx_control_flow"),
     ("lower_tc.passes", "lower_tc.passes.ptx_lower_loops"),
     # the `lower-tc` dispatcher imports only the sub-tool it runs (`desc` starts without xDSL)
     ("lower_tc.lowering.cli.main", "lower_tc.lowering.cli.desc"),
@@ -260,6 +271,32 @@ def layer_violations(modules: dict[str, Module]) -> list[str]:
     return sorted(set(out), key=out.index)
 
 
+def _room(name: str, package: str) -> str | None:
+    """The first name below `package` (a room of lowering/, a pass module of passes/)."""
+    if not name.startswith(package + "."):
+        return None
+    return name[len(package) + 1 :].split(".")[0]
+
+
+def room_violations(modules: dict[str, Module]) -> list[str]:
+    out = []
+    for m in modules.values():
+        for i in m.imports:
+            if i.target not in modules:
+                continue
+            src, dst = _room(m.name, "lower_tc.lowering"), _room(i.target, "lower_tc.lowering")
+            if src and dst and src != dst and LOWERING_ROOMS.get(dst, 9) >= LOWERING_ROOMS.get(src, 9):
+                out.append(f"{rel(m)}:{i.line} imports {rel(modules[i.target])}: lowering/{dst} is not a room below lowering/{src}")
+            src, dst = _room(m.name, "lower_tc.passes"), _room(i.target, "lower_tc.passes")
+            if not (src and dst) or src == dst:
+                continue
+            if dst == "to_ptx" and m.name != TO_PTX_PASS:
+                out.append(f"{rel(m)}:{i.line} imports {rel(modules[i.target])}: only tc-lower-to-ptx uses the lowering to PTX")
+            elif dst != "to_ptx":
+                out.append(f"{rel(m)}:{i.line} imports {rel(modules[i.target])}: passes do not import one another (shared rules live in the dialects)")
+    return sorted(set(out), key=out.index)
+
+
 def _external(i: Import, prefixes: tuple[str, ...]) -> bool:
     return any(i.target == p or i.target.startswith(p + ".") for p in prefixes)
 
@@ -314,6 +351,7 @@ def function_import_violations(modules: dict[str, Module]) -> list[str]:
 RULES = {
     "cycles": cycle_violations,
     "layers": layer_violations,
+    "rooms": room_violations,
     "layout": layout_violations,
     "runtime": runtime_violations,
     "function-level": function_import_violations,
@@ -350,6 +388,8 @@ FAKE = {
         "lower_tc" = "lower_tc"
         "lower_tc.layout" = "layout"
         "lower_tc.dialects" = "dialects"
+        "lower_tc.passes" = "passes"
+        "lower_tc.passes.to_ptx" = "passes/to_ptx"
         "lower_tc.lowering" = "lowering"
         "lower_tc.lowering.runtime" = "lowering/runtime"
     """,
@@ -359,6 +399,11 @@ FAKE = {
     "dialects/__init__.py": "",
     "dialects/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from lower_tc.dialects.c import C\n",
     "dialects/c.py": "from lower_tc.dialects import b\n\ndef f():\n    from lower_tc.layout import a\n",
+    "passes/__init__.py": "",
+    "passes/early.py": "from lower_tc.passes.to_ptx import x\n",
+    "passes/later.py": "from lower_tc.passes import early\n",
+    "passes/to_ptx/__init__.py": "",
+    "passes/to_ptx/x.py": "",
     "lowering/__init__.py": "",
     "lowering/tool.py": "import lower_tc\nfrom lower_tc.dialects import b\n\ndef g():\n    import numpy\n",
     "lowering/runtime/__init__.py": "",
@@ -383,6 +428,11 @@ def test_each_rule_names_the_files_that_break_it(tmp_path) -> None:
     assert any("lowering/runtime/r.py imports lower_tc.dialects.b" in v and "lowering/tool.py" in v for v in found["runtime"])
     assert any("dialects/c.py:4 imports" in v and "layout/a.py" in v for v in found["function-level"])
     assert any("lowering/tool.py:5 imports numpy inside a function without a comment" in v for v in found["function-level"])
+    assert sorted(v.replace(str(tmp_path) + "/", "") for v in found["rooms"]) == [
+        "lowering/runtime/r.py:1 imports lowering/tool.py: lowering/tool is not a room below lowering/runtime",
+        "passes/early.py:1 imports passes/to_ptx/x.py: only tc-lower-to-ptx uses the lowering to PTX",
+        "passes/later.py:1 imports passes/early.py: passes do not import one another (shared rules live in the dialects)",
+    ]
 
 
 def _modules_after(code: str) -> set[str]:
