@@ -106,7 +106,7 @@ class TensorMap:
     tma_swizzle_code: int  # CUtensorMapSwizzle: none 0, 32B 1, 64B 2, 128B 3
     global_dims: tuple[int, ...] | None  # contiguous first; None: known at launch
     global_strides: tuple[int, ...] | None  # bytes, beyond dimension 0; None: known at launch
-    l2_promotion: int | None = None  # CUtensorMapL2promotion code (tc.l2_promotion); None: 0, not in the JSON
+    l2_promotion: int | None = None  # CUtensorMapL2promotion code (the schedule's l2_promotion); None: 0, not in the JSON
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

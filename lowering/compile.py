@@ -15,10 +15,10 @@ from io import StringIO
 from xdsl.dialects.builtin import ModuleOp
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.ptx.printer import print_module
 from lower_tc.layout.kernel_info import KernelInfo
 from lower_tc.lowering.backend import ptxas
 from lower_tc.lowering.parse import parse, verify
-from lower_tc.dialects.ptx.printer import print_module
 from lower_tc.lowering.reference_program import reference_program
 from lower_tc.lowering.runtime.reference import ReferenceProgram
 from lower_tc.passes import default_pipeline

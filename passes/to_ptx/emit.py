@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, i1, i32, i64
@@ -27,6 +28,8 @@ def param_name(arg: SSAValue) -> str:
     hint = re.sub(r"[^A-Za-z0-9_]", "_", arg.name_hint or "")
     return f"p_{hint}" if hint else f"p_arg{arg.index}"  # type: ignore[attr-defined]
 
+
+T = TypeVar("T")
 
 #: What a counted loop's body builder receives: the counter, the stage and the phase.
 LoopBody = Callable[[SSAValue, SSAValue, SSAValue], None]
@@ -107,14 +110,15 @@ class PtxBuilder:
         """Ends a loop body, passing `values` to the next iteration."""
         self.ops.append(scf.YieldOp(*values))
 
-    def located(self, op: Operation, lower: Callable[[Operation], None]) -> None:
-        """Runs `lower(op)`; every op it emits without a file location gets op's, so the
-        printer cites it and ptxas errors map back to it."""
+    def located(self, op: Operation, lower: Callable[[Operation], T]) -> T:
+        """Runs `lower(op)` and returns what it returns; every op it emits without a file
+        location gets op's, so the printer cites it and ptxas errors map back to it."""
         first = len(self.ops)
-        lower(op)
+        result = lower(op)
         for new in self.ops[first:]:
             if new.location is None or not hasattr(new.location, "line"):
                 new.location = op.location
+        return result
 
 
 def kernel_op(kernel: Operation, body: list[Operation], params: list[str], threads: int, smem_bytes: int, info: KernelInfo) -> ptx.KernelOp:

@@ -97,10 +97,7 @@ class KernelLowering:
         self.scratch = self.scratch_start(body_ops)
         self.prologue(block)
         for op in body_ops:
-            first = len(self.b.ops)
-            self.lower(op)
-            for new in self.b.ops[first:]:
-                new.location = op.location  # the printer cites it; ptxas errors map back to it
+            self.b.located(op, self.lower)  # the printer cites it; ptxas errors map back to it
         self.epilogue()
         params = [f".param .u64 {param_name(a)}" for a in block.args]
         params += [f".param .align 64 .b8 {name}[128]" for name in self.tma_params]

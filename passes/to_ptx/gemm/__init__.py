@@ -63,9 +63,7 @@ def lower_gemm_kernel(kernel: Operation) -> ptx.KernelOp:
         error_at(kernel, str(err))
     recipe = SCHEDULES[(target, options.schedule)]
     k = GemmKernel.read(kernel, options)
-    lowered: list[Lowered] = []
-    k.b.located(k.loop_op, lambda _: lowered.append(recipe(k)))
-    done = lowered[0]
+    done = k.b.located(k.loop_op, lambda _: recipe(k))
     store = None
     for op in k.after_loop:
         k.b.located(op, lambda o: _after_loop(o, done))

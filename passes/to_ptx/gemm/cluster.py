@@ -1,10 +1,10 @@
 """What a CTA knows of its cluster, as a flag the other parts take (like Mosaic GPU's
 `collective=True`), not a kind of kernel of its own.
 
-- `Multicast` (sm_90a, tc.cluster = 2): CTAs 2j and 2j + 1 compute tiles in the same
+- `Multicast` (sm_90a, cluster = 2 in #tc.gemm_schedule): CTAs 2j and 2j + 1 compute tiles in the same
   columns of D, so each loads half of B's boxes and multicasts them to both; a consumer
   warp's lane 0 releases a stage on both CTAs' "empty" barriers.
-- `CtaPair` (sm_100a, tc.cluster = 2): two CTAs run one M = 256 `tcgen05.mma.cta_group::2`;
+- `CtaPair` (sm_100a, cluster = 2 in #tc.gemm_schedule): two CTAs run one M = 256 `tcgen05.mma.cta_group::2`;
   rank 0 (the leader) issues it, its "full" barriers count both CTAs' bytes, and its
   commits multicast to both.
 

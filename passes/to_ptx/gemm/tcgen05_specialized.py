@@ -217,7 +217,7 @@ class Roles:
 
 
 def lower(k: GemmKernel, pair: bool) -> Lowered:
-    """The warp-specialised tcgen05 GEMM (module docstring); `pair`: tc.cluster = 2."""
+    """The warp-specialised tcgen05 GEMM (module docstring); `pair`: cluster = 2 in the schedule."""
     b, regs, options = k.b, k.regs, k.options
     loop = read_k_loop(b, k.loop_op, k.index, k.before, tcgen05.MMA, lambda op: tcgen05.check_mma(op, pair))
     windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion)
