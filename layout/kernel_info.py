@@ -13,10 +13,8 @@ launch": an argument's shape or stride, a tensor map's global dimensions and str
 GEMM's M, N, K. `resolve_sizes` (lowering/runtime/sizes.py) fills those in from the sizes the
 caller gives and returns a resolved KernelInfo.
 
-Versioning: `KERNEL_INFO_VERSION` is the contract's version and `KernelInfo.version` carries
-it, but `to_json` leaves it out unless asked (`with_version=True`), so that the metadata of
-every kernel stays byte-identical to the one before the contract was declared; `from_json`
-accepts JSON with or without it.
+Versioning: the JSON's top-level "version" is `KERNEL_INFO_VERSION`, which a change of the
+contract's meaning raises; `from_json` refuses JSON without it or of another version.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from typing import Any, Union
 
 from lower_tc.layout.gemm import GemmConfig
 
-#: The version of this contract (the JSON's top-level "version" once it is emitted).
+#: The version of this contract: the JSON's top-level "version".
 KERNEL_INFO_VERSION = 1
 
 #: A dimension or stride that is known only at launch.
@@ -234,11 +232,10 @@ class KernelInfo:
 
     # -- the JSON boundary ---------------------------------------------------------------
 
-    def to_dict(self, with_version: bool = False) -> dict[str, Any]:
-        """The JSON-ready form. `with_version` adds the top-level "version" (left out for
-        now: the metadata stays as it was before the contract was declared)."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form."""
         out: dict[str, Any] = {
-            "name": self.name, "target": self.target, "threads": self.threads,
+            "version": self.version, "name": self.name, "target": self.target, "threads": self.threads,
             "smem_bytes": self.smem_bytes, "args": [a.to_dict() for a in self.args],
             "tensor_maps": [t.to_dict() for t in self.tensor_maps],
         }
@@ -250,17 +247,17 @@ class KernelInfo:
             out["gemm"] = self.gemm.to_dict()
         if self.cluster is not None:
             out["cluster"] = list(self.cluster)
-        if with_version:
-            out["version"] = self.version
         return out
 
-    def to_json(self, with_version: bool = False) -> str:
+    def to_json(self) -> str:
         """The JSON text, keys sorted (what the ptx.kernel's `info` property holds)."""
-        return json.dumps(self.to_dict(with_version), sort_keys=True)
+        return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> KernelInfo:
-        version = d.get("version", KERNEL_INFO_VERSION)
+        if "version" not in d:
+            raise KernelInfoError(f"not a kernel's launch metadata: it has no version (this lower-tc reads version {KERNEL_INFO_VERSION})")
+        version = d["version"]
         if version != KERNEL_INFO_VERSION:
             raise KernelInfoError(f"kernel metadata version {version}: this lower-tc reads version {KERNEL_INFO_VERSION}")
         try:

@@ -22,7 +22,7 @@ from lower_tc.lowering.compile import compile_source
 
 #: The metadata comment above each kernel in the PTX (what bench/ptx_hashes.py hashes).
 INFO_LINE = re.compile(r"^// lower-tc kernel [^:]+: (\{.*\})$", re.M)
-SINGLE_TILE_KEYS = {"name", "target", "threads", "smem_bytes", "args", "tensor_maps"}
+SINGLE_TILE_KEYS = {"version", "name", "target", "threads", "smem_bytes", "args", "tensor_maps"}
 GEMM_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "gemm"}
 
 
@@ -61,17 +61,19 @@ def test_the_persistent_grid_and_the_cluster_round_trip() -> None:
     assert clustered.cluster_size == 2 and kernel.info.cluster_size == 1
 
 
-def test_the_version_is_carried_but_not_yet_written() -> None:
-    """`to_json()` writes today's metadata; `with_version=True` adds the version, which
-    `from_json` checks."""
+def test_the_version_is_written_and_checked() -> None:
+    """The metadata carries the contract's version; JSON of another version, or none, is
+    refused by name."""
     (kernel,) = compile_source((EXAMPLES[0]).read_text(), EXAMPLES[0].name)
-    info = kernel.info
-    assert info.version == KERNEL_INFO_VERSION and "version" not in json.loads(info.to_json())
-    versioned = info.to_json(with_version=True)
-    assert json.loads(versioned)["version"] == KERNEL_INFO_VERSION
-    assert KernelInfo.from_json(versioned) == info
+    versioned = kernel.info.to_json()
+    assert kernel.info.version == KERNEL_INFO_VERSION == json.loads(versioned)["version"]
+    assert KernelInfo.from_json(versioned) == kernel.info
     with pytest.raises(KernelInfoError, match="version 99"):
         KernelInfo.from_json(versioned.replace(f'"version": {KERNEL_INFO_VERSION}', '"version": 99'))
+    unversioned = json.loads(versioned)
+    del unversioned["version"]
+    with pytest.raises(KernelInfoError, match="it has no version"):
+        KernelInfo.from_json(json.dumps(unversioned))
 
 
 def test_json_that_is_not_a_kernel_contract_is_refused() -> None:
@@ -79,6 +81,6 @@ def test_json_that_is_not_a_kernel_contract_is_refused() -> None:
         KernelInfo.from_json('{"name": "k", "target": "sm_90a"}')
     with pytest.raises(KernelInfoError, match="^a grid entry is a count"):
         KernelInfo.from_json(json.dumps({
-            "name": "k", "target": "sm_90a", "threads": 128, "smem_bytes": 0, "args": [],
+            "version": KERNEL_INFO_VERSION, "name": "k", "target": "sm_90a", "threads": 128, "smem_bytes": 0, "args": [],
             "tensor_maps": [], "grid": ["x", 1, 1],
         }))

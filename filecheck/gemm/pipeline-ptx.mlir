@@ -6,7 +6,7 @@
 // The loop stays structured until ptx-lower-loops: without it, an scf.for in the kernel.
 // RUN: lower-tc %examples/gemm_bf16_loop.mlir -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx -t mlir | filecheck %s --check-prefix=SCF
 
-// CHECK: // lower-tc kernel gemm_bf16_loop: {{.*}}"grid": [16, 32, 1]{{.*}}"smem_bytes": 181248{{.*}}"threads": 256
+// CHECK: // lower-tc kernel gemm_bf16_loop: {{.*}}"grid": [16, 32, 1]{{.*}}"smem_bytes": 181248{{.*}}"threads": 256, "version": 1}{{$}}
 // CHECK: .reqntid 256, 1, 1
 // full[s] (one arrival: thread 0's expect_tx) and empty[s] (all 256 threads) after the
 // rings (3 x 16 KiB of A, 3 x 32 KiB of B)
