@@ -8,6 +8,7 @@ import pytest
 
 from xdsl.dialects import func
 
+from fake_cuda import FakeDriver
 from lower_tc.layout.kernel_info import ArgInfo, KernelInfo
 from lower_tc.lowering.parse import parse
 from lower_tc.lowering.reference_program import reference_program
@@ -127,35 +128,11 @@ def test_no_cuda_bindings_is_a_clear_error(monkeypatch) -> None:
 def test_wrong_gpu_is_refused(monkeypatch) -> None:
     """A sm_100a kernel on a Hopper is refused before anything is launched."""
 
-    class FakeDriver:
-        class CUdevice_attribute:
-            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
-            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
-
-        @staticmethod
-        def cuInit(flags):
-            return (0,)
-
-        @staticmethod
-        def cuDeviceGetCount():
-            return (0, 1)
-
-        @staticmethod
-        def cuDeviceGet(i):
-            return (0, 0)
-
-        @staticmethod
-        def cuDeviceGetAttribute(attr, dev):
-            return (0, 9 if attr == 75 else 0)
-
-        @staticmethod
-        def cuDeviceGetName(n, dev):
-            return (0, b"NVIDIA H100 80GB HBM3\0")
-
-    monkeypatch.setattr(session, "load_driver", lambda: FakeDriver)
+    fake = FakeDriver()
+    monkeypatch.setattr(session, "load_driver", lambda: fake)
     with pytest.raises(RunError, match=r"sm_100a kernel needs a GPU of compute capability 10.0; this NVIDIA H100 80GB HBM3 is 9.0"):
         session.Cuda().device("sm_100a")
-    monkeypatch.setattr(FakeDriver, "cuDeviceGetCount", staticmethod(lambda: (0, 0)))
+    fake.devices = 0
     with pytest.raises(RunError, match="no CUDA GPU is present"):
         session.Cuda().device("sm_90a")
 
@@ -201,42 +178,6 @@ def test_e2m1_inputs_are_packed_two_to_a_byte_low_nibble_first() -> None:
     assert np.abs(drawn).max() <= 6 and len(np.unique(drawn)) > 8  # fresh values over the range
 
 
-class FakeDriver:
-    """Enough of cuda.bindings.driver for `launch`: records every call; the kernel
-    either finishes at once or never (`hang`)."""
-
-    hang = False
-
-    class CUresult:
-        CUDA_ERROR_NOT_READY = 600
-
-    class CUdevice_attribute:
-        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
-        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
-
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-
-    def __getattr__(self, name: str):
-        if not name.startswith("cu"):
-            raise AttributeError(name)
-        results = {
-            "cuDeviceGetCount": 1, "cuDeviceGet": 0, "cuDeviceGetName": b"NVIDIA H100 80GB HBM3\0",
-            "cuDevicePrimaryCtxRetain": "ctx", "cuModuleLoadData": "module", "cuModuleGetFunction": "fn",
-            "cuMemAlloc": 0x1000, "cuStreamCreate": "stream",
-        }
-
-        def call(*args):
-            self.calls.append(name)
-            if name == "cuDeviceGetAttribute":
-                return (0, 9 if args[0] == 75 else 0)
-            if name == "cuStreamQuery":
-                return (self.CUresult.CUDA_ERROR_NOT_READY if self.hang else 0,)
-            return (0, results[name]) if name in results else (0,)
-
-        return call
-
-
 def test_a_kernel_that_never_finishes_is_reported_and_nothing_waits_on_it(monkeypatch) -> None:
     """After the time limit nothing may free or unload under the running kernel (the
     driver would wait for it), and the process refuses further launches."""
@@ -248,7 +189,7 @@ def test_a_kernel_that_never_finishes_is_reported_and_nothing_waits_on_it(monkey
     info = KernelInfo(name="spin", target="sm_90a", threads=128, smem_bytes=0, args=())
     with pytest.raises(KernelError, match="kernel spin did not finish within 0.05 s"):
         launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
-    after = fake.calls[fake.calls.index("cuLaunchKernel") + 1:]
+    after = fake.names[fake.names.index("cuLaunchKernel") + 1:]
     assert set(after) == {"cuStreamQuery"}
     with pytest.raises(RunError, match="unusable: kernel spin did not finish"):
         launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
@@ -262,8 +203,8 @@ def test_a_clean_launch_releases_everything_it_took(monkeypatch) -> None:
     info = KernelInfo(name="k", target="sm_90a", threads=128, smem_bytes=0, args=())
     out, device, overruns = launching.launch(b"cubin", info, [np.zeros(4, np.float32), np.ones(2, np.int32)])
     assert device == "NVIDIA H100 80GB HBM3 (sm_90)" and len(out) == 2
-    assert fake.calls.count("cuMemFree") == 2 and fake.calls.count("cuModuleUnload") == 1
-    assert fake.calls.count("cuStreamDestroy") == 1
+    assert fake.names.count("cuMemFree") == 2 and fake.names.count("cuModuleUnload") == 1
+    assert fake.names.count("cuStreamDestroy") == 1
 
 
 def test_no_driver_library_is_a_clear_error(monkeypatch) -> None:
