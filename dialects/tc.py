@@ -32,7 +32,6 @@ from lower_tc.dialects.tc_kernel import (
     GRID_ATTR,
     KERNEL_ATTRS,
     SCHEDULE_ATTR,
-    SMEM_CAPACITY,
     TARGET_ATTR,
     check_kernel_attributes,
     in_gemm_kernel,
@@ -102,6 +101,7 @@ from lower_tc.dialects.tc_wmma_ops import (
 from lower_tc.dialects.tc_gemm import WINDOW_OPS, WindowLoadOp, WindowStoreOp
 from lower_tc.dialects.tc_matmul import MATMUL_ATTRS, MATMUL_OPS, GemmConfigAttr, MatmulOp
 from lower_tc.layout import Arch, Major
+from lower_tc.layout.limits import SMEM_CAPACITY
 
 
 #: The tc ops, family by family (another module's ops: one more `*THEIR_OPS` entry).

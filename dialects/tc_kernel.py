@@ -13,8 +13,6 @@ from lower_tc.layout import LayoutError
 from lower_tc.layout.targets import Arch, KERNEL_TARGETS
 
 
-#: Shared memory one block may use on H100 and B200 (227 KiB).
-SMEM_CAPACITY = 227 * 1024
 #: Target attribute on a kernel function.
 TARGET_ATTR = "tc.target"
 #: The kernel's launch grid: ``tc.grid = [x, y, z]`` (docs/gemm.md).

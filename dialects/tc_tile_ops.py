@@ -11,7 +11,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import CopyVia, CopyViaAttr, Operand, OperandAttr
 from lower_tc.dialects.tc_globals import check_tma_source
-from lower_tc.dialects.tc_kernel import SMEM_CAPACITY, kernel_target
+from lower_tc.dialects.tc_kernel import kernel_target
+from lower_tc.layout.limits import SMEM_CAPACITY
 from lower_tc.dialects.tc_types import TileType, _memref_shape, dtype_name, element_bits, matrix_strides
 from lower_tc.layout import Major, Swizzle, element_type
 from lower_tc.layout.targets import swizzle_rule

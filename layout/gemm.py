@@ -16,11 +16,10 @@ from lower_tc.layout.descriptor import MatrixDescriptor, k_slices
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.errors import LayoutError
 from lower_tc.layout.instr_desc import KIND_ACCUMULATORS, check_mma_shape, kind_of
+from lower_tc.layout.limits import SMEM_CAPACITY
 from lower_tc.layout.targets import Arch
 from lower_tc.layout.tile import TileLayout
 
-#: Shared memory one block may use on H100 and B200 (227 KiB).
-SMEM_CAPACITY = 232448
 #: Each stage has a "full" and an "empty" mbarrier of 8 bytes.
 BARRIER_BYTES_PER_STAGE = 16
 
@@ -176,7 +175,6 @@ __all__ = [
     "BARRIER_BYTES_PER_STAGE",
     "GemmConfig",
     "accumulators",
-    "SMEM_CAPACITY",
     "STORE_TYPES",
     "WGMMA_ACCUMULATORS",
     "check_config",

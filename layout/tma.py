@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lower_tc.layout.limits import TMA_MAX_BOX
 from lower_tc.layout.tile import Major, TileLayout
 
 #: TMA's limit on a box dimension, in elements.
-MAX_BOX = 256
+MAX_BOX = TMA_MAX_BOX
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from lower_tc.layout.epilogue import (
     piece_layout,
     staging_bytes,
 )
-from lower_tc.layout.gemm import SMEM_CAPACITY
+from lower_tc.layout.limits import SMEM_CAPACITY
 from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.tma import tma_plan
 from lower_tc.passes.to_ptx.copies import tensor_map

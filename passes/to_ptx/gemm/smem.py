@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from xdsl.ir import Operation
 
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.layout.gemm import SMEM_CAPACITY
+from lower_tc.layout.limits import SMEM_CAPACITY
 
 
 @dataclass
