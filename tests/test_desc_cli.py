@@ -58,7 +58,7 @@ def test_encode_json_matches_library(capsys) -> None:
     assert [s["start_address"] for s in report["k_slices"]] == [0x400, 0x420, 0x440, 0x460]
     assert (report["lbo"], report["sbo"], report["lbo_enc"], report["sbo_enc"]) == (16, 1024, 1, 64)
     assert report["swizzle"] == "128b" and report["base_offset"] == 0
-    assert report["canonical"].startswith("Swizzle<3,4,3> o ((8,8),")
+    assert report["canonical"].startswith("Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),")
 
 
 def test_encode_auto_prints_reason(capsys) -> None:
@@ -105,7 +105,7 @@ def test_encode_sm100_tf32_mn_major_takes_base32b(capsys) -> None:
     assert code == 0 and report["swizzle"] == "128b_base32b"
     assert "the only mode tcgen05 reads MN-major tf32 with" in report["swizzle_reason"]
     assert (report["lbo"], report["sbo"]) == (2048, 512)
-    assert report["canonical"] == "Swizzle<2,5,2> o ((4,8,1),(4,4)):((1,4,512),(32,128))"
+    assert report["canonical"] == "Sw<2,5,2> o smem_ptr[32b](unset) o ((4,8,1),(4,4)):((1,4,512),(32,128))"
     assert [int(s["desc"], 16) >> 61 for s in report["k_slices"]] == [1, 1]
     assert [s["start_address"] for s in report["k_slices"]] == [0, 1024]  # 8 K rows = 2 atoms
 
