@@ -296,6 +296,11 @@ class TileLayout:
                     f"atom stride along {name} ({stride} bytes) must be a non-negative "
                     f"multiple of {align} bytes for {self.swizzle} layouts"
                 )
+            if self.atom_strides is not None and stride >= DESCRIPTOR_WINDOW:  # even one unused
+                raise LayoutError(
+                    f"atom stride along {name} ({stride} bytes) must be below 256 KiB, the "
+                    "shared-memory window a descriptor can address"
+                )
         # the window first: it costs nothing, and bounds the atoms the overlap check lists
         if self.size_bytes > DESCRIPTOR_WINDOW:
             raise LayoutError(

@@ -138,6 +138,20 @@ def test_encode_refuses_base32b_for_other_kinds(capsys) -> None:
         (["--swizzle-origin", "0x100000000"], "outside the 256 KiB shared-memory window"),
         (["--mn", "800000000000"], "exceed the 256 KiB shared-memory window"),  # at once
         (["--atom-strides", "1152,9216"], "only strides of whole patterns were measured"),
+        # flags that would be silently ignored beside others
+        (["--atom-strides", "1024,8192", "--order", "k-first"], "give either --order or --atom-strides, not both"),
+        (["--atom-strides", "1024,8192", "--order", "mn-first"], "give either --order or --atom-strides, not both"),
+        (["--swizzle", "none", "--swizzle-origin", "0x80"], "--swizzle-origin applies only to a swizzled tile"),
+        (["--max-swizzle", ""], "--max-swizzle applies only to --swizzle auto"),
+        # a stranger's numbers
+        (["--swizzle-origin", ""], "malformed number ''"),
+        (["--mn", "-64"], "tile shape -64x64 must be positive"),
+        (["--mn", str(2**64)], "exceed the 256 KiB shared-memory window"),
+        (["--addr", str(2**64)], "beyond the 256 KiB shared-memory window"),
+        (["--addr", "-0x400"], "(a value starting with '-' is written --addr=VALUE)"),
+        (["--atom-strides", f"1024,{2**64}"], f"atom stride along K ({2**64} bytes) must be below 256 KiB"),
+        (["--atom-strides", "1024,262144"], "atom stride along K (262144 bytes) must be below 256 KiB"),
+        (["--addr", "0x38000"], "tile ends at 0x3a000, beyond the 228 KiB of shared memory a block can address"),
     ],
 )
 def test_encode_errors_are_one_line_exit_2(capsys, argv, message) -> None:
@@ -159,6 +173,56 @@ def test_encode_errors_are_one_line_exit_2(capsys, argv, message) -> None:
 def test_decode_and_usage_errors(capsys, argv) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_encode_takes_the_last_bytes_of_shared_memory(capsys) -> None:
+    """A tile may end exactly at the 228 KiB a block can address, not a byte beyond."""
+    argv = ["--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "128b", "--mn", "64", "--k", "64"]
+    assert run(capsys, "encode", *argv, "--addr", hex(228 * 1024 - 8192))[0] == 0
+    code, _, err = run(capsys, "encode", *argv, "--addr", hex(228 * 1024 - 8192 + 1024))
+    assert code == 2 and "beyond the 228 KiB" in err
+
+
+def test_show_refuses_the_same_conflicts(capsys, tmp_path) -> None:
+    """`show` reads its tile through the same flags: the same refusals, and no file."""
+    svg = tmp_path / "t.svg"
+    code, out, err = run(
+        capsys, "show", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "128b",
+        "--mn", "64", "--k", "64", "--order", "k-first", "--atom-strides", "1024,8192", "-o", str(svg),
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1 and "not both" in err
+    assert not svg.exists()
+
+
+def test_auto_says_when_the_origin_does_not_apply(capsys) -> None:
+    """--swizzle auto may settle on none, which has no pattern for --swizzle-origin to place:
+    the reason says so rather than dropping the flag silently."""
+    code, out, err = run(
+        capsys, "encode", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "auto",
+        "--mn", "64", "--k", "64", "--addr", "0x10", "--swizzle-origin", "0x80",
+    )
+    assert code == 0, err
+    assert "--swizzle-origin does not apply: no XOR pattern" in out
+    assert "start 0x10, swizzle origin 0x80" in out
+
+
+def test_encode_prints_the_swizzle_origin(capsys) -> None:
+    code, out, _ = run(
+        capsys, "encode", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "128b",
+        "--mn", "64", "--k", "64", "--addr", "0x400", "--swizzle-origin", "0x80", "--json",
+    )
+    report = json.loads(out)
+    assert code == 0 and report["swizzle_origin"] == 0x80 and report["base_offset"] == 1
+
+
+def test_decode_notes_a_start_beyond_shared_memory(capsys) -> None:
+    """A start address the 14-bit field holds but no block has (228 KiB and up) is noted
+    (the encoding itself is well formed, as MatrixDescriptor builds it)."""
+    code, out, _ = run(capsys, "decode", "0x4000000000003900", "--arch", "sm_90a")
+    assert code == 0
+    assert "note: start address 0x39000 lies beyond the 228 KiB of shared memory a block can address" in out
+    code, out, _ = run(capsys, "decode", "0x40000000000038f0", "--arch", "sm_90a")
+    assert code == 0 and "note:" not in out
 
 
 def test_console_script_installed() -> None:
