@@ -27,6 +27,7 @@ from lower_tc.layout import (
 )
 from lower_tc.layout.limits import SMEM_WINDOW
 from lower_tc.layout.targets import check_operand_type
+from lower_tc.lowering.cli.output import OutputError, write_files
 from lower_tc.lowering.descriptor_report import decode_report, format_decode, format_encode, layout_report
 from lower_tc.lowering.pictures.picture import tile_svg
 from lower_tc.lowering.pictures.tile import PictureError, TilePicture
@@ -215,10 +216,9 @@ def run_show(args: argparse.Namespace) -> int:
     except PictureError as err:
         raise UsageError(str(err)) from None
     try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(svg)
-    except OSError as err:
-        raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
+        write_files({args.output: svg})  # whole or not at all: the old file stays on failure
+    except OutputError as err:
+        raise UsageError(str(err)) from None
     return 0
 
 
