@@ -49,6 +49,9 @@ class LowerToPtxPass(ModulePass):
         if len(archs) > 1:
             error_at(kernels[-1], f"one PTX module has one target; kernels target {', '.join(sorted(archs))}")
         check_names(kernels)
+        for o in op.walk():  # a tc op outside every kernel would be left out of the PTX
+            if o.dialect_name() == "tc" and tc.enclosing_kernel(o) is None:
+                error_at(o, f"'{o.name}' is outside every kernel: tc ops are lowered in a function marked tc.target")
         tables: list[ptx.TableOp] = []
         for k in kernels:
             if is_gemm_kernel(k):  # a loop-level GEMM: its own, pipelined lowering

@@ -115,3 +115,15 @@ func.func @schedule(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %D: memref<6
   func.return
 }
 // CHECK: kernels.mlir:[[# @LINE - 10]]:1: error: tc.schedule is for a loop-level GEMM kernel (an scf.for over K): this single-tile kernel runs one CTA; leave it out{{$}}
+
+// -----
+
+// A tc op outside every kernel would be left out of the PTX.
+func.func @host(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xf32>) {
+  tc.matmul %A, %B to %D : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xf32>
+  func.return
+}
+func.func @kernel() attributes {tc.target = "sm_90a"} {
+  func.return
+}
+// CHECK: kernels.mlir:[[# @LINE - 6]]:3: error: 'tc.matmul' is outside every kernel: tc ops are lowered in a function marked tc.target{{$}}
