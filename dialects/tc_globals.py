@@ -64,10 +64,11 @@ def matrix(t: Attribute, what: str) -> Matrix:
 
 
 def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str = "the copy's source") -> None:
-    """What a TMA copy of `src` into `tile` needs: the tile contiguous along the global
-    matrix's contiguous dimension (TMA does not transpose), no swizzle origin (TMA
-    swizzles on absolute address bits), 128-byte-aligned placement and a leading
-    dimension of a multiple of 16 bytes."""
+    """What a TMA copy of `src` (named `what` in messages) into `tile` needs: a type TMA
+    loads (not 4 or 6 bits), the tile contiguous along the global matrix's contiguous
+    dimension (TMA does not transpose), no swizzle origin (TMA swizzles on absolute
+    address bits), 128-byte-aligned placement and a leading dimension of a multiple of 16
+    bytes below 2^40 bytes."""
     geometry = matrix(src, what)
     why = tma_dtype_problem(tile.dtype)
     if why:
@@ -91,11 +92,11 @@ def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str =
     lay = tile.layout
     places = [("offset", lay.offset.data)] if lay.has_offset else []
     places += [(f"atom stride along {d}", v.data) for d, v in zip(("MN", "K"), lay.strides.data)]
-    for what, value in places:
+    for place, value in places:
         if value % 128:
             raise VerifyException(
                 f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
-                f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
+                f"{place} {value} is not a multiple of 128 (docs/base-offset.md)"
             )
     check_ld(geometry, src, what, "TMA needs a leading dimension of a multiple of 16 bytes, not {}")
 
@@ -148,4 +149,4 @@ def check_row_pitch(geometry: Matrix, mem: MemRefType, what: str) -> None:
         raise VerifyException(why)
 
 
-__all__ = ["Matrix", "tma_dtype_problem", "check_index_sizes", "check_ld", "check_row_pitch", "check_tma_source", "matrix"]
+__all__ = ["Matrix", "check_index_sizes", "check_ld", "check_row_pitch", "check_tma_source", "matrix", "tma_dtype_problem"]

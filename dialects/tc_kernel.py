@@ -1,5 +1,6 @@
 """What the tc ops ask of the kernel that holds them: its target, body, name and GEMM
-schedule; and the one check of a kernel's tc attributes (`check_kernel_attributes`)."""
+schedule; and the one check of what makes an op a kernel and of its tc attributes
+(`tc_kernels`: `check_kernel`, `check_kernel_attributes`)."""
 
 from __future__ import annotations
 

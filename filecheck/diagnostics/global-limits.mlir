@@ -20,10 +20,10 @@ func.func @shared_argument(%x: memref<64x64xf32, 5>) attributes {tc.target = "sm
 
 // -----
 
-// TMA's global strides are below 2^40 bytes.
+// TMA's global strides are below 2^40 bytes (the tile pinned: the message names the source).
 func.func @tma_stride(%A: memref<64x64xbf16, strided<[1099511627776, 1]>>) attributes {tc.target = "sm_90a"} {
-  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  tc.copy %A to %a as a via tma : memref<64x64xbf16, strided<[1099511627776, 1]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>
+  tc.copy %A to %a as a via tma : memref<64x64xbf16, strided<[1099511627776, 1]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>
   func.return
 }
 // CHECK: global-limits.mlir:[[# @LINE - 3]]:3: error: the copy's source's leading dimension is 2199023255552 bytes: TMA takes strides below 2^40 bytes{{$}}
