@@ -221,9 +221,14 @@ class MatmulOp(IRDLOperation):
                 parser.raise_error("expected #tc.gemm_config<bm = .., bn = .., bk = .., stages = ..>")
         options, attrs = _parse_options(parser)
         parser.parse_punctuation(":")
-        types = [parser.parse_type()]
-        while parser.parse_optional_punctuation(","):
+        types: list[Attribute] = []
+        while not types or parser.parse_optional_punctuation(","):
+            start = parser.pos
             types.append(parser.parse_type())
+            if not isinstance(types[-1], MemRefType):
+                what = "ABDC"[len(types) - 1] if len(types) <= 4 else "an operand"
+                parser.raise_error(f"{what} is {types[-1]}: tc.matmul's operands are memrefs (global memory)",
+                                   start, parser.pos)
         want = 4 if c is not None else 3
         if len(types) != want:
             parser.raise_error(f"expected {want} types (A, B, D{', C' if c is not None else ''})")

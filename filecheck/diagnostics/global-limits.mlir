@@ -55,3 +55,13 @@ func.func @pinned_ring() attributes {tc.target = "sm_90a"} {
   func.return
 }
 // CHECK: global-limits.mlir:[[# @LINE - 3]]:3: error: tile (2 stages) needs shared memory up to 262144 bytes, beyond the 232448 bytes (227 KiB) a block may use{{$}}
+
+// -----
+
+// xDSL's constraint messages span two lines: the error is still one.
+func.func @tensor_source(%A: tensor<64x64xbf16>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %A to %a as a : tensor<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: global-limits.mlir:[[# @LINE - 3]]:3: error: operand 'src' at position 0 does not verify: tensor<64x64xbf16> should be of base attribute memref{{$}}

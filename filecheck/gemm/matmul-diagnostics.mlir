@@ -289,3 +289,12 @@ func.func @e2m3(%A: memref<256x256xf6E2M3FN>, %B: memref<256x256xf6E2M3FN, strid
   func.return
 }
 // CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.matmul does not take e2m3: its tiles are TMA loads, and TMA copies of e2m3 tiles need the padded 16U6_ALIGN16B tensor-map type, which lower-tc does not emit yet; multiply 4- and 6-bit types in a single-tile tcgen05 kernel whose tiles are filled by thread copies (examples/tcgen05_e2m1.mlir){{$}}
+
+// -----
+
+// Operands are memrefs: a tensor is refused at its type.
+func.func @tensor_operand(%A: tensor<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : tensor<256x256xbf16>, memref<256x256xbf16>, memref<256x256xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:28: error: A is tensor<256x256xbf16>: tc.matmul's operands are memrefs (global memory){{$}}
