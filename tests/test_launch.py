@@ -13,22 +13,19 @@ import pytest
 from conftest import ROOT
 from lower_tc.layout.kernel_info import KernelInfo, PersistentGrid
 from lower_tc.lowering.compile import compile_source
-from lower_tc.lowering.runtime import launch as launching, session
+from lower_tc.lowering.runtime import launch as launching
 from lower_tc.lowering.runtime.errors import RunError
 from lower_tc.lowering.runtime.sizes import resolve_sizes
 
 sys.path.insert(0, str(ROOT / "bench"))
 from gemm_sweep import GemmCase  # noqa: E402
 
-from fake_cuda import SMS, FakeDriver  # noqa: E402
+from fake_cuda import SMS, FakeDriver, install  # noqa: E402
+
 
 @pytest.fixture
 def driver(monkeypatch) -> FakeDriver:
-    fake = FakeDriver()
-    monkeypatch.setattr(session, "load_driver", lambda: fake)
-    monkeypatch.setattr(session, "_SESSION", {})
-    monkeypatch.setattr(session, "_LOST", [])
-    return fake
+    return install(monkeypatch)
 
 
 def _launch(info: KernelInfo) -> None:

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import ROOT
-from fake_cuda import FakeDriver
+from fake_cuda import install
 from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.limits import MAX_INDEX
 from lower_tc.lowering.compile import compile_source
@@ -86,10 +86,7 @@ def test_tma_limits_are_checked_for_every_tensor_map(dynamic) -> None:
 def test_host_memory_is_checked_before_anything_is_allocated(dynamic, monkeypatch) -> None:
     """More memory than there is: a RunError naming the largest argument, and not one
     driver call or host allocation made (the fake driver records every call)."""
-    fake = FakeDriver()
-    monkeypatch.setattr(session, "load_driver", lambda: fake)
-    monkeypatch.setattr(session, "_SESSION", {})
-    monkeypatch.setattr(session, "_LOST", [])
+    fake = install(monkeypatch)
     shapes = {"A": (64, 2**31 - 128, None), "B": (2**31 - 128, 64, 2**31 - 128), "D": (64, 64, None)}
     info = resolve_sizes(dynamic.info, shapes)
     need = host_bytes(info)

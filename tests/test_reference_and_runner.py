@@ -8,7 +8,7 @@ import pytest
 
 from xdsl.dialects import func
 
-from fake_cuda import FakeDriver
+from fake_cuda import FakeDriver, install
 from lower_tc.layout.kernel_info import ArgInfo, KernelInfo
 from lower_tc.lowering.parse import parse
 from lower_tc.lowering.reference_program import reference_program
@@ -142,6 +142,7 @@ def test_run_cli_without_gpu_says_why(tmp_path, capsys, monkeypatch) -> None:
 
     monkeypatch.setattr(session, "load_driver", lambda: (_ for _ in ()).throw(RunError("no CUDA GPU is present")))
     monkeypatch.setattr(session, "_SESSION", {})
+    monkeypatch.setattr(session, "_DRIVER", [])
     src = tmp_path / "k.mlir"
     src.write_text(WGMMA)
     code = main(["run", str(src), "--seed", "3"])
@@ -181,30 +182,28 @@ def test_e2m1_inputs_are_packed_two_to_a_byte_low_nibble_first() -> None:
 def test_a_kernel_that_never_finishes_is_reported_and_nothing_waits_on_it(monkeypatch) -> None:
     """After the time limit nothing may free or unload under the running kernel (the
     driver would wait for it), and the process refuses further launches."""
-    fake = FakeDriver()
-    fake.hang = True
-    monkeypatch.setattr(session, "load_driver", lambda: fake)
-    monkeypatch.setattr(session, "_SESSION", {})
-    monkeypatch.setattr(session, "_LOST", [])
+    fake = install(monkeypatch, FakeDriver(hang=True))
     info = KernelInfo(name="spin", target="sm_90a", threads=128, smem_bytes=0, args=())
     with pytest.raises(KernelError, match="kernel spin did not finish within 0.05 s"):
         launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
     after = fake.names[fake.names.index("cuLaunchKernel") + 1:]
     assert set(after) == {"cuStreamQuery"}
+    assert [k.name for k in launching._HUNG] == ["spin"]  # its module stays loaded
     with pytest.raises(RunError, match="unusable: kernel spin did not finish"):
         launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
 
 
 def test_a_clean_launch_releases_everything_it_took(monkeypatch) -> None:
-    fake = FakeDriver()
-    monkeypatch.setattr(session, "load_driver", lambda: fake)
-    monkeypatch.setattr(session, "_SESSION", {})
-    monkeypatch.setattr(session, "_LOST", [])
-    info = KernelInfo(name="k", target="sm_90a", threads=128, smem_bytes=0, args=())
+    fake = install(monkeypatch)
+    info = KernelInfo(
+        name="k", target="sm_90a", threads=128, smem_bytes=0,
+        args=(ArgInfo("p_X", (1, 4), (4, 1), "f32", True), ArgInfo("p_Y", (1, 2), (2, 1), "s32", False)),
+    )
     out, device, overruns = launching.launch(b"cubin", info, [np.zeros(4, np.float32), np.ones(2, np.int32)])
     assert device == "NVIDIA H100 80GB HBM3 (sm_90)" and len(out) == 2
-    assert fake.names.count("cuMemFree") == 2 and fake.names.count("cuModuleUnload") == 1
+    assert fake.names.count("cuMemFree") == 2 and fake.names.count("ObjectCode.from_cubin") == 1
     assert fake.names.count("cuStreamDestroy") == 1
+    assert launching._HUNG == []  # the module goes with its Kernel
 
 
 def test_no_driver_library_is_a_clear_error(monkeypatch) -> None:

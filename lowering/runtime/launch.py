@@ -1,6 +1,7 @@
-"""Launching a compiled kernel: load its cubin, copy the arguments (each followed by a
-poisoned guard region), encode the TMA tensor maps, size the grid (the persistent form to
-the GPU, in whole clusters), enqueue on a stream, and wait with a time limit.
+"""The runner's launch: copy the arguments to fresh device buffers (each followed by a
+poisoned guard region), launch through the one launch path a compiled kernel's call takes
+(lowering/runtime/launcher.py, by way of `Kernel.prepare`: the module, the tensor maps, the
+parameters, the grid), wait with a time limit, copy back and check the guards.
 
 Everything the launch needs comes from the kernel's contract (`KernelInfo`) with its sizes
 resolved (lowering/runtime/sizes.py). Every driver call is checked (session.Cuda).
@@ -15,51 +16,45 @@ from typing import Any
 
 import numpy as np
 
-from lower_tc.layout.kernel_info import KernelInfo, PersistentGrid
-from lower_tc.lowering.runtime.errors import KernelError, KernelHung, RunError
+from lower_tc.layout.kernel_info import KernelInfo
+from lower_tc.lowering.runtime.arrays import ArrayView
+from lower_tc.lowering.runtime.callable import Kernel
+from lower_tc.lowering.runtime.errors import KernelError, KernelHung, LaunchError, RunError
+from lower_tc.lowering.runtime.launcher import LaunchPlan, enqueue, resolved
 from lower_tc.lowering.runtime.session import Cuda, mark_lost, session
 
 #: Poisoned bytes allocated after every buffer: a write past a buffer's end lands here.
 GUARD_BYTES = 256
 GUARD_FILL = 0xA5
 
-#: CUtensorMapDataType per element type (8-bit types move as bytes).
-TMA_DTYPES = {"f16": 6, "bf16": 9, "tf32": 7, "f32": 7, "e4m3": 0, "e5m2": 0, "s8": 0, "u8": 0}
+#: Kernels whose launch never finished: their modules stay loaded (unloading would wait
+#: for the kernel forever), as the process launches nothing more.
+_HUNG: list[Kernel] = []
 
 
 @dataclass
 class Loaded:
-    """A kernel ready to launch: its module and function, the device buffers (each
-    followed by a poisoned guard) and the packed parameter array."""
+    """A kernel ready to launch on the runner's buffers: the callable kernel (its module
+    stays loaded while this lives), the device buffers (each followed by a poisoned
+    guard) and the launch built for them."""
 
     cuda: Cuda
-    module: Any
-    function: Any
+    kernel: Kernel
     allocations: list[Any]
     pointers: list[Any]
-    params: np.ndarray
-    holders: list[Any]  # keeps the parameter values alive while params points at them
-    smem: int
-    grid: tuple[int, int, int]
-    threads: int
+    plan: LaunchPlan
 
 
 def load(cuda: Cuda, cubin: bytes | None, info: KernelInfo, host_args: list[np.ndarray], allocations: list[Any]) -> Loaded:
-    """Loads the module, copies the arguments (and a guard after each) to the device and
-    builds the TMA tensor maps. Allocations are appended to `allocations` as they are made,
-    so the caller can free them whatever fails. `info` must have its sizes resolved."""
+    """Copies the arguments (and a guard after each) to the device and builds the launch
+    through the kernel's own path (`Kernel.prepare`). Allocations are appended to
+    `allocations` as they are made, so the caller can free them whatever fails. `info`
+    must have its sizes resolved."""
     if not resolved(info):
         raise RunError(f"kernel {info.name} has sizes known only at launch: resolve_sizes first")
-    cu = cuda.cu
-    module = cuda.call("cuModuleLoadData", cubin)
-    allocations.append(("module", module))
-    function = cuda.call("cuModuleGetFunction", module, info.name.encode())
-    smem = int(info.smem_bytes)
-    if smem > 48 * 1024:  # dynamic shared memory beyond 48 KiB must be opted into
-        cuda.call(
-            "cuFuncSetAttribute", function,
-            cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem,
-        )
+    if cubin is None:
+        raise RunError(f"kernel {info.name} has no cubin: compile it with assemble=True")
+    kernel = Kernel(cubin, info)
     pointers = []
     guard = np.full(GUARD_BYTES, GUARD_FILL, dtype=np.uint8)
     for array in host_args:
@@ -68,63 +63,16 @@ def load(cuda: Cuda, cubin: bytes | None, info: KernelInfo, host_args: list[np.n
         cuda.call("cuMemcpyHtoD", dptr, array.ctypes.data, array.nbytes)
         cuda.call("cuMemcpyHtoD", int(dptr) + array.nbytes, guard.ctypes.data, GUARD_BYTES)
         pointers.append(dptr)
-    holders: list[Any] = [np.array([int(p)], dtype=np.uint64) for p in pointers]
-    holders += [np.array([int(p.value)], dtype=np.uint32) for p in info.size_params or ()]  # type: ignore[arg-type]
-    addresses = [h.ctypes.data for h in holders]
-    for tm in info.tensor_maps:
-        assert tm.global_dims is not None and tm.global_strides is not None  # resolved()
-        tmap = cuda.call(
-            "cuTensorMapEncodeTiled",
-            cu.CUtensorMapDataType(TMA_DTYPES[tm.dtype]),
-            2,
-            pointers[tm.arg],
-            [cu.cuuint64_t(int(d)) for d in tm.global_dims],
-            [cu.cuuint64_t(int(s)) for s in tm.global_strides],
-            [cu.cuuint32_t(int(b)) for b in tm.box],
-            [cu.cuuint32_t(1), cu.cuuint32_t(1)],
-            cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
-            cu.CUtensorMapSwizzle(tm.tma_swizzle_code),
-            cu.CUtensorMapL2promotion(int(tm.l2_promotion or 0)),
-            cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
-        )
-        holders.append(tmap)
-        addresses.append(tmap.getPtr())
-    return Loaded(
-        cuda, module, function, allocations, pointers, np.array(addresses, dtype=np.uint64),
-        holders, smem, launch_grid(cuda, info), int(info.threads),
-    )
-
-
-def launch_grid(cuda: Cuda, info: KernelInfo) -> tuple[int, int, int]:
-    """The grid in CTAs: a persistent kernel gets one CTA per SM, at most one per tile,
-    in whole clusters (the tile count is a multiple of the cluster)."""
-    x, y, z = info.launch_grid
-    if isinstance(x, PersistentGrid):
-        dev = cuda.call("cuCtxGetDevice")
-        sms = cuda.call("cuDeviceGetAttribute", cuda.cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)
-        x = min(int(x.tiles), int(sms))
-        x -= x % info.cluster_size
-    return int(x), int(y), int(z)  # type: ignore[arg-type]  # resolved(): counts only
-
-
-def resolved(info: KernelInfo) -> bool:
-    """Every size the launch needs is known: argument shapes and strides, size parameter
-    values, tensor map dimensions, grid counts (a persistent entry is sized here)."""
-    return (
-        info.static
-        and all(p.value is not None for p in info.size_params or ())
-        and all(t.global_dims is not None and t.global_strides is not None for t in info.tensor_maps)
-        and all(isinstance(g, int | PersistentGrid) for g in info.launch_grid)
-    )
-
-
-def enqueue(k: Loaded, stream: Any) -> None:
-    """One launch of the loaded kernel on `stream` (asynchronous)."""
-    gx, gy, gz = k.grid
-    k.cuda.call(
-        "cuLaunchKernel", k.function, gx, gy, gz, k.threads, 1, 1, k.smem, stream,
-        k.params.ctypes.data, 0,
-    )
+    device = int(cuda.call("cuCtxGetDevice"))
+    views = [
+        ArrayView(int(p), tuple(a.shape), tuple(a.strides), a.dtype, device)  # type: ignore[arg-type]  # resolved()
+        for p, a in zip(pointers, info.args)
+    ]
+    try:
+        plan = kernel.prepare(views)
+    except LaunchError as err:  # the runner's buffers are made to fit: a contract it cannot launch
+        raise RunError(f"kernel {info.name}: {err}") from err
+    return Loaded(cuda, kernel, allocations, pointers, plan)
 
 
 def launch(
@@ -141,10 +89,11 @@ def launch(
     cuda, _, device_name = session(info.target)
     allocations: list[Any] = []
     stream = None
+    k = None
     try:
         k = load(cuda, cubin, info, host_args, allocations)
         stream = cuda.call("cuStreamCreate", 0)
-        enqueue(k, stream)
+        enqueue(cuda, k.plan, stream)
         wait_for(cuda, stream, info.name, timeout)
         results, overruns = [], []
         for array, dptr in zip(host_args, k.pointers):
@@ -155,6 +104,8 @@ def launch(
             cuda.call("cuMemcpyDtoH", tail.ctypes.data, int(dptr) + array.nbytes, GUARD_BYTES)
             overruns.append(int((tail != GUARD_FILL).sum()))
     except KernelHung:
+        if k is not None:
+            _HUNG.append(k.kernel)
         raise  # freeing under a running kernel would wait for it forever
     except BaseException:
         release(cuda, stream, allocations, check=False)
@@ -192,11 +143,11 @@ def wait_for(cuda: Cuda, stream: Any, name: str, timeout: float) -> None:
 
 
 def release(cuda: Cuda, stream: Any, allocations: list[Any], *, check: bool) -> None:
-    """Frees what a launch took. Checked after a clean run; after a failure each call is
-    still made, but its status cannot replace the error that is already on its way."""
+    """Frees what a launch took (the module goes with its Kernel). Checked after a clean
+    run; after a failure each call is still made, but its status cannot replace the error
+    that is already on its way."""
     calls = [("cuStreamDestroy", stream)] if stream is not None else []
     calls += [("cuMemFree", h) for kind, h in allocations if kind == "mem"]
-    calls += [("cuModuleUnload", h) for kind, h in allocations if kind == "module"]
     for name, handle in calls:
         if check:
             cuda.call(name, handle)
@@ -207,4 +158,4 @@ def release(cuda: Cuda, stream: Any, allocations: list[Any], *, check: bool) -> 
                 pass
 
 
-__all__ = ["GUARD_BYTES", "GUARD_FILL", "Loaded", "enqueue", "launch", "launch_grid", "load", "release", "resolved", "wait_for"]
+__all__ = ["GUARD_BYTES", "GUARD_FILL", "Loaded", "launch", "load", "release", "wait_for"]

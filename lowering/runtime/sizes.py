@@ -51,7 +51,7 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
     shapes = dict(shapes or {})
     args = tuple(_resolve_arg(a, shapes.pop(a.param[2:], None)) for a in info.args)
     if shapes:
-        raise ShapeError(f"--shape names no argument of kernel {info.name}: {', '.join(sorted(shapes))}")
+        raise ShapeError(f"--shape names no argument of kernel {info.name}: {', '.join(sorted(shapes))}", sorted(shapes)[0])
     size_params = None
     if info.size_params is not None:
         size_params = tuple(_resolve_size_param(p, args[p.arg]) for p in info.size_params)
@@ -69,7 +69,8 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
             raise ShapeError(
                 f"the shapes do not make a GEMM: A {a.shape[0]}x{a.shape[1]}, "
                 f"B {b.shape[0]}x{b.shape[1]}, D {d.shape[0]}x{d.shape[1]}"
-                + (f", C {c.shape[0]}x{c.shape[1]}" if c is not d else "")
+                + (f", C {c.shape[0]}x{c.shape[1]}" if c is not d else ""),
+                _gemm_culprit(a, b, c, d),
             )
         gemm = replace(gemm, m=m, n=n, k=k)
     resolved = replace(info, args=args, size_params=size_params, grid=grid, gemm=gemm, tensor_maps=tensor_maps)
@@ -85,38 +86,53 @@ def check_launch_limits(info: KernelInfo) -> None:
         assert a.shape[0] is not None and a.shape[1] is not None and a.ld is not None
         for what, value in (("row count", a.shape[0]), ("column count", a.shape[1]), ("leading dimension", a.ld)):
             if value < 1:
-                raise ShapeError(f"kernel argument {name}'s {what} is {value}: sizes are positive")
-            _refuse(index_problem(value, f"kernel argument {name}'s {what}"))
+                raise ShapeError(f"kernel argument {name}'s {what} is {value}: sizes are positive", name)
+            _refuse(index_problem(value, f"kernel argument {name}'s {what}"), name)
     for p in info.size_params or ():
         assert p.value is not None
         if not 0 <= p.value <= MAX_SIZE_PARAM:
-            raise ShapeError(f"size parameter {p.param} is {p.value}: it is a .u32 (0 to {MAX_SIZE_PARAM})")
+            raise ShapeError(
+                f"size parameter {p.param} is {p.value}: it is a .u32 (0 to {MAX_SIZE_PARAM})",
+                info.args[p.arg].param[2:],
+            )
     gemm = info.gemm
     if gemm is not None:
         assert gemm.m is not None and gemm.n is not None and gemm.k is not None
         c = gemm.config
         d, a = info.args[gemm.d].param[2:], info.args[gemm.a].param[2:]
-        for what, size, tile in ((f"the last row of {d}'s tiles", gemm.m, c.bm),
-                                 (f"the last column of {d}'s tiles", gemm.n, c.bn),
-                                 (f"the last K of {a}'s tiles", gemm.k, c.bk)):
-            _refuse(index_problem(-(-size // tile) * tile - 1, what))
+        for what, size, tile, culprit in ((f"the last row of {d}'s tiles", gemm.m, c.bm, d),
+                                          (f"the last column of {d}'s tiles", gemm.n, c.bn, d),
+                                          (f"the last K of {a}'s tiles", gemm.k, c.bk, a)):
+            _refuse(index_problem(-(-size // tile) * tile - 1, what), culprit)
     for tm in info.tensor_maps:
         assert tm.global_dims is not None and tm.global_strides is not None
         name = info.args[tm.arg].param[2:]
         for dim, extent in enumerate(tm.global_dims):
-            _refuse(tma_dim_problem(extent, f"kernel argument {name}'s TMA dimension {dim}"))
+            _refuse(tma_dim_problem(extent, f"kernel argument {name}'s TMA dimension {dim}"), name)
         for stride in tm.global_strides:
-            _refuse(tma_stride_problem(stride, f"kernel argument {name}'s TMA stride"))
+            _refuse(tma_stride_problem(stride, f"kernel argument {name}'s TMA stride"), name)
     counts = [g for g in info.launch_grid if isinstance(g, int)]
     if len(counts) == 3:  # a persistent grid is sized to the GPU by the launcher
         problem = grid_problem(counts)
         if problem is not None:
-            raise ShapeError(f"kernel {info.name}: {problem} ({_grid_sources(info)})")
+            d = info.args[info.gemm.d].param[2:] if info.gemm is not None else None
+            raise ShapeError(f"kernel {info.name}: {problem} ({_grid_sources(info)})", d)
 
 
-def _refuse(problem: str | None) -> None:
+def _refuse(problem: str | None, argument: str) -> None:
     if problem is not None:
-        raise ShapeError(problem)
+        raise ShapeError(problem, argument)
+
+
+def _gemm_culprit(a: ArgInfo, b: ArgInfo, c: ArgInfo, d: ArgInfo) -> str:
+    """The argument to name when shapes do not make a GEMM: the first, reading A's rows
+    and columns as M and K and D's columns as N, that disagrees."""
+    m, k, n = a.shape[0], a.shape[1], d.shape[1]
+    if b.shape != (k, n):
+        return b.param[2:]
+    if d.shape[0] != m:
+        return d.param[2:]
+    return c.param[2:]
 
 
 def _grid_sources(info: KernelInfo) -> str:
@@ -132,20 +148,20 @@ def _resolve_arg(a: ArgInfo, given: Shape | None) -> ArgInfo:
     name = a.param[2:]
     if a.static:
         if given is not None and (given[0], given[1]) != a.shape:
-            raise ShapeError(f"--shape {name}={given[0]}x{given[1]}: the kernel's {name} is {a.shape[0]}x{a.shape[1]}")
+            raise ShapeError(f"--shape {name}={given[0]}x{given[1]}: the kernel's {name} is {a.shape[0]}x{a.shape[1]}", name)
         return a
     if given is None:
-        raise ShapeError(f"kernel argument {name} has sizes known only at launch: give them with --shape {name}=ROWSxCOLS")
+        raise ShapeError(f"kernel argument {name} has sizes known only at launch: give them with --shape {name}=ROWSxCOLS", name)
     rows, cols, ld = given
     for dim, (want, got) in enumerate(zip(a.shape, (rows, cols))):
         if want is not None and want != got:
-            raise ShapeError(f"--shape {name}: dimension {dim} of {name} is {want}, not {got}")
+            raise ShapeError(f"--shape {name}: dimension {dim} of {name} is {want}, not {got}", name)
     row_major = a.row_major
     extent = cols if row_major else rows
     fixed = a.ld
     ld = ld if ld is not None else (fixed if fixed is not None else extent)
     if ld < extent:
-        raise ShapeError(f"--shape {name}: a leading dimension of {ld} is less than the contiguous extent {extent}")
+        raise ShapeError(f"--shape {name}: a leading dimension of {ld} is less than the contiguous extent {extent}", name)
     return replace(a, shape=(rows, cols), strides=(ld, 1) if row_major else (1, ld))
 
 
@@ -163,7 +179,8 @@ def _resolve_tensor_map(tm: TensorMap, a: ArgInfo) -> TensorMap:
     if ld * bits % 128:
         size = f"{ld * bits // 8}" if ld * bits % 8 == 0 else f"{ld * bits / 8}"
         raise ShapeError(
-            f"kernel argument {a.param[2:]}'s leading dimension is {size} bytes: TMA needs a multiple of 16"
+            f"kernel argument {a.param[2:]}'s leading dimension is {size} bytes: TMA needs a multiple of 16",
+            a.param[2:],
         )
     dims = (cols, rows) if a.row_major else (rows, cols)
     return replace(tm, global_dims=dims, global_strides=(ld * bits // 8,))

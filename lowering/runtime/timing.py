@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from lower_tc.lowering.runtime.inputs import device_bytes, host_buffers
-from lower_tc.lowering.runtime.launch import enqueue, load, release, wait_for
+from lower_tc.lowering.runtime.launch import load, release, wait_for
+from lower_tc.lowering.runtime.launcher import enqueue
 from lower_tc.lowering.runtime.memory import check_host_memory
 from lower_tc.lowering.runtime.run import Runnable
 from lower_tc.lowering.runtime.session import session
@@ -67,17 +68,17 @@ def time_kernel(
     try:
         k = load(cuda, compiled.cubin, info, on_device, allocations)
         stream = cuda.call("cuStreamCreate", 0)
-        enqueue(k, stream)
+        enqueue(cuda, k.plan, stream)
         wait_for(cuda, stream, info.name, timeout)
         for _ in range(warmup):
-            enqueue(k, stream)
+            enqueue(cuda, k.plan, stream)
         pairs = []
         for _ in range(runs):
             start, end = cuda.call("cuEventCreate", 0), cuda.call("cuEventCreate", 0)
             events += [start, end]
             cuda.call("cuEventRecord", start, stream)
             for _ in range(batch):
-                enqueue(k, stream)
+                enqueue(cuda, k.plan, stream)
             cuda.call("cuEventRecord", end, stream)
             pairs.append((start, end))
         wait_for(cuda, stream, info.name, timeout + (runs * batch + warmup) * 0.1)

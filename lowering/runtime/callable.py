@@ -1,0 +1,190 @@
+"""A compiled kernel as a Python callable on the caller's GPU arrays: `Kernel`.
+
+``k(A, B, D)`` takes the arrays in the kernel's argument order (PyTorch, CuPy or JAX
+arrays, anything with DLPack or ``__cuda_array_interface__``), checks each against the
+kernel's contract before anything is launched (lowering/runtime/arguments.py: a
+`LaunchError` naming the argument), takes the sizes known only at launch from the arrays
+(`resolve_sizes`, which checks the kernel's limits), and launches on the stream given or
+the framework's current one (lowering/runtime/streams.py). It returns at once: the launch
+is asynchronous, like any kernel of the caller's framework.
+
+What a call costs is kept small and free of allocation and synchronisation, so that calls
+can be captured in a CUDA graph (after a first call outside the capture, which loads the
+module): the module is loaded once per device; the resolved contract (sizes, grid) is kept
+per (device, sizes known at launch), the tensor maps per (device, addresses, sizes), each
+in a small least-recently-used cache; the parameter block is packed for every call.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from lower_tc.layout.kernel_info import KernelInfo
+from lower_tc.lowering.runtime import launcher, session
+from lower_tc.lowering.runtime.arguments import arg_name, check_arguments, check_count, layout_name
+from lower_tc.lowering.runtime.arrays import ArrayView, view_of
+from lower_tc.lowering.runtime.errors import ArgumentError, ShapeError
+from lower_tc.lowering.runtime.sizes import Shape, resolve_sizes
+from lower_tc.lowering.runtime.streams import stream_handle
+
+#: Entries each of a kernel's caches keeps (sizes, tensor maps).
+CACHE_SIZE = 64
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class LruCache(Generic[K, V]):
+    """A small least-recently-used map; counts its hits and misses."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[K, V] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: K) -> V | None:
+        value = self.entries.get(key)
+        if value is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.entries.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> V:
+        self.entries[key] = value
+        self.entries.move_to_end(key)
+        while len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+        return value
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument as a caller sees it: name, element type, shape and strides in
+    elements (None: known at launch), and whether the kernel writes it."""
+
+    name: str
+    dtype: str
+    shape: tuple[int | None, int | None]
+    strides: tuple[int | None, int | None]
+    output: bool
+
+    def __str__(self) -> str:
+        dims = "x".join("?" if n is None else str(n) for n in self.shape)
+        return f"{self.name}: {self.dtype}[{dims}]"
+
+
+@dataclass(frozen=True)
+class Sized:
+    """The contract resolved for one set of sizes on one device, and its grid."""
+
+    info: KernelInfo
+    grid: tuple[int, int, int]
+
+
+class Kernel:
+    """A compiled kernel (its cubin and launch contract), callable on GPU arrays:
+    ``kernel(*arrays, stream=None)``. See the module's docstring and docs/api.md."""
+
+    def __init__(self, cubin: bytes, info: KernelInfo) -> None:
+        if not isinstance(cubin, bytes | bytearray) or not cubin:
+            raise ValueError(f"kernel {info.name}: a Kernel needs the cubin's bytes")
+        self._cubin = bytes(cubin)
+        self._info = info
+        self._loaded: dict[int, launcher.DeviceKernel] = {}
+        self._sized: LruCache[Hashable, Sized] = LruCache(CACHE_SIZE)
+        self._maps: LruCache[Hashable, tuple[Any, ...]] = LruCache(CACHE_SIZE)
+
+    # -- what a user reads ------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._info.name
+
+    @property
+    def info(self) -> KernelInfo:
+        """The launch contract (layout/kernel_info.py)."""
+        return self._info
+
+    @property
+    def target(self) -> str:
+        return self._info.target
+
+    @property
+    def cubin(self) -> bytes:
+        return self._cubin
+
+    @property
+    def args(self) -> tuple[Argument, ...]:
+        return tuple(Argument(arg_name(a), a.dtype, a.shape, a.strides, a.output) for a in self._info.args)
+
+    def __repr__(self) -> str:
+        ins = ", ".join(str(a) for a in self.args if not a.output)
+        outs = ", ".join(str(a) for a in self.args if a.output)
+        return f"<lower_tc.Kernel {self.name} ({self.target}): ({ins}) -> ({outs})>"
+
+    def signature(self) -> str:
+        """One line per argument: name, type, sizes, layout, and whether it is written."""
+        return "\n".join(
+            f"{a}  {layout_name(info)}{'  (output)' if a.output else ''}"
+            for a, info in zip(self.args, self._info.args)
+        )
+
+    # -- calling ----------------------------------------------------------------------
+
+    def __call__(self, *arrays: Any, stream: Any = None) -> None:
+        """Launches the kernel on `arrays` (in its argument order) on `stream`: an object
+        with ``__cuda_stream__``, a torch or CuPy stream, a handle (int), or None for the
+        arrays' framework's current stream. Raises a LaunchError before launching where
+        the arrays or the GPU do not fit the kernel."""
+        check_count(self._info, len(arrays))
+        handle = stream_handle(stream, arrays)
+        views = [view_of(x, arg_name(a), stream=handle) for x, a in zip(arrays, self._info.args)]
+        launcher.enqueue(session.driver(), self.prepare(views), handle)
+
+    def prepare(self, views: list[ArrayView]) -> launcher.LaunchPlan:
+        """Checks the arguments, loads the module on their device (once) and builds the
+        launch (the runner enqueues it as often as it likes)."""
+        shapes, device = check_arguments(self._info, views)
+        cuda = session.driver()
+        session.check_usable()
+        loaded = self._on_device(cuda, 0 if device is None else device)
+        launcher.make_current(cuda, loaded)
+        key = (loaded.device_id, tuple(sorted(shapes.items())))
+        sized = self._sized.get(key) or self._sized.put(key, self._resolve(shapes, loaded.sms))
+        pointers = tuple(v.ptr for v in views)
+        maps_key = (key, pointers)
+        maps = self._maps.get(maps_key)
+        if maps is None:
+            maps = self._maps.put(maps_key, launcher.encode_tensor_maps(cuda, sized.info, pointers))
+        return launcher.plan(loaded.function, sized.info, sized.grid, pointers, maps)
+
+    def cache_info(self) -> dict[str, tuple[int, int]]:
+        """(hits, misses) of the sizes and the tensor-map caches, and the devices loaded."""
+        return {
+            "sizes": (self._sized.hits, self._sized.misses),
+            "tensor_maps": (self._maps.hits, self._maps.misses),
+            "devices": (len(self._loaded), 0),
+        }
+
+    def _on_device(self, cuda: session.Cuda, device: int) -> launcher.DeviceKernel:
+        loaded = self._loaded.get(device)
+        if loaded is None:
+            loaded = launcher.load_on_device(cuda, session.load_core(), self._cubin, self._info, device)
+            self._loaded[device] = loaded
+        return loaded
+
+    def _resolve(self, shapes: dict[str, Shape], sms: int) -> Sized:
+        try:
+            info = resolve_sizes(self._info, shapes)
+        except ShapeError as err:
+            raise ArgumentError(str(err), err.argument) from None
+        return Sized(info, launcher.launch_grid(info, sms))
+
+
+__all__ = ["CACHE_SIZE", "Argument", "Kernel", "LruCache"]

@@ -1,0 +1,192 @@
+"""The one launch path, shared by a compiled kernel called on the caller's arrays
+(`Kernel`, lowering/runtime/callable.py) and the runner (`lower-tc run`, the sweeps, the
+timing: lowering/runtime/launch.py):
+
+1. the module, loaded once per device with cuda.core (`ObjectCode.from_cubin`,
+   `get_kernel`), after checking that the device runs the kernel's target; its function
+   in the device's primary context, opted into dynamic shared memory above 48 KiB;
+2. the TMA tensor maps, encoded with the driver's `cuTensorMapEncodeTiled`
+   (cuda.bindings) from the kernel's resolved contract and the arguments' addresses;
+3. the grid: the contract's counts, a persistent kernel's one CTA per SM (at most one
+   per tile) in whole clusters;
+4. the parameter block in the PTX entry's order: a u64 address per argument, the .u32
+   size parameters, each 128-byte tensor map by value;
+5. `cuLaunchKernel` on the caller's stream.
+
+Why the launch is the driver's `cuLaunchKernel` and not cuda.core's `launch`: cuda.core
+packs its own parameter block from Python values and takes a 128-byte tensor map only as
+its own `TensorMapDescriptor`, which it encodes itself from a `StridedMemoryView`; the
+block packed here holds the maps cuTensorMapEncodeTiled made, as the runner has always
+launched them. The cluster size is compiled into the kernel (`.reqnctapercluster`), so
+the grid is given in CTAs and the launch needs no cluster attribute. Nothing here
+allocates device memory or synchronises; the module load (first call on a device) is the
+only step a CUDA graph capture cannot contain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lower_tc.layout.kernel_info import KernelInfo, PersistentGrid, TensorMap
+from lower_tc.lowering.runtime.errors import DeviceError, RunError
+from lower_tc.lowering.runtime.session import TARGET_CAPABILITY, Cuda
+
+#: CUtensorMapDataType per element type (8-bit types move as bytes; tf32 as f32).
+TMA_DTYPES = {"f16": 6, "bf16": 9, "tf32": 7, "f32": 7, "e4m3": 0, "e5m2": 0, "s8": 0, "u8": 0}
+
+#: Dynamic shared memory above this must be opted into per function.
+DEFAULT_SMEM_LIMIT = 48 * 1024
+
+
+@dataclass(frozen=True)
+class DeviceKernel:
+    """A kernel loaded on one device: cuda.core's module and kernel (the module is
+    unloaded when they are freed), the function in the device's primary context, that
+    context, and the device's SM count (for the persistent grid)."""
+
+    device_id: int
+    code: Any
+    kernel: Any
+    function: Any
+    context: Any
+    sms: int
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    """Everything one launch needs: the function, grid, block, dynamic shared memory and
+    the packed parameter block (`holders` keep the values it points at alive)."""
+
+    function: Any
+    grid: tuple[int, int, int]
+    threads: int
+    smem: int
+    params: np.ndarray
+    holders: tuple[Any, ...]
+
+
+def target_problem(info: KernelInfo, capability: tuple[int, int], device: str) -> str | None:
+    """Why `device` (of compute capability `capability`) cannot run the kernel, or None."""
+    need = TARGET_CAPABILITY.get(info.target)
+    if need is None:
+        return f"kernel {info.name} is for {info.target}, a target lower-tc does not launch"
+    if tuple(capability) != need:
+        return (
+            f"kernel {info.name} is for {info.target} (compute capability {need[0]}.{need[1]}); {device} is "
+            f"{capability[0]}.{capability[1]} ('a' targets run on no other generation: compile for its target)"
+        )
+    return None
+
+
+def load_on_device(cuda: Cuda, core: Any, cubin: bytes, info: KernelInfo, device_id: int) -> DeviceKernel:
+    """Loads the kernel on `device_id` (made current), after checking that the device runs
+    its target (DeviceError)."""
+    dev = core.Device(device_id)
+    capability = tuple(dev.compute_capability)
+    problem = target_problem(info, (capability[0], capability[1]), f"GPU {device_id} ({dev.name})")
+    if problem is not None:
+        raise DeviceError(problem)
+    dev.set_current()
+    code = core.ObjectCode.from_cubin(cubin, name=info.name)
+    kernel = code.get_kernel(info.name)
+    function = cuda.call("cuKernelGetFunction", kernel.handle)
+    smem = int(info.smem_bytes)
+    if smem > DEFAULT_SMEM_LIMIT:
+        cuda.call(
+            "cuFuncSetAttribute", function,
+            cuda.cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem,
+        )
+    context = cuda.call("cuCtxGetCurrent")
+    return DeviceKernel(device_id, code, kernel, function, context, int(dev.properties.multiprocessor_count))
+
+
+def make_current(cuda: Cuda, loaded: DeviceKernel) -> None:
+    """Makes the kernel's context current on this thread where another (or none) is."""
+    if int(cuda.call("cuCtxGetCurrent")) != int(loaded.context):
+        cuda.call("cuCtxSetCurrent", loaded.context)
+
+
+def resolved(info: KernelInfo) -> bool:
+    """Every size the launch needs is known: argument shapes and strides, size parameter
+    values, tensor map dimensions, grid counts (a persistent entry is sized here)."""
+    return (
+        info.static
+        and all(p.value is not None for p in info.size_params or ())
+        and all(t.global_dims is not None and t.global_strides is not None for t in info.tensor_maps)
+        and all(isinstance(g, int | PersistentGrid) for g in info.launch_grid)
+    )
+
+
+def launch_grid(info: KernelInfo, sms: int) -> tuple[int, int, int]:
+    """The grid in CTAs: a persistent kernel gets one CTA per SM (`sms`), at most one per
+    tile, in whole clusters (the tile count is a multiple of the cluster)."""
+    x, y, z = info.launch_grid
+    if isinstance(x, PersistentGrid):
+        x = min(int(x.tiles), int(sms))
+        x -= x % info.cluster_size
+    return int(x), int(y), int(z)  # type: ignore[arg-type]  # resolved(): counts only
+
+
+def encode_tensor_map(cuda: Cuda, tm: TensorMap, address: int) -> Any:
+    """The 128-byte CUtensorMap of a resolved tensor map over the memory at `address`."""
+    cu = cuda.cu
+    assert tm.global_dims is not None and tm.global_strides is not None  # resolved()
+    return cuda.call(
+        "cuTensorMapEncodeTiled",
+        cu.CUtensorMapDataType(TMA_DTYPES[tm.dtype]),
+        2,
+        address,
+        [cu.cuuint64_t(int(d)) for d in tm.global_dims],
+        [cu.cuuint64_t(int(s)) for s in tm.global_strides],
+        [cu.cuuint32_t(int(b)) for b in tm.box],
+        [cu.cuuint32_t(1), cu.cuuint32_t(1)],
+        cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+        cu.CUtensorMapSwizzle(tm.tma_swizzle_code),
+        cu.CUtensorMapL2promotion(int(tm.l2_promotion or 0)),
+        cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+    )
+
+
+def encode_tensor_maps(cuda: Cuda, info: KernelInfo, pointers: tuple[int, ...]) -> tuple[Any, ...]:
+    """Every tensor map of a resolved kernel, over its argument's memory."""
+    return tuple(encode_tensor_map(cuda, tm, pointers[tm.arg]) for tm in info.tensor_maps)
+
+
+def size_values(info: KernelInfo) -> tuple[int, ...]:
+    """The .u32 size parameters' values of a resolved kernel, in the entry's order."""
+    return tuple(int(p.value) for p in info.size_params or ())  # type: ignore[arg-type]  # resolved()
+
+
+def pack_params(pointers: tuple[int, ...], sizes: tuple[int, ...], tensor_maps: tuple[Any, ...]) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """The parameter block (an array of addresses, one per parameter, in the PTX entry's
+    order: pointers, .u32 sizes, tensor maps) and what it points at."""
+    values = np.empty(len(pointers) + len(sizes), dtype=np.uint64)
+    values[: len(pointers)] = pointers
+    values[len(pointers):] = sizes  # a .u32 read from the low half of its 8-byte slot (little-endian)
+    base = values.ctypes.data
+    addresses = [base + 8 * i for i in range(len(values))] + [m.getPtr() for m in tensor_maps]
+    return np.array(addresses, dtype=np.uint64), (values, *tensor_maps)
+
+
+def plan(function: Any, info: KernelInfo, grid: tuple[int, int, int], pointers: tuple[int, ...], tensor_maps: tuple[Any, ...]) -> LaunchPlan:
+    """A launch of a resolved kernel on the arguments at `pointers`."""
+    if not resolved(info):
+        raise RunError(f"kernel {info.name} has sizes known only at launch: resolve_sizes first")
+    params, holders = pack_params(pointers, size_values(info), tensor_maps)
+    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders)
+
+
+def enqueue(cuda: Cuda, p: LaunchPlan, stream: Any) -> None:
+    """One launch on `stream` (a handle: an int or the driver's CUstream), asynchronous."""
+    gx, gy, gz = p.grid
+    cuda.call("cuLaunchKernel", p.function, gx, gy, gz, p.threads, 1, 1, p.smem, stream, p.params.ctypes.data, 0)
+
+
+__all__ = [
+    "DEFAULT_SMEM_LIMIT", "TMA_DTYPES", "DeviceKernel", "LaunchPlan", "encode_tensor_map", "encode_tensor_maps",
+    "enqueue", "launch_grid", "load_on_device", "make_current", "pack_params", "plan", "resolved", "size_values",
+    "target_problem",
+]
