@@ -17,6 +17,12 @@ Embedding in another xDSL-based compiler::
     for p in pipeline:
         p.apply(ctx, module)
     ptx_text = lower_tc.print_ptx(module)
+
+Calling kernels on PyTorch, CuPy or JAX arrays (docs/api.md)::
+
+    k = lower_tc.compile(source)     # a Kernel; lower_tc.CompileError where refused
+    k(A, B, D)                       # on the arrays' current stream; lower_tc.LaunchError
+    k(A, B, D, stream=s)             #   (ArgumentError, DeviceError) before launching
 """
 
 from __future__ import annotations
@@ -34,11 +40,26 @@ _EXPORTS = {
     "available_passes": "lower_tc.passes",
     "default_pipeline": "lower_tc.passes",
     "print_ptx": "lower_tc.lowering.compile",
+    "compile": "lower_tc.lowering.api",
+    "CompileError": "lower_tc.lowering.api",
+    "Kernel": "lower_tc.lowering.runtime.callable",
+    "reinterpret": "lower_tc.lowering.runtime.arrays",
+    "LaunchError": "lower_tc.lowering.runtime.errors",
+    "ArgumentError": "lower_tc.lowering.runtime.errors",
+    "ArgumentCountError": "lower_tc.lowering.runtime.errors",
+    "DeviceError": "lower_tc.lowering.runtime.errors",
+    "CudaError": "lower_tc.lowering.runtime.errors",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from lower_tc.dialects import register_dialects
+    from lower_tc.lowering.api import CompileError, compile
     from lower_tc.lowering.compile import print_ptx
+    from lower_tc.lowering.runtime.arrays import reinterpret
+    from lower_tc.lowering.runtime.callable import Kernel
+    from lower_tc.lowering.runtime.errors import (
+        ArgumentCountError, ArgumentError, CudaError, DeviceError, LaunchError,
+    )
     from lower_tc.passes import available_passes, default_pipeline
 
 
@@ -49,4 +70,7 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ = ["__version__", "available_passes", "default_pipeline", "print_ptx", "register_dialects"]
+__all__ = [
+    "ArgumentCountError", "ArgumentError", "CompileError", "CudaError", "DeviceError", "Kernel", "LaunchError",
+    "__version__", "available_passes", "compile", "default_pipeline", "print_ptx", "register_dialects", "reinterpret",
+]

@@ -14,7 +14,7 @@ two files:
 - `lowering/runtime` imports neither xDSL nor dialects or passes, not even through another
   module;
 - rooms inside a layer: in `lowering/`, backend < runtime < {parse, reference_program,
-  descriptor_report} < {compile, pictures} < cli; in `passes/`, the passes do not import
+  descriptor_report} < {compile, pictures} < api < cli; in `passes/`, the passes do not import
   one another, and only tc-lower-to-ptx imports its lowering (`passes/to_ptx/`), which
   imports no pass;
 - a function-level import of a lower_tc module only in the lazy registries allowlisted
@@ -44,7 +44,7 @@ ROOT_LAYER = 4
 #: The rooms of lowering/, in order: a room imports only rooms before it (and itself).
 LOWERING_ROOMS = {
     "backend": 0, "runtime": 1, "parse": 2, "reference_program": 2, "descriptor_report": 2,
-    "compile": 3, "pictures": 3, "cli": 4,
+    "compile": 3, "pictures": 3, "api": 4, "cli": 5,
 }
 #: The one pass that may import the lowering to PTX (passes/to_ptx/).
 TO_PTX_PASS = "lower_tc.passes.lower_to_ptx"
@@ -445,10 +445,13 @@ def _modules_after(code: str) -> set[str]:
     "import lower_tc.layout, lower_tc.layout.kernel_info",
     "import lower_tc.lowering.runtime.run, lower_tc.lowering.runtime.timing",
     "from lower_tc.lowering.cli.main import main\nmain(['desc', 'decode', '0x4000004000010040', '--arch', 'sm_90a'])",
-], ids=["layout", "runtime", "desc"])
+    "import lower_tc",
+    "import lower_tc\nlower_tc.Kernel, lower_tc.LaunchError, lower_tc.ArgumentError, lower_tc.reinterpret",
+], ids=["layout", "runtime", "desc", "root", "root-runtime"])
 def test_light_entry_points_load_no_xdsl(code: str) -> None:
-    """What the rules promise, seen in a fresh interpreter: the layout core, the runtime and
-    `lower-tc desc` run without importing xDSL (nor the runtime CUDA)."""
+    """What the rules promise, seen in a fresh interpreter: the layout core, the runtime,
+    `lower-tc desc`, `import lower_tc` and its runtime re-exports (Kernel, the launch
+    errors) run without importing xDSL (nor CUDA, which a launch imports when it needs it)."""
     loaded = _modules_after(code)
     assert not any(m == "xdsl" or m.startswith("xdsl.") for m in loaded)
     assert not any(m.startswith("cuda") for m in loaded)
