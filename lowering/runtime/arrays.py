@@ -126,16 +126,16 @@ def view_of(obj: Any, name: str, *, device_of: Callable[[int], int | None] | Non
     override = None
     if isinstance(obj, Reinterpreted):
         obj, override = obj.array, obj.dtype
-    if hasattr(obj, "__dlpack__"):
-        return _from_dlpack(obj, name, stream, override)
-    if hasattr(obj, "__cuda_array_interface__"):
-        return _from_cai(obj, name, device_of or _driver_device, override)
     what = type(obj).__name__
-    if "Tracer" in what:
+    if "Tracer" in what:  # before DLPack: a tracer's __dlpack__ raises JAX's own error
         raise ArgumentError(
             f"argument {name} is a JAX tracer ({what}): a lower-tc kernel is called on concrete "
             "arrays, outside jax.jit (docs/api.md, JAX)", name,
         )
+    if hasattr(obj, "__dlpack__"):
+        return _from_dlpack(obj, name, stream, override)
+    if hasattr(obj, "__cuda_array_interface__"):
+        return _from_cai(obj, name, device_of or _driver_device, override)
     raise ArgumentError(
         f"argument {name} is a {what}, not a GPU array (one with __dlpack__ or "
         "__cuda_array_interface__: a torch tensor, a CuPy or JAX array)", name,
@@ -179,7 +179,9 @@ def _from_dlpack(obj: Any, name: str, stream: int, override: str | None) -> Arra
     dtype = _element(name, smv.dtype.name, smv.dtype.itemsize * 8, override)
     shape = tuple(int(n) for n in smv.shape)
     strides = tuple(int(s) for s in smv.strides) if smv.strides is not None else _c_order(shape)
-    return ArrayView(int(smv.ptr), shape, strides, dtype, int(smv.device_id), bool(smv.readonly), obj)
+    # JAX arrays are immutable whether or not their DLPack says read-only
+    readonly = bool(smv.readonly) or type(obj).__module__.split(".")[0] in ("jax", "jaxlib")
+    return ArrayView(int(smv.ptr), shape, strides, dtype, int(smv.device_id), readonly, obj)
 
 
 def _foreign(obj: Any) -> bool:
@@ -203,7 +205,7 @@ def _from_cai(obj: Any, name: str, device_of: Callable[[int], int | None], overr
         size = int(typestr[2:])
     except ValueError:
         raise ArgumentError(_no_type(name, f"typestr {typestr!r}"), name) from None
-    dtype = _element(name, known or f"typestr {typestr!r}", 8 * size, override)
+    dtype = known if override is None else _element(name, known or f"typestr {typestr!r}", 8 * size, override)
     if byte_strides is None:
         strides = _c_order(shape)
     else:
