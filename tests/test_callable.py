@@ -274,15 +274,21 @@ def test_the_module_sizes_and_tensor_maps_are_cached(fake, dynamic) -> None:
     assert fake.names.count("ObjectCode.from_cubin") == 1 and fake.names.count("cuKernelGetFunction") == 1
     assert fake.names.count("cuTensorMapEncodeTiled") == 2  # A's and B's maps, once
     assert fake.names.count("cuLaunchKernel") == 3
-    assert kernel.cache_info()["sizes"] == (2, 1) and kernel.cache_info()["tensor_maps"] == (2, 1)
+    assert kernel.cache_info() == {"sizes": (0, 1), "launches": (2, 1)}
+    params = {args[9] for args in fake.called("cuLaunchKernel")}
+    assert len(params) == 1  # one parameter block, made once
     other = dynamic_args(fake)  # the same sizes at other addresses: new maps, the same sizes
     kernel(*other)
     assert fake.names.count("cuTensorMapEncodeTiled") == 4
-    assert kernel.cache_info()["sizes"] == (3, 1) and kernel.cache_info()["tensor_maps"] == (2, 2)
+    assert kernel.cache_info() == {"sizes": (1, 1), "launches": (2, 2)}
     kernel(*first)
-    assert fake.names.count("cuTensorMapEncodeTiled") == 4 and kernel.cache_info()["tensor_maps"] == (3, 2)
+    assert fake.names.count("cuTensorMapEncodeTiled") == 4 and kernel.cache_info()["launches"] == (3, 2)
     kernel(*dynamic_args(fake, m=512, n=512, k=256, lda=None))  # other sizes: resolved again
-    assert kernel.cache_info()["sizes"] == (4, 2)
+    assert kernel.cache_info() == {"sizes": (1, 2), "launches": (3, 3)}
+    # a bad argument at a cached launch's addresses is still refused: the key holds every field
+    a, b, d = first
+    with pytest.raises(ArgumentError, match="read-only"):
+        kernel(a, b, cai(d.array.__cuda_array_interface__["data"][0], (1000, 904), "bf16", readonly=True))
 
 
 def test_a_persistent_kernel_fills_the_gpu_in_whole_clusters(fake) -> None:

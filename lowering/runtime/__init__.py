@@ -2,7 +2,12 @@
 
 ==============  ===============================================================
 session.py      the CUDA bindings (optional), checked driver calls, the device
-launch.py       load, arguments and guards, tensor maps, grid, enqueue, wait
+launcher.py     the one launch path: module per device, tensor maps, grid, parameters, enqueue
+callable.py     Kernel: a compiled kernel called on the caller's arrays and stream
+arrays.py       a caller's array (DLPack, __cuda_array_interface__) as an ArrayView
+arguments.py    the arrays checked against the kernel's arguments before launching
+streams.py      the stream a call launches on (given, or the framework's current one)
+launch.py       the runner's launch: buffers and guards, the launch path, wait, copy back
 inputs.py       random inputs, poison, the bytes the device holds, matrix views
 sizes.py        --shape and resolve_sizes (sizes known only at launch, checked against the limits)
 memory.py       the host memory a run takes, checked against what is available
@@ -11,7 +16,7 @@ checks.py       tolerances, stray writes
 gemm_check.py   a whole GEMM's D = A x B (+ C), sampled beyond 1024^3
 run.py          run_kernel and RunResult: inputs, launch, checks
 timing.py       time_kernel: CUDA-event timing
-errors.py       RunError, ShapeError, KernelError, KernelHung
+errors.py       RunError, ShapeError, KernelError, KernelHung; LaunchError and its subclasses
 ==============  ===============================================================
 
 It reads a kernel's launch contract (`lower_tc.layout.kernel_info.KernelInfo`) and its

@@ -3,12 +3,13 @@ elements, lower-tc's element type, device, read-only), read from the array's DLP
 `__cuda_array_interface__` without copying it or touching its data.
 
 - DLPack (`__dlpack__`: PyTorch, CuPy, JAX, NumPy) is read through cuda.core's
-  `StridedMemoryView` (its fast path for torch tensors included). It carries bf16 and the
-  fp8 types (as ml_dtypes' dtypes). It is read with no stream ordering (`stream_ptr=-1`):
-  the kernel is launched on the stream the caller names or the framework's current one
-  (lowering/runtime/streams.py), where the framework's own work on the arrays is ordered.
-  The exception is a producer that has no current stream lower-tc can see (JAX): it is
-  asked for the array as ready on the launch stream (`stream_of` gives that stream).
+  `StridedMemoryView.from_any_interface` (DLPack first; its fast path for torch tensors).
+  It carries bf16 and the fp8 types (as ml_dtypes' dtypes). It is read with no stream
+  ordering (`stream_ptr=-1`): the kernel is launched on the stream the caller names or the
+  framework's current one (lowering/runtime/streams.py), where the caller orders its own
+  work on the arrays. The exception is a producer that has no current stream lower-tc can
+  see (JAX): it is asked for the array as ready on the launch stream (`view_of`'s
+  `stream`). JAX arrays are read-only (immutable).
 - `__cuda_array_interface__` (version 2 or 3, e.g. Numba, or an object that only has the
   dict, like the CPU tests' fakes) is read here from the dict itself (shape, typestr,
   data, strides in bytes or None for C order); its device is the driver's answer for the
@@ -171,7 +172,7 @@ def _from_dlpack(obj: Any, name: str, stream: int, override: str | None) -> Arra
     # without one lower-tc sees (JAX) makes the array ready on the launch stream (DLPack
     # names the legacy default stream 1, since 0 is no stream there)
     consumer = -1 if stream == -1 or not _foreign(obj) else (stream or 1)
-    smv = core.utils.StridedMemoryView.from_dlpack(obj, stream_ptr=consumer)
+    smv = core.utils.StridedMemoryView.from_any_interface(obj, stream_ptr=consumer)  # DLPack first
     if not smv.is_device_accessible:
         raise ArgumentError(_not_on_gpu(name, obj, "CPU memory"), name)
     if smv.dtype is None:

@@ -10,9 +10,12 @@ is asynchronous, like any kernel of the caller's framework.
 
 What a call costs is kept small and free of allocation and synchronisation, so that calls
 can be captured in a CUDA graph (after a first call outside the capture, which loads the
-module): the module is loaded once per device; the resolved contract (sizes, grid) is kept
-per (device, sizes known at launch), the tensor maps per (device, addresses, sizes), each
-in a small least-recently-used cache; the parameter block is packed for every call.
+module). The module is loaded once per device. Two small least-recently-used caches keep
+the rest: the resolved contract (sizes, grid) per (device, sizes known at launch), and the
+launch itself per (addresses, shapes, strides, types, devices) of the arguments: its
+tensor maps, encoded once for those addresses and sizes, and its parameter block, which
+holds nothing else (the driver copies it at each launch). A call on arrays seen before
+only reads them, finds its launch and enqueues it.
 """
 
 from __future__ import annotations
@@ -98,7 +101,7 @@ class Kernel:
         self._info = info
         self._loaded: dict[int, launcher.DeviceKernel] = {}
         self._sized: LruCache[Hashable, Sized] = LruCache(CACHE_SIZE)
-        self._maps: LruCache[Hashable, tuple[Any, ...]] = LruCache(CACHE_SIZE)
+        self._plans: LruCache[Hashable, tuple[launcher.LaunchPlan, launcher.DeviceKernel]] = LruCache(CACHE_SIZE)
 
     # -- what a user reads ------------------------------------------------------------
 
@@ -149,28 +152,32 @@ class Kernel:
 
     def prepare(self, views: list[ArrayView]) -> launcher.LaunchPlan:
         """Checks the arguments, loads the module on their device (once) and builds the
-        launch (the runner enqueues it as often as it likes)."""
-        shapes, device = check_arguments(self._info, views)
+        launch (the runner enqueues it as often as it likes). Arguments identical to
+        earlier ones (addresses, shapes, strides, types, devices, read-only) passed the
+        same checks: their launch is taken from the cache."""
         cuda = session.driver()
         session.check_usable()
+        key = tuple((v.ptr, v.shape, v.strides, v.dtype, v.device_id, v.readonly) for v in views)
+        found = self._plans.get(key)
+        if found is not None:
+            plan, loaded = found
+            launcher.make_current(cuda, loaded)
+            return plan
+        shapes, device = check_arguments(self._info, views)
         loaded = self._on_device(cuda, 0 if device is None else device)
         launcher.make_current(cuda, loaded)
-        key = (loaded.device_id, tuple(sorted(shapes.items())))
-        sized = self._sized.get(key) or self._sized.put(key, self._resolve(shapes, loaded.sms))
+        sizes_key = (loaded.device_id, tuple(sorted(shapes.items())))
+        sized = self._sized.get(sizes_key) or self._sized.put(sizes_key, self._resolve(shapes, loaded.sms))
         pointers = tuple(v.ptr for v in views)
-        maps_key = (key, pointers)
-        maps = self._maps.get(maps_key)
-        if maps is None:
-            maps = self._maps.put(maps_key, launcher.encode_tensor_maps(cuda, sized.info, pointers))
-        return launcher.plan(loaded.function, sized.info, sized.grid, pointers, maps)
+        maps = launcher.encode_tensor_maps(cuda, sized.info, pointers)
+        plan = launcher.plan(loaded.function, sized.info, sized.grid, pointers, maps)
+        self._plans.put(key, (plan, loaded))
+        return plan
 
     def cache_info(self) -> dict[str, tuple[int, int]]:
-        """(hits, misses) of the sizes and the tensor-map caches, and the devices loaded."""
-        return {
-            "sizes": (self._sized.hits, self._sized.misses),
-            "tensor_maps": (self._maps.hits, self._maps.misses),
-            "devices": (len(self._loaded), 0),
-        }
+        """(hits, misses) of the sizes cache and of the launches cache (tensor maps and
+        parameter block per argument addresses and sizes)."""
+        return {"sizes": (self._sized.hits, self._sized.misses), "launches": (self._plans.hits, self._plans.misses)}
 
     def _on_device(self, cuda: session.Cuda, device: int) -> launcher.DeviceKernel:
         loaded = self._loaded.get(device)
