@@ -1,8 +1,8 @@
-"""The launcher does what a kernel's contract says, seen through a fake CUDA driver (the
-GPU tests run this for real on an H100; here nothing else executes lowering/runtime/launch.py):
-the tensor maps it encodes, the parameters in the PTX entry's order, the opt-in to large
-dynamic shared memory, and the grid (counts, sizes known at launch, the persistent form in
-whole clusters)."""
+"""The runner's launcher does what a kernel's contract says, seen through a fake CUDA
+(the GPU tests run this for real on an H100). It launches through the path a `Kernel`
+call takes (lowering/runtime/launcher.py): the tensor maps it encodes, the parameters in
+the PTX entry's order, the opt-in to large dynamic shared memory, and the grid (counts,
+sizes known at launch, the persistent form in whole clusters)."""
 
 from __future__ import annotations
 
@@ -76,3 +76,6 @@ def test_a_single_tile_kernel_is_one_cta(driver) -> None:
     assert (gx, gy, gz, bx) == (1, 1, 1, 128)
     assert len(driver.tensor_maps) == len(kernel.info.tensor_maps) == 2
     assert driver.called("cuFuncSetAttribute") == []  # under 48 KiB
+    # the runner launches through a Kernel's own path: cuda.core's module, then the driver
+    assert driver.called("ObjectCode.from_cubin") == [(b"cubin", "wgmma_bf16_tma_offset")]
+    assert driver.names.index("ObjectCode.from_cubin") < driver.names.index("cuTensorMapEncodeTiled")

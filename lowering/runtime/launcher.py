@@ -41,7 +41,7 @@ TMA_DTYPES = {"f16": 6, "bf16": 9, "tf32": 7, "f32": 7, "e4m3": 0, "e5m2": 0, "s
 DEFAULT_SMEM_LIMIT = 48 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DeviceKernel:
     """A kernel loaded on one device: cuda.core's module and kernel (the module is
     unloaded when they are freed), the function in the device's primary context, that
@@ -55,7 +55,7 @@ class DeviceKernel:
     sms: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LaunchPlan:
     """Everything one launch needs: the function, grid, block, dynamic shared memory and
     the packed parameter block (`holders` keep the values it points at alive)."""
