@@ -45,6 +45,9 @@ def load_core() -> Any:
         raise CudaUnavailable(
             "launching a kernel needs NVIDIA's cuda.core (1.2 or later): pip install 'lower-tc[gpu]'"
         ) from err
+    if not hasattr(core, "Device") or not hasattr(core.utils.StridedMemoryView, "from_any_interface"):
+        found = getattr(core, "__version__", "an older version")
+        raise CudaUnavailable(f"launching a kernel needs cuda.core 1.2 or later, not {found}: pip install -U cuda-core")
     return core
 
 
