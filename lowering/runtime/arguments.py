@@ -74,7 +74,7 @@ def _check_one(a: ArgInfo, v: ArrayView) -> Shape:
     rows, cols = v.shape
     if rows < 1 or cols < 1:
         raise ArgumentError(f"argument {name} is {rows}x{cols}: the kernel's sizes are positive", name)
-    for dim, (want, got) in enumerate(zip(a.shape, v.shape)):
+    for want, got in zip(a.shape, v.shape):
         if want is not None and want != got:
             raise ArgumentError(f"argument {name}: the kernel takes {_dims(a)}, not {rows}x{cols}", name)
     ld = _leading_dimension(a, v)
@@ -125,14 +125,16 @@ def _transpose_hint(a: ArgInfo) -> str:
 
 
 def _one_device(info: KernelInfo, views: Sequence[ArrayView]) -> int | None:
+    if not views:
+        return None
+    first = views[0]
     for a, v in zip(info.args, views):
-        first = views[0]
         if v.device_id != first.device_id:
             raise DeviceError(
                 f"arguments {arg_name(info.args[0])} and {arg_name(a)} are on two devices "
                 f"(GPU {first.device_id} and GPU {v.device_id}): a kernel runs on one"
             )
-    return views[0].device_id if views else None
+    return first.device_id
 
 
 def _check_overlaps(info: KernelInfo, views: Sequence[ArrayView]) -> None:
