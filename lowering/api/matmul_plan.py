@@ -54,10 +54,10 @@ class MatmulPlan:
 
 def _two_d(x: MatrixArg) -> tuple[int, int]:
     if len(x.shape) != 2:
-        raise ArgumentError(x.name, f"{x.name} has {len(x.shape)} dimensions: lower_tc.matmul multiplies 2-d matrices")
+        raise ArgumentError(f"{x.name} has {len(x.shape)} dimensions: lower_tc.matmul multiplies 2-d matrices", x.name)
     rows, cols = x.shape
     if rows < 1 or cols < 1:
-        raise ArgumentError(x.name, f"{x.name} is {rows}x{cols}: lower_tc.matmul multiplies matrices of at least one row and column")
+        raise ArgumentError(f"{x.name} is {rows}x{cols}: lower_tc.matmul multiplies matrices of at least one row and column", x.name)
     return rows, cols
 
 
@@ -110,15 +110,15 @@ def read_layout(x: MatrixArg, arch: Arch, operand: str | None) -> tuple[bool, in
     readings = _layouts(x, row_major_only=operand is None)
     if not readings:
         need = "row-major" if operand is None else "row- or column-major"
-        raise ArgumentError(x.name, f"{x.name} has strides {x.strides}: lower_tc.matmul needs {need} matrices (one stride 1); "
-                                    "make it contiguous")
+        raise ArgumentError(f"{x.name} has strides {x.strides}: lower_tc.matmul needs {need} matrices (one stride 1); "
+                                    "make it contiguous", x.name)
     problems = []
     for row_major, ld in readings:
         why = _layout_problem(x, row_major, ld, arch, operand)
         if why is None:
             return row_major, ld
         problems.append(why)
-    raise ArgumentError(x.name, problems[0])
+    raise ArgumentError(problems[0], x.name)
 
 
 def _config(config: object) -> tuple[int, int, int, int] | None:
@@ -130,10 +130,10 @@ def _config(config: object) -> tuple[int, int, int, int] | None:
         try:
             return (int(config["bm"]), int(config["bn"]), int(config["bk"]), int(config["stages"]))
         except (KeyError, TypeError, ValueError):
-            raise ArgumentError("config", f"config is a GemmConfig, a (bm, bn, bk, stages) tuple or a dict of those four integers, not {config!r}") from None
+            raise ArgumentError(f"config is a GemmConfig, a (bm, bn, bk, stages) tuple or a dict of those four integers, not {config!r}", "config") from None
     if isinstance(config, tuple | list) and len(config) == 4 and all(isinstance(v, int) for v in config):
         return tuple(config)  # type: ignore[return-value]
-    raise ArgumentError("config", f"config is a GemmConfig, a (bm, bn, bk, stages) tuple or a dict of those four integers, not {config!r}")
+    raise ArgumentError(f"config is a GemmConfig, a (bm, bn, bk, stages) tuple or a dict of those four integers, not {config!r}", "config")
 
 
 def plan_matmul(
@@ -153,45 +153,45 @@ def plan_matmul(
     known only at launch (one kernel for every shape; every store bounds-checked); else
     they are the arrays' own (a kernel per shape, persistent and rastered, faster)."""
     if target not in TARGETS:
-        raise ArgumentError("target", f"target is one of {', '.join(TARGETS)}, not {target!r}")
+        raise ArgumentError(f"target is one of {', '.join(TARGETS)}, not {target!r}", "target")
     arch = TARGETS[target]
     for x in (a, b):
         if x.dtype not in OPERAND_TYPES:
-            raise ArgumentError(x.name, f"{x.name} is {x.dtype}: lower_tc.matmul multiplies {', '.join(OPERAND_TYPES)} (f32 as tf32)")
+            raise ArgumentError(f"{x.name} is {x.dtype}: lower_tc.matmul multiplies {', '.join(OPERAND_TYPES)} (f32 as tf32)", x.name)
     ta, tb = OPERAND_TYPES[a.dtype], OPERAND_TYPES[b.dtype]
     why = operand_pair_problem(ta, tb, arch)
     if why:
-        raise ArgumentError("b", f"a is {a.dtype} and b is {b.dtype}: {why}")
+        raise ArgumentError(f"a is {a.dtype} and b is {b.dtype}: {why}", "b")
     m, k = _two_d(a)
     k_b, n = _two_d(b)
     if k_b != k:
-        raise ArgumentError("b", f"b is {k_b}x{n}: its rows must be a's columns (a is {m}x{k})")
+        raise ArgumentError(f"b is {k_b}x{n}: its rows must be a's columns (a is {m}x{k})", "b")
     acc = acc if acc is not None else default_accumulator(ta)
     if acc not in accumulators(ta, arch):
         allowed = " or ".join(accumulators(ta, arch)) or "nothing"
-        raise ArgumentError("acc", f"{ta} operands accumulate in {allowed} on {target}, not {acc}")
+        raise ArgumentError(f"{ta} operands accumulate in {allowed} on {target}, not {acc}", "acc")
     if isinstance(out, MatrixArg):
         d_dtype = out.dtype
         if _two_d(out) != (m, n):
-            raise ArgumentError("out", f"out is {out.shape[0]}x{out.shape[1]}: D = a x b is {m}x{n}")
+            raise ArgumentError(f"out is {out.shape[0]}x{out.shape[1]}: D = a x b is {m}x{n}", "out")
     else:
         d_dtype = out if out is not None else DEFAULT_OUT[ta]
     if d_dtype not in STORE_TYPES.get(acc, ()):
-        raise ArgumentError("out", f"a {acc} accumulator is stored as {' or '.join(STORE_TYPES[acc])}, not {d_dtype}")
+        raise ArgumentError(f"a {acc} accumulator is stored as {' or '.join(STORE_TYPES[acc])}, not {d_dtype}", "out")
     if c is not None:
         if _two_d(c) != (m, n):
-            raise ArgumentError("c", f"c is {c.shape[0]}x{c.shape[1]}: it is added to D = a x b, {m}x{n}")
+            raise ArgumentError(f"c is {c.shape[0]}x{c.shape[1]}: it is added to D = a x b, {m}x{n}", "c")
         if c.dtype != d_dtype:
-            raise ArgumentError("c", f"c is {c.dtype}: it has D's type, {d_dtype}")
+            raise ArgumentError(f"c is {c.dtype}: it has D's type, {d_dtype}", "c")
     cfg = _config(config)
     if cfg is not None:
         why = config_problem(GemmConfig(*cfg), ta, tb, acc, arch)
         if why:
-            raise ArgumentError("config", why)
+            raise ArgumentError(why, "config")
     try:
         opts = option_text(options or {})
     except ValueError as err:
-        raise ArgumentError("options", str(err)) from None
+        raise ArgumentError(str(err), "options") from None
 
     def matrix(x: MatrixArg | None, dtype: str, rows: int, cols: int, operand: str | None) -> Matrix:
         if x is None:  # D allocated by the caller: dense row-major

@@ -26,7 +26,7 @@ class LaunchError(Exception):
 class ArgumentError(LaunchError, ValueError):
     """An argument the kernel cannot take; `argument` names it."""
 
-    def __init__(self, argument: str, message: str) -> None:
+    def __init__(self, message: str, argument: str | None = None) -> None:
         super().__init__(message)
         self.argument = argument
 
