@@ -61,7 +61,7 @@ FAMILIES = {
         "program": st.one_of(fp.matmul_programs(), fp.loop_programs(), fp.tile_programs(), fp.mutated_programs()),
         "target": st.sampled_from(("ptx", "mlir", "cubin") if HAVE_PTXAS else ("ptx", "mlir")),
         "pre_existing": st.booleans(), "stdin": st.booleans(), "cli": st.just("subprocess"),
-        "assemble": st.just(True)}), 1),
+        "assemble": st.just(True), "write_limit": st.sampled_from((None, None, None, 1024))}), 1),
 }
 
 #: Issue 19's known cases: a pattern on a finding's "kind: detail" -> the issue's item.

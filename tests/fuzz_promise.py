@@ -106,15 +106,31 @@ def normalize(text: str) -> str:
     return text[:160]
 
 
+def _ours(frame: traceback.FrameSummary) -> str | None:
+    """A frame's file relative to the checkout, where it is lower-tc's code (not the
+    fuzzer's own, which interrupts a hang)."""
+    try:
+        rel = Path(frame.filename).resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return None
+    return None if rel.startswith(("tests/", "bench/")) or "site-packages/" in rel else rel
+
+
+def _frames(tb: traceback.StackSummary) -> list[traceback.FrameSummary]:
+    """The frames below the fuzzer's own (a hang's interrupt is the fuzzer's frame)."""
+    frames = list(tb)
+    while frames and Path(frames[-1].filename).resolve().is_relative_to(ROOT / "tests"):
+        frames.pop()
+    return frames
+
+
 def area_of(tb: traceback.StackSummary | None) -> str:
     """The area of the deepest lower-tc frame of a traceback."""
     if not tb:
         return "unknown"
-    for frame in reversed(tb):
-        path = Path(frame.filename).resolve()
-        try:
-            rel = path.relative_to(ROOT).as_posix()
-        except ValueError:
+    for frame in reversed(_frames(tb)):
+        rel = _ours(frame)
+        if rel is None:
             continue
         for prefix, area in AREAS:
             if rel.startswith(prefix):
@@ -123,18 +139,12 @@ def area_of(tb: traceback.StackSummary | None) -> str:
 
 
 def raise_site(tb: traceback.StackSummary) -> str:
-    """`file:function` of the deepest lower-tc frame (and the xDSL frame below it)."""
-    ours = None
-    for frame in reversed(tb):
-        path = Path(frame.filename).resolve()
-        try:
-            ours = f"{path.relative_to(ROOT).as_posix()}:{frame.name}"
-            break
-        except ValueError:
-            continue
-    last = tb[-1]
+    """`file:function` of the deepest lower-tc frame (and the frame below it, xDSL's)."""
+    frames = _frames(tb) or list(tb)
+    ours = next((f"{_ours(f)}:{f.name}" for f in reversed(frames) if _ours(f)), None)
+    last = frames[-1]
     theirs = f"{Path(last.filename).name}:{last.name}"
-    return f"{ours or '?'} <- {theirs}" if ours else theirs
+    return f"{ours} <- {theirs}" if ours else theirs
 
 
 class Hang(BaseException):
@@ -196,9 +206,12 @@ def run_cli(
     output: str | None = "out.ptx",
     pre_existing: bool = False,
     stdin: bool = False,
+    write_limit: int | None = None,
 ) -> CliRun:
     """Runs `lower-tc [args] in.mlir -o out` in a fresh folder (the input on stdin
-    where `stdin`); `pre_existing` puts SENTINEL in the output file first."""
+    where `stdin`); `pre_existing` puts SENTINEL in the output file first; `write_limit`
+    (subprocess only) caps the size of every file the command writes (RLIMIT_FSIZE: a
+    full disk, as far as the command can tell)."""
     with tempfile.TemporaryDirectory(prefix="lower-tc-fuzz-") as tmp:
         folder = Path(tmp)
         (folder / INPUT).write_bytes(data)
@@ -210,7 +223,7 @@ def run_cli(
         before = (folder / output).read_bytes() if output and (folder / output).exists() else None
         start = time.monotonic()
         if subprocess_run:
-            status, out, err, tb, area, site = _subprocess(folder, argv, data if stdin else None)
+            status, out, err, tb, area, site = _subprocess(folder, argv, data if stdin else None, write_limit)
         else:
             status, out, err, tb, area, site = _in_process(folder, argv)
         seconds = time.monotonic() - start
@@ -219,15 +232,22 @@ def run_cli(
     return CliRun(argv, status, out, err, before, after, leftovers, seconds, tb, area, site)
 
 
-def _subprocess(folder: Path, argv: list[str], stdin: bytes | None):
+def _subprocess(folder: Path, argv: list[str], stdin: bytes | None, write_limit: int | None = None):
     exe = Path(sys.executable).parent / "lower-tc"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "lower_tc.lowering.cli"]
     env = {k: v for k, v in os.environ.items() if k != "LOWER_TC_TRACEBACK"}
+
+    def limit_writes() -> None:  # in the child, before it runs lower-tc
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (write_limit, write_limit))
+
     try:
         done = subprocess.run(
             cmd + argv, cwd=folder, input=stdin if stdin is not None else None,
             stdin=None if stdin is not None else subprocess.DEVNULL,
             capture_output=True, timeout=HANG_S, env=env,
+            preexec_fn=limit_writes if write_limit is not None and os.name == "posix" else None,
         )
     except subprocess.TimeoutExpired as err:
         return None, err.stdout or b"", (err.stderr or b"").decode("utf-8", "replace"), "", "", ""
@@ -278,12 +298,17 @@ def _in_process(folder: Path, argv: list[str]):
 #: ``in.mlir:3:5: error: ...`` or ``in.mlir: error: ...``; stdin is ``<stdin>`` or ``stdin``.
 _LOCATED = r"^(?P<file>{name}):(?:(?P<line>\d+):(?P<col>\d+):)? error: (?P<msg>.*)$"
 _PLACEHOLDER = re.compile(r"\{[a-z_][a-z_0-9]*\}")
+#: An error about the -p pipeline itself (a pass's name or option), not the input.
+_MISUSE = re.compile(r"^lower-tc: error: .*(pass|pipeline|[Aa]rgument|Incompatible types|\w=)")
 
 
-def cli_findings(run: CliRun, data: bytes, *, stdin: bool = False, argv_ok: bool = True, area: str = "") -> list[Finding]:
+def cli_findings(
+    run: CliRun, data: bytes, *, stdin: bool = False, argv_ok: bool = True, area: str = "", write_limit: bool = False,
+) -> list[Finding]:
     """What `run` broke of the promise. `argv_ok`: the command line itself is valid (exit
     status 2 is then wrong); `area`: where the input's failure comes from, when known
-    (the API's answer on the same text)."""
+    (the API's answer on the same text); `write_limit`: the run could not write its output
+    (an error about the output file, not the input, is then one ``lower-tc: error:`` line)."""
     area = run.area or area or "unknown"
     found: list[Finding] = []
 
@@ -313,7 +338,9 @@ def cli_findings(run: CliRun, data: bytes, *, stdin: bool = False, argv_ok: bool
                 f"{min(len(errors), 2)}|{normalize(errors[0]) if errors else ''}")
         for line in errors[:1]:
             m = re.match(_LOCATED.format(name=name), line)
-            if m is None and not argv_ok and line.startswith("lower-tc: error: "):
+            if m is None and write_limit and line.startswith("lower-tc: error: "):
+                pass  # the output could not be written: not the input's error
+            elif m is None and not argv_ok and _MISUSE.search(line):
                 # the command line's fault (a pass or its option): misuse, exit 2
                 add("misuse exit status", f"exit 1 for command-line misuse: {line}", normalize(line), where="CLI/driver")
             elif m is None:
@@ -335,9 +362,9 @@ def cli_findings(run: CliRun, data: bytes, *, stdin: bool = False, argv_ok: bool
         add("error lines", f"exit 0 with error lines: {' | '.join(errors)[:300]}")
     if run.status != 0 and run.before != run.after:
         what = "left a partial output file" if run.before is None else "changed the pre-existing output file"
-        add("output file", f"exit {run.status} {what} ({len(run.after or b'')} bytes)", what)
+        add("output file", f"exit {run.status} {what} ({len(run.after or b'')} bytes)", what, where="CLI/driver")
     if run.status == 0 and "-o" in run.argv and not run.after:
-        add("output file", "exit 0 but the output file is missing or empty", "missing")
+        add("output file", "exit 0 but the output file is missing or empty", "missing", where="CLI/driver")
     if run.leftovers:
         add("output file", f"files left behind: {run.leftovers}", "leftovers", where="CLI/driver")
     return found
@@ -555,7 +582,13 @@ def store_findings(info: KernelInfo, ptx: str) -> list[Finding]:
 
 
 def kernel_findings(run: ApiRun, expect: dict | None = None) -> list[Finding]:
+    """Every check of the accepted kernels; `expect` holds what the program says of them
+    (the GEMM's sizes; "refused": why the program should not have been accepted)."""
     found: list[Finding] = []
+    expect = dict(expect or {})
+    refused = expect.pop("refused", None)
+    if refused and run.kernels:
+        found.append(Finding("accepted, wrong", "tc dialect verifier", f"accepted: {refused}", f"accepted|{normalize(refused)}"))
     for k in run.kernels:
         found += info_findings(k.info, expect if k.info.gemm is not None else None)
         found += store_findings(k.info, k.ptx)
@@ -573,6 +606,7 @@ def examine(
     pre_existing: bool = False,
     stdin: bool = False,
     assemble: bool = False,
+    write_limit: int | None = None,
 ) -> list[Finding]:
     """Every finding of one program (a tests/fuzz_programs.Program): through the Python
     API (unless a pipeline is given: the API runs the default one) with its kernels'
@@ -598,10 +632,14 @@ def examine(
     if cli is not None:
         args = ["-t", target] + (["-p", pipeline] if pipeline is not None else [])
         output = "out.cubin" if target == "cubin" else "out." + target
+        limit = write_limit if cli == "subprocess" else None
         run = run_cli(program.data, args, subprocess_run=cli == "subprocess", output=output,
-                      pre_existing=pre_existing, stdin=stdin)
+                      pre_existing=pre_existing, stdin=stdin, write_limit=limit)
         area = area_of(api.traceback) if api is not None and api.error is not None else ""
-        found += cli_findings(run, program.data, stdin=stdin, argv_ok=pipeline is None, area=area)
+        found += cli_findings(run, program.data, stdin=stdin, argv_ok=pipeline is None, area=area,
+                              write_limit=limit is not None)
+        if limit is not None:
+            return found  # the command could not write; the API could
         agree = (run.status == 0) == (api is not None and api.error is None)
         same_work = target == "cubin" or (target == "ptx" and not assemble)  # ptxas on both sides or neither
         if api is not None and same_work and run.status in (0, 1) and _utf8(program.data) and not agree:
