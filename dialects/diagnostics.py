@@ -43,6 +43,8 @@ def error_line(err: ParseError | DiagnosticException, input_name: str, line_offs
         return f"{loc.file}:{loc.line + line_offset}:{loc.col}: error: {err.msg}"
     where = location(getattr(err, "op", None)) or input_name
     text = getattr(err, "msg", None) or str(err).split("\n")[0]
+    # one line: xDSL's constraint messages ("operand 'a' at position 0 does not verify:\n...") join up
+    text = " ".join(line.strip() for line in text.splitlines() if line.strip())
     return f"{where}: error: {text}"
 
 

@@ -8,7 +8,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_kernel import in_gemm_kernel, kernel_target
+from lower_tc.dialects.tc_kernel import enclosing_kernel, in_gemm_kernel, kernel_target, lost_gemm_loop
 from lower_tc.dialects.tc_types import AccType, _memref_shape, dtype_name, matrix_strides
 from lower_tc.layout.gemm import WGMMA_ACCUMULATORS, wgmma_valid_n
 from lower_tc.layout.instr_desc import valid_n
@@ -74,7 +74,7 @@ def _check_acc_shape(op: Operation, acc: Attribute) -> None:
                     f"per 64 rows), not {acc.m}"
                 )
         elif acc.m != 64:
-            raise VerifyException(f"a wgmma accumulator has M = 64 (one warpgroup's registers), not {acc.m}")
+            raise VerifyException(_wgmma_m_problem(op, acc.m))
         ok_n = wgmma_valid_n("s8" if integer else "f16")
     else:
         if acc.m not in (64, 128):
@@ -83,6 +83,20 @@ def _check_acc_shape(op: Operation, acc: Attribute) -> None:
     if acc.n not in ok_n:
         rule = "8, 16, 24, then multiples of 16" if integer else "a multiple of 8"
         raise VerifyException(f"an accumulator's N must be {rule} from 8 to 256, not {acc.n}")
+
+
+def _wgmma_m_problem(op: Operation, m: int) -> str:
+    """Why an sm_90a single-tile accumulator of M = `m` rows is wrong: the kernel was a
+    loop-level GEMM whose loop is gone, it holds tcgen05 MMAs (sm_100a's), or M is not
+    wgmma's 64."""
+    kernel = enclosing_kernel(op)
+    lost = lost_gemm_loop(kernel)
+    if lost:
+        return lost
+    if kernel is not None and any(o.name == "tc.tcgen05_mma" for o in kernel.walk()):
+        return ("tc.tcgen05_mma needs target sm_100a, but the kernel targets sm_90a "
+                "(tcgen05 is Blackwell's; on sm_90a, tc.wgmma multiplies with M = 64)")
+    return f"a wgmma accumulator has M = 64 (one warpgroup's registers), not {m}"
 
 
 def _check_acc_memref(acc: Attribute, mem: Attribute, what: str) -> None:

@@ -24,9 +24,14 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import Operand, OperandAttr
-from lower_tc.dialects.tc_globals import Matrix, check_tma_source, matrix
+from lower_tc.dialects.tc_globals import Matrix, check_index_sizes, check_row_pitch, check_tma_source, matrix, tma_dtype_problem
 from lower_tc.dialects.tc_types import AccType, TileType, dtype_name
 from lower_tc.layout.gemm import STORE_TYPES
+
+
+#: What works instead of a GEMM (tc.matmul or the loop level) of 4- or 6-bit types.
+SUB_BYTE_GEMM = ("multiply 4- and 6-bit types in a single-tile tcgen05 kernel whose tiles are "
+                 "filled by thread copies (examples/tcgen05_e2m1.mlir)")
 
 
 def _parse_index_pair(parser: Parser) -> tuple[object, object]:
@@ -101,11 +106,14 @@ class WindowLoadOp(IRDLOperation):
     def verify_(self) -> None:
         tile, src = self.dst.type, self.src.type
         assert isinstance(tile, TileType) and isinstance(src, MemRefType)
-        matrix(src, "the window's source")
+        check_index_sizes(matrix(src, "the window's source"), "the window's source")
         src_elt = dtype_name(src.element_type)
         if src_elt != tile.dtype:
             raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
-        check_tma_source(tile, src, self.operand.data)
+        why = tma_dtype_problem(tile.dtype)
+        if why:
+            raise VerifyException(f"a window is a TMA load, and {why}: {SUB_BYTE_GEMM}")
+        check_tma_source(tile, src, self.operand.data, "the window's source")
 
 
 @irdl_op_definition
@@ -190,6 +198,8 @@ def check_output(mem: Attribute, acc: str, what: str) -> None:
     assert isinstance(mem, MemRefType)
     if not geometry.row_major:
         raise VerifyException(f"{what} must be row-major (the default layout or strided<[ld, 1]>)")
+    check_index_sizes(geometry, what)
+    check_row_pitch(geometry, mem, what)
     dtype = dtype_name(mem.element_type)
     if dtype not in STORE_TYPES[acc]:
         raise VerifyException(
@@ -200,4 +210,4 @@ def check_output(mem: Attribute, acc: str, what: str) -> None:
 
 WINDOW_OPS = [WindowLoadOp, WindowStoreOp]
 
-__all__ = ["WINDOW_OPS", "Matrix", "WindowLoadOp", "WindowStoreOp", "check_output", "check_tma_source", "matrix"]
+__all__ = ["SUB_BYTE_GEMM", "WINDOW_OPS", "Matrix", "WindowLoadOp", "WindowStoreOp", "check_output", "check_tma_source", "matrix"]

@@ -10,8 +10,9 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import Operand
-from lower_tc.dialects.tc_types import TileType, element_bits
-from lower_tc.layout import Major
+from lower_tc.dialects.tc_types import TileType, check_global_memory, element_bits
+from lower_tc.layout import Major, element_type
+from lower_tc.layout.limits import index_problem, tma_stride_problem
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ def matrix(t: Attribute, what: str) -> Matrix:
     """The geometry of a 2-d global matrix of a GEMM, static or dynamic."""
     if not isinstance(t, MemRefType) or len(t.get_shape()) != 2:
         raise VerifyException(f"{what} must be a 2-d memref")
+    check_global_memory(t, what)
     rows, cols = (d if d >= 0 else None for d in t.get_shape())
     layout = t.layout
     if isinstance(layout, NoneAttr):
@@ -61,12 +63,16 @@ def matrix(t: Attribute, what: str) -> Matrix:
     return m
 
 
-def check_tma_source(tile: TileType, src: MemRefType, role: Operand) -> None:
-    """What a TMA copy of `src` into `tile` needs: the tile contiguous along the global
-    matrix's contiguous dimension (TMA does not transpose), no swizzle origin (TMA
-    swizzles on absolute address bits), 128-byte-aligned placement and a leading
-    dimension of a multiple of 16 bytes."""
-    geometry = matrix(src, "the copy's source")
+def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str = "the copy's source") -> None:
+    """What a TMA copy of `src` (named `what` in messages) into `tile` needs: a type TMA
+    loads (not 4 or 6 bits), the tile contiguous along the global matrix's contiguous
+    dimension (TMA does not transpose), no swizzle origin (TMA swizzles on absolute
+    address bits), 128-byte-aligned placement and a leading dimension of a multiple of 16
+    bytes below 2^40 bytes."""
+    geometry = matrix(src, what)
+    why = tma_dtype_problem(tile.dtype)
+    if why:
+        raise VerifyException(f"{why}: copy via threads")
     if tile.layout.origin.data >= 0:
         raise VerifyException(
             "TMA swizzles on absolute address bits: a tile with a swizzle origin "
@@ -86,20 +92,61 @@ def check_tma_source(tile: TileType, src: MemRefType, role: Operand) -> None:
     lay = tile.layout
     places = [("offset", lay.offset.data)] if lay.has_offset else []
     places += [(f"atom stride along {d}", v.data) for d, v in zip(("MN", "K"), lay.strides.data)]
-    for what, value in places:
+    for place, value in places:
         if value % 128:
             raise VerifyException(
                 f"TMA writes shared memory at 128-byte-aligned addresses: the tile's "
-                f"{what} {value} is not a multiple of 128 (docs/base-offset.md)"
+                f"{place} {value} is not a multiple of 128 (docs/base-offset.md)"
             )
-    check_ld(geometry, src, "TMA needs a leading dimension of a multiple of 16 bytes, not {}")
+    check_ld(geometry, src, what, "TMA needs a leading dimension of a multiple of 16 bytes, not {}")
 
 
-def check_ld(geometry: Matrix, mem: MemRefType, message: str) -> None:
-    """TMA's rule: a leading dimension of a multiple of 16 bytes (checked at launch
-    when it is dynamic)."""
-    if geometry.ld is not None and geometry.ld * element_bits(mem.element_type) % 128:
-        raise VerifyException(message.format(geometry.ld * element_bits(mem.element_type) // 8))
+def tma_dtype_problem(dtype: str) -> str | None:
+    """Why TMA cannot load tiles of `dtype`, or None: 4- and 6-bit types sit in padded
+    16-byte chunks in shared memory, which needs a tensor-map type lower-tc does not emit."""
+    etype = element_type(dtype)
+    if not etype.padded:
+        return None
+    return (f"TMA copies of {dtype} tiles need the padded 16U{etype.bits}_ALIGN16B "
+            "tensor-map type, which lower-tc does not emit yet")
 
 
-__all__ = ["Matrix", "check_ld", "check_tma_source", "matrix"]
+def check_ld(geometry: Matrix, mem: MemRefType, what: str, message: str) -> None:
+    """TMA's rules for the leading dimension of `what`: a multiple of 16 bytes (`message`,
+    formatted with the bytes) and below 2^40 bytes (cuTensorMapEncodeTiled's global strides;
+    both checked at launch when it is dynamic)."""
+    if geometry.ld is None:
+        return
+    bits = element_bits(mem.element_type)
+    if geometry.ld * bits % 128:
+        raise VerifyException(message.format(geometry.ld * bits // 8))
+    why = tma_stride_problem(geometry.ld * bits // 8, f"{what}'s leading dimension")
+    if why:
+        raise VerifyException(why)
+
+
+def check_index_sizes(geometry: Matrix, what: str) -> None:
+    """A GEMM kernel computes row and column coordinates of its global matrices (TMA's
+    are .s32) in 32-bit registers: each static size must fit one (layout/limits.py), and
+    none is 0 (TMA's dimensions are at least 1)."""
+    for name, size in (("row count", geometry.rows), ("column count", geometry.cols)):
+        if size == 0:
+            raise VerifyException(f"{what}'s {name} is 0: a GEMM's matrices have at least one row and one column")
+        if size is not None:
+            why = index_problem(size, f"{what}'s {name}")
+            if why:
+                raise VerifyException(why)
+
+
+def check_row_pitch(geometry: Matrix, mem: MemRefType, what: str) -> None:
+    """The epilogue that stores D (and reads C) from registers steps rows by the leading
+    dimension in bytes, a 32-bit immediate of mul.wide.s32: it must fit one."""
+    if geometry.ld is None:
+        return
+    pitch = geometry.ld * element_bits(mem.element_type) // 8
+    why = index_problem(pitch, f"{what}'s row pitch ({geometry.ld} elements) in bytes")
+    if why:
+        raise VerifyException(why)
+
+
+__all__ = ["Matrix", "check_index_sizes", "check_ld", "check_row_pitch", "check_tma_source", "matrix", "tma_dtype_problem"]

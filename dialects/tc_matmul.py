@@ -23,12 +23,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import Operand
-from lower_tc.dialects.tc_gemm import check_output
-from lower_tc.dialects.tc_globals import check_ld, matrix
+from lower_tc.dialects.tc_gemm import SUB_BYTE_GEMM, check_output
+from lower_tc.dialects.tc_globals import check_index_sizes, check_ld, matrix, tma_dtype_problem
 from lower_tc.dialects.tc_kernel import kernel_target
 from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME, MatmulOptions, OptionKind
 from lower_tc.dialects.tc_types import dtype_name
-from lower_tc.layout import Arch, LayoutError
+from lower_tc.layout import Arch, LayoutError, element_type
 from lower_tc.layout.gemm import GemmConfig, accumulators, config_problem, default_accumulator, operand_pair_problem
 from lower_tc.layout.targets import check_operand_type
 
@@ -87,7 +87,8 @@ def _option_attr(kind: OptionKind, value: str | int | bool) -> Attribute:
 
 def _parse_options(parser: Parser) -> tuple[MatmulOptions, dict[str, Attribute]]:
     """tc.matmul's attr-dict: (the GEMM options, the other dialects' attributes). An
-    unknown bare or ``tc.`` name and a value of the wrong type are errors at the entry."""
+    unknown bare or ``tc.`` name, a value of the wrong type and one out of range are
+    errors at the entry."""
     options: dict[str, str | int | bool] = {}
     others: dict[str, Attribute] = {}
 
@@ -112,10 +113,34 @@ def _parse_options(parser: Parser) -> tuple[MatmulOptions, dict[str, Attribute]]
         why = option.type_problem(value)
         if why:
             parser.raise_error(why, start, end)
-        options[name] = option.from_attr(value)  # type: ignore[assignment]
+        given = option.from_attr(value)
+        assert given is not None
+        why = option.value_problem(given, str(given))
+        if why:
+            parser.raise_error(why, start, end)
+        options[name] = given  # type: ignore[assignment]
 
     parser.parse_optional_comma_separated_list(parser.Delimiter.BRACES, entry)
     return MatmulOptions(**options), others  # type: ignore[arg-type]
+
+
+#: The operand types tc.matmul multiplies (on either target).
+MATMUL_OPERAND_TYPES = ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8")
+
+
+def _check_operand_dtype(dtype: str) -> None:
+    """A, B: a type the tensor cores read and TMA loads. f32 is read as tf32, which the
+    memref says; 4- and 6-bit types need a tensor-map type lower-tc does not emit."""
+    if dtype in MATMUL_OPERAND_TYPES:
+        return
+    if dtype == "f32":
+        raise VerifyException(
+            "the tensor cores read f32 operands as tf32 (10 mantissa bits): declare A and B as "
+            "tf32 memrefs (memref<...xtf32>, the same 4-byte elements) to multiply them so"
+        )
+    if dtype != "s32" and element_type(dtype).padded:
+        raise VerifyException(f"tc.matmul does not take {dtype}: its tiles are TMA loads, and {tma_dtype_problem(dtype)}; {SUB_BYTE_GEMM}")
+    raise VerifyException(f"tc.matmul multiplies {', '.join(MATMUL_OPERAND_TYPES)}, not {dtype}")
 
 
 @irdl_op_definition
@@ -131,9 +156,10 @@ class MatmulOp(IRDLOperation):
 
     The attr-dict's entries that name a GEMM option (tc_schedule.GEMM_OPTIONS) are the
     op's declared properties below. The parser refuses, at the entry, a bare name that is
-    not an option, a ``tc.`` name, and a value of the wrong type; a name with another
-    dialect's prefix (``foo.bar``) stays a discardable attribute. Values out of range are
-    the verifier's errors, options that do not go together tc-expand-matmul's."""
+    not an option, a ``tc.`` name, a value of the wrong type and one out of range; a name
+    with another dialect's prefix (``foo.bar``) stays a discardable attribute. The
+    verifier checks the ranges again (for an op built in Python); options that do not go
+    together are tc-expand-matmul's errors."""
 
     name = "tc.matmul"
     a = operand_def(MemRefType)
@@ -195,9 +221,14 @@ class MatmulOp(IRDLOperation):
                 parser.raise_error("expected #tc.gemm_config<bm = .., bn = .., bk = .., stages = ..>")
         options, attrs = _parse_options(parser)
         parser.parse_punctuation(":")
-        types = [parser.parse_type()]
-        while parser.parse_optional_punctuation(","):
+        types: list[Attribute] = []
+        while not types or parser.parse_optional_punctuation(","):
+            start = parser.pos
             types.append(parser.parse_type())
+            if not isinstance(types[-1], MemRefType):
+                what = "ABDC"[len(types) - 1] if len(types) <= 4 else "an operand"
+                parser.raise_error(f"{what} is {types[-1]}: tc.matmul's operands are memrefs (global memory)",
+                                   start, parser.pos)
         want = 4 if c is not None else 3
         if len(types) != want:
             parser.raise_error(f"expected {want} types (A, B, D{', C' if c is not None else ''})")
@@ -281,7 +312,7 @@ class MatmulOp(IRDLOperation):
             value = option.from_attr(attr)
             if value is None:
                 raise VerifyException(option.type_problem(attr) or "")
-            why = option.value_problem(value, str(value) if option.kind is OptionKind.NAME else str(attr))
+            why = option.value_problem(value, str(value))
             if why:
                 raise VerifyException(why)
         for name in self.attributes:
@@ -307,7 +338,12 @@ class MatmulOp(IRDLOperation):
             raise VerifyException(f"A is {text(ga.rows)}x{text(ga.cols)} but B is {text(gb.rows)}x{text(gb.cols)}: their K differ")
         if differ(gd.rows, ga.rows) or differ(gd.cols, gb.cols):
             raise VerifyException(f"D must be M x N = {text(ga.rows)}x{text(gb.cols)}")
+        for name, size in zip("MNK", self.problem):
+            if size == 0:
+                raise VerifyException(f"{name} is 0: tc.matmul multiplies matrices of at least one row, column and K element (M, N, K >= 1)")
         a, b = self.types
+        for dtype in (a, b):
+            _check_operand_dtype(dtype)
         problem = operand_pair_problem(a, b, arch)
         if problem:
             raise VerifyException(problem)
@@ -329,7 +365,8 @@ class MatmulOp(IRDLOperation):
                     f"{err} ({what} is {'row' if row_major else 'column'}-major, so its tiles "
                     f"would be {'K' if k_contiguous else 'MN'}-major)"
                 ) from None
-            check_ld(geometry, mem, f"{what}'s leading dimension is {{}} bytes: TMA needs a multiple of 16")
+            check_index_sizes(geometry, what)
+            check_ld(geometry, mem, what, f"{what}'s leading dimension is {{}} bytes: TMA needs a multiple of 16")
         check_output(self.dst.type, acc, "D")
         if self.c is not None:
             check_output(self.c.type, acc, "C")

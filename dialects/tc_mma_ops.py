@@ -19,7 +19,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_valid_n
-from lower_tc.dialects.tc_kernel import _check_target, in_gemm_kernel
+from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_gemm_kernel, lost_gemm_loop
 from lower_tc.dialects.tc_types import AccType, TileType
 from lower_tc.layout import LayoutError, Major, element_type
 from lower_tc.layout.instr_desc import InstrDescriptor
@@ -46,17 +46,29 @@ def _check_pair(a: TileType, b: TileType, acc: AccType, b_share: int = 1) -> Non
 def _check_acc_consumed(mma: Operation, acc: SSAValue) -> None:
     """An MMA updates its accumulator in place (registers or tensor memory), so the
     input value no longer exists afterwards: only the MMA's result may be used."""
-    later = set()
-    op = mma.next_op
-    while op is not None:
-        later.add(op)
-        op = op.next_op
     for use in acc.uses:
-        if use.operation in later:
+        if use.operation is not mma and _follows(mma, use.operation):
             raise VerifyException(
                 f"the accumulator is used again after this MMA (by {use.operation.name}), "
                 "but the MMA updates it in place: use the MMA's result instead"
             )
+
+
+def _follows(op: Operation, other: Operation) -> bool:
+    """Whether `other` comes after `op` in op's block. Searched both ways from `op` at
+    once, so the cost is the distance between them, not the block's length (a chain of
+    10,000 MMAs, each checking the uses of its accumulator, stays linear)."""
+    if other.parent is None or other.parent is not op.parent:
+        return False
+    forward, backward = op.next_op, op.prev_op
+    while forward is not None or backward is not None:
+        if forward is other:
+            return True
+        if backward is other:
+            return False
+        forward = forward.next_op if forward is not None else None
+        backward = backward.prev_op if backward is not None else None
+    return False
 
 
 @irdl_op_definition
@@ -92,7 +104,7 @@ class WgmmaOp(IRDLOperation):
         assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
         _check_target(self, Arch.SM90A)
         if a.mn != 64 and not (in_gemm_kernel(self) and a.mn % 64 == 0 and a.mn <= 256):
-            raise VerifyException(f"wgmma has M = 64: the A tile is {a.mn}x{a.k}")
+            raise VerifyException(lost_gemm_loop(enclosing_kernel(self)) or f"wgmma has M = 64: the A tile is {a.mn}x{a.k}")
         pair = {a.dtype, b.dtype}
         same_kind = a.dtype == b.dtype or pair <= {"e4m3", "e5m2"} or pair <= {"s8", "u8"}
         if not same_kind:

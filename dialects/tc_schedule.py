@@ -29,6 +29,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from lower_tc.layout.limits import MAX_INDEX
+
 
 class OptionKind(StrEnum):
     """What an option's value is: a name (a string in the op's attr-dict, a bare word in
@@ -108,9 +110,9 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
     GemmOption(
         "raster", OptionKind.INTEGER, 0,
         what="an integer (a group size of tile rows)",
-        allowed="a group size of tile rows (0: none)",
+        allowed=f"a group size of tile rows, 0 (none) to {MAX_INDEX}",
         doc="CTAs walk the tiles in groups of this many tile rows (static sizes); 0: row by row",
-        low=0, on_kernel=False,
+        low=0, high=MAX_INDEX, on_kernel=False,
     ),
     GemmOption(
         "persistent", OptionKind.FLAG, False,

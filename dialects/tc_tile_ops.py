@@ -10,11 +10,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import CopyVia, CopyViaAttr, Operand, OperandAttr
-from lower_tc.dialects.tc_globals import check_tma_source
+from lower_tc.dialects.tc_globals import check_tma_source, tma_dtype_problem
 from lower_tc.dialects.tc_kernel import kernel_target
-from lower_tc.layout.limits import SMEM_CAPACITY
+from lower_tc.layout.limits import MAX_INDEX, SMEM_CAPACITY
 from lower_tc.dialects.tc_types import TileType, _memref_shape, dtype_name, element_bits, matrix_strides
 from lower_tc.layout import Major, Swizzle, element_type
+from lower_tc.layout.gemm import ring_footprint
 from lower_tc.layout.targets import swizzle_rule
 
 
@@ -80,11 +81,12 @@ class SmemTileOp(IRDLOperation):
             why = swizzle_rule(arch, tile.dtype, tile.major is Major.MN, Swizzle.parse(lay.swizzle.data))
             if why:
                 raise VerifyException(why)
-        footprint = tile.tile_layout().footprint
+        footprint = ring_footprint(tile.tile_layout().footprint, self.ring_stages)
         start = max(lay.offset.data, 0)
         if start + footprint > SMEM_CAPACITY:
+            ring = f" ({self.ring_stages} stages)" if self.ring_stages > 1 else ""
             raise VerifyException(
-                f"tile needs shared memory up to {start + footprint} bytes, beyond the "
+                f"tile{ring} needs shared memory up to {start + footprint} bytes, beyond the "
                 f"{SMEM_CAPACITY} bytes (227 KiB) a block may use"
             )
 
@@ -166,10 +168,7 @@ class CopyOp(IRDLOperation):
             # 16 packed 4-/6-bit elements (8/12 bytes) per 16-byte chunk, then padding
             s_mn, s_k = (s_row, s_col) if role is Operand.A else (s_col, s_row)
             if self.via.data is CopyVia.TMA:
-                raise VerifyException(
-                    f"TMA copies of {tile.dtype} tiles need the padded 16U{etype.bits}_ALIGN16B "
-                    "tensor-map type, which lower-tc does not emit yet: copy via threads"
-                )
+                raise VerifyException(f"{tma_dtype_problem(tile.dtype)}: copy via threads")
             if s_k != 1 or s_mn * etype.bits % 8:
                 raise VerifyException(
                     f"thread copies of {tile.dtype} read 16 packed elements per chunk: the global "
@@ -178,6 +177,13 @@ class CopyOp(IRDLOperation):
                 )
         if self.via.data is CopyVia.TMA:
             check_tma_source(tile, self.src.type, role)
+        else:  # the threads' table holds each chunk's offset, their loads add byte offsets: 32 bits
+            span = -(-((rows - 1) * s_row + (cols - 1) * s_col + 1) * etype.bits // 8)
+            if span > MAX_INDEX:
+                raise VerifyException(
+                    f"the copy's source spans {span} bytes (strides [{s_row}, {s_col}]): a thread "
+                    f"copy addresses it with 32-bit offsets (0 to {MAX_INDEX})"
+                )
 
 
 #: This module's ops, in the order dialects/tc.py registers them.

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     Float8E5M2Type,
     FloatTF32Type,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     NoneAttr,
@@ -313,9 +314,23 @@ class WmmaFragType(ParametrizedAttribute, TypeAttribute):
 # -- global-memory operands ----------------------------------------------------------
 
 
+def check_global_memory(t: MemRefType, what: str) -> None:
+    """A kernel's operands live in global memory: a memref with no memory space (or 0,
+    the default one). Shared memory is a tile's (tc.smem_tile), not a memref's."""
+    space = t.memory_space
+    if isinstance(space, NoneAttr) or (isinstance(space, IntegerAttr) and space.value.data == 0):
+        return
+    shown = space.value.data if isinstance(space, IntegerAttr) else space
+    raise VerifyException(
+        f"{what} is in memory space {shown}: lower-tc's operands are global memory "
+        "(a memref with no memory space); shared memory is a tc.smem_tile's"
+    )
+
+
 def _memref_shape(t: Attribute, what: str) -> tuple[int, int]:
     if not isinstance(t, MemRefType) or len(t.get_shape()) != 2:
         raise VerifyException(f"{what} must be a 2-d memref")
+    check_global_memory(t, what)
     rows, cols = t.get_shape()
     if rows < 0 or cols < 0:
         raise VerifyException(f"{what} needs a static shape")

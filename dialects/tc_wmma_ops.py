@@ -21,6 +21,7 @@ from lower_tc.dialects.tc_types import (
     element_bits,
     matrix_strides,
 )
+from lower_tc.layout.limits import index_problem
 
 
 def _parse_offsets(parser: Parser) -> list[int]:
@@ -200,6 +201,9 @@ def _check_wmma_access(
             f"the wmma {what}'s memref must be row-major: the fragment's row/col layout says "
             "how the matrix is stored, the memref's row stride is the wmma stride"
         )
+    why = index_problem(cols, f"the wmma {what}'s stride (its memref's row stride)")
+    if why:  # wmma.load/store take the stride as a 32-bit operand
+        raise VerifyException(why)
     if len(offsets.data) != 2:
         raise VerifyException("offsets are [row, col]")
     r0, c0 = (o.data for o in offsets.data)

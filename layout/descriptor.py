@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.limits import SMEM_WINDOW
 from lower_tc.layout.swizzle import Swizzle
 from lower_tc.layout.targets import Arch, check_operand_type, swizzle_rule
 from lower_tc.layout.tile import DESCRIPTOR_WINDOW, Major, TileLayout
@@ -166,6 +167,11 @@ def decode_descriptor(value: int, arch: Arch) -> DecodedDescriptor:
             why = lbo_absolute_problem(arch, swizzle, base_offset)
             if why:
                 problems.append(why)
+    if start >= SMEM_WINDOW:  # the field reaches 256 KiB; no block's shared memory does
+        notes.append(
+            f"start address {start:#x} lies beyond the {SMEM_WINDOW // 1024} KiB of shared memory "
+            "a block can address"
+        )
     for lo, hi in reserved:
         if _bits(value, lo, hi):
             problems.append(f"reserved bits {lo}-{hi} are set")

@@ -28,6 +28,9 @@ MAX_BLOCK_THREADS = 1024
 MAX_CLUSTER = 8
 #: Dynamic shared memory one block may use on H100 and B200 (227 KiB).
 SMEM_CAPACITY = 232448
+#: Shared-memory addresses a block can have: the SM's 228 KiB (the 227 KiB above plus the
+#: 1 KiB CUDA reserves per block), compute capability 9.0 and 10.0.
+SMEM_WINDOW = 233472
 
 #: TMA (cuTensorMapEncodeTiled): each global dimension at most 2^32 elements...
 TMA_MAX_DIM = 2**32
@@ -71,7 +74,7 @@ def tma_dim_problem(elements: int, what: str) -> str | None:
 
 
 __all__ = [
-    "MAX_BLOCK_THREADS", "MAX_CLUSTER", "MAX_GRID", "MAX_INDEX", "MAX_SIZE_PARAM", "SMEM_CAPACITY",
+    "MAX_BLOCK_THREADS", "MAX_CLUSTER", "MAX_GRID", "MAX_INDEX", "MAX_SIZE_PARAM", "SMEM_CAPACITY", "SMEM_WINDOW",
     "TMA_MAX_BOX", "TMA_MAX_DIM", "TMA_MAX_STRIDE", "TMA_STRIDE_ALIGN",
     "grid_problem", "index_problem", "tma_dim_problem", "tma_stride_problem",
 ]

@@ -59,7 +59,8 @@ class Swizzle(Enum):
 
     @property
     def cute(self) -> str:
-        """The CuTe functor acting on byte addresses, e.g. ``Swizzle<3,4,3>``."""
+        """The CuTe functor acting on byte addresses, as CuTe prints it: ``Sw<3,4,3>`` is
+        ``Swizzle<3,4,3>``, x ^ ((x >> 3) & (0b111 << 4))."""
         return _CUTE[self]
 
     def apply(self, address: IntOrArray, phase: int = 0) -> IntOrArray:
@@ -122,11 +123,11 @@ _PERIOD = {
     Swizzle.B128_BASE32B: 512,
 }
 _CUTE = {
-    Swizzle.NONE: "Swizzle<0,4,3>",
-    Swizzle.B32: "Swizzle<1,4,3>",
-    Swizzle.B64: "Swizzle<2,4,3>",
-    Swizzle.B128: "Swizzle<3,4,3>",
-    Swizzle.B128_BASE32B: "Swizzle<2,5,2>",
+    Swizzle.NONE: "Sw<0,4,3>",
+    Swizzle.B32: "Sw<1,4,3>",
+    Swizzle.B64: "Sw<2,4,3>",
+    Swizzle.B128: "Sw<3,4,3>",
+    Swizzle.B128_BASE32B: "Sw<2,5,2>",
 }
 _SM90_CODE = {Swizzle.NONE: 0, Swizzle.B128: 1, Swizzle.B64: 2, Swizzle.B32: 3}
 _SM100_CODE = {

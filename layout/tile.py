@@ -215,9 +215,14 @@ class TileLayout:
     # -- text ------------------------------------------------------------------
 
     def canonical(self) -> str:
-        """The tile in the spec's CuTe notation, in elements, numbers filled in.
+        """The tile's shared-memory layout as CuTe prints it, numbers filled in:
+        ``Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(8,8,1)):((64,512),(1,8,4096))``.
 
-        The swizzle functor acts on byte addresses, as in the PTX ISA tables.
+        Read right to left, as CuTe composes: the layout maps (MN, K) to an offset in
+        elements (slots, for the padded 4- and 6-bit types: ``smem_ptr[8b]``, as
+        CUTLASS's ``*_unpacksmem_t`` types); the pointer of that width turns it into the
+        byte address start + offset * width / 8; the swizzle functor acts on that byte
+        address (the absolute one, or relative to `swizzle_origin`; docs/layout.md).
         """
         t = self.dtype.per_chunk
         w = self.swizzle.chunks
@@ -234,7 +239,7 @@ class TileLayout:
             body = f"(({t},1,{n_mn}),(8,{n_k})):((1,{t},{s_mn}),({t},{s_k}))"
         else:
             body = f"(({t},{w},{n_mn}),({rows},{n_k})):((1,{t},{s_mn}),({w * t},{s_k}))"
-        return f"{sw} o {body}"
+        return f"{sw} o smem_ptr[{self.dtype.slot_bits}b](unset) o {body}"
 
     def __str__(self) -> str:
         return (
@@ -290,6 +295,11 @@ class TileLayout:
                 raise LayoutError(
                     f"atom stride along {name} ({stride} bytes) must be a non-negative "
                     f"multiple of {align} bytes for {self.swizzle} layouts"
+                )
+            if self.atom_strides is not None and stride >= DESCRIPTOR_WINDOW:  # even one unused
+                raise LayoutError(
+                    f"atom stride along {name} ({stride} bytes) must be below 256 KiB, the "
+                    "shared-memory window a descriptor can address"
                 )
         # the window first: it costs nothing, and bounds the atoms the overlap check lists
         if self.size_bytes > DESCRIPTOR_WINDOW:

@@ -15,6 +15,7 @@ from io import StringIO
 from xdsl.dialects.builtin import ModuleOp
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import location
 from lower_tc.dialects.ptx.printer import print_module
 from lower_tc.layout.kernel_info import KernelInfo
 from lower_tc.lowering.backend import ptxas
@@ -35,6 +36,8 @@ class CompiledKernel:
     #: A single-tile kernel's tc ops as plain data (None for a whole GEMM, which the
     #: runtime checks against D = A x B (+ C) directly).
     reference: ReferenceProgram | None = None
+    #: The kernel's place in its source (``file:line:col``), where errors about it point.
+    location: str | None = None
 
 
 def print_ptx(module: ModuleOp) -> str:
@@ -53,7 +56,8 @@ def compile_source(
     """Runs the default pipeline; returns each kernel with its PTX (and cubin if asked).
 
     Errors are raised as xDSL diagnostics (ParseError, VerifyException,
-    LocatedError) and, for ptxas, BackendError. `before_lowering` may edit
+    LocatedError) and, for ptxas, BackendError (PtxasTimeoutError past ptxas's time
+    limit, $LOWER_TC_PTXAS_TIMEOUT). `before_lowering` may edit
     the module between tc-compute-descriptors and tc-lower-to-ptx
     (experiments use it to force descriptor fields).
     """
@@ -77,13 +81,23 @@ def compile_source(
             if info is None:
                 raise ValueError(f"ptx.kernel {op.sym_name.data} has no launch metadata (info)")
             # the reference follows a single-tile kernel's tc ops; a GEMM is checked as one
-            program = reference_program(sources[op.sym_name.data]) if info.gemm is None else None
-            kernels.append(CompiledKernel(op.sym_name.data, info, text_out, reference=program))
-    if assemble and kernels:
-        cubin = ptxas.assemble(text_out, kernels[0].info.target)
-        for k in kernels:
-            k.cubin = cubin
+            source = sources[op.sym_name.data]
+            program = reference_program(source) if info.gemm is None else None
+            kernels.append(CompiledKernel(op.sym_name.data, info, text_out, reference=program, location=location(source)))
+    if assemble:
+        assemble_kernels(kernels)
     return kernels
 
 
-__all__ = ["CompiledKernel", "compile_source", "print_ptx"]
+def assemble_kernels(kernels: list[CompiledKernel]) -> None:
+    """Assembles the PTX the kernels share (one module) with ptxas and gives each the
+    cubin; a ptxas time-out is reported at the kernel (BackendError, PtxasTimeoutError)."""
+    if not kernels:
+        return
+    places = {k.name: k.location for k in kernels}
+    cubin = ptxas.assemble(kernels[0].ptx, kernels[0].info.target, kernel_locations=places)
+    for k in kernels:
+        k.cubin = cubin
+
+
+__all__ = ["CompiledKernel", "assemble_kernels", "compile_source", "print_ptx"]

@@ -80,6 +80,7 @@ def layout_report(layout: TileLayout, arch: Arch, reason: str | None = None) -> 
         "atoms": list(layout.atoms),
         "atom_strides": list(layout.strides),
         "start_address": layout.address,
+        "swizzle_origin": layout.swizzle_origin,
         "lbo": tile.lbo,
         "sbo": tile.sbo,
         "lbo_enc": tile.lbo >> 4,
@@ -113,7 +114,8 @@ def format_encode(r: dict[str, Any]) -> str:
     a_mn, a_k = r["atom_shape"]
     rows = [
         f"tile       {r['mn']}x{r['k']} {r['dtype']}, {r['major'].upper()}-major, swizzle "
-        f"{r['swizzle']}, start {r['start_address']:#x}",
+        f"{r['swizzle']}, start {r['start_address']:#x}"
+        + (f", swizzle origin {r['swizzle_origin']:#x}" if r["swizzle_origin"] is not None else ""),
         f"atoms      {r['atoms'][0]}x{r['atoms'][1]} atoms of {a_mn}x{a_k}, strides "
         f"MN {r['atom_strides'][0]} B, K {r['atom_strides'][1]} B",
         f"canonical  {r['canonical']}",

@@ -30,6 +30,20 @@ def _align(x: int, a: int) -> int:
     return -(-x // a) * a
 
 
+def check_capacity(tile_op: SmemTileOp, end: int, pinned: bool) -> None:
+    """A located error where the tile (its ring's every stage) would end beyond the
+    shared memory a block may use; checked before the tile gets its offset, so no tile
+    type past the capacity is ever made."""
+    if end > SMEM_CAPACITY:
+        what = "this tile" + (f" ({tile_op.ring_stages} stages)" if tile_op.ring_stages > 1 else "")
+        what += ", pinned where it is," if pinned else ""
+        error_at(
+            tile_op,
+            f"shared memory exhausted: {what} would end at {end} bytes, "
+            f"beyond the {SMEM_CAPACITY} bytes (227 KiB) a block may use",
+        )
+
+
 @dataclass(frozen=True)
 class AssignSmemPass(ModulePass):
     """Places each kernel's tiles: pinned offsets are honoured (and checked for
@@ -64,6 +78,7 @@ class AssignSmemPass(ModulePass):
                 continue
             start = tile.layout.offset.data
             end = start + footprint(tile_op, start)
+            check_capacity(tile_op, end, pinned=True)
             for s, e, other in placed:
                 if start < e and s < end:
                     error_at(
@@ -83,13 +98,8 @@ class AssignSmemPass(ModulePass):
             for start in candidates:
                 if all(start + size <= s or e <= start for s, e, _ in placed):
                     break
+            check_capacity(tile_op, start + size, pinned=False)
             placed.append((start, start + size, tile_op))
             Rewriter.replace_value_with_new_type(
                 tile_op.tile, tile.with_layout(tile.layout.with_(offset=start))
             )
-            if start + size > SMEM_CAPACITY:
-                error_at(
-                    tile_op,
-                    f"shared memory exhausted: this tile would end at {start + size} bytes, "
-                    f"beyond the {SMEM_CAPACITY} bytes (227 KiB) a block may use",
-                )

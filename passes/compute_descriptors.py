@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc import DescAttr, IdescAttr, SmemTileOp, TileType, Tcgen05MmaOp, WgmmaOp, in_gemm_kernel, tc_kernels
+from lower_tc.dialects.tc import DescAttr, IdescAttr, SmemTileOp, TileType, Tcgen05MmaOp, WgmmaOp, enclosing_kernel, in_gemm_kernel, tc_kernels
 from lower_tc.layout.gemm import ring_k_slices
 from lower_tc.layout import Arch, LayoutError, Major, k_slices
 from lower_tc.dialects.diagnostics import error_at
@@ -49,6 +49,18 @@ class ComputeDescriptorsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         tc_kernels(op)  # checks every kernel's tc attributes (tc_kernel.check_kernel_attributes)
+        # Linear in the MMAs: whether a kernel is a GEMM is found once per kernel, and
+        # each (tile, target, row blocks) gets its descriptors once (a chain of MMAs on
+        # the same tiles shares them).
+        gemm_kernels: dict[Operation | None, bool] = {}
+        descs: dict[tuple[SSAValue, Arch, int], ArrayAttr[DescAttr]] = {}
+
+        def attrs(tile: SSAValue, arch: Arch, row_blocks: int = 1) -> ArrayAttr[DescAttr]:
+            key = (tile, arch, row_blocks)
+            if key not in descs:
+                descs[key] = descriptor_attrs(tile, arch, row_blocks)
+            return descs[key]
+
         for mma in [o for o in op.walk() if isinstance(o, WgmmaOp | Tcgen05MmaOp)]:
             arch = Arch.SM90A if isinstance(mma, WgmmaOp) else Arch.SM100A
             try:
@@ -59,10 +71,15 @@ class ComputeDescriptorsPass(ModulePass):
                 )
                 if not register_a:
                     # a wgmma GEMM's warpgroups each read their 64 rows of A
-                    gemm = isinstance(mma, WgmmaOp) and in_gemm_kernel(mma)
+                    gemm = False
+                    if isinstance(mma, WgmmaOp):
+                        kernel = enclosing_kernel(mma)
+                        if kernel not in gemm_kernels:
+                            gemm_kernels[kernel] = in_gemm_kernel(mma)
+                        gemm = gemm_kernels[kernel]
                     blocks = max(mma.a.type.mn // 64, 1) if gemm else 1  # type: ignore[union-attr]
-                    mma.attributes["tc.a_descs"] = descriptor_attrs(mma.a, arch, blocks)
-                mma.attributes["tc.b_descs"] = descriptor_attrs(mma.b, arch)
+                    mma.attributes["tc.a_descs"] = attrs(mma.a, arch, blocks)
+                mma.attributes["tc.b_descs"] = attrs(mma.b, arch)
                 if isinstance(mma, Tcgen05MmaOp):
                     idesc = mma.instr_descriptor()
                     mma.attributes["tc.idesc"] = IdescAttr(

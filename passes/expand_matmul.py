@@ -34,6 +34,7 @@ from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_kernel import GRID_ATTR, SCHEDULE_ATTR
 from lower_tc.dialects.tc_schedule import EPILOGUES, SCHEDULES, GemmSchedule, GemmScheduleAttr
 from lower_tc.layout import Arch, LayoutError
+from lower_tc.layout.limits import MAX_INDEX, index_problem
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.dialects.diagnostics import error_at, remark_at
@@ -101,6 +102,29 @@ def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
     return ArrayAttr([entry(n, 1, config.bn), entry(m, 0, config.bm), IntegerAttr(1, i64)])
 
 
+def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | None:
+    """Why the kernel's index arithmetic would not fit its 32-bit registers, or None: the
+    coordinates run to M, N and K rounded up to whole tiles (the last tile's, and the K
+    loop's counter after its last step), and a raster group counts raster x (tile
+    columns) CTAs. The op's verifier checked the sizes themselves; the grid's limits are
+    the GEMM lowering's."""
+    m, n, k = mm.problem
+    for name, size, tile in (("M", m, config.bm), ("N", n, config.bn), ("K", k, config.bk)):
+        if size is None:
+            continue
+        tiles = -(-size // tile)
+        why = index_problem(tiles * tile, f"{name} = {size} rounded up to whole {tile}-element tiles")
+        if why:
+            return why
+    if raster and m is not None and n is not None:
+        tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
+        if raster * tiles_n > MAX_INDEX:
+            return (f"raster = {raster} makes groups of {raster} x {tiles_n} tiles, more than the "
+                    f"{MAX_INDEX} the kernel's 32-bit index arithmetic counts; a raster of "
+                    f"{tiles_m} (every tile row) already makes one group")
+    return None
+
+
 def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
     m, n, k = op.problem
     a, b = op.types
@@ -139,8 +163,8 @@ class ExpandMatmulPass(ModulePass):
             raise ValueError(f"tc-expand-matmul: schedule={self.schedule}: one of auto, {', '.join(SCHEDULES)}")
         if self.epilogue not in ("auto", *EPILOGUES):
             raise ValueError(f"tc-expand-matmul: epilogue={self.epilogue}: one of auto, {', '.join(EPILOGUES)}")
-        if self.raster < -1:
-            raise ValueError(f"tc-expand-matmul: raster={self.raster}: a group size, 0 for none or -1 for auto")
+        if not -1 <= self.raster <= MAX_INDEX:
+            raise ValueError(f"tc-expand-matmul: raster={self.raster}: a group size up to {MAX_INDEX}, 0 for none or -1 for auto")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in tc.tc_kernels(op):
@@ -203,6 +227,9 @@ class ExpandMatmulPass(ModulePass):
         a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major), config.stages)
         b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major), config.stages)
         schedule, raster = self._choices(mm, arch, config)
+        why = index_range_problem(mm, config, raster)
+        if why:
+            error_at(mm, why)
         tile_ops, (m0, n0), grid = tile_origin(kernel, mm, config, raster, const)
         c0, c_bk = const(0), const(config.bk)
         if k is not None:
@@ -270,7 +297,7 @@ class ExpandMatmulPass(ModulePass):
         depth = given.mma_depth
         if depth is not None:
             if not depth < config.stages:
-                error_at(mm, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {config.stages - 1}, not {mm.mma_depth}")
+                error_at(mm, f"mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = {config.stages - 1}, not {depth}")
             if schedule != "warp_specialized":
                 error_at(mm, "mma_depth is for the warp-specialised schedule (schedule = \"warp_specialized\")")
             if arch is not Arch.SM90A:

@@ -14,12 +14,13 @@ is the package `lower_tc.passes.to_ptx` (passes/to_ptx/).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects import tc
@@ -28,6 +29,7 @@ from lower_tc.dialects.ptx import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.gemm import is_gemm_kernel, lower_gemm_kernel
 from lower_tc.passes.to_ptx import lower_kernel
+from lower_tc.passes.to_ptx.emit import param_name
 
 
 @dataclass(frozen=True)
@@ -40,25 +42,22 @@ class LowerToPtxPass(ModulePass):
     name = "tc-lower-to-ptx"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        kernels = tc.tc_kernels(op)
+        kernels = tc.tc_kernels(op)  # each a named one-block function with a known target
         if not kernels:
             error_at(None, "no kernel to lower: mark a func.func or gpu.func with tc.target = \"sm_90a\" or \"sm_100a\"")
-        archs = set()
-        for k in kernels:
-            attr = k.attributes[tc.TARGET_ATTR]
-            if not isinstance(attr, StringAttr):
-                error_at(k, 'tc.target is a string such as "sm_90a"')
-            try:
-                archs.add(tc.parse_kernel_target(attr.data).value)
-            except VerifyException as err:
-                error_at(k, str(err))
+        archs = {tc.parse_kernel_target(k.attributes[tc.TARGET_ATTR].data).value for k in kernels}  # type: ignore[attr-defined]
         if len(archs) > 1:
             error_at(kernels[-1], f"one PTX module has one target; kernels target {', '.join(sorted(archs))}")
+        check_names(kernels)
+        for o in op.walk():  # a tc op outside every kernel would be left out of the PTX
+            if o.dialect_name() == "tc" and tc.enclosing_kernel(o) is None:
+                error_at(o, f"'{o.name}' is outside every kernel: tc ops are lowered in a function marked tc.target")
         tables: list[ptx.TableOp] = []
         for k in kernels:
             if is_gemm_kernel(k):  # a loop-level GEMM: its own, pipelined lowering
                 lowered = lower_gemm_kernel(k)
             else:
+                check_single_tile(k)
                 lowered = lower_kernel(k, tables, f"lower_tc_{tc.kernel_name(k)}_table")
             parent = k.parent_block()
             assert parent is not None
@@ -75,6 +74,51 @@ class LowerToPtxPass(ModulePass):
         arch = archs.pop()
         op.attributes[PTX_TARGET_ATTR] = StringAttr(arch)
         op.attributes[PTX_VERSION_ATTR] = StringAttr(ptx_version(arch, op))
+
+
+#: The PTX module's own symbol: its dynamic shared memory (the printer declares it).
+SMEM_SYMBOL = "smem"
+#: What a single-tile kernel's tables are named after: lower_tc_<kernel>_table_<i>.
+TABLE_NAME = re.compile(r"lower_tc_(.+)_table_\d+")
+
+
+def check_names(kernels: list[Operation]) -> None:
+    """Every name the PTX module declares once: each kernel's (an entry), distinct from the
+    other kernels', from the shared-memory symbol and from the kernels' tables; each
+    kernel's parameters (its arguments' names, sanitised by `param_name`) distinct.
+    Located errors at the kernel."""
+    names: dict[str, Operation] = {}
+    for k in kernels:
+        name = tc.kernel_name(k)
+        if name == SMEM_SYMBOL:
+            error_at(k, f"a kernel cannot be named {name}: the PTX module names its dynamic shared memory so")
+        if name in names:
+            error_at(k, f"two kernels are named {name}: each becomes the PTX entry of its name")
+        names[name] = k
+        params: dict[str, str] = {}
+        for arg in tc.kernel_body(k).args:
+            param = param_name(arg)
+            shown = f"%{arg.name_hint}" if arg.name_hint else f"argument {arg.index}"
+            if param in params:
+                error_at(k, f"{params[param]} and {shown} both become the PTX parameter {param}: rename one")
+            params[param] = shown
+    for name, k in names.items():
+        table = TABLE_NAME.fullmatch(name)
+        if table and table.group(1) in names:
+            error_at(k, f"a kernel cannot be named {name}: kernel {table.group(1)}'s tables are named so")
+
+
+def check_single_tile(kernel: Operation) -> None:
+    """A single-tile kernel runs one CTA and has no K loop to schedule: the loop level's
+    tc.grid and tc.schedule would change nothing, and the windows of a GEMM whose loop
+    is gone cannot be lowered one by one. Located errors at the kernel."""
+    lost = tc.lost_gemm_loop(kernel)
+    if lost:
+        error_at(kernel, lost)
+    for attr in (tc.GRID_ATTR, tc.SCHEDULE_ATTR):
+        if attr in kernel.attributes:
+            error_at(kernel, f"{attr} is for a loop-level GEMM kernel (an scf.for over K): this single-tile "
+                             "kernel runs one CTA; leave it out")
 
 
 def ptx_version(arch: str, module: ModuleOp) -> str:

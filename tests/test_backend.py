@@ -14,7 +14,9 @@ import pytest
 
 from lower_tc.dialects.ptx import printer
 from lower_tc.lowering.backend import ptxas as backend
-from lower_tc.lowering.backend.ptxas import BackendError, assemble, find_ptxas, find_tool, ptxas_version
+from lower_tc.lowering.backend.ptxas import (
+    BackendError, PtxasTimeoutError, assemble, find_ptxas, find_tool, ptxas_version,
+)
 from lower_tc.lowering.backend.sass import EXPECTED_SASS, check_sass, disassemble, find_disassembler, sass_opcodes
 
 WGMMA_PTX = """\
@@ -169,10 +171,44 @@ def test_other_archs_rejected(arch: str) -> None:
 def test_timeout_and_missing_tool_are_backend_errors(tmp_path, monkeypatch) -> None:
     slow = _fake_tool(tmp_path, "ptxas", "exec sleep 10")
     monkeypatch.setattr(backend, "TIMEOUT_S", 0.3)
-    with pytest.raises(BackendError, match="did not finish within 0.3 s"):
+    monkeypatch.delenv(backend.TIMEOUT_ENV, raising=False)
+    with pytest.raises(PtxasTimeoutError, match="^ptxas ran 0.3 s on kernel k for sm_90a without finishing"):
         assemble(WGMMA_PTX, "sm_90a", ptxas=slow)
     with pytest.raises(BackendError, match="could not run ptxas"):
         assemble(WGMMA_PTX, "sm_90a", ptxas=tmp_path / "missing" / "ptxas")
+
+
+def test_a_ptxas_time_out_names_the_kernel_where_it_is_and_the_way_out(tmp_path, monkeypatch) -> None:
+    """Past $LOWER_TC_PTXAS_TIMEOUT seconds: one line at the kernel's place, naming it, how
+    long ptxas ran, and how to give it longer; every kernel of the PTX when none is picked."""
+    slow = _fake_tool(tmp_path, "ptxas", "exec sleep 10")
+    monkeypatch.setenv(backend.TIMEOUT_ENV, "0.25")
+    with pytest.raises(PtxasTimeoutError) as info:
+        assemble(WGMMA_PTX, "sm_90a", ptxas=slow, kernel_locations={"k": "k.mlir:3:1"})
+    assert str(info.value) == (
+        "k.mlir:3:1: error: ptxas ran 0.25 s on kernel k for sm_90a without finishing; give it longer "
+        "with LOWER_TC_PTXAS_TIMEOUT=SECONDS (a long or unrolled kernel can take minutes)"
+    )
+    assert info.value.where == "k.mlir:3:1" and info.value.seconds == 0.25
+    with pytest.raises(PtxasTimeoutError, match="^ptxas ran 0.25 s on kernels first, bad_kernel for sm_90a") as info:
+        assemble(BAD_PTX, "sm_90a", ptxas=slow)
+    assert info.value.where is None
+
+
+def test_a_ptxas_ended_by_a_signal_is_the_machine_not_the_kernel(tmp_path) -> None:
+    """ptxas past the file-size limit (SIGXFSZ) made no cubin; the PTX is not to blame."""
+    killed = _fake_tool(tmp_path, "ptxas", "kill -XFSZ $$")
+    with pytest.raises(backend.ToolUnavailableError, match=(
+        r"^ptxas \(.*\) was ended by SIGXFSZ while assembling kernel k: the file-size limit \(ulimit -f\) "
+        "is too small for the cubin$")):
+        assemble(WGMMA_PTX, "sm_90a", ptxas=killed)
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "soon", "inf", "nan", ""])
+def test_the_ptxas_time_limit_must_be_positive_seconds(monkeypatch, value) -> None:
+    monkeypatch.setenv(backend.TIMEOUT_ENV, value)
+    with pytest.raises(BackendError, match=f"^LOWER_TC_PTXAS_TIMEOUT is a positive number of seconds, not '{value}'$"):
+        assemble(WGMMA_PTX, "sm_90a", ptxas=Path("/never/run"))
 
 
 def test_ptxas_version_mentions_release() -> None:

@@ -58,7 +58,7 @@ def test_encode_json_matches_library(capsys) -> None:
     assert [s["start_address"] for s in report["k_slices"]] == [0x400, 0x420, 0x440, 0x460]
     assert (report["lbo"], report["sbo"], report["lbo_enc"], report["sbo_enc"]) == (16, 1024, 1, 64)
     assert report["swizzle"] == "128b" and report["base_offset"] == 0
-    assert report["canonical"].startswith("Swizzle<3,4,3> o ((8,8),")
+    assert report["canonical"].startswith("Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),")
 
 
 def test_encode_auto_prints_reason(capsys) -> None:
@@ -105,7 +105,7 @@ def test_encode_sm100_tf32_mn_major_takes_base32b(capsys) -> None:
     assert code == 0 and report["swizzle"] == "128b_base32b"
     assert "the only mode tcgen05 reads MN-major tf32 with" in report["swizzle_reason"]
     assert (report["lbo"], report["sbo"]) == (2048, 512)
-    assert report["canonical"] == "Swizzle<2,5,2> o ((4,8,1),(4,4)):((1,4,512),(32,128))"
+    assert report["canonical"] == "Sw<2,5,2> o smem_ptr[32b](unset) o ((4,8,1),(4,4)):((1,4,512),(32,128))"
     assert [int(s["desc"], 16) >> 61 for s in report["k_slices"]] == [1, 1]
     assert [s["start_address"] for s in report["k_slices"]] == [0, 1024]  # 8 K rows = 2 atoms
 
@@ -138,6 +138,20 @@ def test_encode_refuses_base32b_for_other_kinds(capsys) -> None:
         (["--swizzle-origin", "0x100000000"], "outside the 256 KiB shared-memory window"),
         (["--mn", "800000000000"], "exceed the 256 KiB shared-memory window"),  # at once
         (["--atom-strides", "1152,9216"], "only strides of whole patterns were measured"),
+        # flags that would be silently ignored beside others
+        (["--atom-strides", "1024,8192", "--order", "k-first"], "give either --order or --atom-strides, not both"),
+        (["--atom-strides", "1024,8192", "--order", "mn-first"], "give either --order or --atom-strides, not both"),
+        (["--swizzle", "none", "--swizzle-origin", "0x80"], "--swizzle-origin applies only to a swizzled tile"),
+        (["--max-swizzle", ""], "--max-swizzle applies only to --swizzle auto"),
+        # a stranger's numbers
+        (["--swizzle-origin", ""], "malformed number ''"),
+        (["--mn", "-64"], "tile shape -64x64 must be positive"),
+        (["--mn", str(2**64)], "exceed the 256 KiB shared-memory window"),
+        (["--addr", str(2**64)], "beyond the 256 KiB shared-memory window"),
+        (["--addr", "-0x400"], "(a value starting with '-' is written --addr=VALUE)"),
+        (["--atom-strides", f"1024,{2**64}"], f"atom stride along K ({2**64} bytes) must be below 256 KiB"),
+        (["--atom-strides", "1024,262144"], "atom stride along K (262144 bytes) must be below 256 KiB"),
+        (["--addr", "0x38000"], "tile ends at 0x3a000, beyond the 228 KiB of shared memory a block can address"),
     ],
 )
 def test_encode_errors_are_one_line_exit_2(capsys, argv, message) -> None:
@@ -159,6 +173,56 @@ def test_encode_errors_are_one_line_exit_2(capsys, argv, message) -> None:
 def test_decode_and_usage_errors(capsys, argv) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_encode_takes_the_last_bytes_of_shared_memory(capsys) -> None:
+    """A tile may end exactly at the 228 KiB a block can address, not a byte beyond."""
+    argv = ["--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "128b", "--mn", "64", "--k", "64"]
+    assert run(capsys, "encode", *argv, "--addr", hex(228 * 1024 - 8192))[0] == 0
+    code, _, err = run(capsys, "encode", *argv, "--addr", hex(228 * 1024 - 8192 + 1024))
+    assert code == 2 and "beyond the 228 KiB" in err
+
+
+def test_show_refuses_the_same_conflicts(capsys, tmp_path) -> None:
+    """`show` reads its tile through the same flags: the same refusals, and no file."""
+    svg = tmp_path / "t.svg"
+    code, out, err = run(
+        capsys, "show", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "128b",
+        "--mn", "64", "--k", "64", "--order", "k-first", "--atom-strides", "1024,8192", "-o", str(svg),
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1 and "not both" in err
+    assert not svg.exists()
+
+
+def test_auto_says_when_the_origin_does_not_apply(capsys) -> None:
+    """--swizzle auto may settle on none, which has no pattern for --swizzle-origin to place:
+    the reason says so rather than dropping the flag silently."""
+    code, out, err = run(
+        capsys, "encode", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "auto",
+        "--mn", "64", "--k", "64", "--addr", "0x10", "--swizzle-origin", "0x80",
+    )
+    assert code == 0, err
+    assert "--swizzle-origin does not apply: no XOR pattern" in out
+    assert "start 0x10, swizzle origin 0x80" in out
+
+
+def test_encode_prints_the_swizzle_origin(capsys) -> None:
+    code, out, _ = run(
+        capsys, "encode", "--arch", "sm_90a", "--dtype", "bf16", "--major", "k", "--swizzle", "128b",
+        "--mn", "64", "--k", "64", "--addr", "0x400", "--swizzle-origin", "0x80", "--json",
+    )
+    report = json.loads(out)
+    assert code == 0 and report["swizzle_origin"] == 0x80 and report["base_offset"] == 1
+
+
+def test_decode_notes_a_start_beyond_shared_memory(capsys) -> None:
+    """A start address the 14-bit field holds but no block has (228 KiB and up) is noted
+    (the encoding itself is well formed, as MatrixDescriptor builds it)."""
+    code, out, _ = run(capsys, "decode", "0x4000000000003900", "--arch", "sm_90a")
+    assert code == 0
+    assert "note: start address 0x39000 lies beyond the 228 KiB of shared memory a block can address" in out
+    code, out, _ = run(capsys, "decode", "0x40000000000038f0", "--arch", "sm_90a")
+    assert code == 0 and "note:" not in out
 
 
 def test_console_script_installed() -> None:

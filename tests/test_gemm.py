@@ -374,6 +374,25 @@ def test_clusters_of_two_run_right_on_the_gpu(shape, options, require_gpu) -> No
 
 
 @pytest.mark.gpu
+def test_a_loop_level_grid_past_d_stores_nothing_outside_it(require_gpu) -> None:
+    """The loop-level example with f32 D and one tile row of CTAs too many: the CTAs of
+    row 32 compute rows 4096-4223, which the bounds-checked stores must not write (before
+    the grid was analysed, the checks were dropped because 4096 is a multiple of 128 and
+    those rows landed past D's end); the rows inside D are right."""
+    from lower_tc.lowering.runtime.run import run_kernel
+
+    require_gpu("sm_90a")
+    text = (ROOT / "examples" / "gemm_bf16_loop.mlir").read_text()
+    text = text.replace("tc.grid = [16, 32, 1]", "tc.grid = [16, 33, 1]")
+    text = text.replace("%D: memref<4096x4096xbf16>", "%D: memref<4096x4096xf32>")
+    text = text.replace("!tc.acc<128x256xf32>, memref<4096x4096xbf16>", "!tc.acc<128x256xf32>, memref<4096x4096xf32>")
+    kernel = compile_source(text, "loop_past_d.mlir", assemble=True)[0]
+    assert "$L_outside_d_" in kernel.ptx and kernel.info.grid == (16, 33, 1)
+    result = run_kernel(kernel, 3)
+    assert result.passed and result.stray == 0, result.summary()
+
+
+@pytest.mark.gpu
 def test_a_wrong_byte_count_is_caught_by_the_time_limit(require_gpu, tmp_path: Path) -> None:
     """An expect_tx count the boxes do not reach leaves the "full" barrier incomplete for
     ever: the runner must report the hang in time (in its own process: a hung kernel

@@ -465,7 +465,7 @@ def test_run_cli_says_when_the_input_is_not_text(tmp_path, capsys) -> None:
     src.write_bytes(b"func.func @k() {\xff\xfe}")
     assert main(["run", str(src)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("lower-tc run: error: ") and "is not UTF-8 text" in err and "byte 16" in err
+    assert err == f"{src}:1:17: error: not UTF-8 text: byte 0xff at byte offset 16 (invalid start byte); lower-tc reads UTF-8\n"
 
 
 @pytest.mark.parametrize("tool", ["run", "desc", "compile"])

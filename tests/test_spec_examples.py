@@ -39,10 +39,10 @@ def test_spec_table(arch, dtype, major, swizzle, mn, k, lbo, sbo, lbo_enc, sbo_e
 # left out: its printed K mode (4,4):(1,4) runs 16 elements contiguously, past
 # the 8-element (32-byte) swizzle row its own SBO of 64 elements implies.
 SPEC_EXACT = [
-    ("tf32", "k", "none", 16, 16, "Swizzle<0,4,3> o ((8,2),(4,4)):((4,32),(1,64))"),
-    ("bf16", "mn", "none", 16, 16, "Swizzle<0,4,3> o ((8,1,2),(8,2)):((1,8,64),(8,128))"),
-    ("bf16", "mn", "32b", 32, 16, "Swizzle<1,4,3> o ((8,2,2),(8,2)):((1,8,128),(16,256))"),
-    ("bf16", "mn", "64b", 64, 16, "Swizzle<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"),
+    ("tf32", "k", "none", 16, 16, "Sw<0,4,3> o smem_ptr[32b](unset) o ((8,2),(4,4)):((4,32),(1,64))"),
+    ("bf16", "mn", "none", 16, 16, "Sw<0,4,3> o smem_ptr[16b](unset) o ((8,1,2),(8,2)):((1,8,64),(8,128))"),
+    ("bf16", "mn", "32b", 32, 16, "Sw<1,4,3> o smem_ptr[16b](unset) o ((8,2,2),(8,2)):((1,8,128),(16,256))"),
+    ("bf16", "mn", "64b", 64, 16, "Sw<2,4,3> o smem_ptr[16b](unset) o ((8,4,2),(8,2)):((1,8,256),(32,512))"),
 ]
 
 

@@ -89,7 +89,7 @@ func.func @smemfull(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
 func.func @target_int() attributes {tc.target = 90 : i32} {
   func.return
 }
-// CHECK: {{.*}}lower-to-ptx.mlir:89:{{[0-9]+}}: error: tc.target is a string such as "sm_90a"{{$}}
+// CHECK: {{.*}}lower-to-ptx.mlir:89:1: error: tc.target is a string such as "sm_90a", not 90 : i32{{$}}
 
 // -----
 

@@ -334,3 +334,17 @@ func.func @e2m3_tma(%A: memref<128x64xf6E2M3FN>) attributes {tc.target = "sm_100
   func.return
 }
 // CHECK: {{.*}}tcgen05.mlir:333:{{[0-9]+}}: error: TMA copies of e2m3 tiles need the padded 16U6_ALIGN16B tensor-map type, which lower-tc does not emit yet: copy via threads{{$}}
+
+// -----
+
+// An M = 128 accumulator on sm_90a: the accumulator's verifier, which runs first, names
+// the tcgen05 MMA's target rather than wgmma's M = 64.
+func.func @m128_on_sm90(%D: memref<128x64xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %acc = tc.acc_zero : !tc.acc<128x64xf32>
+  %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  tc.acc_store %d to %D : !tc.acc<128x64xf32>, memref<128x64xf32>
+  func.return
+}
+// CHECK: tcgen05.mlir:[[# @LINE - 5]]:3: error: tc.tcgen05_mma needs target sm_100a, but the kernel targets sm_90a (tcgen05 is Blackwell's; on sm_90a, tc.wgmma multiplies with M = 64){{$}}

@@ -71,7 +71,7 @@ func.func @three(%A: memref<512x512xbf16>, %B: memref<512x512xbf16>, %D: memref<
   tc.matmul %A, %B to %D {cluster = 3} : memref<512x512xbf16>, memref<512x512xbf16>, memref<512x512xbf16>
   func.return
 }
-// CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: cluster is 1 or 2 (CTAs sharing B's loads), not 3 : i64
+// CHECK: cluster.mlir:[[# @LINE - 3]]:27: error: cluster is 1 or 2 (CTAs sharing B's loads), not 3{{$}}
 
 // -----
 

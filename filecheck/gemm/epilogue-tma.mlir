@@ -121,7 +121,7 @@ func.func @bad_name(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memr
   tc.matmul %A, %B to %D {epilogue = "fast"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
   func.return
 }
-// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: epilogue is one of tma, registers, not fast{{$}}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:27: error: epilogue is one of tma, registers, not fast{{$}}
 
 // -----
 

@@ -213,14 +213,14 @@ func.func @old_persistent(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90
 func.func @old_depth(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a", tc.schedule = "warp_specialized", tc.mma_depth = 2 : i64} {
   func.return
 }
-// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: tc.schedule = "warp_specialized", tc.mma_depth = 2 : i64: the GEMM options are one kernel attribute now: write tc.schedule = #tc.gemm_schedule<warp_specialized, mma_depth = 2>{{$}}
+// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: tc.schedule = "warp_specialized", tc.mma_depth = 2: the GEMM options are one kernel attribute now: write tc.schedule = #tc.gemm_schedule<warp_specialized, mma_depth = 2>{{$}}
 
 // -----
 
 func.func @old_cluster(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a", tc.cluster = 2 : i64} {
   func.return
 }
-// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: tc.cluster = 2 : i64: the GEMM options are one kernel attribute now: write tc.schedule = #tc.gemm_schedule<warp_specialized, cluster = 2>{{$}}
+// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: tc.cluster = 2: the GEMM options are one kernel attribute now: write tc.schedule = #tc.gemm_schedule<warp_specialized, cluster = 2>{{$}}
 
 // -----
 
@@ -234,7 +234,7 @@ func.func @old_epilogue(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a"
 func.func @old_promotion(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a", tc.l2_promotion = 256 : i64} {
   func.return
 }
-// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: tc.l2_promotion = 256 : i64: the GEMM options are one kernel attribute now: write tc.schedule = #tc.gemm_schedule<pipelined, l2_promotion = 256>{{$}}
+// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: tc.l2_promotion = 256: the GEMM options are one kernel attribute now: write tc.schedule = #tc.gemm_schedule<pipelined, l2_promotion = 256>{{$}}
 
 // -----
 

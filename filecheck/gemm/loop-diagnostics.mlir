@@ -275,3 +275,49 @@ func.func @divui(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<12
   func.return
 }
 // CHECK: {{.*}}loop-diagnostics.mlir:267:3: error: 'arith.divui' by zero{{$}}
+
+// -----
+
+// A window is a TMA load: no 4- or 6-bit types (their tensor-map type is not emitted).
+func.func @e2m1_window(%A: memref<256x256xf4E2M1FN>) attributes {tc.target = "sm_100a", tc.grid = [1, 2, 1]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  %by = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
+  %c128 = arith.constant 128 : index
+  %m0 = arith.muli %by, %c128 : index
+  %c0 = arith.constant 0 : index
+  %cK = arith.constant 256 : index
+  scf.for %k = %c0 to %cK step %c128 {
+    tc.window_load %A[%m0, %k] to %a as a : memref<256x256xf4E2M1FN>, !tc.tile<128x128xf4E2M1FN, #tc.layout<k, swizzle = auto>>
+  }
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 4]]:5: error: a window is a TMA load, and TMA copies of e2m1 tiles need the padded 16U4_ALIGN16B tensor-map type, which lower-tc does not emit yet: multiply 4- and 6-bit types in a single-tile tcgen05 kernel whose tiles are filled by thread copies (examples/tcgen05_e2m1.mlir){{$}}
+
+// -----
+
+// Window coordinates are 32-bit: a source of 2^32 rows has rows no register reaches.
+func.func @window_rows(%A: memref<4294967296x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  scf.for %k = %c0 to %c64 step %c64 {
+    tc.window_load %A[%c0, %k] to %a as a : memref<4294967296x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  }
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 4]]:5: error: the window's source's row count is 4294967296: lower-tc's kernels compute indices in 32-bit registers (0 to 2147483647){{$}}
+
+// -----
+
+// The store steps D's rows by its row pitch, a 32-bit immediate.
+func.func @store_pitch(%D: memref<128x128xf32, strided<[1073741824, 1]>>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    scf.yield %c : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32, strided<[1073741824, 1]>>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 3]]:3: error: D's row pitch (1073741824 elements) in bytes is 4294967296: lower-tc's kernels compute indices in 32-bit registers (0 to 2147483647){{$}}

@@ -168,3 +168,133 @@ func.func @dyn_ld(%A: memref<?x?xbf16, strided<[?, 2]>>, %B: memref<?x?xbf16>, %
   func.return
 }
 // CHECK: {{.*}}matmul-diagnostics.mlir:167:3: error: A has strides [?, 2]; it must be row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>){{$}}
+
+// -----
+
+// Sizes: each of M, N and K at least 1, each size and every coordinate the kernel computes
+// within its 32-bit registers (layout/limits.py MAX_INDEX).
+func.func @m_zero(%A: memref<0x64xbf16>, %B: memref<64x64xbf16>, %D: memref<0x64xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<0x64xbf16>, memref<64x64xbf16>, memref<0x64xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: M is 0: tc.matmul multiplies matrices of at least one row, column and K element (M, N, K >= 1){{$}}
+
+// -----
+
+func.func @n_zero(%A: memref<64x64xbf16>, %B: memref<64x0xbf16>, %D: memref<64x0xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<64x64xbf16>, memref<64x0xbf16>, memref<64x0xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: N is 0: tc.matmul multiplies matrices of at least one row, column and K element (M, N, K >= 1){{$}}
+
+// -----
+
+func.func @k_past_32_bits(%A: memref<128x4294967296xbf16>, %B: memref<4294967296x128xbf16>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<128x4294967296xbf16>, memref<4294967296x128xbf16>, memref<128x128xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: A's column count is 4294967296: lower-tc's kernels compute indices in 32-bit registers (0 to 2147483647){{$}}
+
+// -----
+
+func.func @m_past_32_bits(%A: memref<4294967296x128xbf16>, %B: memref<128x128xbf16>, %D: memref<4294967296x128xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<4294967296x128xbf16>, memref<128x128xbf16>, memref<4294967296x128xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: A's row count is 4294967296: lower-tc's kernels compute indices in 32-bit registers (0 to 2147483647){{$}}
+
+// -----
+
+// M fits, but the last tile's rows run past 2^31 - 1 (tc-expand-matmul, with the configuration).
+func.func @m_tiles_past_32_bits(%A: memref<2147483647x128xbf16>, %B: memref<128x128xbf16>, %D: memref<2147483647x128xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> : memref<2147483647x128xbf16>, memref<128x128xbf16>, memref<2147483647x128xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: M = 2147483647 rounded up to whole 128-element tiles is 2147483648: lower-tc's kernels compute indices in 32-bit registers (0 to 2147483647){{$}}
+
+// -----
+
+// D's rows are stepped by its leading dimension in bytes, a 32-bit immediate.
+func.func @d_pitch(%A: memref<128x128xbf16>, %B: memref<128x128xbf16>, %D: memref<128x128xf32, strided<[536870912, 1]>>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<128x128xbf16>, memref<128x128xbf16>, memref<128x128xf32, strided<[536870912, 1]>>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: D's row pitch (536870912 elements) in bytes is 2147483648: lower-tc's kernels compute indices in 32-bit registers (0 to 2147483647){{$}}
+
+// -----
+
+// TMA's global strides are below 2^40 bytes.
+func.func @ld_past_tma(%A: memref<256x256xbf16, strided<[1099511627776, 1]>>, %B: memref<256x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<256x256xbf16, strided<[1099511627776, 1]>>, memref<256x256xbf16>, memref<256x256xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: A's leading dimension is 2199023255552 bytes: TMA takes strides below 2^40 bytes{{$}}
+
+// -----
+
+func.func @shared_space(%A: memref<256x256xbf16, 3>, %B: memref<256x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<256x256xbf16, 3>, memref<256x256xbf16>, memref<256x256xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: A is in memory space 3: lower-tc's operands are global memory (a memref with no memory space); shared memory is a tc.smem_tile's{{$}}
+
+// -----
+
+// raster: at most 2^31 - 1 (at the entry), and a group's tiles must be countable in 32 bits.
+func.func @raster_past_32_bits(%A: memref<4096x4096xbf16>, %B: memref<4096x4096xbf16>, %D: memref<4096x4096xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {raster = 1099511627776} : memref<4096x4096xbf16>, memref<4096x4096xbf16>, memref<4096x4096xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:27: error: raster is a group size of tile rows, 0 (none) to 2147483647, not 1099511627776{{$}}
+
+// -----
+
+func.func @raster_group_past_32_bits(%A: memref<4096x4096xbf16>, %B: memref<4096x4096xbf16>, %D: memref<4096x4096xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {raster = 2147483647} : memref<4096x4096xbf16>, memref<4096x4096xbf16>, memref<4096x4096xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: raster = 2147483647 makes groups of 2147483647 x 16 tiles, more than the 2147483647 the kernel's 32-bit index arithmetic counts; a raster of 32 (every tile row) already makes one group{{$}}
+
+// -----
+
+// Operand types: f32 is read as tf32, which the memrefs say.
+func.func @f32_operands(%A: memref<128x128xf32>, %B: memref<128x128xf32>, %D: memref<128x128xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<128x128xf32>, memref<128x128xf32>, memref<128x128xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: the tensor cores read f32 operands as tf32 (10 mantissa bits): declare A and B as tf32 memrefs (memref<...xtf32>, the same 4-byte elements) to multiply them so{{$}}
+
+// -----
+
+func.func @s32_operands(%A: memref<128x128xi32>, %B: memref<128x128xi32>, %D: memref<128x128xi32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<128x128xi32>, memref<128x128xi32>, memref<128x128xi32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.matmul multiplies f16, bf16, tf32, e4m3, e5m2, s8, u8, not s32{{$}}
+
+// -----
+
+// 4- and 6-bit types: TMA would need a padded tensor-map type lower-tc does not emit
+// (with a configuration or without: the chooser's choices fail too).
+func.func @e2m1(%A: memref<256x256xf4E2M1FN>, %B: memref<256x256xf4E2M1FN, strided<[1, 256]>>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 64, bk = 128, stages = 2> : memref<256x256xf4E2M1FN>, memref<256x256xf4E2M1FN, strided<[1, 256]>>, memref<256x256xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.matmul does not take e2m1: its tiles are TMA loads, and TMA copies of e2m1 tiles need the padded 16U4_ALIGN16B tensor-map type, which lower-tc does not emit yet; multiply 4- and 6-bit types in a single-tile tcgen05 kernel whose tiles are filled by thread copies (examples/tcgen05_e2m1.mlir){{$}}
+
+// -----
+
+func.func @e2m3(%A: memref<256x256xf6E2M3FN>, %B: memref<256x256xf6E2M3FN, strided<[1, 256]>>, %D: memref<256x256xf32>) attributes {tc.target = "sm_100a"} {
+  tc.matmul %A, %B to %D : memref<256x256xf6E2M3FN>, memref<256x256xf6E2M3FN, strided<[1, 256]>>, memref<256x256xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.matmul does not take e2m3: its tiles are TMA loads, and TMA copies of e2m3 tiles need the padded 16U6_ALIGN16B tensor-map type, which lower-tc does not emit yet; multiply 4- and 6-bit types in a single-tile tcgen05 kernel whose tiles are filled by thread copies (examples/tcgen05_e2m1.mlir){{$}}
+
+// -----
+
+// Operands are memrefs: a tensor is refused at its type.
+func.func @tensor_operand(%A: tensor<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : tensor<256x256xbf16>, memref<256x256xbf16>, memref<256x256xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:28: error: A is tensor<256x256xbf16>: tc.matmul's operands are memrefs (global memory){{$}}

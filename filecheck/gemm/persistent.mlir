@@ -56,7 +56,7 @@ func.func @bad_schedule(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: 
   tc.matmul %A, %B to %D {schedule = "eager"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
-// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: schedule is one of pipelined, warp_specialized, not eager
+// CHECK: persistent.mlir:[[# @LINE - 3]]:27: error: schedule is one of pipelined, warp_specialized, not eager
 
 // -----
 
@@ -87,7 +87,7 @@ func.func @too_deep(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memr
   tc.matmul %A, %B to %D {mma_depth = 4} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
-// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = 3, not 4 : i64
+// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = 3, not 4{{$}}
 
 // -----
 

@@ -17,16 +17,20 @@ import importlib.util
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 #: Targets lower-tc emits PTX for (the ``a`` variants: wgmma and tcgen05 need them).
 ARCHS = ("sm_90a", "sm_100a")
-#: Seconds before a ptxas / nvdisasm run counts as hung.
+#: Seconds before a ptxas / nvdisasm run counts as hung (ptxas: unless
+#: LOWER_TC_PTXAS_TIMEOUT says otherwise).
 TIMEOUT_S = 120
+#: The environment variable that sets ptxas's time limit, in seconds.
+TIMEOUT_ENV = "LOWER_TC_PTXAS_TIMEOUT"
 
 #: Where NVIDIA's wheels put their tools, relative to a ``nvidia`` package folder:
 #: CUDA 13 wheels share ``cu13/bin``; CUDA 12 wheels have one folder per wheel.
@@ -62,6 +66,24 @@ class BackendError(Exception):
 
 class ToolUnavailableError(BackendError):
     """The tool is missing or cannot be started here: the machine, not the input, is at fault."""
+
+
+class ToolTimeoutError(BackendError):
+    """A tool ran past its time limit (`seconds`)."""
+
+    def __init__(self, msg: str, seconds: float):
+        super().__init__(msg)
+        self.seconds = seconds
+
+
+class PtxasTimeoutError(ToolTimeoutError):
+    """ptxas ran past its time limit on a kernel: the message is one line, at the kernel's
+    place (`where`, when known), naming it and saying how to give ptxas longer."""
+
+    def __init__(self, msg: str, seconds: float, where: str | None):
+        super().__init__(f"{where}: error: {msg}" if where else msg, seconds)
+        self.msg = msg
+        self.where = where
 
 
 # --------------------------------------------------------------------------- tools
@@ -152,14 +174,32 @@ def find_ptxas(*, extra_roots: Iterable[Path | str] = ()) -> Path:
     return found
 
 
-def run_tool(argv: Sequence[str], *, cwd: Path | None = None, what: str) -> subprocess.CompletedProcess[str]:
-    """Run a tool without a shell, with a timeout; failures to start become BackendError."""
+def ptxas_timeout() -> float:
+    """ptxas's time limit in seconds: $LOWER_TC_PTXAS_TIMEOUT, else TIMEOUT_S."""
+    text = os.environ.get(TIMEOUT_ENV)
+    if text is None:
+        return TIMEOUT_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value != float("inf")):
+        raise BackendError(f"{TIMEOUT_ENV} is a positive number of seconds, not {text!r}")
+    return value
+
+
+def run_tool(
+    argv: Sequence[str], *, cwd: Path | None = None, what: str, timeout: float | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a tool without a shell, with a time limit (TIMEOUT_S unless given); failures to
+    start become ToolUnavailableError, a run past the limit ToolTimeoutError."""
+    limit = TIMEOUT_S if timeout is None else timeout
     try:
         return subprocess.run(
-            list(argv), cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S, check=False
+            list(argv), cwd=cwd, capture_output=True, text=True, timeout=limit, check=False
         )
     except subprocess.TimeoutExpired:
-        raise BackendError(f"{what} did not finish within {TIMEOUT_S} s: {' '.join(argv)}") from None
+        raise ToolTimeoutError(f"{what} did not finish within {limit:g} s: {' '.join(argv)}", limit) from None
     except OSError as err:
         raise ToolUnavailableError(f"could not run {what} ({argv[0]}): {err}") from None
 
@@ -262,24 +302,41 @@ def assemble(
     kernel: str | None = None,
     extra_args: Sequence[str] = (),
     ptxas: Path | None = None,
+    kernel_locations: Mapping[str, str | None] | None = None,
 ) -> bytes:
     """Assemble PTX text into a cubin for `arch` ("sm_90a" or "sm_100a").
 
     `kernel`, if given, restricts code generation to that entry (``ptxas --entry``) and
     names it in errors. Every failure (a ptxas error, a timeout, a missing ptxas) is a
-    BackendError whose message points each ptxas error at its source op.
+    BackendError whose message points each ptxas error at its source op. ptxas may run
+    for ptxas_timeout() seconds ($LOWER_TC_PTXAS_TIMEOUT, default TIMEOUT_S); past that
+    it is a PtxasTimeoutError at the kernel (`kernel_locations`: each kernel's
+    ``file:line:col``).
     """
     if arch not in ARCHS:
         raise BackendError(f"unsupported arch {arch!r}: lower-tc assembles for {' or '.join(ARCHS)}.")
+    limit = ptxas_timeout()
     tool = ptxas or find_ptxas()
-    with tempfile.TemporaryDirectory(prefix="lower-tc-ptxas-") as tmp:
+    try:
+        workdir = tempfile.TemporaryDirectory(prefix="lower-tc-ptxas-")
+    except OSError as err:
+        raise ToolUnavailableError(f"cannot make a folder for ptxas's files: {err.strerror or err}") from None
+    with workdir as tmp:
         src, out = Path(tmp) / "input.ptx", Path(tmp) / "input.cubin"
-        src.write_text(ptx)
+        try:
+            src.write_text(ptx)
+        except OSError as err:  # a full disk or a file-size limit where the temporary files go
+            raise ToolUnavailableError(f"cannot write ptxas's input file {src}: {err.strerror or err}") from None
         argv = [str(tool), f"-arch={arch}", *extra_args]
         if kernel is not None:
             argv += ["--entry", kernel]
         argv += [src.name, "-o", out.name]
-        proc = run_tool(argv, cwd=Path(tmp), what="ptxas")
+        try:
+            proc = run_tool(argv, cwd=Path(tmp), what="ptxas", timeout=limit)
+        except ToolTimeoutError:
+            raise _timeout(ptx, arch, kernel, kernel_locations or {}, limit) from None
+        if proc.returncode < 0:  # ended by a signal: the machine, not the PTX
+            raise ToolUnavailableError(_ended_by_signal(-proc.returncode, tool, kernel, ptx))
         if proc.returncode != 0:
             raise BackendError(_failure(proc, ptx, arch, kernel, tool))
         if not out.is_file():
@@ -291,6 +348,41 @@ def assemble(
                 f"(lower-tc treats this warning as an error): {serialized[0].strip()}"
             )
         return out.read_bytes()
+
+
+def _kernels(ptx: str, kernel: str | None) -> list[str]:
+    """The kernels ptxas works on: `kernel`, or every .entry in the PTX."""
+    return [kernel] if kernel else [m.group("name") for m in _ENTRY.finditer(ptx)]
+
+
+def _what(names: list[str]) -> str:
+    if not names:
+        return "the PTX"
+    return f"kernel {names[0]}" if len(names) == 1 else f"kernels {', '.join(names)}"
+
+
+def _ended_by_signal(number: int, tool: Path, kernel: str | None, ptx: str) -> str:
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    hint = {
+        "SIGXFSZ": ": the file-size limit (ulimit -f) is too small for the cubin",
+        "SIGKILL": ": killed, perhaps for lack of memory",
+    }.get(name, "")
+    return f"ptxas ({tool}) was ended by {name} while assembling {_what(_kernels(ptx, kernel))}{hint}"
+
+
+def _timeout(ptx: str, arch: str, kernel: str | None, locations: Mapping[str, str | None], limit: float) -> PtxasTimeoutError:
+    """ptxas past its time limit: which kernel, how long, how to give it longer."""
+    names = _kernels(ptx, kernel)
+    what = _what(names)
+    where = next((locations.get(n) for n in names if locations.get(n)), None)
+    return PtxasTimeoutError(
+        f"ptxas ran {limit:g} s on {what} for {arch} without finishing; give it longer with "
+        f"{TIMEOUT_ENV}=SECONDS (a long or unrolled kernel can take minutes)",
+        limit, where,
+    )
 
 
 def _failure(proc: subprocess.CompletedProcess[str], ptx: str, arch: str, kernel: str | None, tool: Path) -> str:

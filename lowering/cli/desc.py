@@ -25,7 +25,9 @@ from lower_tc.layout import (
     decode_descriptor,
     element_type,
 )
+from lower_tc.layout.limits import SMEM_WINDOW
 from lower_tc.layout.targets import check_operand_type
+from lower_tc.lowering.cli.output import OutputError, write_files
 from lower_tc.lowering.descriptor_report import decode_report, format_decode, format_encode, layout_report
 from lower_tc.lowering.pictures.picture import tile_svg
 from lower_tc.lowering.pictures.tile import PictureError, TilePicture
@@ -39,6 +41,9 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
+        flag = re.fullmatch(r"argument (\S+): expected one argument", message)
+        if flag:  # argparse took a value such as "-0x80" for a flag
+            message += f" (a value starting with '-' is written {flag.group(1)}=VALUE)"
         raise UsageError(message)
 
 
@@ -66,15 +71,20 @@ def _tile_flags(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--swizzle", required=True, help="none, 32b, 64b, 128b, 128b_base32b (tcgen05, MN-major tf32) or auto"
     )
-    cmd.add_argument("--max-swizzle", help="with --swizzle auto: the widest mode allowed")
+    cmd.add_argument("--max-swizzle", help="with --swizzle auto only: the widest mode allowed")
     cmd.add_argument("--mn", required=True, help="extent along M (operand A) or N (operand B)")
     cmd.add_argument("--k", required=True, help="extent along K")
-    cmd.add_argument("--order", default="mn-first", choices=["mn-first", "k-first"])
-    cmd.add_argument("--atom-strides", help="explicit byte strides between atoms: MN,K")
+    cmd.add_argument(
+        "--order", choices=["mn-first", "k-first"], help="how atoms follow each other (default mn-first)"
+    )
+    cmd.add_argument(
+        "--atom-strides", help="explicit byte strides between atoms: MN,K (instead of --order)"
+    )
     cmd.add_argument("--addr", default="0", help="start address in shared memory (bytes)")
     cmd.add_argument(
         "--swizzle-origin",
-        help="address the data's XOR pattern starts at (default: absolute address bits)",
+        help="address the data's XOR pattern starts at (default: absolute address bits); "
+        "for swizzled tiles only",
     )
 
 
@@ -129,24 +139,47 @@ def _strides(text: str | None) -> tuple[int, int] | None:
     return parse_number(parts[0]), parse_number(parts[1])
 
 
+def _check_flags(args: argparse.Namespace) -> None:
+    """Refuse flags that would be silently ignored beside the others (as the IR refuses
+    `order` beside `strides` in #tc.layout)."""
+    if args.order is not None and args.atom_strides is not None:
+        raise UsageError("give either --order or --atom-strides, not both (explicit strides place every atom)")
+    mode = args.swizzle.lower()
+    if args.max_swizzle is not None and mode != "auto":
+        raise UsageError("--max-swizzle applies only to --swizzle auto")
+    if args.swizzle_origin is not None and mode == "none":
+        raise UsageError("--swizzle-origin applies only to a swizzled tile: --swizzle none has no XOR pattern")
+
+
+def _check_capacity(layout: TileLayout) -> None:
+    """A tile must lie inside the shared memory a block can address."""
+    end = layout.address + layout.footprint
+    if end > SMEM_WINDOW:
+        raise UsageError(
+            f"tile ends at {end:#x}, beyond the {SMEM_WINDOW // 1024} KiB of shared memory a block can address"
+        )
+
+
 def placed_tile(args: argparse.Namespace) -> tuple[TileLayout, Arch, str | None]:
     """The tile the flags of `encode` and `show` describe, its target, and the chooser's
     reason when --swizzle is auto (None otherwise)."""
+    _check_flags(args)
     arch = Arch.parse(args.arch)
     dtype = element_type(args.dtype)
     major = Major.parse(args.major)
     mn, k = parse_number(args.mn), parse_number(args.k)
     check_operand_type(arch, dtype.name, major is Major.MN)
     strides, address = _strides(args.atom_strides), parse_number(args.addr)
-    origin = parse_number(args.swizzle_origin) if args.swizzle_origin else None
+    origin = parse_number(args.swizzle_origin) if args.swizzle_origin is not None else None
+    order = args.order or "mn-first"
 
     def placed(mode: Swizzle) -> TileLayout:
         """The tile with `mode`, at --addr with --atom-strides and --swizzle-origin."""
-        return TileLayout.make(dtype, mn, k, major, mode, args.order, strides, address, origin)
+        return TileLayout.make(dtype, mn, k, major, mode, order, strides, address, origin)
 
     reason = None
     if args.swizzle.lower() == "auto":
-        maximum = Swizzle.parse(args.max_swizzle) if args.max_swizzle else None
+        maximum = Swizzle.parse(args.max_swizzle) if args.max_swizzle is not None else None
         extent = k if major is Major.K else mn
 
         def fits(mode: Swizzle) -> None:  # the widest mode that fits the placement and the arch
@@ -154,11 +187,13 @@ def placed_tile(args: argparse.Namespace) -> tuple[TileLayout, Arch, str | None]
 
         choice = choose_placed_swizzle(dtype, major, extent, arch, fits, maximum=maximum)
         swizzle, reason = choice.swizzle, choice.reason
+        if origin is not None and swizzle is Swizzle.NONE:  # said, not silently dropped
+            reason += "; --swizzle-origin does not apply: no XOR pattern"
     else:
-        if args.max_swizzle:
-            raise UsageError("--max-swizzle applies only to --swizzle auto")
         swizzle = Swizzle.parse(args.swizzle)
-    return placed(swizzle), arch, reason
+    layout = placed(swizzle)
+    _check_capacity(layout)
+    return layout, arch, reason
 
 
 def encode_report(args: argparse.Namespace) -> dict[str, Any]:
@@ -181,10 +216,9 @@ def run_show(args: argparse.Namespace) -> int:
     except PictureError as err:
         raise UsageError(str(err)) from None
     try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(svg)
-    except OSError as err:
-        raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
+        write_files({args.output: svg})  # whole or not at all: the old file stays on failure
+    except OutputError as err:
+        raise UsageError(str(err)) from None
     return 0
 
 

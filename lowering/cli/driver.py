@@ -5,8 +5,9 @@ targets, the default pipeline, and located errors instead of tracebacks.
 pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles with ptxas, `-t svg -o
 DIR` draws every tile (one SVG each), `-t html -o FILE` one page with every tile,
 MMA descriptor and shared-memory map (these two stop the default pipeline after
-tc-compute-descriptors); `-o FILE` writes a file (only when everything succeeded);
-no file reads stdin. `--split-input-file` and
+tc-compute-descriptors); `-o FILE` writes a file (only when everything succeeded,
+and whole or not at all: lowering/cli/output.py); no file reads stdin, which must be
+UTF-8 text. `--split-input-file` and
 `--verify-diagnostics` work as in xdsl-opt; errors print as
 ``file:line:col: error: message`` with exit status 1.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from io import StringIO
+from io import BytesIO, StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -24,16 +25,21 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from lower_tc.dialects import register_dialects
-from lower_tc.dialects.diagnostics import LocatedError, error_line
-from lower_tc.lowering.backend.ptxas import BackendError, assemble
-from lower_tc.lowering.parse import LocatedParser, locating_verify_errors
+from lower_tc.dialects.diagnostics import LocatedError, error_line, location
+from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError, assemble
+from lower_tc.lowering.cli.output import OutputError, write_files, write_folder, write_stdout
+from lower_tc.lowering.parse import decode_source, locating_verify_errors, parse_source
 from lower_tc.lowering.pictures.picture import tile_svg
 from lower_tc.lowering.pictures.picture_html import program_html
 from lower_tc.lowering.pictures.picture_program import collect
 from lower_tc.lowering.pictures.tile import PictureError
-from lower_tc.dialects.ptx import TARGET_ATTR
+from lower_tc.dialects.ptx import TARGET_ATTR, KernelOp
 from lower_tc.dialects.ptx.printer import CubinTarget, PtxTarget
 from lower_tc.passes import DEFAULT_PIPELINE, available_passes
+
+
+class InputError(Exception):
+    """The input file cannot be read: the message names it and says why."""
 
 
 class LowerTcMain(xDSLOptMain):
@@ -73,17 +79,24 @@ class LowerTcMain(xDSLOptMain):
         arg_parser.set_defaults(target="ptx", passes=DEFAULT_PIPELINE)
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The whole input, checked to be UTF-8 text before it is split into chunks (a
+        ParseError at the first byte that is not)."""
         if self.args.input_file == "-":  # the usual spelling of stdin
             self.args.input_file = None
-        return super().get_input_stream()
+        try:
+            f, ext = super().get_input_stream()
+            with f:
+                data = f.read()
+        except OSError as err:
+            raise InputError(f"cannot read {self.get_input_name()}: {err.strerror or err}") from None
+        decode_source(data, self.get_input_name())
+        return BytesIO(data), ext
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
         text = chunk.read()
         if isinstance(text, bytes):
             text = text.decode()
-        return LocatedParser(self.ctx, text, self.get_input_name(), start_offset).parse_module(
-            not self.args.no_implicit_module
-        )
+        return parse_source(self.ctx, text, self.get_input_name(), start_offset, not self.args.no_implicit_module)
 
     def apply_passes(self, prog: ModuleOp) -> None:
         with locating_verify_errors(prog):
@@ -94,10 +107,12 @@ class LowerTcMain(xDSLOptMain):
         return self.args.target.split("{")[0] == "cubin"
 
     def output_binary(self, text: str, module: ModuleOp) -> bytes:
-        """`-t cubin`: assemble the module's PTX for its target with ptxas."""
+        """`-t cubin`: assemble the module's PTX for its target with ptxas (a time-out is
+        reported at the kernel)."""
         target = module.attributes.get(TARGET_ATTR)
         assert isinstance(target, StringAttr)
-        return assemble(text, target.data)
+        kernels = {op.sym_name.data: location(op) for op in module.walk() if isinstance(op, KernelOp)}
+        return assemble(text, target.data, kernel_locations=kernels)
 
     def run_pictures(self) -> int:
         """`-t svg -o DIR` / `-t html [-o FILE]`: every picture is drawn before any file
@@ -138,9 +153,9 @@ class LowerTcMain(xDSLOptMain):
             chunk.close()
         if target == "html":
             if out_path:
-                _write_all({out_path: files[""]})
+                write_files({out_path: files[""]})
             else:
-                sys.stdout.write(files[""])
+                write_stdout(files[""])
             return 0
         if os.path.exists(out_path) and not os.path.isdir(out_path):
             print(f"lower-tc: error: -t svg writes into a folder; {out_path} is a file", file=sys.stderr)
@@ -149,8 +164,7 @@ class LowerTcMain(xDSLOptMain):
             print("lower-tc: error: no tile to draw (no tc.smem_tile in a kernel with tc.target)",
                   file=sys.stderr)
             return 1
-        os.makedirs(out_path, exist_ok=True)
-        _write_all({os.path.join(out_path, name): text for name, text in files.items()})
+        write_folder(out_path, files)
         return 0
 
     def run(self) -> int:  # type: ignore[override]
@@ -180,20 +194,19 @@ class LowerTcMain(xDSLOptMain):
                     out.write(text)
             except (ParseError, DiagnosticException) as err:
                 failed |= self._report(error_line(err, self.get_input_name(), offset), diag_mode, out)
-            except BackendError as err:
-                failed |= self._report(str(err), False, out)
+            except BackendError as err:  # ptxas: its errors at their ops, a time-out at the kernel
+                located = isinstance(err, PtxasTimeoutError) and err.where
+                failed |= self._report(str(err) if located else f"lower-tc: error: {err}", False, out)
             finally:
                 chunk.close()
         if failed:
             return 1
         if self.wants_cubin:
-            with open(self.args.output_file, "wb") as f:
-                f.write(binary)
+            write_files({self.args.output_file: binary})
         elif self.args.output_file:
-            with open(self.args.output_file, "w") as f:
-                f.write(out.getvalue())
+            write_files({self.args.output_file: out.getvalue()})
         else:
-            sys.stdout.write(out.getvalue())
+            write_stdout(out.getvalue())
         return 0
 
     @staticmethod
@@ -218,29 +231,17 @@ def _no_printer():
     raise ValueError("svg and html are drawn by the driver, not printed as a program")
 
 
-def _write_all(files: dict[str, str]) -> None:
-    """Writes every file beside itself first, then renames them all, so that a failed
-    write leaves no half-written picture behind."""
-    done: list[str] = []
-    try:
-        for path, text in files.items():
-            tmp = path + ".tmp"
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-            done.append(path)
-    except OSError as err:
-        for name in files:
-            if os.path.exists(name + ".tmp"):
-                os.remove(name + ".tmp")
-        raise OSError(f"cannot write {path}: {err.strerror or err}") from None
-    for path in done:
-        os.replace(path + ".tmp", path)
-
-
 def main(argv: list[str]) -> int:
+    driver = None
     try:
         driver = LowerTcMain(description=__doc__, args=argv)
         return driver.run()
+    except ParseError as err:  # the input is not UTF-8 text
+        print(error_line(err, driver.get_input_name() if driver else "<input>"), file=sys.stderr)
+        return 1
+    except (InputError, OutputError) as err:
+        print(f"lower-tc: error: {err}", file=sys.stderr)
+        return 1
     except (ValueError, ArgSpecParseError) as err:
         print(f"lower-tc: error: {err}", file=sys.stderr)
         return 1

@@ -9,14 +9,25 @@ from __future__ import annotations
 import os
 import sys
 
+from lower_tc.lowering.cli.output import ClosedStream, ClosedStreamError
+
 USAGE = """usage: lower-tc [options] [input.mlir]      compile a tile program (see lower-tc --help)
        lower-tc run input.mlir [--seed N]    run on the GPU against numpy (see lower-tc run --help)
        lower-tc desc {encode,decode,show} ...  descriptor tool, tile pictures (see lower-tc desc --help)"""
 
 
 def main(argv: list[str] | None = None) -> int:
+    # a standard stream closed by the caller (`lower-tc - <&-`, `lower-tc k.mlir >&-`) is
+    # None in Python: a stand-in makes any use of it one clear error, exit status 2
+    if sys.stdin is None:
+        sys.stdin = ClosedStream("input", "give an input file instead of reading it")  # type: ignore[assignment]
+    if sys.stdout is None:
+        sys.stdout = ClosedStream("output", "write to a file with -o FILE")  # type: ignore[assignment]
     try:
         return _dispatch(list(sys.argv[1:] if argv is None else argv))
+    except ClosedStreamError as err:
+        print(f"lower-tc: error: {err}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader stopped early (`lower-tc ... | head`): not an error, and no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,10 +1,15 @@
 """`lower-tc run input.mlir`: compile, run on the GPU, compare with numpy.
 
 Exit status: 0 every kernel passed; 1 a kernel failed or the input has
-errors (ptxas rejecting it, a fault on the GPU and a time-out included);
-2 it cannot run here (no GPU, wrong GPU, no CUDA bindings or driver, no
-ptxas). With --json, errors are printed as {"error": ..., "status": ...}
-on stdout.
+errors (ptxas rejecting it, sizes that do not fit the kernel or break a
+limit, a fault on the GPU and a time-out included); 2 the command line is
+wrong (a malformed option) or it cannot run here (no GPU, wrong GPU, no
+CUDA bindings or driver, no ptxas, not enough host memory). With --json,
+errors are printed as {"error": ..., "status": ...} on stdout.
+
+Every size known at launch (--shape) is checked against the kernel's limits
+(lowering/runtime/sizes.py) and the host memory the run takes, for every
+kernel, before anything is allocated or launched.
 """
 
 from __future__ import annotations
@@ -19,12 +24,17 @@ from typing import Any
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from lower_tc.dialects.diagnostics import error_line
-from lower_tc.lowering.backend.ptxas import BackendError, ToolUnavailableError
-from lower_tc.lowering.compile import compile_source
+from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError, ToolUnavailableError
+from lower_tc.lowering.compile import CompiledKernel, assemble_kernels, compile_source
+from lower_tc.lowering.parse import decode_source
 from lower_tc.lowering.runtime.errors import KernelError, RunError, ShapeError
+from lower_tc.lowering.runtime.memory import check_host_memory
 from lower_tc.lowering.runtime.run import run_kernel
-from lower_tc.lowering.runtime.sizes import parse_shape
+from lower_tc.lowering.runtime.sizes import Shape, parse_shape, resolve_sizes
 from lower_tc.lowering.runtime.timing import time_kernel
+
+#: Seeds numpy's generator takes from the command line: 0 to 2^32 - 1.
+MAX_SEED = 2**32 - 1
 
 
 def _seconds(text: str) -> float:
@@ -38,12 +48,58 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _bench(kernels: list[Any], args: argparse.Namespace, seed: int, fail: Any, shapes: dict[str, Any]) -> int:
-    """`--bench`: the median time, TFLOP/s and spread of each kernel."""
-    if args.runs < 1 or args.warmup < 0:
-        return fail("lower-tc run: error: --runs must be at least 1 and --warmup at least 0", 2)
+def _seed(text: str) -> int:
+    """A random seed: an integer from 0 to MAX_SEED."""
     try:
-        timings = [time_kernel(k, seed, args.warmup, args.runs, args.timeout, shapes) for k in kernels]
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is 0 to {MAX_SEED} (2^32 - 1), not {text}")
+    return value
+
+
+def _count(least: int):
+    """An argparse type: an integer of at least `least`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"at least {least}, not {text}")
+        return value
+
+    return parse
+
+
+def _shape(text: str) -> tuple[str, Shape]:
+    """A --shape option, NAME=ROWSxCOLS[@LD]."""
+    try:
+        return parse_shape(text)
+    except ShapeError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _kernel_shapes(kernels: list[CompiledKernel], shapes: dict[str, Shape]) -> list[dict[str, Shape]]:
+    """Each kernel's own --shape sizes, every one resolved and checked (limits, host
+    memory) before any kernel runs; a --shape naming no argument of any kernel is refused."""
+    names = {a.param[2:] for k in kernels for a in k.info.args}
+    unknown = sorted(set(shapes) - names)
+    if unknown:
+        known = ", ".join(sorted(names)) or "none"
+        raise ShapeError(f"--shape names no argument of the kernels: {', '.join(unknown)} (their arguments: {known})")
+    own = [{a.param[2:]: shapes[a.param[2:]] for a in k.info.args if a.param[2:] in shapes} for k in kernels]
+    for k, given in zip(kernels, own):
+        check_host_memory(resolve_sizes(k.info, given))
+    return own
+
+
+def _bench(kernels: list[Any], args: argparse.Namespace, seed: int, fail: Any, shapes: list[dict[str, Shape]]) -> int:
+    """`--bench`: the median time, TFLOP/s and spread of each kernel."""
+    try:
+        timings = [time_kernel(k, seed, args.warmup, args.runs, args.timeout, s) for k, s in zip(kernels, shapes)]
     except (KernelError, ShapeError) as err:
         return fail(f"lower-tc run: error: {err}", 1)
     except RunError as err:
@@ -60,15 +116,19 @@ def _bench(kernels: list[Any], args: argparse.Namespace, seed: int, fail: Any, s
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="lower-tc run", description=__doc__)
     parser.add_argument("input", help="a tile program (.mlir)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
+    parser.add_argument("--seed", type=_seed, default=None, help=f"random seed, 0 to {MAX_SEED} (default: from the clock)")
     parser.add_argument("--timeout", type=_seconds, default=10.0, help="seconds a kernel may run")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--shape", action="append", default=[], metavar="NAME=ROWSxCOLS[@LD]",
+    parser.add_argument("--shape", type=_shape, action="append", default=[], metavar="NAME=ROWSxCOLS[@LD]",
                         help="sizes of an argument known only at launch (memref<?x?x...>), e.g. A=4096x4096")
     parser.add_argument("--bench", action="store_true", help="time the kernels (CUDA events) instead of checking them")
-    parser.add_argument("--warmup", type=int, default=5, help="launches before timing (--bench)")
-    parser.add_argument("--runs", type=int, default=20, help="timed samples of 10 launches each; the median is reported (--bench)")
+    parser.add_argument("--warmup", type=_count(0), default=5, help="launches before timing (--bench)")
+    parser.add_argument("--runs", type=_count(1), default=20, help="timed samples of 10 launches each; the median is reported (--bench)")
     args = parser.parse_args(argv)
+    given = [name for name, _ in args.shape]
+    twice = sorted({name for name in given if given.count(name) > 1})
+    if twice:
+        parser.error(f"argument --shape: {', '.join(twice)} given more than once")
 
     def fail(message: str, status: int) -> int:
         """One error, as a line on stderr, or with --json as {"error", "status"} on stdout."""
@@ -80,29 +140,33 @@ def main(argv: list[str]) -> int:
 
     seed = args.seed if args.seed is not None else time.time_ns() % (1 << 31)
     try:
-        shapes = dict(parse_shape(text) for text in args.shape)
-    except ShapeError as err:
-        return fail(f"lower-tc run: error: {err}", 1)
-    try:
-        with open(args.input) as f:
-            text = f.read()
-        kernels = compile_source(text, args.input, assemble=True)
+        with open(args.input, "rb") as f:
+            data = f.read()
+        kernels = compile_source(decode_source(data, args.input), args.input)
     except OSError as err:
-        return fail(f"lower-tc run: error: {err}", 1)
-    except UnicodeDecodeError as err:
-        return fail(f"lower-tc run: error: {args.input} is not UTF-8 text ({err.reason} at byte {err.start})", 1)
+        return fail(f"lower-tc run: error: cannot read {args.input}: {err.strerror or err}", 1)
     except (ParseError, DiagnosticException) as err:
         return fail(error_line(err, args.input), 1)
+    try:  # sizes first: refused before ptxas spends time on the kernels
+        shapes = _kernel_shapes(kernels, dict(args.shape))
+    except ShapeError as err:
+        return fail(f"lower-tc run: error: {err}", 1)
+    except RunError as err:  # not enough host memory here
+        return fail(f"lower-tc run: error: {err}", 2)
+    try:
+        assemble_kernels(kernels)
     except ToolUnavailableError as err:
         return fail(f"lower-tc run: error: {err}", 2)
+    except PtxasTimeoutError as err:  # already one line at the kernel
+        return fail(str(err) if err.where else f"lower-tc run: error: {err}", 1)
     except BackendError as err:  # ptxas rejected the kernel: the input's fault
         return fail(f"lower-tc run: error: {err}", 1)
     if args.bench:
         return _bench(kernels, args, seed, fail, shapes)
     results = []
     try:
-        for k in kernels:
-            results.append(run_kernel(k, seed, args.timeout, shapes))
+        for k, own in zip(kernels, shapes):
+            results.append(run_kernel(k, seed, args.timeout, own))
     except (KernelError, ShapeError) as err:
         return fail(f"lower-tc run: error: {err}", 1)
     except RunError as err:

@@ -4,7 +4,8 @@
 session.py      the CUDA bindings (optional), checked driver calls, the device
 launch.py       load, arguments and guards, tensor maps, grid, enqueue, wait
 inputs.py       random inputs, poison, the bytes the device holds, matrix views
-sizes.py        --shape and resolve_sizes (sizes known only at launch)
+sizes.py        --shape and resolve_sizes (sizes known only at launch, checked against the limits)
+memory.py       the host memory a run takes, checked against what is available
 reference.py    the float64 reference: evaluates a kernel's reference program
 checks.py       tolerances, stray writes
 gemm_check.py   a whole GEMM's D = A x B (+ C), sampled beyond 1024^3

@@ -21,6 +21,7 @@ from lower_tc.lowering.runtime.errors import RunError
 from lower_tc.lowering.runtime.gemm_check import check_gemm
 from lower_tc.lowering.runtime.inputs import device_bytes, host_buffers, matrix_view, poison
 from lower_tc.lowering.runtime.launch import launch
+from lower_tc.lowering.runtime.memory import check_host_memory
 from lower_tc.lowering.runtime.reference import ReferenceProgram, reference
 from lower_tc.lowering.runtime.sizes import Shape, resolve_sizes
 
@@ -79,8 +80,11 @@ class RunResult:
 
 def run_kernel(compiled: Runnable, seed: int, timeout: float = 10.0, shapes: dict[str, Shape] | None = None) -> RunResult:
     """Draws inputs, poisons outputs, launches, and compares with the reference.
-    `shapes` gives the sizes of arguments known only at launch (see resolve_sizes)."""
+    `shapes` gives the sizes of arguments known only at launch (see resolve_sizes, which
+    checks them against the kernel's limits); sizes that break a limit (ShapeError) or need
+    more host memory than there is (RunError) are refused before anything is allocated."""
     info = resolve_sizes(compiled.info, shapes)
+    check_host_memory(info)
     if info.gemm is not None:
         return run_gemm_kernel(compiled, info, seed, timeout)
     program = compiled.reference

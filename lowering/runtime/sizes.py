@@ -1,5 +1,13 @@
 """Sizes known only at launch: the `--shape NAME=ROWSxCOLS[@LD]` option, and a kernel's
-launch contract with every such size filled in (`resolve_sizes`)."""
+launch contract with every such size filled in (`resolve_sizes`) and checked against the
+limits the kernel and CUDA have (layout/limits.py), before anything is allocated or launched:
+
+- every row count, column count and leading dimension is at least 1 and fits the 32-bit
+  index arithmetic (MAX_INDEX), and so the .u32 size parameters (MAX_SIZE_PARAM);
+- a GEMM's tiles end inside that arithmetic too (the last tile's last row, column and K);
+- each TMA tensor map's global dimensions and strides are ones cuTensorMapEncodeTiled takes;
+- the grid is within CUDA's limits (x up to 2^31 - 1, y and z up to 65535).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +15,9 @@ from dataclasses import replace
 
 from lower_tc.layout import element_type
 from lower_tc.layout.kernel_info import ArgInfo, GridEntry, GridFromArg, KernelInfo, SizeParam, TensorMap
+from lower_tc.layout.limits import (
+    MAX_SIZE_PARAM, grid_problem, index_problem, tma_dim_problem, tma_stride_problem,
+)
 from lower_tc.lowering.runtime.errors import ShapeError
 
 #: An argument's sizes given at launch: rows, cols, and the leading dimension (None: the
@@ -25,6 +36,8 @@ def parse_shape(text: str) -> tuple[str, Shape]:
         raise ShapeError(f"--shape {text!r}: expected NAME=ROWSxCOLS or NAME=ROWSxCOLS@LD, e.g. A=4096x4096") from None
     if rows <= 0 or cols <= 0 or (value[2] is not None and value[2] <= 0):
         raise ShapeError(f"--shape {text!r}: sizes are positive")
+    if not name.lstrip("%"):
+        raise ShapeError(f"--shape {text!r}: no argument name before '='")
     return name.lstrip("%"), value
 
 
@@ -32,7 +45,9 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
     """The kernel's contract with every size known at launch filled in from `shapes`
     (argument name -> rows, cols, leading dimension or None for the contiguous extent):
     argument shapes and strides, the TMA tensor maps, the grid, the GEMM's M, N, K and
-    the values of the size parameters. A static contract comes back equal."""
+    the values of the size parameters. A static contract comes back equal. Raises
+    ShapeError, naming the argument, for sizes that do not fit the kernel or break a limit
+    (see the module's docstring)."""
     shapes = dict(shapes or {})
     args = tuple(_resolve_arg(a, shapes.pop(a.param[2:], None)) for a in info.args)
     if shapes:
@@ -57,7 +72,60 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
                 + (f", C {c.shape[0]}x{c.shape[1]}" if c is not d else "")
             )
         gemm = replace(gemm, m=m, n=n, k=k)
-    return replace(info, args=args, size_params=size_params, grid=grid, gemm=gemm, tensor_maps=tensor_maps)
+    resolved = replace(info, args=args, size_params=size_params, grid=grid, gemm=gemm, tensor_maps=tensor_maps)
+    check_launch_limits(resolved)
+    return resolved
+
+
+def check_launch_limits(info: KernelInfo) -> None:
+    """Raises ShapeError, naming the argument, where a resolved contract breaks a limit of
+    the kernel's arithmetic, of TMA or of CUDA's grid (layout/limits.py)."""
+    for a in info.args:
+        name = a.param[2:]
+        assert a.shape[0] is not None and a.shape[1] is not None and a.ld is not None
+        for what, value in (("row count", a.shape[0]), ("column count", a.shape[1]), ("leading dimension", a.ld)):
+            if value < 1:
+                raise ShapeError(f"kernel argument {name}'s {what} is {value}: sizes are positive")
+            _refuse(index_problem(value, f"kernel argument {name}'s {what}"))
+    for p in info.size_params or ():
+        assert p.value is not None
+        if not 0 <= p.value <= MAX_SIZE_PARAM:
+            raise ShapeError(f"size parameter {p.param} is {p.value}: it is a .u32 (0 to {MAX_SIZE_PARAM})")
+    gemm = info.gemm
+    if gemm is not None:
+        assert gemm.m is not None and gemm.n is not None and gemm.k is not None
+        c = gemm.config
+        d, a = info.args[gemm.d].param[2:], info.args[gemm.a].param[2:]
+        for what, size, tile in ((f"the last row of {d}'s tiles", gemm.m, c.bm),
+                                 (f"the last column of {d}'s tiles", gemm.n, c.bn),
+                                 (f"the last K of {a}'s tiles", gemm.k, c.bk)):
+            _refuse(index_problem(-(-size // tile) * tile - 1, what))
+    for tm in info.tensor_maps:
+        assert tm.global_dims is not None and tm.global_strides is not None
+        name = info.args[tm.arg].param[2:]
+        for dim, extent in enumerate(tm.global_dims):
+            _refuse(tma_dim_problem(extent, f"kernel argument {name}'s TMA dimension {dim}"))
+        for stride in tm.global_strides:
+            _refuse(tma_stride_problem(stride, f"kernel argument {name}'s TMA stride"))
+    counts = [g for g in info.launch_grid if isinstance(g, int)]
+    if len(counts) == 3:  # a persistent grid is sized to the GPU by the launcher
+        problem = grid_problem(counts)
+        if problem is not None:
+            raise ShapeError(f"kernel {info.name}: {problem} ({_grid_sources(info)})")
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        raise ShapeError(problem)
+
+
+def _grid_sources(info: KernelInfo) -> str:
+    """Where the grid comes from, for the error about it: D's sizes and its tiles."""
+    if info.gemm is None:
+        return f"grid {list(info.launch_grid)}"
+    d = info.args[info.gemm.d]
+    c = info.gemm.config
+    return f"{d.param[2:]} is {d.shape[0]}x{d.shape[1]} in {c.bm}x{c.bn} tiles"
 
 
 def _resolve_arg(a: ArgInfo, given: Shape | None) -> ArgInfo:
@@ -93,9 +161,9 @@ def _resolve_tensor_map(tm: TensorMap, a: ArgInfo) -> TensorMap:
     assert rows is not None and cols is not None and ld is not None
     bits = element_type(tm.dtype).bits
     if ld * bits % 128:
+        size = f"{ld * bits // 8}" if ld * bits % 8 == 0 else f"{ld * bits / 8}"
         raise ShapeError(
-            f"kernel argument {a.param[2:]}'s leading dimension is {ld * bits / 8:g} bytes: "
-            "TMA needs a multiple of 16"
+            f"kernel argument {a.param[2:]}'s leading dimension is {size} bytes: TMA needs a multiple of 16"
         )
     dims = (cols, rows) if a.row_major else (rows, cols)
     return replace(tm, global_dims=dims, global_strides=(ld * bits // 8,))
@@ -109,4 +177,4 @@ def _resolve_grid(g: GridEntry, args: tuple[ArgInfo, ...]) -> GridEntry:
     return g
 
 
-__all__ = ["Shape", "parse_shape", "resolve_sizes"]
+__all__ = ["Shape", "check_launch_limits", "parse_shape", "resolve_sizes"]

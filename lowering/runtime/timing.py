@@ -18,6 +18,7 @@ import numpy as np
 
 from lower_tc.lowering.runtime.inputs import device_bytes, host_buffers
 from lower_tc.lowering.runtime.launch import enqueue, load, release, wait_for
+from lower_tc.lowering.runtime.memory import check_host_memory
 from lower_tc.lowering.runtime.run import Runnable
 from lower_tc.lowering.runtime.session import session
 from lower_tc.lowering.runtime.sizes import Shape, resolve_sizes
@@ -55,6 +56,7 @@ def time_kernel(
     if runs < 1 or warmup < 0 or batch < 1:
         raise ValueError("timing needs at least one run and a non-negative warm-up")
     info = resolve_sizes(compiled.info, shapes)
+    check_host_memory(info, checked=False)
     cuda, _, device = session(info.target)
     rng = np.random.default_rng(seed)
     host = host_buffers(rng, info.args, {i for i, a in enumerate(info.args) if not a.output})

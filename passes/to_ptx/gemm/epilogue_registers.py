@@ -46,7 +46,7 @@ def store_fragments(k: GemmKernel, op: WindowStoreOp, acc: SSAValue, acc_t: tc.A
     rows = [row0, g.val(ptx.AddOp, [row0], type="s32", imm=8)]
     d_bases = [row_base(g, k.args, op.dst, r, col0) for r in rows]
     c_bases = [row_base(g, k.args, c, r, col0) for r in rows] if c is not None else None
-    bounds = Bounds.of(g, k.args, op, acc_t)
+    bounds = Bounds.of(g, k.args, op, k.store_inside)
     pairs = bounds.pairs
     row_ok = [bounds.row_ok(r) for r in rows]
 

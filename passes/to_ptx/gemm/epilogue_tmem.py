@@ -30,7 +30,7 @@ def store_rows(k: GemmKernel, op: WindowStoreOp, acc_t: tc.AccType, tmem: SSAVal
     taddr = g.val(ptx.AddOp, [tmem, g.val(ptx.ShlOp, [warp], type="b32", imm=21)], type="u32")
     d_base, eb = row_base(g, k.args, op.dst, row, n0)
     c_base, c_eb = row_base(g, k.args, c, row, n0) if c is not None else (None, 0)
-    bounds = Bounds.of(g, k.args, op, acc_t)
+    bounds = Bounds.of(g, k.args, op, k.store_inside)
     pairs = bounds.pairs
     row_ok = bounds.row_ok(row)
     reg_t = f32 if acc_t.dtype in ("f32", "f16") else i32  # an element's value

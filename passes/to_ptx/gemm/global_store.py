@@ -43,8 +43,8 @@ def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0
 
 @dataclass(frozen=True)
 class Bounds:
-    """Which stores stay inside D: none need a guard when every CTA tile lies inside
-    (M and N static multiples of the tile); otherwise a row and a column test each.
+    """Which stores stay inside D: none need a guard when every CTA's window was shown to
+    lie inside (over the whole grid); otherwise a row and a column test each.
     Pairs of columns are stored together only where N and the leading dimensions are
     known to be even (a pair then never straddles the edge and is aligned)."""
 
@@ -55,10 +55,10 @@ class Bounds:
     pairs: bool
 
     @classmethod
-    def of(cls, b: PtxBuilder, args: KernelArgs, op: WindowStoreOp, acc: tc.AccType) -> "Bounds":
+    def of(cls, b: PtxBuilder, args: KernelArgs, op: WindowStoreOp, inside: bool) -> "Bounds":
+        """`inside`: every CTA's window was shown to lie inside D (index_range.py)."""
         m, n = args.size(op.dst, "rows"), args.size(op.dst, "cols")
-        static = isinstance(m, int) and isinstance(n, int)
-        guarded = not static or m % acc.m != 0 or n % acc.n != 0  # type: ignore[operator]
+        guarded = not inside
         lds = [args.size(op.dst, "ld")] + ([args.size(op.c, "ld")] if op.c is not None else [])
         pairs = all(isinstance(x, int) and x % 2 == 0 for x in [n, *lds])
         return cls(b, m, n, guarded, pairs)

@@ -15,6 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.layout.limits import index_problem
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
 
@@ -67,6 +68,9 @@ class IndexEnv:
             value = op.value
             if not isinstance(value, IntegerAttr):
                 error_at(op, "only integer and index constants are lowered in a GEMM kernel")
+            problem = index_problem(value.value.data, "this index constant")
+            if problem is not None:
+                error_at(op, problem)
             self.consts[op.result] = value.value.data
             return
         if isinstance(op, memref.DimOp):

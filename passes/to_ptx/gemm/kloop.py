@@ -17,6 +17,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.layout import TileLayout
+from lower_tc.layout.limits import index_problem
 from lower_tc.layout.gemm import ring_stride
 from lower_tc.passes.to_ptx.emit import placed_layout
 from lower_tc.passes.to_ptx.emit import PtxBuilder
@@ -98,6 +99,9 @@ def read_k_loop(
         trips = -(-(index.consts[loop.ub] - lb) // step)
         if trips <= 0:
             error_at(loop, "the K loop runs no iteration: K must be positive")
+        problem = index_problem(lb + trips * step - 1, "the K loop's last K coordinate (its last step's end)")
+        if problem is not None:
+            error_at(loop, problem)
     else:  # K known at launch: ceil((ub - lb) / step) iterations, counted at run time
         span = b.add_imm(index.reg(loop.ub, loop), step - 1 - lb)
         trips = b.val(ptx.DivOp, [span], type="s32", imm=step, comment="K steps, from the size known at launch")

@@ -4,56 +4,17 @@ of a persistent kernel), cluster, and the GEMM facts the runner checks it by."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, MemRefType
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import IntAttr, MemRefType
+from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import Matrix, WindowStoreOp
-from lower_tc.dialects.tc_kernel import GRID_ATTR
 from lower_tc.layout.gemm import GemmConfig
-from lower_tc.layout.kernel_info import ArgInfo, GemmInfo, GridEntry, GridFromArg, KernelInfo, PersistentGrid
+from lower_tc.layout.kernel_info import ArgInfo, GemmInfo, KernelInfo, PersistentGrid
 from lower_tc.passes.to_ptx.emit import kernel_op as build_kernel_op
 from lower_tc.passes.to_ptx.emit import param_name
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
-
-
-def persistent_tiles(kernel: Operation) -> int:
-    """The tile count of a persistent kernel: its 1-d grid's, fixed at compile time."""
-    grid = kernel.attributes.get(GRID_ATTR)
-    entries = grid.data if isinstance(grid, ArrayAttr) else ()
-    if len(entries) != 3 or not all(isinstance(e, IntegerAttr) for e in entries) or [e.value.data for e in entries[1:]] != [1, 1]:  # type: ignore[attr-defined]
-        error_at(kernel, "a persistent GEMM walks a 1-d grid of tiles known at compile time: tc.grid = [tiles, 1, 1]")
-    return entries[0].value.data  # type: ignore[attr-defined]
-
-
-def grid(k: GemmKernel) -> tuple[GridEntry, GridEntry, GridEntry]:
-    """tc.grid: each entry a count, or [arg, dim, tile] (ceil of that size / tile, worked
-    out at launch where the size is only known then)."""
-    attr = k.kernel.attributes.get(GRID_ATTR)
-    if attr is None:
-        if k.index.uses_block_id:
-            error_at(k.kernel, "a kernel that reads gpu.block_id names its grid: tc.grid = [x, y, z]")
-        return (1, 1, 1)
-    usage = "tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile)"
-    if not isinstance(attr, ArrayAttr) or len(attr.data) != 3:
-        error_at(k.kernel, usage)
-    args = k.args.values
-    out: list[GridEntry] = []
-    for entry in attr.data:
-        if isinstance(entry, IntegerAttr) and entry.value.data >= 1:
-            out.append(entry.value.data)
-            continue
-        parts = entry.data if isinstance(entry, ArrayAttr) else ()
-        if len(parts) != 3 or not all(isinstance(p, IntegerAttr) for p in parts):
-            error_at(k.kernel, usage)
-        arg, dim, tile = (p.value.data for p in parts)  # type: ignore[union-attr]
-        if not (0 <= arg < len(args) and dim in (0, 1) and tile >= 1):
-            error_at(k.kernel, usage)
-        size = k.args.size(args[arg], ("rows", "cols")[dim])
-        out.append(-(-size // tile) if isinstance(size, int) else GridFromArg(arg, dim, tile))
-    return (out[0], out[1], out[2])
 
 
 def arg_info(arg: SSAValue, g: Matrix) -> ArgInfo:
@@ -86,7 +47,7 @@ def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.Kern
     params += [f".param .u32 {p.param}" for p in k.args.size_params]
     params += [f".param .align 64 .b8 {tm.param}[128]" for tm in k.tensor_maps]
     smem_bytes = k.memory.total(k.kernel)
-    launch_grid = grid(k)
+    launch_grid = k.grid
     if lowered.persistent_tiles:  # one CTA per SM, at most one per tile: the launcher decides
         launch_grid = (PersistentGrid(lowered.persistent_tiles), 1, 1)
     info = KernelInfo(

@@ -31,7 +31,7 @@ from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
 from lower_tc.passes.to_ptx.gemm.epilogue_tma import choose_epilogue, store_pieces
 from lower_tc.passes.to_ptx.gemm.kloop import find_store, read_k_loop
-from lower_tc.passes.to_ptx.gemm.launch import persistent_tiles
+from lower_tc.passes.to_ptx.gemm.grid import check_clusters, persistent_tiles
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 from lower_tc.passes.to_ptx.gemm.ring import Ring
 from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, producer_loop, read_windows
@@ -78,7 +78,9 @@ def lower(k: GemmKernel) -> Lowered:
     if tma_store is not None:
         tma_store.bind_tensor_map(k)
 
-    tiles = persistent_tiles(k.kernel) if options.persistent else None
+    tiles = persistent_tiles(k.kernel, k.grid) if options.persistent else None
+    if tiles is None:
+        check_clusters(k.kernel, k.grid, cluster)
     first_tile = ctas = None
     if tiles is not None:
         first_tile = b.val(ptx.SregOp, sreg="ctaid.x")

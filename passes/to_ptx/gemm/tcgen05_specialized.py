@@ -52,7 +52,7 @@ from lower_tc.passes.to_ptx.gemm.epilogue_tma import choose_epilogue
 from lower_tc.passes.to_ptx.gemm.epilogue_tmem import store_rows
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop, find_store, read_k_loop
-from lower_tc.passes.to_ptx.gemm.launch import persistent_tiles
+from lower_tc.passes.to_ptx.gemm.grid import check_clusters, persistent_tiles
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 from lower_tc.passes.to_ptx.gemm.ring import Ring
 from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, producer_loop, read_windows
@@ -254,7 +254,9 @@ def lower(k: GemmKernel, pair: bool) -> Lowered:
     store = find_store(k.kernel)
     if store is None or store.acc is not loop.result:
         error_at(store or loop.op, "tc.window_store stores the K loop's result")
-    tiles = persistent_tiles(k.kernel) if options.persistent else None
+    tiles = persistent_tiles(k.kernel, k.grid) if options.persistent else None
+    if tiles is None:
+        check_clusters(k.kernel, k.grid, PAIR if pair else 1)
     first_tile = ctas = None
     if tiles is not None:
         first_tile = b.val(ptx.SregOp, sreg="ctaid.x")
