@@ -104,6 +104,24 @@ def test_a_failing_stdout_is_one_error(tmp_path) -> None:
     assert one_error(done, 1) == "lower-tc: error: cannot write to standard output: No space left on device"
 
 
+@pytest.mark.parametrize(("pipeline", "message"), [
+    ("tc-bogus", "Unrecognized passes: ['tc-bogus']"),
+    ("tc-compute-descriptors{bogus=1}", 'Provided arguments ["bogus"] not found in expected arguments []'),
+    ("tc-choose-swizzle{max=7b}", "tc-choose-swizzle: max=7b: unknown swizzle mode '7b' (known: none, 32b, 64b, 128b, 128b_base32b)"),
+    ("tc-choose-swizzle{max=64b", "-p, column 26: Malformed pass arguments, expected either a space or `}` here"),
+    ("a{", "-p, column 3: Expected argument name here"),
+])
+def test_a_bad_pipeline_is_a_usage_error(tmp_path, pipeline, message) -> None:
+    """-p names a pass or an option that does not exist, a value out of range, or is
+    malformed: the command line's fault, one line (xDSL's caret picture folded into a
+    column) and exit status 2, nothing written (found by tests/test_fuzz.py)."""
+    src, out = tmp_path / "k.mlir", tmp_path / "k.ptx"
+    src.write_text(KERNEL)
+    done = lower_tc(str(src), "-p", pipeline, "-o", str(out))
+    assert one_error(done, 2) == f"lower-tc: error: {message}"
+    assert not out.exists()
+
+
 # -- lower-tc run: options and sizes known at launch ----------------------------------------
 
 
