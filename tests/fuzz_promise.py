@@ -569,10 +569,15 @@ def store_findings(info: KernelInfo, ptx: str) -> list[Finding]:
     if g.m is None or g.n is None or g.config.bm <= 0 or g.config.bn <= 0:
         return []
     tiles = -(-g.m // g.config.bm) * -(-g.n // g.config.bn)
-    ctas = info.grid[0] * info.grid[1] * info.grid[2]  # type: ignore[operator]
+    text = kernel_text(ptx, info.name)
+    # CTAs along an axis the kernel never reads (no %ctaid there) repeat the same tiles
+    read = [n for n, axis in zip(info.grid, "xyz") if f"%ctaid.{axis}" in text]
+    ctas = 1
+    for n in read:
+        ctas *= n  # type: ignore[operator]
     if ctas <= tiles:
         return []
-    lines = [line.strip() for line in kernel_text(ptx, info.name).splitlines() if line.strip()]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     for i, line in enumerate(lines):
         if line.startswith("st.global") and not (i and re.match(r"@!?%p\d+ bra", lines[i - 1])):
             return [Finding("stores past D", "GEMM lowering",

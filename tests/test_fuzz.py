@@ -38,6 +38,7 @@ from fuzz_promise import (
     info_findings,
     ptx_findings,
     run_api,
+    store_findings,
 )
 from lower_tc.layout.gemm import GemmConfig
 from lower_tc.layout.kernel_info import ArgInfo, GemmInfo, KernelInfo, TensorMap
@@ -230,3 +231,16 @@ def test_api_check_refuses_undocumented_exceptions() -> None:
     assert [f.kind for f in api_findings(crash)] == ["undocumented exception"]
     assert api_findings(ApiRun(error=VerifyException("BM = 96"))) == []
     assert api_findings(run_api("func.func @f() {\n  func.return\n}\n")) == []  # LocatedError: no kernel
+
+
+def test_store_check_counts_the_ctas_that_pick_tiles() -> None:
+    """More CTAs than D has tiles, along the axes the kernel reads, with an unguarded
+    store: a finding; CTAs along an axis the kernel never reads repeat the same tiles."""
+    ptx = ("// lower-tc kernel k\n.visible .entry k(\n)\n{\n\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ctaid.y;\n"
+           "\tst.global.v2.f32 [%rd1], {%f0, %f1};\n}\n")
+    over = _info(grid=(16, 33, 1))  # 4096x4096 in 128x256 tiles: 16 x 32
+    assert [f.signature for f in store_findings(over, ptx)] == ["stores|unguarded"]
+    guarded = ptx.replace("\tst.global", "\t@!%p1 bra $L_skip;\n\tst.global")
+    assert store_findings(over, guarded) == []
+    assert store_findings(_info(grid=(16, 32, 1009)), ptx) == []  # z is never read
+    assert store_findings(_info(grid=(16, 32, 2)), ptx.replace("%ctaid.y;", "%ctaid.y;\n\tmov.u32 %r3, %ctaid.z;")) != []
