@@ -708,7 +708,7 @@ def module_programs(draw) -> Program:
 
 TC_PASSES = ("tc-expand-matmul", "tc-choose-swizzle", "tc-assign-smem", "tc-compute-descriptors",
              "tc-lower-to-ptx", "ptx-lower-loops")
-PASS_OPTIONS = ("", "", "", "{remarks=true}", "{max=64b}", "{max=7b}", "{bogus=1}", "{remarks=maybe}")
+PASS_OPTIONS = ("", "", "", "{remarks=true}", "{max=64b}", "{max=7b}", "{bogus=1}", "{remarks=maybe}", "{max=64b", "{", "}")
 XDSL_PASSES = ("canonicalize", "cse", "dce", "convert-scf-to-cf", "scf-for-loop-unroll", "licm")
 
 

@@ -331,6 +331,11 @@ def cli_findings(
         add("exit status", f"exit status {run.status}", str(run.status))
     if run.status == 2 and argv_ok:
         add("exit status", f"exit 2 (misuse) for a valid command line: {run.stderr.strip()[:200]}")
+    if run.status == 2:  # misuse: one `lower-tc: error:` line (after argparse's usage, if any)
+        own = [line for line in errors if not line.startswith(("usage:", " "))]
+        if len(own) != 1 or not re.match(r"lower-tc(?: \w+)?: error: \S", own[0]):
+            add("error lines", f"exit 2 with {len(own)} error lines: " + " | ".join(own)[:400],
+                f"2|{normalize(own[0]) if own else ''}", where="CLI/driver")
     name = re.escape("<stdin>") + "|stdin" if stdin else re.escape(INPUT)
     if run.status == 1:
         if len(errors) != 1:

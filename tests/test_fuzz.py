@@ -214,8 +214,11 @@ def test_cli_check_catches_each_broken_promise() -> None:
         "message": _run(1, "in.mlir:1:1: error: Expected suffix identifier after {first_char}\n"),
         "hang": _run(None, ""),
     }
+    cases["error lines, misuse"] = _run(2, "lower-tc: error: Error parsing pass pipeline specification:\npass-pipeline:1:3\n")
     for kind, run in cases.items():
-        assert kind in [f.kind for f in cli_findings(run, b"a\nb\n")], kind
+        assert kind.split(",")[0] in [f.kind for f in cli_findings(run, b"a\nb\n")], kind
+    usage = "usage: lower-tc [-h] [-o OUTPUT_FILE]\n       [-p PASSES]\nlower-tc: error: argument -t/--target: invalid choice\n"
+    assert cli_findings(_run(2, usage), b"", argv_ok=False) == []
     # an error without a line, where the file has the place it speaks of
     twice = b"func.func @t() {\n  func.return\n}\nfunc.func @t() {\n  func.return\n}\n"
     assert [f.kind for f in cli_findings(_run(1, 'in.mlir: error: Redefinition of symbol "t"\n'), twice)] == ["unlocated"]
