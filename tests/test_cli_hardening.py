@@ -305,3 +305,32 @@ def test_op_locations_are_those_xdsl_counts() -> None:
     assert len(found) == 48
     assert ("arith.constant", 50, 32) in found  # %c7b, inside line 10 of the chunk
     assert ("scf.yield", 86, 33) in found  # inside a nested region
+
+
+@pytest.mark.parametrize("prefix", ["", "func.func @f() attributes {s = ", "func.func @"])
+def test_an_unclosed_string_is_refused_in_linear_time(tmp_path, prefix) -> None:
+    """A string literal that is never closed: one located error at once. xDSL's pattern
+    for it backtracked exponentially (a 28-character string took 13 s, a 60-character
+    one never ended; found by tests/test_fuzz.py); LinearLexer's matches the same strings."""
+    src = tmp_path / "s.mlir"
+    src.write_text(prefix + '"' + "a b " * 50_000 + "\n")
+    start = time.perf_counter()
+    done = lower_tc(str(src), timeout=60)
+    assert time.perf_counter() - start < 20
+    assert one_error(done, 1) == f"{src}:1:{len(prefix) + 1}: error: End of file reached before closing string literal."
+
+
+def test_string_literals_read_as_xdsl_reads_them() -> None:
+    """LinearLexer's pattern takes the same strings as xDSL's: escapes, a quote inside,
+    hex bytes, non-ASCII text; a module with such a string parses as with xDSL's parser."""
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    from lower_tc.lowering.parse import LinearLexer
+
+    for s in ['""', '"a"', r'"a\"b"', r'"\n\t\\"', r'"\ff\00"', '"é ü 😀"', '"a" "b"', r'"a\q"', '"a\nb"']:
+        ours, theirs = LinearLexer._unescaped_characters_regex.match(s), MLIRLexer._unescaped_characters_regex.match(s)
+        assert (ours and ours.group()) == (theirs and theirs.group()), s
+    text = 'func.func @f() attributes {s = "x\\"y\\n\\ffz é"} {\n  func.return\n}\n'
+    ours = str(LocatedParser(context(), text, "s.mlir").parse_module())
+    assert ours == str(Parser(context(), text, "s.mlir").parse_module())
+    assert 's = "x\\22y\\0A\\FFz \\C3\\A9"' in ours
