@@ -563,6 +563,18 @@ def kernel_text(ptx: str, name: str) -> str:
     return ptx[start:end]
 
 
+def _guarded(lines: list[str], i: int) -> bool:
+    """Whether line `i` sits in a block entered only past a conditional branch: going
+    back, a `@%p bra` (or `@!%p bra`) comes before any label. (A predicated store,
+    `@%p st.global`, guards itself.)"""
+    for line in reversed(lines[:i]):
+        if re.match(r"@!?%p\d+ bra", line):
+            return True
+        if line.endswith(":"):
+            return False
+    return False
+
+
 def store_findings(info: KernelInfo, ptx: str) -> list[Finding]:
     """A GEMM whose static grid has more CTAs than D has tiles must guard its stores to D
     (issue 19: a loop-level `tc.grid = [16, 33, 1]` over a 4096-row D stored rows
@@ -584,7 +596,7 @@ def store_findings(info: KernelInfo, ptx: str) -> list[Finding]:
         return []
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     for i, line in enumerate(lines):
-        if line.startswith("st.global") and not (i and re.match(r"@!?%p\d+ bra", lines[i - 1])):
+        if line.startswith("st.global") and not _guarded(lines, i):
             return [Finding("stores past D", "GEMM lowering",
                             f"grid {list(info.grid)} has {ctas} CTAs for {tiles} tiles of D ({g.m}x{g.n} in "
                             f"{g.config.bm}x{g.config.bn}), and D is stored unguarded: {line}", "stores|unguarded")]

@@ -243,7 +243,8 @@ def test_store_check_counts_the_ctas_that_pick_tiles() -> None:
            "\tst.global.v2.f32 [%rd1], {%f0, %f1};\n}\n")
     over = _info(grid=(16, 33, 1))  # 4096x4096 in 128x256 tiles: 16 x 32
     assert [f.signature for f in store_findings(over, ptx)] == ["stores|unguarded"]
-    guarded = ptx.replace("\tst.global", "\t@!%p1 bra $L_skip;\n\tst.global")
-    assert store_findings(over, guarded) == []
+    guarded = ptx.replace("\tst.global", "\t@!%p1 bra $L_skip;\n\tld.global.f32 %f2, [%rd2];\n\tst.global")
+    assert store_findings(over, guarded) == []  # the branch a few lines up (a C load between)
+    assert store_findings(over, guarded.replace("\tld.global", "$L_join:\n\tld.global")) != []  # a label between
     assert store_findings(_info(grid=(16, 32, 1009)), ptx) == []  # z is never read
     assert store_findings(_info(grid=(16, 32, 2)), ptx.replace("%ctaid.y;", "%ctaid.y;\n\tmov.u32 %r3, %ctaid.z;")) != []
