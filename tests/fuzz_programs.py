@@ -39,6 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import sweep  # noqa: E402  (bench/sweep.py writes the valid single-tile programs)
 
+from lower_tc.layout import Arch, LayoutError  # noqa: E402
+from lower_tc.layout.gemm import GemmConfig, config_problem, wgmma_valid_n  # noqa: E402
+
 TARGETS = ("sm_90a", "sm_100a")
 
 
@@ -120,11 +123,11 @@ PAIRS = {
         ("bf16", "bf16", ("f32",)), ("f16", "f16", ("f32", "f16")), ("tf32", "tf32", ("f32",)),
         ("e4m3", "e4m3", ("f32", "f16")), ("e5m2", "e4m3", ("f32",)), ("s8", "s8", ("s32",)),
         ("u8", "s8", ("s32",)),
-        # the 4- and 6-bit types: issue 19 asks for them end to end or refused at the op
-        ("e2m1", "e2m1", ("f32",)), ("e2m3", "e2m3", ("f32",)), ("e3m2", "e3m2", ("f32",)),
-        ("e2m1", "e4m3", ("f32",)),
     ),
 }
+#: The 4- and 6-bit pairs the tcgen05 tensor core has; tc.matmul refuses them at the op
+#: (issue 19: end to end or refused), so they are drawn as an odd type pair.
+NARROW_PAIRS = (("e2m1", "e2m1"), ("e2m3", "e2m3"), ("e3m2", "e3m2"), ("e2m1", "e4m3"))
 D_TYPES = ("f32", "f16", "bf16", "i32", "si32", "f8E4M3FN", "f64", "i8")
 
 
@@ -187,8 +190,8 @@ def matrices(draw, rows: int, cols: int, dtype: str, k_rows: bool, odd: str = ""
         row_major = draw(st.booleans())
     dense = cols if row_major else rows
     ld = _aligned_ld(dense, bits)
-    if draw(st.integers(0, 5)) == 0:
-        ld = (ld or dense) + draw(st.sampled_from((8, 64, 128)))  # padded: still aligned for 8/16/32 bits
+    if draw(st.integers(0, 5)) == 0:  # padded by whole 16-byte steps: still aligned
+        ld = (ld or dense) + (128 // math.gcd(128, bits)) * draw(st.sampled_from((1, 4, 8)))
     if odd == "ld":
         ld = draw(st.sampled_from((0, 1, dense - 1, dense + 1, 2**31 - 1, 2**31, 2**32, 2**37, 2**40, 2**40 + 64)))
     dyn = draw(st.sampled_from(("", "", "", "", "rows", "cols", "both", "all")))
@@ -208,25 +211,40 @@ CONFIG_SPACE = {
 
 
 @st.composite
-def configs(draw, target: str, odd: bool) -> str | None:
-    """``config #tc.gemm_config<...>``: none (the chooser's) or from the valid space; with
-    `odd`, any four integers."""
+def configs(draw, target: str, odd: bool, a: str = "bf16", b: str = "bf16", acc: str = "f32") -> GemmConfig | None:
+    """A configuration: none (the chooser's) or one the types can run (BN the MMA's N,
+    BK whole K-slices, as many stages as fit shared memory); with `odd`, any four
+    integers."""
     if odd:
-        bm, bn, bk, stages = (draw(edge_ints()) for _ in range(4))
-    elif draw(st.booleans()):
+        return GemmConfig(*(draw(edge_ints()) for _ in range(4)))
+    if draw(st.booleans()):
         return None
-    else:
-        space = CONFIG_SPACE.get(target, CONFIG_SPACE["sm_90a"])
-        bm, bn, bk = (draw(st.sampled_from(space[k])) for k in ("bm", "bn", "bk"))
-        stages = draw(st.integers(2, 6))
-    return f"#tc.gemm_config<bm = {bm}, bn = {bn}, bk = {bk}, stages = {stages}>"
+    space = CONFIG_SPACE.get(target, CONFIG_SPACE["sm_90a"])
+    bm = draw(st.sampled_from(space["bm"]))
+    bn = draw(st.sampled_from(wgmma_valid_n(a) if target == "sm_90a" else space["bn"]))
+    slice_elems = 256 // BITS.get(a, 8)  # a K-slice is 32 bytes
+    bk = draw(st.sampled_from([k for k in space["bk"] if k % slice_elems == 0] or [slice_elems]))
+    config = GemmConfig(bm, bn, bk, draw(st.integers(2, 6)))
+    arch = Arch.SM100A if target == "sm_100a" else Arch.SM90A
+    try:  # fewer stages, then a shorter BK, until they fit
+        while config_problem(config, a, b, acc, arch) is not None and (config.stages > 2 or config.bk > slice_elems):
+            smaller = (config.stages - 1, config.bk) if config.stages > 2 else (2, config.bk // 2)
+            config = GemmConfig(bm, bn, smaller[1], smaller[0])
+    except LayoutError:  # not a tensor-core type (an odd type pair): the op refuses it
+        pass
+    return config
+
+
+def config_text(c: GemmConfig) -> str:
+    return f"#tc.gemm_config<bm = {c.bm}, bn = {c.bn}, bk = {c.bk}, stages = {c.stages}>"
 
 
 #: Each GEMM option's values as written: (in range, out of range or of the wrong type).
+#: (A bare `persistent` is a unit attribute: tc.matmul's attr-dict says `persistent = true`.)
 OPTION_VALUES = {
     "schedule": (('"pipelined"', '"warp_specialized"'), ('"stream_k"', '""', "1", "true")),
     "raster": (("0", "1", "4", "8", "16"), ("-1", "2147483648", "1099511627776", "18446744073709551616", '"8"', "true")),
-    "persistent": (("true", "false", None), ("1", '"yes"')),
+    "persistent": (("true", "false"), ("1", '"yes"', None)),
     "mma_depth": (("1", "2", "3"), ("0", "15", "16", "-1", "true")),
     "cluster": (("1", "2"), ("0", "3", "4", "8", "true")),
     "epilogue": (('"tma"', '"registers"'), ('"smem"', "1")),
@@ -234,27 +252,51 @@ OPTION_VALUES = {
 }
 
 
+@dataclass(frozen=True)
+class ProblemFacts:
+    """What the options in range depend on: the sizes known at compile time, the
+    configuration's tile rows and stages (None: the chooser's)."""
+
+    static: bool = True  # M and N known at compile time
+    d_static: bool = True  # D's sizes too (the TMA-store epilogue's tensor map is built at compile time)
+    k_static: bool = True
+    tile_rows: int | None = None
+    stages: int | None = None
+
+
 @st.composite
-def option_dicts(draw, odd: bool, target: str = "sm_90a") -> str:
-    """tc.matmul's attr-dict: a few options with values in range (warp-specialised where
-    an option needs it); with `odd`, one value out of range or of the wrong type, an
-    unknown name, or another dialect's attribute."""
-    known = sorted(n for n in OPTION_VALUES if not (n == "mma_depth" and target == "sm_100a"))  # wgmma's only
-    names = draw(st.lists(st.sampled_from(known), max_size=3, unique=True))
+def option_dicts(draw, odd: bool, target: str = "sm_90a", facts: ProblemFacts = ProblemFacts()) -> str:
+    """tc.matmul's attr-dict: a few options with values in range for the program
+    (warp-specialised where an option needs it; persistent and clusters only where the
+    sizes are known; the TMA-store epilogue and mma_depth on sm_90a only); with `odd`, one
+    value out of range or of the wrong type, an unknown name, or another dialect's attribute."""
+    wgmma = target != "sm_100a"
+    known = ["l2_promotion", "raster", "schedule"]
+    known += ["epilogue"] + (["mma_depth"] if wgmma and (facts.stages or 3) > 2 else [])
+    if facts.static and (facts.k_static or not wgmma):
+        known.append("persistent")
+    if facts.static and facts.tile_rows is not None and facts.tile_rows % 2 == 0:
+        known.append("cluster")
+    names = draw(st.lists(st.sampled_from(sorted(known)), max_size=3, unique=True))
     entries = {}
     for name in names:
-        value = draw(st.sampled_from(OPTION_VALUES[name][0]))
-        entries[name] = name if value is None else f"{name} = {value}"
-    if {"persistent", "mma_depth", "cluster"} & set(names) and "schedule" not in names:
+        values = OPTION_VALUES[name][0]
+        if name == "epilogue" and not (wgmma and facts.d_static):
+            values = ('"registers"',)  # TMA stores need D's sizes; the tcgen05 GEMM stores from tensor memory
+        elif name == "mma_depth":
+            values = values[: (facts.stages or 3) - 1]  # 1 to stages - 1
+        entries[name] = f"{name} = {draw(st.sampled_from(values))}"
+    if {"persistent", "mma_depth", "cluster"} & set(names):
         entries["schedule"] = 'schedule = "warp_specialized"'
-    if entries.get("persistent") in ("persistent", "persistent = true") and "raster" not in names:
-        entries["raster"] = "raster = 8"  # a persistent kernel walks the tiles in groups
+    if entries.get("persistent") == "persistent = true" or entries.get("cluster") == "cluster = 2":
+        # a persistent kernel walks the tiles in groups; a cluster pairs rows of a group
+        entries["raster"] = "raster = 8"
     if odd:
         kind = draw(st.sampled_from(("value", "value", "name")))
         if kind == "value":
             name = draw(st.sampled_from(sorted(OPTION_VALUES)))
             value = draw(st.sampled_from(OPTION_VALUES[name][1]))
-            entries[name] = f"{name} = {value}"
+            entries[name] = name if value is None else f"{name} = {value}"
         else:
             extra = draw(st.sampled_from(("foo.bar = 1", "sched = 1", "tc.raster = 2", "persistent = true, persistent = false")))
             entries[extra] = extra
@@ -285,7 +327,9 @@ def matmul_programs(draw, odd: str | None = None) -> Program:
     acc = draw(st.sampled_from(accs))
     d = {"f32": draw(st.sampled_from(("f32", "f32", "bf16", "f16"))), "f16": "f16", "s32": "i32"}[acc]
     acc_kw = draw(st.sampled_from((None, acc)))
-    if odd == "types":
+    if odd == "types" and draw(st.booleans()):
+        a, b = draw(st.sampled_from(NARROW_PAIRS))
+    elif odd == "types":
         a = ELEMENT_TEXT[draw(st.sampled_from(sorted(ELEMENT_TEXT)))] or draw(st.sampled_from(("f64", "i16", "index")))
         b = a if draw(st.booleans()) else (ELEMENT_TEXT[draw(st.sampled_from(sorted(ELEMENT_TEXT)))] or "f64")
     elif odd == "acc":
@@ -314,8 +358,17 @@ def matmul_programs(draw, odd: str | None = None) -> Program:
         c_type = draw(st.sampled_from(("f32", d, "f16", "i32"))) if odd == "c" else d
         rows = draw(ordinary_sizes()) if odd == "c" and draw(st.booleans()) else m
         C = MatrixSpec(rows, n, c_type, True, D.ld, D.dyn_rows, D.dyn_cols)
-    config = draw(configs(target, odd == "config"))
-    options = draw(option_dicts(odd == "option", target))
+    acc_name = acc_kw if acc_kw in ("f32", "f16", "s32") else acc
+    cfg = draw(configs(target, odd == "config", a, b, acc_name))
+    config = config_text(cfg) if cfg is not None else None
+    facts = ProblemFacts(
+        static=not (A.dyn_rows or B.dyn_cols or D.dyn_rows or D.dyn_cols),
+        d_static=not (D.dyn_rows or D.dyn_cols),
+        k_static=not (A.dyn_cols or B.dyn_rows),
+        tile_rows=-(-m // cfg.bm) if cfg is not None and cfg.bm > 0 else None,
+        stages=cfg.stages if cfg is not None else None,
+    )
+    options = draw(option_dicts(odd == "option", target, facts))
     name = draw(st.sampled_from(ODD_NAMES)) if odd == "name" else "g"
     target_text = f'"{target}"'
     if odd == "target":
