@@ -66,19 +66,19 @@ def budget(examples: int) -> settings:
 # -- the generated families ------------------------------------------------------------------
 
 
-@budget(60)
+@budget(70)
 @given(program=fp.matmul_programs(), target=st.sampled_from(("ptx", "ptx", "mlir")), pre_existing=st.booleans())
 def test_matmul_programs_keep_the_promise(program: fp.Program, target: str, pre_existing: bool) -> None:
     check(examine(program, target=target, pre_existing=pre_existing), program, f"-t {target}")
 
 
-@budget(35)
+@budget(45)
 @given(program=fp.loop_programs(), pre_existing=st.booleans())
 def test_loop_programs_keep_the_promise(program: fp.Program, pre_existing: bool) -> None:
     check(examine(program, pre_existing=pre_existing), program, "-t ptx")
 
 
-@budget(50)
+@budget(80)
 @given(program=fp.tile_programs(), target=st.sampled_from(("ptx", "ptx", "mlir")))
 def test_tile_programs_keep_the_promise(program: fp.Program, target: str) -> None:
     check(examine(program, target=target, pre_existing=True), program, f"-t {target}")
@@ -96,14 +96,14 @@ def test_whole_files_keep_the_promise(program: fp.Program, target: str) -> None:
     check(examine(program, target=target, pre_existing=True), program, f"-t {target}")
 
 
-@budget(25)
+@budget(50)
 @given(program=st.one_of(fp.matmul_programs(odd=""), fp.tile_programs()), pipeline=fp.pipelines(),
        target=st.sampled_from(("ptx", "mlir")))
 def test_pipelines_keep_the_promise(program: fp.Program, pipeline: str, target: str) -> None:
     check(examine(program, pipeline=pipeline, target=target), program, f"-p {pipeline} -t {target}")
 
 
-@budget(10)
+@budget(14)
 @given(
     program=st.one_of(fp.matmul_programs(), fp.loop_programs(), fp.tile_programs(), fp.mutated_programs(),
                        fp.module_programs()),
