@@ -34,7 +34,7 @@ from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_kernel import GRID_ATTR, SCHEDULE_ATTR
 from lower_tc.dialects.tc_schedule import EPILOGUES, SCHEDULES, GemmSchedule, GemmScheduleAttr
 from lower_tc.layout import Arch, LayoutError
-from lower_tc.layout.limits import MAX_INDEX, index_problem
+from lower_tc.layout.limits import MAX_GRID, MAX_INDEX, grid_problem, index_problem
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.dialects.diagnostics import error_at, remark_at
@@ -123,6 +123,28 @@ def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | 
                     f"{MAX_INDEX} the kernel's 32-bit index arithmetic counts; a raster of "
                     f"{tiles_m} (every tile row) already makes one group")
     return None
+
+
+def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | None:
+    """Why the grid a GEMM of sizes known now launches breaks CUDA's limits, or None: row
+    order puts the tile rows on y (at most 65535 blocks), the grouped order puts every tile
+    on x. Sizes known at launch are the launcher's to check (lowering/runtime/sizes.py)."""
+    m, n, _ = mm.problem
+    if m is None or n is None:
+        return None
+    tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
+    if raster:
+        tiles = tiles_m * tiles_n
+        if tiles > MAX_GRID[0]:
+            return (f"{tiles_m} x {tiles_n} = {tiles} tiles: the grouped order numbers every tile on the "
+                    f"grid's x, and CUDA launches (and the kernel counts) at most {MAX_GRID[0]}")
+        return None
+    why = grid_problem((tiles_n, tiles_m, 1))
+    if why and tiles_m > MAX_GRID[1]:
+        return (f"raster = 0 puts the {tiles_m} tile rows (M = {m} in {config.bm}-row tiles) on the grid's y, "
+                f"and CUDA launches at most {MAX_GRID[1]} blocks along y; a raster of 1 or more (or none "
+                f"given: the default) walks the tiles on a 1-d grid")
+    return why
 
 
 def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
@@ -227,7 +249,7 @@ class ExpandMatmulPass(ModulePass):
         a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major), config.stages)
         b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major), config.stages)
         schedule, raster = self._choices(mm, arch, config)
-        why = index_range_problem(mm, config, raster)
+        why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster)
         if why:
             error_at(mm, why)
         tile_ops, (m0, n0), grid = tile_origin(kernel, mm, config, raster, const)

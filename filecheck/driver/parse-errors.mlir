@@ -45,5 +45,5 @@ func.func @tensor_operand(%A: tensor<128x64xbf16>, %B: memref<64x128xbf16>, %D: 
   tc.matmul %A, %B to %D : tensor<128x64xbf16>, memref<64x128xbf16>, memref<128x128xf32>
   func.return
 }
-// CHECK: {{.*}}parse-errors.mlir:45:3: error: operand 'a' at position 0 does not verify: tensor<128x64xbf16> should be of base attribute memref{{$}}
-// CHECK-NOT: {{^}}tensor<128x64xbf16> should be
+// CHECK: {{.*}}parse-errors.mlir:45:28: error: A is tensor<128x64xbf16>: tc.matmul's operands are memrefs (global memory){{$}}
+// CHECK-NOT: {{^}}tensor<128x64xbf16>

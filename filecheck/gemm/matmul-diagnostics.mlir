@@ -298,3 +298,21 @@ func.func @tensor_operand(%A: tensor<256x256xbf16>, %B: memref<256x256xbf16>, %D
   func.return
 }
 // CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:28: error: A is tensor<256x256xbf16>: tc.matmul's operands are memrefs (global memory){{$}}
+
+// -----
+
+// CUDA's grid: row order (raster = 0) puts the tile rows on y, at most 65535 blocks.
+func.func @raster0_grid_y(%A: memref<8388736x64xbf16>, %B: memref<64x64xbf16>, %D: memref<8388736x64xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {raster = 0} : memref<8388736x64xbf16>, memref<64x64xbf16>, memref<8388736x64xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: raster = 0 puts the 65537 tile rows (M = 8388736 in 128-row tiles) on the grid's y, and CUDA launches at most 65535 blocks along y; a raster of 1 or more (or none given: the default) walks the tiles on a 1-d grid{{$}}
+
+// -----
+
+// The grouped order numbers every tile on x (and in a 32-bit register).
+func.func @grouped_grid_x(%A: memref<1073741824x64xbf16>, %B: memref<64x268435456xbf16>, %D: memref<1073741824x268435456xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> : memref<1073741824x64xbf16>, memref<64x268435456xbf16>, memref<1073741824x268435456xf32>
+  func.return
+}
+// CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: 8388608 x 1048576 = 8796093022208 tiles: the grouped order numbers every tile on the grid's x, and CUDA launches (and the kernel counts) at most 2147483647{{$}}

@@ -19,4 +19,16 @@ class KernelHung(KernelError):
     """The kernel did not finish in time: it still holds the GPU."""
 
 
-__all__ = ["KernelError", "KernelHung", "RunError", "ShapeError"]
+class LaunchError(Exception):
+    """A call of a compiled kernel (or lower_tc.matmul) refused before anything ran."""
+
+
+class ArgumentError(LaunchError, ValueError):
+    """An argument the kernel cannot take; `argument` names it."""
+
+    def __init__(self, argument: str, message: str) -> None:
+        super().__init__(message)
+        self.argument = argument
+
+
+__all__ = ["ArgumentError", "KernelError", "KernelHung", "LaunchError", "RunError", "ShapeError"]
