@@ -231,6 +231,16 @@ def _no_printer():
     raise ValueError("svg and html are drawn by the driver, not printed as a program")
 
 
+def _pipeline_error(err: ArgSpecParseError) -> str:
+    """xDSL's malformed-pipeline error (a heading, `pass-pipeline:1:COL`, the pipeline
+    and a caret, the message) on one line: `-p, column COL: message`."""
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    place = next((line for line in lines if line.startswith("pass-pipeline:")), "")
+    column = place.rsplit(":", 1)[-1]
+    message = lines[-1] if len(lines) > 1 else "malformed"
+    return f"-p, column {column}: {message}" if column.isdigit() else f"-p: {message}"
+
+
 def main(argv: list[str]) -> int:
     driver = None
     try:
@@ -243,8 +253,11 @@ def main(argv: list[str]) -> int:
         print(f"lower-tc: error: {err}", file=sys.stderr)
         return 1
     except (ValueError, ArgSpecParseError) as err:
-        print(f"lower-tc: error: {err}", file=sys.stderr)
-        return 1
+        print(f"lower-tc: error: {_pipeline_error(err) if isinstance(err, ArgSpecParseError) else err}",
+              file=sys.stderr)
+        # raised while the command line was read (-p: a pass or option that does not
+        # exist, an option's value out of range): misuse, exit status 2
+        return 2 if driver is None else 1
     except BrokenPipeError:
         raise  # handled by lower_tc.lowering.cli.main: the reader closed the pipe
     except OSError as err:
