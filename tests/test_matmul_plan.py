@@ -58,6 +58,7 @@ def test_f32_operands_are_multiplied_as_tf32_and_fp8_needs_k_major() -> None:
         ((row("a", 128, 64), row("b", 64, 128), col("out", 128, 128, "f32"), None), "out", "row-major"),
         ((row("a", 128, 64), row("b", 64, 128), row("out", 128, 128, "f32"), row("c", 128, 128, "bf16")), "c", "D's type"),
         ((row("a", 0, 64), row("b", 64, 128), None, None), "a", "at least one row"),
+        ((row("a", 2**31, 1024), row("b", 1024, 128), None, None), "a", "32-bit registers"),
     ],
 )
 def test_each_bad_argument_is_refused_naming_it(args: tuple, argument: str, words: str) -> None:
@@ -75,6 +76,7 @@ def test_options_config_acc_and_target_are_checked_before_compiling() -> None:
         (dict(config="big"), "config"),
         (dict(options={"sched": "pipelined"}), "options"),
         (dict(target="sm_80"), "target"),
+        (dict(options={"persistent": True}, dynamic=True), "options"),
     ):
         kwargs.setdefault("target", "sm_90a")
         with pytest.raises(ArgumentError) as err:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, default_accumulator, operand_pair_problem
+from lower_tc.layout.limits import index_problem
 from lower_tc.layout.targets import check_operand_type
 from lower_tc.lowering.api.matmul_program import ELEMENT_BYTES, Matrix, matmul_program, option_text
 from lower_tc.lowering.runtime.errors import ArgumentError
@@ -58,6 +59,9 @@ def _two_d(x: MatrixArg) -> tuple[int, int]:
     rows, cols = x.shape
     if rows < 1 or cols < 1:
         raise ArgumentError(f"{x.name} is {rows}x{cols}: lower_tc.matmul multiplies matrices of at least one row and column", x.name)
+    why = index_problem(max(rows, cols), f"{x.name}'s largest size")
+    if why:
+        raise ArgumentError(why, x.name)
     return rows, cols
 
 
@@ -188,6 +192,8 @@ def plan_matmul(
         why = config_problem(GemmConfig(*cfg), ta, tb, acc, arch)
         if why:
             raise ArgumentError(why, "config")
+    if dynamic and (options or {}).get("persistent"):
+        raise ArgumentError("persistent = True walks tiles counted at compile time: it needs dynamic=False", "options")
     try:
         opts = option_text(options or {})
     except ValueError as err:
