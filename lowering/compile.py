@@ -18,7 +18,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import location
 from lower_tc.dialects.ptx.printer import print_module
 from lower_tc.layout.kernel_info import KernelInfo
-from lower_tc.lowering.backend import ptxas
+from lower_tc.lowering.backend import assembler
 from lower_tc.lowering.parse import parse, verify
 from lower_tc.lowering.reference_program import reference_program
 from lower_tc.lowering.runtime.reference import ReferenceProgram
@@ -90,12 +90,13 @@ def compile_source(
 
 
 def assemble_kernels(kernels: list[CompiledKernel]) -> None:
-    """Assembles the PTX the kernels share (one module) with ptxas and gives each the
-    cubin; a ptxas time-out is reported at the kernel (BackendError, PtxasTimeoutError)."""
+    """Assembles the PTX the kernels share (one module) and gives each the cubin (nvJitLink
+    or ptxas: lowering/backend/assembler.py); a time-out is reported at the kernel
+    (BackendError, PtxasTimeoutError)."""
     if not kernels:
         return
     places = {k.name: k.location for k in kernels}
-    cubin = ptxas.assemble(kernels[0].ptx, kernels[0].info.target, kernel_locations=places)
+    cubin = assembler.assemble(kernels[0].ptx, kernels[0].info.target, kernel_locations=places)
     for k in kernels:
         k.cubin = cubin
 

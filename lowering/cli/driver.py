@@ -2,7 +2,7 @@
 targets, the default pipeline, and located errors instead of tracebacks.
 
 `lower-tc input.mlir` runs the default pipeline and prints PTX. `-p` picks the
-pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles with ptxas, `-t svg -o
+pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles (nvJitLink or ptxas), `-t svg -o
 DIR` draws every tile (one SVG each), `-t html -o FILE` one page with every tile,
 MMA descriptor and shared-memory map (these two stop the default pipeline after
 tc-compute-descriptors); `-o FILE` writes a file (only when everything succeeded,
@@ -26,7 +26,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from lower_tc.dialects import register_dialects
 from lower_tc.dialects.diagnostics import LocatedError, error_line, location
-from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError, assemble
+from lower_tc.lowering.backend.assembler import assemble
+from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError
 from lower_tc.lowering.cli.output import OutputError, write_files, write_folder, write_stdout
 from lower_tc.lowering.parse import decode_source, locating_verify_errors, parse_source
 from lower_tc.lowering.pictures.picture import tile_svg
@@ -107,8 +108,8 @@ class LowerTcMain(xDSLOptMain):
         return self.args.target.split("{")[0] == "cubin"
 
     def output_binary(self, text: str, module: ModuleOp) -> bytes:
-        """`-t cubin`: assemble the module's PTX for its target with ptxas (a time-out is
-        reported at the kernel)."""
+        """`-t cubin`: assemble the module's PTX for its target (nvJitLink or ptxas:
+        lowering/backend/assembler.py; a time-out is reported at the kernel)."""
         target = module.attributes.get(TARGET_ATTR)
         assert isinstance(target, StringAttr)
         kernels = {op.sym_name.data: location(op) for op in module.walk() if isinstance(op, KernelOp)}
