@@ -242,7 +242,8 @@ def test_a_ptxas_time_out_is_located_at_the_kernel(tmp_path) -> None:
     slow.chmod(0o755)
     src, out = tmp_path / "k.mlir", tmp_path / "k.cubin"
     src.write_text(KERNEL)
-    env = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "LOWER_TC_PTXAS_TIMEOUT": "0.5"}
+    env = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "LOWER_TC_PTXAS_TIMEOUT": "0.5",
+           "LOWER_TC_ASSEMBLER": "ptxas"}  # the ptxas program, not nvJitLink in the process
     done = lower_tc(str(src), "-t", "cubin", "-o", str(out), env=env, timeout=60)
     assert one_error(done, 1) == (
         f"{src}:1:1: error: ptxas ran 0.5 s on kernel k for sm_90a without finishing; give it longer "
