@@ -22,8 +22,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-ELEMENT = {"f16": "f16", "bf16": "bf16", "tf32": "tf32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "s8": "si8", "u8": "ui8", "f32": "f32", "s32": "i32"}
-BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "s8": 1, "u8": 1, "f32": 4, "s32": 4}
+from lower_tc.lowering.api.matmul_program import ELEMENT_BYTES, Matrix, dense_ld, matmul_program
+
+BYTES = ELEMENT_BYTES
 #: (A type, B type, accumulator, D type)
 TYPES = [
     ("bf16", "bf16", "f32", "bf16"),
@@ -90,12 +91,9 @@ class GemmCase:
         """The --shape values of a dynamic case (leading dimensions as in source())."""
         if not self.dynamic:
             return None
-        def ld(extent: int, dtype: str) -> int:
-            per = 16 // BYTES[dtype]
-            return -(-extent // per) * per
-        a = (self.m, self.k, ld(self.k if self.a_row else self.m, self.a))
-        b = (self.k, self.n, ld(self.n if self.b_row else self.k, self.b))
-        d = (self.m, self.n, ld(self.n, self.d))
+        a = (self.m, self.k, dense_ld(self.k if self.a_row else self.m, self.a))
+        b = (self.k, self.n, dense_ld(self.n if self.b_row else self.k, self.b))
+        d = (self.m, self.n, dense_ld(self.n, self.d))
         return {"A": a, "B": b, "D": d, **({"C": d} if self.with_c else {})}
 
     @property
@@ -109,36 +107,17 @@ class GemmCase:
         return f"{arch}{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}{dyn}" + ("_C" if self.with_c else "")
 
     def source(self) -> str:
-        def ld(extent: int, dtype: str) -> int:  # a multiple of 16 bytes (TMA)
-            per = 16 // BYTES[dtype]
-            return -(-extent // per) * per
+        def mat(rows: int, cols: int, dtype: str, row_major: bool) -> Matrix:
+            return Matrix(None, None, dtype, row_major) if self.dynamic else Matrix(rows, cols, dtype, row_major)
 
-        def mat(rows: int, cols: int, dtype: str, row_major: bool) -> str:
-            e = ELEMENT[dtype]
-            if self.dynamic:
-                return f"memref<?x?x{e}, strided<[?, 1]>>" if row_major else f"memref<?x?x{e}, strided<[1, ?]>>"
-            if row_major:
-                return f"memref<{rows}x{cols}x{e}, strided<[{ld(cols, dtype)}, 1]>>"
-            return f"memref<{rows}x{cols}x{e}, strided<[1, {ld(rows, dtype)}]>>"
-
-        ta = mat(self.m, self.k, self.a, self.a_row)
-        tb = mat(self.k, self.n, self.b, self.b_row)
-        td = mat(self.m, self.n, self.d, True)
-        args = f"%A: {ta}, %B: {tb}, %D: {td}" + (f", %C: {td}" if self.with_c else "")
-        plus = " plus %C" if self.with_c else ""
-        acc = f" acc {self.acc}"
-        cfg = ""
+        config = None
         if self.config is not None:
             bm, bn, bk_bytes, stages = self.config
-            bk = bk_bytes // BYTES[self.a]
-            cfg = f" config #tc.gemm_config<bm = {bm}, bn = {bn}, bk = {bk}, stages = {stages}>"
-        types = f"{ta}, {tb}, {td}" + (f", {td}" if self.with_c else "")
-        if self.options:
-            cfg += f" {{{self.options}}}"
-        return (
-            f'func.func @{self.name.replace("-", "_")}({args}) attributes {{tc.target = "{self.target}"}} {{\n'
-            f"  tc.matmul %A, %B to %D{plus}{acc}{cfg} : {types}\n"
-            "  func.return\n}\n"
+            config = (bm, bn, bk_bytes // BYTES[self.a], stages)
+        d = mat(self.m, self.n, self.d, True)
+        return matmul_program(
+            self.name.replace("-", "_"), mat(self.m, self.k, self.a, self.a_row), mat(self.k, self.n, self.b, self.b_row),
+            d, d if self.with_c else None, acc=self.acc, config=config, options=self.options, target=self.target,
         )
 
 

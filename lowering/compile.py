@@ -18,9 +18,11 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import location
 from lower_tc.dialects.ptx.printer import print_module
 from lower_tc.layout.kernel_info import KernelInfo
-from lower_tc.lowering.backend import ptxas
+from lower_tc.lowering.backend import assembler
 from lower_tc.lowering.parse import parse, verify
 from lower_tc.lowering.reference_program import reference_program
+from lower_tc.lowering.runtime.artifact import Artifact
+from lower_tc.lowering.runtime.cache import CacheKey, cached, store
 from lower_tc.lowering.runtime.reference import ReferenceProgram
 from lower_tc.passes import default_pipeline
 
@@ -90,14 +92,33 @@ def compile_source(
 
 
 def assemble_kernels(kernels: list[CompiledKernel]) -> None:
-    """Assembles the PTX the kernels share (one module) with ptxas and gives each the
-    cubin; a ptxas time-out is reported at the kernel (BackendError, PtxasTimeoutError)."""
+    """Assembles the PTX the kernels share (one module) and gives each the cubin (nvJitLink
+    or ptxas: lowering/backend/assembler.py); a time-out is reported at the kernel
+    (BackendError, PtxasTimeoutError)."""
     if not kernels:
         return
     places = {k.name: k.location for k in kernels}
-    cubin = ptxas.assemble(kernels[0].ptx, kernels[0].info.target, kernel_locations=places)
+    cubin = assembler.assemble(kernels[0].ptx, kernels[0].info.target, kernel_locations=places)
     for k in kernels:
         k.cubin = cubin
 
 
-__all__ = ["CompiledKernel", "assemble_kernels", "compile_source", "print_ptx"]
+def compile_artifact(text: str, name: str = "<input>") -> Artifact:
+    """Every kernel of `text` as an artifact (the cubin and each kernel's contract): from the
+    disk cache when it holds this text compiled by this lower-tc with the assembler that
+    would run now (lowering/runtime/cache.py), else compiled, assembled and stored. Raises
+    what compile_source raises, and ValueError for a program with no kernel."""
+    key = CacheKey.for_source(text)
+    hit = cached(key)
+    if hit is not None:
+        return hit
+    kernels = compile_source(text, name, assemble=True)
+    if not kernels:
+        raise ValueError(f"{name} has no kernel: no function carries tc.target")
+    assert kernels[0].cubin is not None  # assemble=True
+    artifact = Artifact(kernels[0].cubin, tuple(k.info for k in kernels), kernels[0].info.target)
+    store(key, artifact)
+    return artifact
+
+
+__all__ = ["CompiledKernel", "assemble_kernels", "compile_artifact", "compile_source", "print_ptx"]

@@ -21,7 +21,8 @@ from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from lower_tc.dialects import register_dialects
 from lower_tc.dialects.diagnostics import location
@@ -44,13 +45,24 @@ def one_line(msg: str) -> str:
     return msg.strip().replace(":\n", ": ").replace("\n", "; ")
 
 
+class LinearLexer(MLIRLexer):
+    """xDSL's lexer with its string-literal pattern made linear. xDSL's
+    ``"(?:[^"\\...]+|escape)*"`` nests a repetition in a repetition, so on a string that is
+    never closed the regex engine tries every way of splitting it: a 30-character ``"aaa...``
+    took seconds, 60 characters never ended. One character per repetition matches the same
+    strings and fails in linear time."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
 class LocatedParser(Parser):
     """Stamps each op with the file:line:col of its first token, turns attribute
     verification failures into located parse errors, and refuses nesting deeper than
     MAX_NESTING at the place it starts."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)  # xDSL's own fields; the lexer is LinearLexer, below
+        self._resume_from(ParserState(LinearLexer(Input(text, name))))
         self.line_offset = line_offset
         self.depth = 0
         # where each line starts, once: an op's line is then a bisection, not a count of

@@ -92,8 +92,8 @@ class AssignSmemPass(ModulePass):
             assert isinstance(tile, TileType)
             if tile.layout.has_offset:
                 continue
+            size = footprint(tile_op, 0)  # first: it refuses a swizzle still auto, located
             align = tile_alignment(tile)
-            size = footprint(tile_op, 0)
             candidates = sorted({0} | {_align(e, align) for _, e, _ in placed})
             for start in candidates:
                 if all(start + size <= s or e <= start for s, e, _ in placed):

@@ -311,11 +311,16 @@ class ExpandMatmulPass(ModulePass):
     def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int) -> GemmSchedule:
         """The kernel's #tc.gemm_schedule: the op's options with the chosen schedule, where
         they go together (each error at the op)."""
-        m, n, _ = mm.problem
+        m, n, k = mm.problem
         given = mm.options
         if given.persistent and not default_persistent(schedule, raster, m, n):
             error_at(mm, "a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)")
-        persistent = given.persistent if given.persistent is not None else arch is Arch.SM90A and default_persistent(schedule, raster, m, n)
+        # the persistent wgmma kernel unrolls each tile's last stages: its K loop's count is static
+        wgmma_k_known = arch is not Arch.SM90A or k is not None
+        if given.persistent and not wgmma_k_known:
+            error_at(mm, "a persistent wgmma GEMM (sm_90a) needs K known at compile time (its K loop's count is static); K here is known only at launch")
+        persistent = given.persistent if given.persistent is not None else (
+            arch is Arch.SM90A and wgmma_k_known and default_persistent(schedule, raster, m, n))
         depth = given.mma_depth
         if depth is not None:
             if not depth < config.stages:

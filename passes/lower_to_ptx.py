@@ -44,6 +44,9 @@ class LowerToPtxPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = tc.tc_kernels(op)  # each a named one-block function with a known target
         if not kernels:
+            lowered = next((o for o in op.walk() if isinstance(o, ptx.KernelOp)), None)
+            if lowered is not None:  # tc-lower-to-ptx twice in one pipeline
+                error_at(lowered, "this kernel is PTX already: tc-lower-to-ptx runs once")
             error_at(None, "no kernel to lower: mark a func.func or gpu.func with tc.target = \"sm_90a\" or \"sm_100a\"")
         archs = {tc.parse_kernel_target(k.attributes[tc.TARGET_ATTR].data).value for k in kernels}  # type: ignore[attr-defined]
         if len(archs) > 1:

@@ -104,6 +104,24 @@ def test_a_failing_stdout_is_one_error(tmp_path) -> None:
     assert one_error(done, 1) == "lower-tc: error: cannot write to standard output: No space left on device"
 
 
+@pytest.mark.parametrize(("pipeline", "message"), [
+    ("tc-bogus", "Unrecognized passes: ['tc-bogus']"),
+    ("tc-compute-descriptors{bogus=1}", 'Provided arguments ["bogus"] not found in expected arguments []'),
+    ("tc-choose-swizzle{max=7b}", "tc-choose-swizzle: max=7b: unknown swizzle mode '7b' (known: none, 32b, 64b, 128b, 128b_base32b)"),
+    ("tc-choose-swizzle{max=64b", "-p, column 26: Malformed pass arguments, expected either a space or `}` here"),
+    ("a{", "-p, column 3: Expected argument name here"),
+])
+def test_a_bad_pipeline_is_a_usage_error(tmp_path, pipeline, message) -> None:
+    """-p names a pass or an option that does not exist, a value out of range, or is
+    malformed: the command line's fault, one line (xDSL's caret picture folded into a
+    column) and exit status 2, nothing written (found by tests/test_fuzz.py)."""
+    src, out = tmp_path / "k.mlir", tmp_path / "k.ptx"
+    src.write_text(KERNEL)
+    done = lower_tc(str(src), "-p", pipeline, "-o", str(out))
+    assert one_error(done, 2) == f"lower-tc: error: {message}"
+    assert not out.exists()
+
+
 # -- lower-tc run: options and sizes known at launch ----------------------------------------
 
 
@@ -224,7 +242,8 @@ def test_a_ptxas_time_out_is_located_at_the_kernel(tmp_path) -> None:
     slow.chmod(0o755)
     src, out = tmp_path / "k.mlir", tmp_path / "k.cubin"
     src.write_text(KERNEL)
-    env = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "LOWER_TC_PTXAS_TIMEOUT": "0.5"}
+    env = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "LOWER_TC_PTXAS_TIMEOUT": "0.5",
+           "LOWER_TC_ASSEMBLER": "ptxas"}  # the ptxas program, not nvJitLink in the process
     done = lower_tc(str(src), "-t", "cubin", "-o", str(out), env=env, timeout=60)
     assert one_error(done, 1) == (
         f"{src}:1:1: error: ptxas ran 0.5 s on kernel k for sm_90a without finishing; give it longer "
@@ -287,3 +306,32 @@ def test_op_locations_are_those_xdsl_counts() -> None:
     assert len(found) == 48
     assert ("arith.constant", 50, 32) in found  # %c7b, inside line 10 of the chunk
     assert ("scf.yield", 86, 33) in found  # inside a nested region
+
+
+@pytest.mark.parametrize("prefix", ["", "func.func @f() attributes {s = ", "func.func @"])
+def test_an_unclosed_string_is_refused_in_linear_time(tmp_path, prefix) -> None:
+    """A string literal that is never closed: one located error at once. xDSL's pattern
+    for it backtracked exponentially (a 28-character string took 13 s, a 60-character
+    one never ended; found by tests/test_fuzz.py); LinearLexer's matches the same strings."""
+    src = tmp_path / "s.mlir"
+    src.write_text(prefix + '"' + "a b " * 50_000 + "\n")
+    start = time.perf_counter()
+    done = lower_tc(str(src), timeout=60)
+    assert time.perf_counter() - start < 20
+    assert one_error(done, 1) == f"{src}:1:{len(prefix) + 1}: error: End of file reached before closing string literal."
+
+
+def test_string_literals_read_as_xdsl_reads_them() -> None:
+    """LinearLexer's pattern takes the same strings as xDSL's: escapes, a quote inside,
+    hex bytes, non-ASCII text; a module with such a string parses as with xDSL's parser."""
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    from lower_tc.lowering.parse import LinearLexer
+
+    for s in ['""', '"a"', r'"a\"b"', r'"\n\t\\"', r'"\ff\00"', '"é ü 😀"', '"a" "b"', r'"a\q"', '"a\nb"']:
+        ours, theirs = LinearLexer._unescaped_characters_regex.match(s), MLIRLexer._unescaped_characters_regex.match(s)
+        assert (ours and ours.group()) == (theirs and theirs.group()), s
+    text = 'func.func @f() attributes {s = "x\\"y\\n\\ffz é"} {\n  func.return\n}\n'
+    ours = str(LocatedParser(context(), text, "s.mlir").parse_module())
+    assert ours == str(Parser(context(), text, "s.mlir").parse_module())
+    assert 's = "x\\22y\\0A\\FFz \\C3\\A9"' in ours

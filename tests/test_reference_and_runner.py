@@ -327,7 +327,7 @@ def test_run_cli_tells_a_missing_ptxas_from_a_rejected_kernel(tmp_path, capsys, 
     """No ptxas: it cannot run here (2). ptxas rejecting the PTX: the input failed (1)."""
     import json
 
-    from lower_tc.lowering.backend import ptxas
+    from lower_tc.lowering.backend import assembler, ptxas
     from lower_tc.lowering.cli.main import main
 
     def broken(*args, **kwargs):
@@ -335,7 +335,7 @@ def test_run_cli_tells_a_missing_ptxas_from_a_rejected_kernel(tmp_path, capsys, 
             raise ptxas.ToolUnavailableError("ptxas not found: looked on PATH")
         raise ptxas.BackendError("ptxas rejected kernel k for sm_90a")
 
-    monkeypatch.setattr(ptxas, "assemble", broken)
+    monkeypatch.setattr(assembler, "assemble", broken)
     src = tmp_path / "k.mlir"
     src.write_text(WGMMA)
     assert main(["run", str(src)]) == status

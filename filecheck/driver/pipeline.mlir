@@ -61,3 +61,9 @@ func.func @driver_kernel(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %D: mem
 
 // NOPASS: %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
 // NOPASS: %d = tc.wgmma %a, %b, %acc : !tc.tile
+
+// tc-lower-to-ptx twice: the second finds the kernel lowered already and says so there
+// (it said "no kernel to lower", unlocated).
+// RUN: not lower-tc %s -p tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx,tc-lower-to-ptx 2>&1 | filecheck %s --check-prefix=TWICE
+// TWICE: {{.*}}pipeline.mlir:15:1: error: this kernel is PTX already: tc-lower-to-ptx runs once{{$}}
+// TWICE-NOT: {{.}}

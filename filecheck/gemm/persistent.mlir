@@ -96,3 +96,44 @@ func.func @deep_pipelined(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D
   func.return
 }
 // CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: mma_depth is for the warp-specialised schedule (schedule = "warp_specialized")
+
+// -----
+
+// K known only at launch: the persistent wgmma kernel releases each tile's last stages
+// unrolled, so its K loop's count must be static; by default such a GEMM is not persistent
+// (it was, and crashed in the lowering)
+func.func @k_at_launch(%A: memref<256x?xbf16>, %B: memref<?x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<256x?xbf16>, memref<?x256xbf16>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: // lower-tc kernel k_at_launch: {{.*}}"grid": [2, 1, 1]
+
+// -----
+
+func.func @persistent_k_at_launch(%A: memref<256x?xbf16>, %B: memref<?x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {persistent = true} : memref<256x?xbf16>, memref<?x256xbf16>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: a persistent wgmma GEMM (sm_90a) needs K known at compile time (its K loop's count is static); K here is known only at launch{{$}}
+
+// -----
+
+// The loop level: the same, at the K loop
+func.func @loop_k_at_launch(%A: memref<128x?xbf16>, %B: memref<?x256xbf16>, %D: memref<128x256xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
+  %a = tc.smem_tile {stages = 4 : i64} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 4 : i64} : !tc.tile<256x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k_end = memref.dim %A, %c1 : memref<128x?xbf16>
+  %bk = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x256xf32>
+  %result = scf.for %k = %c0 to %k_end step %bk iter_args(%acc = %zero) -> (!tc.acc<128x256xf32>) {
+    tc.window_load %A[%c0, %k] to %a as a : memref<128x?xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<?x256xbf16>, !tc.tile<256x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %next = tc.wgmma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<256x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x256xf32>
+    scf.yield %next : !tc.acc<128x256xf32>
+  }
+  tc.window_store %result to %D[%c0, %c0] : !tc.acc<128x256xf32>, memref<128x256xbf16>
+  func.return
+}
+// CHECK: persistent.mlir:[[# @LINE - 9]]:3: error: a persistent wgmma GEMM needs its K loop's count known at compile time (static bounds and step){{$}}

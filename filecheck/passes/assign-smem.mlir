@@ -117,3 +117,13 @@ func.func @pinned_beyond() attributes {tc.target = "sm_90a"} {
   func.return
 }
 // ERR: {{.*}}assign-smem.mlir:116:3: error: tile needs shared memory up to 262144 bytes, beyond the 232448 bytes (227 KiB) a block may use{{$}}
+
+// -----
+
+// tc-choose-swizzle left out of the pipeline: the tile is refused where it is (it was an
+// unlocated "unknown swizzle mode 'auto'", from the alignment computed first).
+func.func @auto_swizzle() attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// ERR: {{.*}}assign-smem.mlir:[[# @LINE - 3]]:3: error: the tile's swizzle is still auto: run tc-choose-swizzle first{{$}}

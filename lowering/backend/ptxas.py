@@ -334,20 +334,43 @@ def assemble(
         try:
             proc = run_tool(argv, cwd=Path(tmp), what="ptxas", timeout=limit)
         except ToolTimeoutError:
-            raise _timeout(ptx, arch, kernel, kernel_locations or {}, limit) from None
+            raise timeout_error(ptx, arch, kernel, kernel_locations or {}, limit) from None
         if proc.returncode < 0:  # ended by a signal: the machine, not the PTX
             raise ToolUnavailableError(_ended_by_signal(-proc.returncode, tool, kernel, ptx))
         if proc.returncode != 0:
             raise BackendError(_failure(proc, ptx, arch, kernel, tool))
         if not out.is_file():
             raise BackendError(f"ptxas exited 0 but wrote no cubin ({' '.join(argv)}).")
-        serialized = [line for line in (proc.stderr + proc.stdout).splitlines() if SERIALIZED in line]
-        if serialized:  # correct but slow: every wgmma waits for the one before
-            raise BackendError(
-                f"ptxas serialized the wgmma instructions of {kernel or 'the PTX'} for {arch} "
-                f"(lower-tc treats this warning as an error): {serialized[0].strip()}"
-            )
+        serialized = serialization_error(proc.stderr + proc.stdout, ptx, arch, kernel)
+        if serialized is not None:
+            raise serialized
         return out.read_bytes()
+
+
+#: Where ptxas's serialization warning says it is: ``... in the function 'k' in line 282``.
+_SERIALIZED_LINE = re.compile(r"\bin line (\d+)\b")
+_SERIALIZED_KERNEL = re.compile(r"\bin the function '(?P<name>[^']+)'")
+
+
+def serialization_error(log: str, ptx: str, arch: str, kernel: str | None = None, tool: str = "ptxas") -> BackendError | None:
+    """The error for ptxas's "wgmma.mma_async instructions are serialized" warning in
+    `log` (correct code but slow: every wgmma waits for the one before), pointed at the
+    source op of the PTX line the warning names; None when the log has no such warning."""
+    serialized = [line.strip() for line in log.splitlines() if SERIALIZED in line]
+    if not serialized:
+        return None
+    message = _OTHER.sub(lambda m: m.group("msg"), serialized[0]).strip()
+    found = _SERIALIZED_LINE.search(message)
+    named = _SERIALIZED_KERNEL.search(message)
+    kernel = kernel or (named.group("name") if named else None)
+    diag = PtxasDiagnostic("error", message, kernel=kernel)
+    if found is not None:
+        line = int(found.group(1))
+        diag = PtxasDiagnostic("error", message, line, *locate(ptx, line))
+    return BackendError(
+        f"{tool} serialized the wgmma instructions of {f'kernel {kernel}' if kernel else 'the PTX'} "
+        f"for {arch} (lower-tc treats this warning as an error):\n{diag.render()}"
+    )
 
 
 def _kernels(ptx: str, kernel: str | None) -> list[str]:
@@ -373,13 +396,16 @@ def _ended_by_signal(number: int, tool: Path, kernel: str | None, ptx: str) -> s
     return f"ptxas ({tool}) was ended by {name} while assembling {_what(_kernels(ptx, kernel))}{hint}"
 
 
-def _timeout(ptx: str, arch: str, kernel: str | None, locations: Mapping[str, str | None], limit: float) -> PtxasTimeoutError:
-    """ptxas past its time limit: which kernel, how long, how to give it longer."""
+def timeout_error(
+    ptx: str, arch: str, kernel: str | None, locations: Mapping[str, str | None], limit: float, tool: str = "ptxas"
+) -> PtxasTimeoutError:
+    """`tool` (ptxas, or nvJitLink's ptxas) past its time limit: which kernel, how long,
+    how to give it longer."""
     names = _kernels(ptx, kernel)
     what = _what(names)
     where = next((locations.get(n) for n in names if locations.get(n)), None)
     return PtxasTimeoutError(
-        f"ptxas ran {limit:g} s on {what} for {arch} without finishing; give it longer with "
+        f"{tool} ran {limit:g} s on {what} for {arch} without finishing; give it longer with "
         f"{TIMEOUT_ENV}=SECONDS (a long or unrolled kernel can take minutes)",
         limit, where,
     )

@@ -2,7 +2,8 @@
 targets, the default pipeline, and located errors instead of tracebacks.
 
 `lower-tc input.mlir` runs the default pipeline and prints PTX. `-p` picks the
-pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles with ptxas, `-t svg -o
+pipeline, `-t mlir` prints IR, `-t cubin -o FILE` assembles (nvJitLink or ptxas) and
+writes the launch metadata beside the cubin (FILE.json), `-t svg -o
 DIR` draws every tile (one SVG each), `-t html -o FILE` one page with every tile,
 MMA descriptor and shared-memory map (these two stop the default pipeline after
 tc-compute-descriptors); `-o FILE` writes a file (only when everything succeeded,
@@ -26,13 +27,16 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from lower_tc.dialects import register_dialects
 from lower_tc.dialects.diagnostics import LocatedError, error_line, location
-from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError, assemble
-from lower_tc.lowering.cli.output import OutputError, write_files, write_folder, write_stdout
+from lower_tc.layout.kernel_info import KernelInfo
+from lower_tc.lowering.backend.assembler import assemble
+from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError
+from lower_tc.lowering.cli.output import OutputError, write_files, write_folder, write_stdout, writes_in_place
 from lower_tc.lowering.parse import decode_source, locating_verify_errors, parse_source
 from lower_tc.lowering.pictures.picture import tile_svg
 from lower_tc.lowering.pictures.picture_html import program_html
 from lower_tc.lowering.pictures.picture_program import collect
 from lower_tc.lowering.pictures.tile import PictureError
+from lower_tc.lowering.runtime.artifact import artifact_files
 from lower_tc.dialects.ptx import TARGET_ATTR, KernelOp
 from lower_tc.dialects.ptx.printer import CubinTarget, PtxTarget
 from lower_tc.passes import DEFAULT_PIPELINE, available_passes
@@ -106,13 +110,22 @@ class LowerTcMain(xDSLOptMain):
     def wants_cubin(self) -> bool:
         return self.args.target.split("{")[0] == "cubin"
 
-    def output_binary(self, text: str, module: ModuleOp) -> bytes:
-        """`-t cubin`: assemble the module's PTX for its target with ptxas (a time-out is
-        reported at the kernel)."""
+    def output_binary(self, text: str, module: ModuleOp) -> dict[str, bytes]:
+        """`-t cubin -o FILE`: assemble the module's PTX for its target (nvJitLink or ptxas:
+        lowering/backend/assembler.py; a time-out is reported at the kernel); the files to
+        write: the cubin and, beside it, every kernel's launch metadata (FILE.json,
+        lowering/runtime/artifact.py). A FILE that is not a regular file (/dev/null, a
+        pipe) gets the cubin alone: nothing can be written beside it."""
         target = module.attributes.get(TARGET_ATTR)
         assert isinstance(target, StringAttr)
-        kernels = {op.sym_name.data: location(op) for op in module.walk() if isinstance(op, KernelOp)}
-        return assemble(text, target.data, kernel_locations=kernels)
+        ops = [op for op in module.walk() if isinstance(op, KernelOp)]
+        cubin = assemble(text, target.data, kernel_locations={op.sym_name.data: location(op) for op in ops})
+        out = self.args.output_file
+        if writes_in_place(out):
+            return {out: cubin}
+        # a hand-written ptx.kernel may carry no launch metadata: it cannot be loaded by name
+        infos = [KernelInfo.from_json(op.info.data) for op in ops if op.info is not None]
+        return artifact_files(out, cubin, infos, target.data)
 
     def run_pictures(self) -> int:
         """`-t svg -o DIR` / `-t html [-o FILE]`: every picture is drawn before any file
@@ -178,7 +191,7 @@ class LowerTcMain(xDSLOptMain):
             print("lower-tc: error: -t cubin assembles a kernel; diagnostics are checked with -t mlir or ptx", file=sys.stderr)
             return 1
         chunks, ext = self.prepare_input()
-        binary = b""
+        binary: dict[str, bytes] = {}
         out = StringIO()
         failed = False
         for i, (chunk, offset) in enumerate(chunks):
@@ -202,7 +215,7 @@ class LowerTcMain(xDSLOptMain):
         if failed:
             return 1
         if self.wants_cubin:
-            write_files({self.args.output_file: binary})
+            write_files(binary)
         elif self.args.output_file:
             write_files({self.args.output_file: out.getvalue()})
         else:
@@ -231,6 +244,16 @@ def _no_printer():
     raise ValueError("svg and html are drawn by the driver, not printed as a program")
 
 
+def _pipeline_error(err: ArgSpecParseError) -> str:
+    """xDSL's malformed-pipeline error (a heading, `pass-pipeline:1:COL`, the pipeline
+    and a caret, the message) on one line: `-p, column COL: message`."""
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    place = next((line for line in lines if line.startswith("pass-pipeline:")), "")
+    column = place.rsplit(":", 1)[-1]
+    message = lines[-1] if len(lines) > 1 else "malformed"
+    return f"-p, column {column}: {message}" if column.isdigit() else f"-p: {message}"
+
+
 def main(argv: list[str]) -> int:
     driver = None
     try:
@@ -243,8 +266,11 @@ def main(argv: list[str]) -> int:
         print(f"lower-tc: error: {err}", file=sys.stderr)
         return 1
     except (ValueError, ArgSpecParseError) as err:
-        print(f"lower-tc: error: {err}", file=sys.stderr)
-        return 1
+        print(f"lower-tc: error: {_pipeline_error(err) if isinstance(err, ArgSpecParseError) else err}",
+              file=sys.stderr)
+        # raised while the command line was read (-p: a pass or option that does not
+        # exist, an option's value out of range): misuse, exit status 2
+        return 2 if driver is None else 1
     except BrokenPipeError:
         raise  # handled by lower_tc.lowering.cli.main: the reader closed the pipe
     except OSError as err:

@@ -57,7 +57,7 @@ def _mode_for(path: str) -> int | None:
         return None
 
 
-def _writes_in_place(path: str) -> bool:
+def writes_in_place(path: str) -> bool:
     """A path that is not a regular file (/dev/null, /dev/stdout, a named pipe) is written
     directly: it cannot be replaced, and a reader may be waiting on it."""
     try:
@@ -100,7 +100,7 @@ def write_files(files: Mapping[str, str | bytes]) -> None:
             data = content.encode("utf-8") if isinstance(content, str) else content
             real = os.path.realpath(path)
             try:
-                if _writes_in_place(real):
+                if writes_in_place(real):
                     with open(real, "wb") as f:
                         f.write(data)
                     continue
@@ -159,4 +159,4 @@ def write_stdout(text: str) -> None:
         raise OutputError(f"cannot write to standard output: {_reason(err)}") from None
 
 
-__all__ = ["ClosedStream", "ClosedStreamError", "OutputError", "write_files", "write_folder", "write_stdout"]
+__all__ = ["ClosedStream", "ClosedStreamError", "OutputError", "write_files", "write_folder", "write_stdout", "writes_in_place"]

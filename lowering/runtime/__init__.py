@@ -17,6 +17,8 @@ gemm_check.py   a whole GEMM's D = A x B (+ C), sampled beyond 1024^3
 run.py          run_kernel and RunResult: inputs, launch, checks
 timing.py       time_kernel: CUDA-event timing
 errors.py       RunError, ShapeError, KernelError, KernelHung; LaunchError and its subclasses
+artifact.py     a cubin and its launch metadata on disk (write_artifact, read_artifact)
+cache.py        the disk cache of compiled kernels (CacheKey, cached, store)
 ==============  ===============================================================
 
 It reads a kernel's launch contract (`lower_tc.layout.kernel_info.KernelInfo`) and its

@@ -34,8 +34,8 @@ class KernelHung(KernelError):
 
 
 class LaunchError(Exception):
-    """A compiled kernel could not be launched on the arrays it was called with; raised
-    before anything is launched (except `CudaError`, a CUDA call that failed)."""
+    """A call of a compiled kernel (or lower_tc.matmul) refused before anything ran
+    (except `CudaError`, a CUDA call that failed)."""
 
 
 class ArgumentError(LaunchError, ValueError):

@@ -132,7 +132,8 @@ def lower(k: GemmKernel) -> Lowered:
     if window_store is None or window_store.acc is not loop.result:
         error_at(window_store or loop.op, "tc.window_store stores the K loop's result")
     trips = loop.trips
-    assert isinstance(trips, int)  # a persistent kernel's sizes are known at compile time
+    if not isinstance(trips, int):  # each tile's last stages are released unrolled
+        error_at(loop.op, "a persistent wgmma GEMM needs its K loop's count known at compile time (static bounds and step)")
 
     def consume_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
         k.index.replay(t)
