@@ -41,6 +41,9 @@ _EXPORTS = {
     "default_pipeline": "lower_tc.passes",
     "print_ptx": "lower_tc.lowering.compile",
     "compile": "lower_tc.lowering.api",
+    "matmul": "lower_tc.lowering.api",
+    "load": "lower_tc.lowering.runtime.loading",
+    "ArtifactError": "lower_tc.lowering.runtime.artifact",
     "CompileError": "lower_tc.lowering.api",
     "Kernel": "lower_tc.lowering.runtime.callable",
     "reinterpret": "lower_tc.lowering.runtime.arrays",
@@ -53,7 +56,9 @@ _EXPORTS = {
 
 if TYPE_CHECKING:  # pragma: no cover
     from lower_tc.dialects import register_dialects
-    from lower_tc.lowering.api import CompileError, compile
+    from lower_tc.lowering.api import CompileError, compile, matmul
+    from lower_tc.lowering.runtime.artifact import ArtifactError
+    from lower_tc.lowering.runtime.loading import load
     from lower_tc.lowering.compile import print_ptx
     from lower_tc.lowering.runtime.arrays import reinterpret
     from lower_tc.lowering.runtime.callable import Kernel
@@ -71,6 +76,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "ArgumentCountError", "ArgumentError", "CompileError", "CudaError", "DeviceError", "Kernel", "LaunchError",
-    "__version__", "available_passes", "compile", "default_pipeline", "print_ptx", "register_dialects", "reinterpret",
+    "ArgumentCountError", "ArgumentError", "ArtifactError", "CompileError", "CudaError", "DeviceError", "Kernel", "LaunchError",
+    "__version__", "available_passes", "compile", "default_pipeline", "load", "matmul", "print_ptx", "register_dialects", "reinterpret",
 ]

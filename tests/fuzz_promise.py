@@ -228,7 +228,10 @@ def run_cli(
             status, out, err, tb, area, site = _in_process(folder, argv)
         seconds = time.monotonic() - start
         after = (folder / output).read_bytes() if output and (folder / output).is_file() else None
-        leftovers = sorted(p.name for p in folder.iterdir() if p.name not in (INPUT, output))
+        # a cubin written whole comes with its launch metadata beside it (FILE.json); a
+        # failed run leaves neither
+        metadata = f"{output}.json" if output and output.endswith(".cubin") and status == 0 else None
+        leftovers = sorted(p.name for p in folder.iterdir() if p.name not in (INPUT, output, metadata))
     return CliRun(argv, status, out, err, before, after, leftovers, seconds, tb, area, site)
 
 

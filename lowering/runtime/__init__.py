@@ -19,6 +19,7 @@ timing.py       time_kernel: CUDA-event timing
 errors.py       RunError, ShapeError, KernelError, KernelHung; LaunchError and its subclasses
 artifact.py     a cubin and its launch metadata on disk (write_artifact, read_artifact)
 cache.py        the disk cache of compiled kernels (CacheKey, cached, store)
+loading.py      lower_tc.load(path): a Kernel from an artifact, without xDSL
 ==============  ===============================================================
 
 It reads a kernel's launch contract (`lower_tc.layout.kernel_info.KernelInfo`) and its

@@ -1,0 +1,137 @@
+"""`lower_tc.matmul(a, b, out=None, c=None, ...)`: D = A x B (+ C) on the caller's GPU
+arrays, in one call. The arrays' dtypes, shapes and strides choose the program
+(lowering/api/matmul_plan.py, each refusal an ArgumentError naming the argument); the
+program is compiled once (kept in memory, and on disk by lowering/runtime/cache.py, keyed
+by the program, lower-tc, the target and the assembler) and launched like any Kernel.
+
+Sizes are compiled in by default (a kernel per shape, persistent and in the grouped
+order: the fast one); `dynamic=True` compiles one kernel for every shape, with every store
+bounds-checked.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from lower_tc.lowering.api.compiling import CompileError
+from lower_tc.lowering.api.matmul_plan import MatmulPlan, MatrixArg, plan_matmul
+from lower_tc.lowering.compile import compile_artifact
+from lower_tc.lowering.runtime import session
+from lower_tc.lowering.runtime.arrays import ArrayView, Reinterpreted, reinterpret, view_of
+from lower_tc.lowering.runtime.callable import Kernel, LruCache
+from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
+from lower_tc.lowering.runtime.session import TARGET_CAPABILITY
+from lower_tc.lowering.runtime.streams import stream_handle
+
+#: Programs (and the plan that wrote them) kept per call signature, and kernels per program.
+_plans: LruCache[Hashable, MatmulPlan] = LruCache(256)
+_kernels: LruCache[Hashable, Kernel] = LruCache(64)
+
+#: torch's dtype attribute for each type matmul allocates D as.
+TORCH_DTYPES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32", "s32": "int32"}
+#: CuPy's dtype for each (bf16 as its bits, through `reinterpret`).
+CUPY_DTYPES = {"bf16": "uint16", "f16": "float16", "f32": "float32", "s32": "int32"}
+
+
+def matmul(
+    a: Any,
+    b: Any,
+    out: Any = None,
+    c: Any = None,
+    *,
+    acc: str | None = None,
+    config: Any = None,
+    target: str | None = None,
+    dynamic: bool = False,
+    stream: Any = None,
+    **options: Any,
+) -> Any:
+    """D = a x b (+ c) into `out` (allocated like `a` when None: torch or CuPy, M x N,
+    row-major, of the type matmul_plan.DEFAULT_OUT names) and returns it. `acc` is the
+    accumulator ("f32", "f16", "s32"), `config` a GemmConfig or (bm, bn, bk, stages),
+    `options` tc.matmul's (schedule, raster, persistent, mma_depth, cluster, epilogue,
+    l2_promotion: docs/gemm.md). f32 operands are multiplied as tf32. Raises an
+    ArgumentError naming the argument, or a DeviceError, before anything is launched."""
+    arrays = [("a", a), ("b", b)] + ([("out", out)] if out is not None else []) + ([("c", c)] if c is not None else [])
+    handle = stream_handle(stream, [x for _, x in arrays])
+    views = {name: view_of(x, name, stream=handle) for name, x in arrays}
+    devices = {v.device_id for v in views.values()}
+    if len(devices) != 1:
+        raise DeviceError(f"the arrays are on devices {sorted(devices)}: lower_tc.matmul runs on one")
+    target = target or _device_target(views["a"].device_id)
+    plan = _plan(views, target, acc, config, dynamic, options)
+    kernel = _kernel(plan, target)
+    if out is None:
+        out = allocate(a, (plan.m, plan.n), plan.out_dtype)
+    kernel(a, b, out, *([c] if c is not None else []), stream=handle)
+    return out
+
+
+def _arg(v: ArrayView, name: str) -> MatrixArg:
+    return MatrixArg(name, v.shape, v.strides, v.dtype)
+
+
+def _plan(views: Mapping[str, ArrayView], target: str, acc: str | None, config: Any, dynamic: bool, options: Mapping[str, Any]) -> MatmulPlan:
+    key = (
+        tuple((n, v.shape, v.strides, v.dtype) for n, v in views.items()),
+        target, acc, repr(config), dynamic, tuple(sorted(options.items())),
+    )
+    found = _plans.get(key)
+    if found is not None:
+        return found
+    out = _arg(views["out"], "out") if "out" in views else None
+    c = _arg(views["c"], "c") if "c" in views else None
+    plan = plan_matmul(_arg(views["a"], "a"), _arg(views["b"], "b"), out, c, target=target, acc=acc, config=config,
+                       options=dict(options), dynamic=dynamic)
+    return _plans.put(key, plan)
+
+
+def _kernel(plan: MatmulPlan, target: str) -> Kernel:
+    key = (plan.source, target)
+    found = _kernels.get(key)
+    if found is not None:
+        return found
+    try:
+        artifact = compile_artifact(plan.source, "<lower_tc.matmul>")
+    except CompileError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a refusal the plan did not foresee, as one line
+        raise CompileError(f"<lower_tc.matmul>: error: {_message(err)}") from err
+    [info] = artifact.infos
+    return _kernels.put(key, Kernel(artifact.cubin, info))
+
+
+def _message(err: Exception) -> str:
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__
+
+
+def _device_target(device_id: int) -> str:
+    """The target of the GPU the arrays are on: sm_90a on compute capability 9.0, sm_100a
+    on 10.0; other GPUs run no lower-tc kernel."""
+    major, minor = tuple(session.load_core().Device(device_id).compute_capability)
+    for target, capability in TARGET_CAPABILITY.items():
+        if capability == (major, minor):
+            return target
+    raise DeviceError(f"device {device_id} has compute capability {major}.{minor}: lower-tc's kernels need 9.0 (sm_90a) or 10.0 (sm_100a)")
+
+
+def allocate(like: Any, shape: tuple[int, int], dtype: str) -> Any:
+    """An empty row-major array for D, from `like`'s library and on its device: a torch
+    tensor, or a CuPy array (bf16 as uint16 bits, wrapped by `reinterpret`)."""
+    owner = like.array if isinstance(like, Reinterpreted) else like
+    module = type(owner).__module__.split(".")[0]
+    if module == "torch":
+        torch = sys.modules["torch"]
+        return owner.new_empty(shape, dtype=getattr(torch, TORCH_DTYPES[dtype]))
+    if module in ("cupy", "cupy_backends"):
+        cupy = sys.modules["cupy"]
+        with owner.device:
+            array = cupy.empty(shape, dtype=CUPY_DTYPES[dtype])
+        return reinterpret(array, dtype) if dtype == "bf16" else array
+    raise ArgumentError(f"out: lower_tc.matmul allocates D only like torch and CuPy arrays (a is {type(owner).__name__}); pass out=", "out")
+
+
+__all__ = ["allocate", "matmul"]

@@ -1,0 +1,103 @@
+"""lower_tc.matmul and lower_tc.load on the CPU: fake arrays over the fake driver's GPU
+memory (tests/test_callable.py's), a real compile, and the fake CUDA recording the launch.
+matmul compiles the program its plan writes once (memory, then the disk cache), launches
+it on the arrays, and refuses bad arguments by name before compiling; load gives the
+kernel `lower-tc -t cubin -o FILE` wrote, callable as compile's is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from fake_cuda import install
+from test_callable import gpu_array
+import lower_tc
+from lower_tc.lowering.runtime.artifact import ArtifactError
+from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
+
+
+@pytest.fixture
+def fake(monkeypatch, tmp_path):
+    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("LOWER_TC_ASSEMBLER", "ptxas")
+    return install(monkeypatch)
+
+
+def test_matmul_compiles_once_and_launches_on_the_arrays(fake, tmp_path) -> None:
+    a = gpu_array(fake, 200, 64, "f16")
+    b = gpu_array(fake, 64, 136, "f16", order="F")
+    d = gpu_array(fake, 200, 136, "f32")
+    assert lower_tc.matmul(a, b, d, stream=5) is d
+    (launch,) = fake.called("cuLaunchKernel")
+    assert launch[8] == 5
+    entries = list((tmp_path / "cache").rglob("*.cubin"))
+    assert len(entries) == 1  # stored on disk
+    lower_tc.matmul(a, b, d, stream=5)
+    assert len(fake.called("cuLaunchKernel")) == 2
+    assert len(fake.called("ObjectCode.from_cubin")) == 1  # one kernel, loaded once
+    # another shape: another program
+    a2, d2 = gpu_array(fake, 72, 64, "f16"), gpu_array(fake, 72, 136, "f32")
+    lower_tc.matmul(a2, b, d2)
+    assert len(list((tmp_path / "cache").rglob("*.cubin"))) == 2
+
+
+def test_a_dynamic_matmul_is_one_kernel_for_every_shape(fake, tmp_path) -> None:
+    for m in (100, 300):
+        lower_tc.matmul(gpu_array(fake, m, 64, "bf16"), gpu_array(fake, 64, 128, "bf16"), gpu_array(fake, m, 128, "bf16"), dynamic=True)
+    assert len(list((tmp_path / "cache").rglob("*.cubin"))) == 1
+    assert len(fake.called("cuLaunchKernel")) == 2
+
+
+def test_matmul_refuses_by_name_before_compiling(fake, tmp_path) -> None:
+    a, d = gpu_array(fake, 128, 100, "f16"), gpu_array(fake, 128, 128, "f32")
+    with pytest.raises(ArgumentError) as err:
+        lower_tc.matmul(a, gpu_array(fake, 100, 128, "f16"), d)
+    assert err.value.argument == "a" and "16 bytes" in str(err.value)
+    with pytest.raises(ArgumentError) as err:
+        lower_tc.matmul(gpu_array(fake, 128, 64, "f16"), gpu_array(fake, 64, 128, "f16"), d, sched="pipelined")
+    assert err.value.argument == "options"
+    with pytest.raises(DeviceError):
+        lower_tc.matmul(gpu_array(fake, 128, 64, "f16"), gpu_array(fake, 64, 128, "f16", device=1), d)
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
+    assert not fake.called("cuLaunchKernel")
+
+
+def test_matmul_allocates_d_only_like_torch_or_cupy(fake) -> None:
+    with pytest.raises(ArgumentError) as err:
+        lower_tc.matmul(gpu_array(fake, 128, 64, "f16"), gpu_array(fake, 64, 128, "f16"))
+    assert err.value.argument == "out"
+    assert not fake.called("cuLaunchKernel")
+
+
+def test_matmul_takes_the_target_from_the_device(fake, tmp_path) -> None:
+    fake.capability = (8, 0)
+    with pytest.raises(DeviceError, match="compute capability 8.0"):
+        lower_tc.matmul(gpu_array(fake, 128, 64, "f16"), gpu_array(fake, 64, 128, "f16"), gpu_array(fake, 128, 128, "f32"))
+    fake.capability = (10, 0)
+    lower_tc.matmul(gpu_array(fake, 128, 64, "f16"), gpu_array(fake, 64, 128, "f16"), gpu_array(fake, 128, 128, "f32"))
+    (meta,) = (tmp_path / "cache").rglob("*.json")
+    assert json.loads(meta.read_text())["target"] == "sm_100a"
+
+
+def test_load_gives_the_kernel_the_command_wrote(fake, tmp_path) -> None:
+    out = tmp_path / "g.cubin"
+    subprocess.run([sys.executable, "-m", "lower_tc.lowering.cli", str(ROOT / "examples" / "gemm_bf16_dynamic.mlir"),
+                    "-t", "cubin", "-o", str(out)], check=True, env={"LOWER_TC_ASSEMBLER": "ptxas", "PATH": "/usr/bin:/bin"} | dict(__import__("os").environ))
+    kernel = lower_tc.load(out)
+    assert kernel.name == "gemm_bf16_dynamic" and kernel.cubin == out.read_bytes()
+    kernel(gpu_array(fake, 300, 200, "bf16"), gpu_array(fake, 200, 96, "bf16"), gpu_array(fake, 300, 96, "bf16"), stream=3)
+    assert len(fake.called("cuLaunchKernel")) == 1
+    with pytest.raises(ValueError, match="no kernel 'other'"):
+        lower_tc.load(out, kernel="other")
+    (tmp_path / "g.cubin.json").unlink()
+    with pytest.raises(ArtifactError, match="g.cubin.json"):
+        lower_tc.load(out)
+
+
+def test_load_needs_no_xdsl(tmp_path) -> None:
+    code = "import sys, lower_tc; lower_tc.load; assert 'xdsl' not in sys.modules, sorted(m for m in sys.modules if 'xdsl' in m)"
+    subprocess.run([sys.executable, "-c", code], check=True)
