@@ -359,3 +359,56 @@ def test_the_examples_run(example: str, framework: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "examples" / example)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "max error" in done.stdout
+
+
+# -- lower_tc.matmul ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_matmul_every_type_and_transpose(torch, case, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path))
+    a_t, b_t, acc, d_t, a_row, b_row = case
+    a, b = operand(torch, M, K, a_t, a_row, 3), operand(torch, K, N, b_t, b_row, 4)
+    d = poisoned(torch, M, N, d_t)
+    assert lower_tc.matmul(a, b, d, acc=acc) is d
+    check(torch, d, a, b, a_t, acc, d_t)
+
+
+def test_matmul_allocates_d_adds_c_and_runs_dynamic_sizes(torch, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path))
+    a, b = operand(torch, 1000, 520, "bf16", True, 5), operand(torch, 520, 264, "bf16", False, 6)
+    d = lower_tc.matmul(a, b)
+    assert d.dtype == torch.bfloat16 and d.shape == (1000, 264) and d.device == a.device
+    check(torch, d, a, b, "bf16", "f32", "bf16")
+    c = operand(torch, 1000, 264, "f32", True, 7)
+    d = lower_tc.matmul(a, b, poisoned(torch, 1000, 264, "f32"), c)
+    check(torch, d, a, b, "bf16", "f32", "f32", c=c)
+    for m in (64, 300, 1000):  # one kernel for every shape
+        am = a[:m]
+        d = lower_tc.matmul(am, b, poisoned(torch, m, 264, "bf16"), dynamic=True)
+        check(torch, d, am, b, "bf16", "f32", "bf16")
+
+
+def test_matmul_refuses_bad_tensors_by_name(torch) -> None:
+    a, b = operand(torch, 128, 64, "f16", True, 8), operand(torch, 64, 128, "f16", True, 9)
+    with pytest.raises(lower_tc.ArgumentError) as err:
+        lower_tc.matmul(a.cpu(), b)
+    assert err.value.argument == "a"
+    with pytest.raises(lower_tc.ArgumentError) as err:
+        lower_tc.matmul(a, operand(torch, 64, 128, "bf16", True, 9))
+    assert err.value.argument == "b"
+    with pytest.raises(lower_tc.ArgumentError) as err:
+        lower_tc.matmul(a, b, torch.empty(128, 128, device="cuda", dtype=torch.float32).t())
+    assert err.value.argument == "out"
+
+
+def test_matmul_on_cupy_arrays(tmp_path, monkeypatch) -> None:
+    cupy = pytest.importorskip("cupy")
+    torch = pytest.importorskip("torch")
+    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path))
+    rng = cupy.random.default_rng(11)
+    a = (rng.random((200, 112), dtype=cupy.float32) * 2 - 1).astype(cupy.float16)
+    b = (rng.random((112, 136), dtype=cupy.float32) * 2 - 1).astype(cupy.float16)
+    d = lower_tc.matmul(a, b)
+    assert isinstance(d, cupy.ndarray) and d.dtype == cupy.float16
+    check(torch, torch.as_tensor(d, device="cuda"), torch.as_tensor(a, device="cuda"), torch.as_tensor(b, device="cuda"), "f16", "f32", "f16")
