@@ -383,3 +383,30 @@ def test_a_kernel_says_what_it_takes(static) -> None:
     assert "B: f16[64x128]  column-major, strides (1, ld)" in kernel.signature()
     with pytest.raises(ValueError, match="needs the cubin's bytes"):
         Kernel(b"", static)
+
+
+class _Device:
+    def __init__(self, kind: str, index: int | None) -> None:
+        self.type, self.index = kind, index
+
+
+def _torch_like(dtype: str, bits: int, *, cuda: bool = True, ptr: int = 0x7F0000001000):
+    """A stand-in for a torch tensor: its type lives in `torch`, and it answers what the
+    fast path reads (data_ptr, shape, stride, dtype, element_size, device)."""
+    cls = type("Tensor", (), {"__module__": "torch"})
+    t = cls()
+    t.is_cuda, t.dtype, t.shape, t.device = cuda, dtype, (64, 32), _Device("cuda" if cuda else "cpu", 0 if cuda else None)
+    t.data_ptr, t.stride, t.element_size = (lambda: ptr), (lambda: (1, 64)), (lambda: bits // 8)
+    return t
+
+
+def test_a_torch_tensor_is_read_from_its_own_attributes_fp8_too() -> None:
+    v = view_of(_torch_like("torch.float8_e4m3fn", 8), "A")
+    assert (v.ptr, v.shape, v.strides, v.dtype, v.device_id, v.readonly) == (0x7F0000001000, (64, 32), (1, 64), "e4m3", 0, False)
+    assert view_of(_torch_like("torch.bfloat16", 16), "A").dtype == "bf16"
+    with pytest.raises(ArgumentError, match="argument B is in cpu memory") as err:
+        view_of(_torch_like("torch.float16", 16, cuda=False), "B")
+    assert err.value.argument == "B"
+    with pytest.raises(ArgumentError) as err:
+        view_of(_torch_like("torch.float64", 64), "C")
+    assert err.value.argument == "C"

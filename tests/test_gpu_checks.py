@@ -76,11 +76,12 @@ def test_a_kernel_that_never_finishes_is_reported_on_the_gpu(require_gpu, tmp_pa
         import time
         import numpy as np
         from lower_tc.lowering.backend.ptxas import assemble
-        from lower_tc.layout.kernel_info import KernelInfo
+        from lower_tc.layout.kernel_info import ArgInfo, KernelInfo
         from lower_tc.lowering.runtime.errors import KernelError, RunError
         from lower_tc.lowering.runtime.launch import launch
         cubin = assemble({SPIN!r}, "sm_90a")
-        info = KernelInfo(name="spin", target="sm_90a", threads=32, smem_bytes=0, args=())
+        info = KernelInfo(name="spin", target="sm_90a", threads=32, smem_bytes=0,
+                          args=(ArgInfo("flag", (1, 4), (4, 1), "s32", True),))
         start = time.monotonic()
         try:
             launch(cubin, info, [np.zeros(4, np.uint32)], timeout=0.5)
@@ -125,12 +126,13 @@ def test_a_write_past_a_buffer_lands_in_its_guard_on_the_gpu(require_gpu, offset
     import numpy as np
 
     from lower_tc.lowering.backend.ptxas import assemble
-    from lower_tc.layout.kernel_info import KernelInfo
+    from lower_tc.layout.kernel_info import ArgInfo, KernelInfo
     from lower_tc.lowering.runtime.launch import launch
 
     require_gpu("sm_90a")
     cubin = assemble(POKE.replace("OFFSET", str(offset)), "sm_90a")
-    info = KernelInfo(name="poke", target="sm_90a", threads=32, smem_bytes=0, args=())
+    info = KernelInfo(name="poke", target="sm_90a", threads=32, smem_bytes=0,
+                      args=(ArgInfo("buf", (1, 4), (4, 1), "s32", True),))
     sent = np.array([1, 2, 3, 4], dtype=np.uint32)
     (back,), _, overruns = launch(cubin, info, [sent])
     assert overruns == [overrun]

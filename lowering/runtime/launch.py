@@ -57,6 +57,8 @@ def load(cuda: Cuda, cubin: bytes | None, info: KernelInfo, host_args: list[np.n
     kernel = Kernel(cubin, info)
     pointers = []
     guard = np.full(GUARD_BYTES, GUARD_FILL, dtype=np.uint8)
+    if len(host_args) != len(info.args):  # each buffer is the address of one argument's matrix
+        raise RunError(f"kernel {info.name} takes {len(info.args)} arguments, {len(host_args)} buffers given")
     for array in host_args:
         dptr = cuda.call("cuMemAlloc", array.nbytes + GUARD_BYTES)
         allocations.append(("mem", dptr))
