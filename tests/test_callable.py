@@ -348,7 +348,7 @@ class ProtocolStream:
 def _framework_array(fake: FakeDriver, module: str, rows: int, cols: int, dtype: str, order: str = "C") -> Any:
     """A fake array whose type lives in `module` (as torch.Tensor lives in torch)."""
     base = gpu_array(fake, rows, cols, dtype, order=order)
-    cls = type("Tensor", (), {"__module__": module, "is_cuda": True, "device": "cuda:0"})
+    cls = type("Tensor", (), {"__module__": module, "is_cuda": True, "device": "cuda:0", "get_device": lambda self: 0})
     obj = cls()
     obj.__cuda_array_interface__ = base.__cuda_array_interface__
     return obj
@@ -359,7 +359,7 @@ def test_the_stream_given_or_the_frameworks_current_one(fake, static, monkeypatc
     kernel(*static_args(fake))
     kernel(*static_args(fake), stream=ProtocolStream())
     kernel(*static_args(fake), stream=5)
-    torch = types.SimpleNamespace(cuda=types.SimpleNamespace(current_stream=lambda device: types.SimpleNamespace(cuda_stream=1234)))
+    torch = types.SimpleNamespace(_C=types.SimpleNamespace(_cuda_getCurrentRawStream=lambda index: 1234 + index))
     cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(get_current_stream=lambda: types.SimpleNamespace(ptr=5678)))
     monkeypatch.setitem(sys.modules, "torch", torch)
     monkeypatch.setitem(sys.modules, "cupy", cupy)
@@ -397,6 +397,7 @@ def _torch_like(dtype: str, bits: int, *, cuda: bool = True, ptr: int = 0x7F0000
     t = cls()
     t.is_cuda, t.dtype, t.shape, t.device = cuda, dtype, (64, 32), _Device("cuda" if cuda else "cpu", 0 if cuda else None)
     t.data_ptr, t.stride, t.element_size = (lambda: ptr), (lambda: (1, 64)), (lambda: bits // 8)
+    t.get_device = lambda: 0 if cuda else -1
     return t
 
 
@@ -404,7 +405,7 @@ def test_a_torch_tensor_is_read_from_its_own_attributes_fp8_too() -> None:
     v = view_of(_torch_like("torch.float8_e4m3fn", 8), "A")
     assert (v.ptr, v.shape, v.strides, v.dtype, v.device_id, v.readonly) == (0x7F0000001000, (64, 32), (1, 64), "e4m3", 0, False)
     assert view_of(_torch_like("torch.bfloat16", 16), "A").dtype == "bf16"
-    with pytest.raises(ArgumentError, match="argument B is in cpu memory") as err:
+    with pytest.raises(ArgumentError, match="argument B is in CPU memory") as err:
         view_of(_torch_like("torch.float16", 16, cuda=False), "B")
     assert err.value.argument == "B"
     with pytest.raises(ArgumentError) as err:

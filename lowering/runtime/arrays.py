@@ -193,9 +193,17 @@ def _from_torch(t: Any, name: str, override: str | None) -> ArrayView:
     handed over), for a fraction of the host time, and for every dtype (cuda.core 1.2's
     torch path refuses the fp8 ones)."""
     if not t.is_cuda:
-        raise ArgumentError(_not_on_gpu(name, t, f"{t.device.type} memory"), name)
-    dtype = _element(name, str(t.dtype), t.element_size() * 8, override)
-    return ArrayView(t.data_ptr(), tuple(t.shape), tuple(t.stride()), dtype, t.device.index, False, t)
+        raise ArgumentError(_not_on_gpu(name, t, f"{t.device.type.upper()} memory"), name)
+    dtype = _TORCH_TYPES.get(t.dtype) if override is None else None
+    if dtype is None:
+        dtype = _element(name, str(t.dtype), t.element_size() * 8, override)
+        if override is None:
+            _TORCH_TYPES[t.dtype] = dtype
+    return ArrayView(t.data_ptr(), tuple(t.shape), t.stride(), dtype, t.get_device(), False, t)
+
+
+#: lower-tc's type per torch dtype object, filled as they are met (a dict lookup per call).
+_TORCH_TYPES: dict[Any, str] = {}
 
 
 def _foreign(obj: Any) -> bool:

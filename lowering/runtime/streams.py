@@ -59,6 +59,9 @@ def current_stream(arrays: Sequence[Any]) -> int:
     for owner in owners:
         if _framework(owner) == "torch" and getattr(owner, "is_cuda", False):
             torch = sys.modules["torch"]  # the tensor's own library, already imported
+            raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what Triton calls: no Stream object built
+            if raw is not None:
+                return int(raw(owner.get_device()))
             return int(torch.cuda.current_stream(owner.device).cuda_stream)
     for owner in owners:
         if _framework(owner) == "cupy":
