@@ -18,7 +18,7 @@ from typing import Any
 from lower_tc.lowering.api.compiling import CompileError
 from lower_tc.lowering.api.matmul_plan import MatmulPlan, MatrixArg, plan_matmul
 from lower_tc.lowering.compile import compile_artifact
-from lower_tc.lowering.runtime import session
+from lower_tc.lowering.runtime import launcher, session
 from lower_tc.lowering.runtime.arrays import ArrayView, Reinterpreted, reinterpret, view_of
 from lower_tc.lowering.runtime.callable import Kernel, LruCache
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
@@ -65,7 +65,11 @@ def matmul(
     kernel = _kernel(plan, target)
     if out is None:
         out = allocate(a, (plan.m, plan.n), plan.out_dtype)
-    kernel(a, b, out, *([c] if c is not None else []), stream=handle)
+        views["out"] = view_of(out, "out", stream=handle)
+    # the views read above, in the kernel's argument order (A, B, D[, C]): launched as
+    # Kernel.__call__ launches, without reading the arrays again
+    order = [views["a"], views["b"], views["out"]] + ([views["c"]] if c is not None else [])
+    launcher.enqueue(session.driver(), kernel.prepare(order), handle)
     return out
 
 
@@ -110,7 +114,18 @@ def _message(err: Exception) -> str:
 
 def _device_target(device_id: int) -> str:
     """The target of the GPU the arrays are on: sm_90a on compute capability 9.0, sm_100a
-    on 10.0; other GPUs run no lower-tc kernel."""
+    on 10.0; other GPUs run no lower-tc kernel. Asked once per device."""
+    found = _targets.get(device_id)
+    if found is None:
+        found = _targets[device_id] = _capability_target(device_id)
+    return found
+
+
+#: The target of each device seen.
+_targets: dict[int, str] = {}
+
+
+def _capability_target(device_id: int) -> str:
     major, minor = tuple(session.load_core().Device(device_id).compute_capability)
     for target, capability in TARGET_CAPABILITY.items():
         if capability == (major, minor):
