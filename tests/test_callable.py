@@ -390,13 +390,14 @@ class _Device:
         self.type, self.index = kind, index
 
 
-def _torch_like(dtype: str, bits: int, *, cuda: bool = True, ptr: int = 0x7F0000001000):
+def _torch_like(dtype: str, bits: int, *, cuda: bool = True, ptr: int = 0x7F0000001000,
+                shape: tuple[int, int] = (64, 32), stride: tuple[int, int] = (1, 64)):
     """A stand-in for a torch tensor: its type lives in `torch`, and it answers what the
     fast path reads (data_ptr, shape, stride, dtype, element_size, device)."""
     cls = type("Tensor", (), {"__module__": "torch"})
     t = cls()
-    t.is_cuda, t.dtype, t.shape, t.device = cuda, dtype, (64, 32), _Device("cuda" if cuda else "cpu", 0 if cuda else None)
-    t.data_ptr, t.stride, t.element_size = (lambda: ptr), (lambda: (1, 64)), (lambda: bits // 8)
+    t.is_cuda, t.dtype, t.shape, t.device = cuda, dtype, shape, _Device("cuda" if cuda else "cpu", 0 if cuda else None)
+    t.data_ptr, t.stride, t.element_size = (lambda: ptr), (lambda: stride), (lambda: bits // 8)
     t.get_device = lambda: 0 if cuda else -1
     return t
 
@@ -411,3 +412,25 @@ def test_a_torch_tensor_is_read_from_its_own_attributes_fp8_too() -> None:
     with pytest.raises(ArgumentError) as err:
         view_of(_torch_like("torch.float64", 64), "C")
     assert err.value.argument == "C"
+
+
+def test_a_call_on_torch_tensors_seen_before_builds_no_view(fake, static, monkeypatch) -> None:
+    import lower_tc.lowering.runtime.callable as callable_module
+
+    kernel = Kernel(b"cubin", static)
+    a, b, d = (
+        _torch_like("torch.float16", 16, ptr=fake.gpu_memory(128 * 64 * 2), shape=(128, 64), stride=(64, 1)),
+        _torch_like("torch.float16", 16, ptr=fake.gpu_memory(64 * 128 * 2), shape=(64, 128), stride=(1, 64)),
+        _torch_like("torch.float32", 32, ptr=fake.gpu_memory(128 * 128 * 4), shape=(128, 128), stride=(128, 1)),
+    )
+    seen = []
+    real = callable_module.view_of
+    monkeypatch.setattr(callable_module, "view_of", lambda x, *args, **kw: seen.append(x) or real(x, *args, **kw))
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(_C=types.SimpleNamespace(_cuda_getCurrentRawStream=lambda i: 9)))
+    kernel(a, b, d)
+    kernel(a, b, d)
+    assert len(seen) == 3 and len(fake.called("cuLaunchKernel")) == 2
+    wrong = _torch_like("torch.float32", 32, ptr=fake.gpu_memory(128 * 64 * 4), shape=(128, 64), stride=(64, 1))
+    with pytest.raises(ArgumentError) as err:  # a new tensor: read and checked in full
+        kernel(wrong, b, d)
+    assert err.value.argument == "A" and len(fake.called("cuLaunchKernel")) == 2

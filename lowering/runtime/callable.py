@@ -102,6 +102,8 @@ class Kernel:
         self._loaded: dict[int, launcher.DeviceKernel] = {}
         self._sized: LruCache[Hashable, Sized] = LruCache(CACHE_SIZE)
         self._plans: LruCache[Hashable, tuple[launcher.LaunchPlan, launcher.DeviceKernel]] = LruCache(CACHE_SIZE)
+        # the same launches found from torch tensors' own attributes, before any view is built
+        self._torch_plans: LruCache[Hashable, tuple[launcher.LaunchPlan, launcher.DeviceKernel]] = LruCache(CACHE_SIZE)
 
     # -- what a user reads ------------------------------------------------------------
 
@@ -143,26 +145,40 @@ class Kernel:
     def __call__(self, *arrays: Any, stream: Any = None) -> None:
         """Launches the kernel on `arrays` (in its argument order) on `stream`: an object
         with ``__cuda_stream__``, a torch or CuPy stream, a handle (int), or None for the
-        arrays' framework's current stream. Raises a LaunchError before launching where
+        arrays' framework's current one. Raises a LaunchError before launching where
         the arrays or the GPU do not fit the kernel."""
         check_count(self._info, len(arrays))
         handle = stream_handle(stream, arrays)
-        views = [view_of(x, arg_name(a), stream=handle) for x, a in zip(arrays, self._info.args)]
-        launcher.enqueue(session.driver(), self.prepare(views), handle)
+        fast = torch_key(arrays)
+        found = self._torch_plans.get(fast) if fast is not None else None
+        if found is None:
+            views = [view_of(x, arg_name(a), stream=handle) for x, a in zip(arrays, self._info.args)]
+            found = self._prepare(views)
+            if fast is not None:
+                self._torch_plans.put(fast, found)
+        else:
+            session.check_usable()
+        plan, loaded = found
+        cuda = session.driver()
+        launcher.make_current(cuda, loaded)
+        launcher.enqueue(cuda, plan, handle)
 
     def prepare(self, views: list[ArrayView]) -> launcher.LaunchPlan:
         """Checks the arguments, loads the module on their device (once) and builds the
         launch (the runner enqueues it as often as it likes). Arguments identical to
         earlier ones (addresses, shapes, strides, types, devices, read-only) passed the
         same checks: their launch is taken from the cache."""
+        plan, loaded = self._prepare(views)
+        launcher.make_current(session.driver(), loaded)
+        return plan
+
+    def _prepare(self, views: list[ArrayView]) -> tuple[launcher.LaunchPlan, launcher.DeviceKernel]:
         cuda = session.driver()
         session.check_usable()
         key = tuple((v.ptr, v.shape, v.strides, v.dtype, v.device_id, v.readonly) for v in views)
         found = self._plans.get(key)
         if found is not None:
-            plan, loaded = found
-            launcher.make_current(cuda, loaded)
-            return plan
+            return found
         shapes, device = check_arguments(self._info, views)
         loaded = self._on_device(cuda, 0 if device is None else device)
         launcher.make_current(cuda, loaded)
@@ -171,8 +187,7 @@ class Kernel:
         pointers = tuple(v.ptr for v in views)
         maps = launcher.encode_tensor_maps(cuda, sized.info, pointers)
         plan = launcher.plan(loaded.function, sized.info, sized.grid, pointers, maps)
-        self._plans.put(key, (plan, loaded))
-        return plan
+        return self._plans.put(key, (plan, loaded))
 
     def cache_info(self) -> dict[str, tuple[int, int]]:
         """(hits, misses) of the sizes cache and of the launches cache (tensor maps and
@@ -194,4 +209,16 @@ class Kernel:
         return Sized(info, launcher.launch_grid(info, sms))
 
 
-__all__ = ["CACHE_SIZE", "Argument", "Kernel", "LruCache"]
+def torch_key(arrays: tuple[Any, ...]) -> Hashable | None:
+    """Where every array is a torch tensor: the facts a launch depends on (address,
+    shape, strides, dtype, device), read from the tensors themselves, as the key of the
+    launch found for them before; else None. A call on tensors seen before builds no view."""
+    key = []
+    for x in arrays:
+        if type(x).__module__ != "torch" or not getattr(x, "is_cuda", False):
+            return None
+        key.append((x.data_ptr(), x.shape, x.stride(), x.dtype, x.get_device()))
+    return tuple(key)
+
+
+__all__ = ["CACHE_SIZE", "Argument", "Kernel", "LruCache", "torch_key"]
