@@ -183,7 +183,8 @@ def test_a_kernel_that_never_finishes_is_reported_and_nothing_waits_on_it(monkey
     """After the time limit nothing may free or unload under the running kernel (the
     driver would wait for it), and the process refuses further launches."""
     fake = install(monkeypatch, FakeDriver(hang=True))
-    info = KernelInfo(name="spin", target="sm_90a", threads=128, smem_bytes=0, args=())
+    info = KernelInfo(name="spin", target="sm_90a", threads=128, smem_bytes=0,
+                      args=(ArgInfo("flag", (1, 4), (4, 1), "f32", True),))
     with pytest.raises(KernelError, match="kernel spin did not finish within 0.05 s"):
         launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
     after = fake.names[fake.names.index("cuLaunchKernel") + 1:]
@@ -191,6 +192,14 @@ def test_a_kernel_that_never_finishes_is_reported_and_nothing_waits_on_it(monkey
     assert [k.name for k in launching._HUNG] == ["spin"]  # its module stays loaded
     with pytest.raises(RunError, match="unusable: kernel spin did not finish"):
         launching.launch(b"cubin", info, [np.zeros(4, np.float32)], timeout=0.05)
+
+
+def test_buffers_that_do_not_match_the_arguments_are_refused_before_allocating(monkeypatch) -> None:
+    fake = install(monkeypatch)
+    info = KernelInfo(name="k", target="sm_90a", threads=32, smem_bytes=0, args=())
+    with pytest.raises(RunError, match="kernel k takes 0 arguments, 1 buffers given"):
+        launching.launch(b"cubin", info, [np.zeros(4, np.float32)])
+    assert "cuMemAlloc" not in fake.names and "cuLaunchKernel" not in fake.names
 
 
 def test_a_clean_launch_releases_everything_it_took(monkeypatch) -> None:
