@@ -7,6 +7,7 @@ kernel `lower-tc -t cubin -o FILE` wrote, callable as compile's is."""
 from __future__ import annotations
 
 import json
+import types
 import subprocess
 import sys
 
@@ -102,3 +103,23 @@ def test_load_gives_the_kernel_the_command_wrote(fake, tmp_path) -> None:
 def test_load_needs_no_xdsl(tmp_path) -> None:
     code = "import sys, lower_tc; lower_tc.load; assert 'xdsl' not in sys.modules, sorted(m for m in sys.modules if 'xdsl' in m)"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_matmul_on_torch_tensors_seen_before_builds_no_view(fake, tmp_path, monkeypatch) -> None:
+    from test_callable import _torch_like
+
+    matmul_module = sys.modules["lower_tc.lowering.api.matmul"]
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(_C=types.SimpleNamespace(_cuda_getCurrentRawStream=lambda i: 9)))
+    a = _torch_like("torch.float16", 16, ptr=fake.gpu_memory(128 * 64 * 2), shape=(128, 64), stride=(64, 1))
+    b = _torch_like("torch.float16", 16, ptr=fake.gpu_memory(64 * 128 * 2), shape=(64, 128), stride=(1, 64))
+    d = _torch_like("torch.float32", 32, ptr=fake.gpu_memory(128 * 128 * 4), shape=(128, 128), stride=(128, 1))
+    c = _torch_like("torch.float32", 32, ptr=fake.gpu_memory(128 * 128 * 4), shape=(128, 128), stride=(128, 1))
+    seen = []
+    real = matmul_module.view_of
+    monkeypatch.setattr(matmul_module, "view_of", lambda x, *args, **kw: seen.append(x) or real(x, *args, **kw))
+    lower_tc.matmul(a, b, d)
+    lower_tc.matmul(a, b, d)
+    assert len(seen) == 3 and len(fake.called("cuLaunchKernel")) == 2
+    lower_tc.matmul(a, b, d, c)  # C given: another signature, another program
+    assert len(seen) == 7 and len(list((tmp_path / "cache").rglob("*.cubin"))) == 2
+    assert all(call[8] == 9 for call in fake.called("cuLaunchKernel"))  # torch's current stream

@@ -56,6 +56,14 @@ def matmul(
     ArgumentError naming the argument, or a DeviceError, before anything is launched."""
     arrays = [("a", a), ("b", b)] + ([("out", out)] if out is not None else []) + ([("c", c)] if c is not None else [])
     handle = stream_handle(stream, [x for _, x in arrays])
+    fast = _torch_signature([x for _, x in arrays], tuple(n for n, _ in arrays), target, acc, config, dynamic, options)
+    found = _torch_calls.get(fast) if fast is not None else None
+    if found is not None:  # torch tensors of a signature seen before: its kernel checks the call
+        kernel, plan = found
+        if out is None:
+            out = allocate(a, (plan.m, plan.n), plan.out_dtype)
+        kernel(a, b, out, *([c] if c is not None else []), stream=handle)
+        return out
     views = {name: view_of(x, name, stream=handle) for name, x in arrays}
     devices = {v.device_id for v in views.values()}
     if len(devices) != 1:
@@ -63,6 +71,8 @@ def matmul(
     target = target or _device_target(views["a"].device_id)
     plan = _plan(views, target, acc, config, dynamic, options)
     kernel = _kernel(plan, target)
+    if fast is not None:
+        _torch_calls.put(fast, (kernel, plan))
     if out is None:
         out = allocate(a, (plan.m, plan.n), plan.out_dtype)
         views["out"] = view_of(out, "out", stream=handle)
@@ -71,6 +81,23 @@ def matmul(
     order = [views["a"], views["b"], views["out"]] + ([views["c"]] if c is not None else [])
     launcher.enqueue(session.driver(), kernel.prepare(order), handle)
     return out
+
+
+#: The kernel and plan of each call signature of torch tensors (shapes, strides, dtypes,
+#: devices and the options), found without building views; the kernel's own call checks
+#: the tensors (addresses included) as it always does.
+_torch_calls: LruCache[Hashable, tuple[Kernel, MatmulPlan]] = LruCache(256)
+
+
+def _torch_signature(arrays: list[Any], *options: Any) -> Hashable | None:
+    """The call's signature where every array is a torch tensor on a GPU, else None."""
+    key = []
+    for x in arrays:
+        if type(x).__module__ != "torch" or not getattr(x, "is_cuda", False):
+            return None
+        key.append((x.shape, x.stride(), x.dtype, x.get_device()))
+    *rest, given = options  # the last is the options dict
+    return (tuple(key), *[repr(o) for o in rest], tuple(sorted(given.items())))
 
 
 def _arg(v: ArrayView, name: str) -> MatrixArg:
