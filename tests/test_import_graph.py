@@ -55,6 +55,8 @@ LAZY_REGISTRIES = {
     # dialects are registered by name and built when a parser first meets one of their ops
     ("lower_tc.dialects", "lower_tc.dialects.tc"),
     ("lower_tc.dialects", "lower_tc.dialects.ptx"),
+    # the ptx target is registered by name and its printer imported when it prints
+    ("lower_tc.dialects", "lower_tc.dialects.ptx.printer"),
     # passes are registered by name and imported when used
     ("lower_tc.passes", "lower_tc.passes.expand_matmul"),
     ("lower_tc.passes", "lower_tc.passes.choose_swizzle"),

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from lower_tc.dialects import register_dialects
+from lower_tc.dialects import available_targets, register_dialects
 from lower_tc.dialects.diagnostics import LocatedError, error_line, location
 from lower_tc.layout.kernel_info import KernelInfo
 from lower_tc.lowering.backend.assembler import assemble
@@ -38,7 +38,7 @@ from lower_tc.lowering.pictures.picture_program import collect
 from lower_tc.lowering.pictures.tile import PictureError
 from lower_tc.lowering.runtime.artifact import artifact_files
 from lower_tc.dialects.ptx import TARGET_ATTR, KernelOp
-from lower_tc.dialects.ptx.printer import CubinTarget, PtxTarget
+from lower_tc.dialects.ptx.printer import CubinTarget
 from lower_tc.passes import DEFAULT_PIPELINE, available_passes
 
 
@@ -61,7 +61,7 @@ class LowerTcMain(xDSLOptMain):
         apply to tc or ptx IR and fail with tracebacks on it."""
         super().register_all_targets()
         self.available_targets = {"mlir": self.available_targets["mlir"]}
-        self.available_targets["ptx"] = lambda: PtxTarget
+        self.available_targets.update(available_targets())  # ptx, as the xdsl-opt plugin gives it
         self.available_targets["cubin"] = lambda: CubinTarget  # PTX, then ptxas (see output_binary)
         for name in PICTURE_TARGETS:  # drawn by run_pictures, never printed as IR
             self.available_targets[name] = _no_printer
