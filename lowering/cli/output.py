@@ -9,10 +9,11 @@ before any is renamed. Standard output that is closed, or that fails, is one err
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 import sys
 from collections.abc import Mapping
+
+from lower_tc.lowering.runtime.files import write_whole
 
 
 class OutputError(Exception):
@@ -48,15 +49,6 @@ def _reason(err: OSError) -> str:
     return err.strerror or str(err)
 
 
-def _mode_for(path: str) -> int | None:
-    """The permission bits to give the new file: the old file's, or None for a new one
-    (then the umask decides, as for any new file)."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        return None
-
-
 def writes_in_place(path: str) -> bool:
     """A path that is not a regular file (/dev/null, /dev/stdout, a named pipe) is written
     directly: it cannot be replaced, and a reader may be waiting on it."""
@@ -66,59 +58,29 @@ def writes_in_place(path: str) -> bool:
         return False
 
 
-def _temporary_beside(path: str, data: bytes) -> str:
-    """Writes `data` to a new file in `path`'s folder (named after it) and returns its name."""
-    folder, base = os.path.split(path)
-    while True:
-        tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:
-            continue
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        mode = _mode_for(path)
-        if mode is not None:
-            os.chmod(tmp, mode)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
-
-
 def write_files(files: Mapping[str, str | bytes]) -> None:
     """Writes every file (text as UTF-8), each whole or not at all: all are written under
-    temporary names first, then renamed into place. A symlink is followed (its target is
-    replaced). Raises OutputError naming the file that failed; nothing is left of it."""
-    done: dict[str, str] = {}  # the real path -> its temporary file
-    try:
-        for path, content in files.items():
-            data = content.encode("utf-8") if isinstance(content, str) else content
-            real = os.path.realpath(path)
+    temporary names first, then renamed into place (lowering/runtime/files.py). A symlink
+    is followed (its target is replaced); a path that is not a regular file is written
+    directly. Raises OutputError naming the file that failed; nothing is left of it."""
+    whole: dict[str, bytes] = {}
+    given: dict[str, str] = {}  # the real path -> the path as given, for the message
+    for path, content in files.items():
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        real = os.path.realpath(path)
+        if writes_in_place(real):
             try:
-                if writes_in_place(real):
-                    with open(real, "wb") as f:
-                        f.write(data)
-                    continue
-                done[real] = _temporary_beside(real, data)
+                with open(real, "wb") as f:
+                    f.write(data)
             except OSError as err:
                 raise OutputError(f"cannot write {path}: {_reason(err)}") from None
-        for real, tmp in list(done.items()):
-            try:
-                os.replace(tmp, real)
-            except OSError as err:
-                raise OutputError(f"cannot write {real}: {_reason(err)}") from None
-            del done[real]
-    finally:
-        for tmp in done.values():
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            continue
+        whole[real] = data
+        given[real] = path
+    try:
+        write_whole(whole)
+    except OSError as err:
+        raise OutputError(f"cannot write {given.get(err.filename, err.filename)}: {_reason(err)}") from None
 
 
 def write_folder(folder: str, files: Mapping[str, str]) -> None:

@@ -20,6 +20,7 @@ errors.py       RunError, ShapeError, KernelError, KernelHung; LaunchError and i
 artifact.py     a cubin and its launch metadata on disk (write_artifact, read_artifact)
 cache.py        the disk cache of compiled kernels (CacheKey, cached, store)
 loading.py      lower_tc.load(path): a Kernel from an artifact, without xDSL
+files.py        files written whole or not at all (temporary beside, then renamed)
 ==============  ===============================================================
 
 It reads a kernel's launch contract (`lower_tc.layout.kernel_info.KernelInfo`) and its

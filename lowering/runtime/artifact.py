@@ -18,17 +18,16 @@ metadata file with an ArtifactError naming it. Imports no xDSL and no CUDA.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
-import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
 from lower_tc.layout.kernel_info import KernelInfo, KernelInfoError
+from lower_tc.lowering.runtime.files import write_whole
 
 #: The metadata's "format": what tells it from any other JSON file.
 ARTIFACT_FORMAT = "lower-tc-artifact"
@@ -99,51 +98,7 @@ def write_artifact(path: str | os.PathLike[str], cubin: bytes, infos: Iterable[K
     each under a temporary name beside its place, renamed into place once both are written.
     Raises OSError naming the file (its `filename`) when either cannot be written; nothing
     is left of the new files then."""
-    write_together(artifact_files(path, cubin, infos, target))
-
-
-def write_together(files: Mapping[str, bytes]) -> None:
-    """Writes every file under a temporary name beside it, then renames each into place; a
-    failure before the renames leaves every old file as it was. (The renames themselves,
-    within one folder, fail only with the folder; a pair torn there is refused by
-    read_artifact through the cubin's hash.)"""
-    for path in files:  # found before anything is written, not at the second rename
-        if os.path.isdir(path):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-    temporary: dict[str, str] = {}
-    try:
-        for path, data in files.items():
-            try:
-                temporary[path] = _temporary_beside(path, data)
-            except OSError as err:  # named after the file, not its temporary name
-                raise OSError(err.errno, err.strerror or str(err), path) from None
-        for path, tmp in list(temporary.items()):
-            try:
-                os.replace(tmp, path)
-            except OSError as err:
-                raise OSError(err.errno, err.strerror or str(err), path) from None
-            del temporary[path]
-    finally:
-        for tmp in temporary.values():
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-
-
-def _temporary_beside(path: str, data: bytes) -> str:
-    folder, base = os.path.split(path)
-    tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
+    write_whole(artifact_files(path, cubin, infos, target))
 
 
 def read_artifact(path: str | os.PathLike[str]) -> Artifact:
@@ -246,5 +201,5 @@ def _short(value: Any) -> str:
 __all__ = [
     "ARTIFACT_FORMAT", "ARTIFACT_VERSION", "METADATA_SUFFIX", "Artifact", "ArtifactError",
     "artifact_files", "artifact_metadata", "lower_tc_version", "metadata_path", "parse_metadata",
-    "read_artifact", "write_artifact", "write_together",
+    "read_artifact", "write_artifact",
 ]
