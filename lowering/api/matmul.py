@@ -20,7 +20,7 @@ from lower_tc.lowering.api.matmul_plan import MatmulPlan, MatrixArg, plan_matmul
 from lower_tc.lowering.compile import compile_artifact
 from lower_tc.lowering.runtime import launcher, session
 from lower_tc.lowering.runtime.arrays import ArrayView, Reinterpreted, reinterpret, view_of
-from lower_tc.lowering.runtime.callable import Kernel, LruCache
+from lower_tc.lowering.runtime.callable import Kernel, LruCache, torch_key
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
 from lower_tc.lowering.runtime.session import TARGET_CAPABILITY
 from lower_tc.lowering.runtime.streams import stream_handle
@@ -90,14 +90,13 @@ _torch_calls: LruCache[Hashable, tuple[Kernel, MatmulPlan]] = LruCache(256)
 
 
 def _torch_signature(arrays: list[Any], *options: Any) -> Hashable | None:
-    """The call's signature where every array is a torch tensor on a GPU, else None."""
-    key = []
-    for x in arrays:
-        if type(x).__module__ != "torch" or not getattr(x, "is_cuda", False):
-            return None
-        key.append((x.shape, x.stride(), x.dtype, x.get_device()))
+    """The call's signature where every array is a torch tensor on a GPU (the Kernel's
+    torch key without the addresses), else None."""
+    key = torch_key(tuple(arrays))
+    if key is None:
+        return None
     *rest, given = options  # the last is the options dict
-    return (tuple(key), *[repr(o) for o in rest], tuple(sorted(given.items())))
+    return (tuple(k[1:] for k in key), *[repr(o) for o in rest], tuple(sorted(given.items())))
 
 
 def _arg(v: ArrayView, name: str) -> MatrixArg:
