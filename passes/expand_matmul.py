@@ -49,6 +49,15 @@ def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
     return tc.TileType([rows, bk], elt, layout)
 
 
+def walk_sizes(mm: MatmulOp) -> tuple[int | None, int | None]:
+    """(M, N) for the choices that need every tile known now (the grouped order, a
+    persistent walk): None where they, or a batch's count, are known only at launch."""
+    m, n, _ = mm.problem
+    if mm.batched and mm.batch is None:
+        return None, None
+    return m, n
+
+
 @dataclass(frozen=True)
 class TileOrigin:
     """The ops that find a CTA's tile, what they find, and the grid they assume."""
@@ -72,7 +81,7 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     A batched GEMM's matrix is block z in row order (the grid's z is the batch); in the
     grouped order the batch's tiles follow each other on x: matrix bx / T, pid = bx mod
     T for the T tiles of one matrix. A batch of 1 is matrix 0."""
-    m, n, _ = mm.problem
+    m, n = walk_sizes(mm)
     batch = mm.batch if mm.batched else None
     bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
     bx.result.name_hint = "bx"
@@ -254,7 +263,7 @@ class ExpandMatmulPass(ModulePass):
     def _choices(self, mm: MatmulOp, arch: Arch, config: GemmConfig) -> tuple[str, int]:
         """(schedule, raster): the op's options, else the pass options, else the default
         (default_schedule in layout/gemm.py). The op's verifier checked their values."""
-        m, n, _ = mm.problem
+        m, n = walk_sizes(mm)
         auto_schedule, auto_raster = default_schedule(m, n, config)
         given = mm.options
         schedule = given.schedule or self.schedule
@@ -275,7 +284,8 @@ class ExpandMatmulPass(ModulePass):
             how = f", {schedule}, raster {raster}" if arch is Arch.SM90A else ""
             if arch is not Arch.SM90A and schedule == "warp_specialized":
                 who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
-            remark_at(mm, f"{config} ({who}{how}) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
+            batch = "" if not mm.batched else f"{'?' if mm.batch is None else mm.batch} x "
+            remark_at(mm, f"{config} ({who}{how}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
         geometry_a, geometry_b = matrix(a_t, "A", batched=True), matrix(b_t, "B", batched=True)
@@ -376,7 +386,8 @@ class ExpandMatmulPass(ModulePass):
     def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int) -> GemmSchedule:
         """The kernel's #tc.gemm_schedule: the op's options with the chosen schedule, where
         they go together (each error at the op)."""
-        m, n, k = mm.problem
+        m, n = walk_sizes(mm)
+        k = mm.problem[2]
         given = mm.options
         if given.persistent and not default_persistent(schedule, raster, m, n):
             error_at(mm, "a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)")
