@@ -16,7 +16,8 @@ errors and remarks reach the embedder)::
         k.name, k.ptx, k.info, k.cubin              # info: lower_tc.contracts.KernelInfo
         k.kernel()                                  # a lower_tc.Kernel, callable on GPU arrays
     # any fault in the program: lower_tc.CompileError, message "k.mlir:3:5: error: ..."
-    # and .file, .line, .column; lower_tc.remarks() collects the remarks
+    # and .file, .line, .column; lower_tc.remarks() collects the remarks; a pass of
+    # one's own reports at an op with `raise lower_tc.LocatedError(op, message)`
 
 The pieces for a compiler with its own context and pipeline: `register_dialects(ctx)`,
 `available_passes()` (name -> pass class factory), `default_pipeline()`, `verify`,
@@ -53,6 +54,7 @@ _EXPORTS = {
     "CompiledKernel": "lower_tc.lowering.compile",
     "CompileError": "lower_tc.lowering.compile",
     "Diagnostic": "lower_tc.dialects.diagnostics",
+    "LocatedError": "lower_tc.dialects.diagnostics",
     "compile": "lower_tc.lowering.api",
     "matmul": "lower_tc.lowering.api",
     "load": "lower_tc.lowering.runtime.loading",
@@ -71,7 +73,7 @@ _SUBMODULES = ("contracts",)
 if TYPE_CHECKING:  # pragma: no cover
     from lower_tc import contracts
     from lower_tc.dialects import register_dialects
-    from lower_tc.dialects.diagnostics import Diagnostic
+    from lower_tc.dialects.diagnostics import Diagnostic, LocatedError
     from lower_tc.lowering.api import compile, matmul
     from lower_tc.lowering.api.embedding import context, kernels, parse, print_ptx, remarks, run_passes, verify
     from lower_tc.lowering.compile import CompiledKernel, CompileError
@@ -98,7 +100,7 @@ def __getattr__(name: str) -> Any:
 #: the pass names and options, the tc dialect's syntax and the KernelInfo JSON's version.
 __all__ = [
     "ArgumentCountError", "ArgumentError", "ArtifactError", "CompileError", "CompiledKernel", "CudaError",
-    "DeviceError", "Diagnostic", "Kernel", "LaunchError",
+    "DeviceError", "Diagnostic", "Kernel", "LaunchError", "LocatedError",
     "__version__", "available_passes", "compile", "context", "contracts", "default_pipeline", "kernels", "load",
     "matmul", "parse", "print_ptx", "register_dialects", "reinterpret", "remarks", "run_passes", "verify",
 ]
