@@ -70,7 +70,9 @@ _LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+):(?P<col>\d+))?: (?P<sev>err
 
 
 class LocatedError(PassFailedException):
-    """A pass error at an op; the driver prints it as ``file:line:col: error: msg``."""
+    """A pass error at an op; the driver prints it as ``file:line:col: error: msg``, the
+    embedding API raises it as CompileError at that place. Public as `lower_tc.LocatedError`,
+    for an embedder's own passes."""
 
     def __init__(self, op: Operation | None, msg: str):
         super().__init__(msg)
