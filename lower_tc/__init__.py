@@ -5,18 +5,23 @@ Subpackages, in layer order (each imports only the ones before it): ``lower_tc.l
 dialects), ``lower_tc.passes`` and ``lower_tc.lowering`` (parse, compile, backend, runtime,
 pictures, CLI). This root package only re-exports; nothing in lower-tc imports it.
 
-Embedding in another xDSL-based compiler::
+Embedding in another xDSL-based compiler (docs/embedding.md: what is stable, and how
+errors and remarks reach the embedder)::
 
-    from xdsl.context import Context
     import lower_tc
 
-    ctx = Context()
-    lower_tc.register_dialects(ctx)          # tc and ptx, loaded lazily
-    passes = lower_tc.available_passes()     # name -> pass-class factory
-    pipeline = lower_tc.default_pipeline()   # list of pass instances
-    for p in pipeline:
-        p.apply(ctx, module)
-    ptx_text = lower_tc.print_ptx(module)
+    module = lower_tc.parse(text, "k.mlir")         # file:line:col on every op
+    lower_tc.run_passes(module, [MyPass(), *lower_tc.default_pipeline()])
+    for k in lower_tc.kernels(module):              # each kernel of the lowered module
+        k.name, k.ptx, k.info, k.cubin              # info: lower_tc.contracts.KernelInfo
+        k.kernel()                                  # a lower_tc.Kernel, callable on GPU arrays
+    # any fault in the program: lower_tc.CompileError, message "k.mlir:3:5: error: ..."
+    # and .file, .line, .column; lower_tc.remarks() collects the remarks; a pass of
+    # one's own reports at an op with `raise lower_tc.LocatedError(op, message)`
+
+The pieces for a compiler with its own context and pipeline: `register_dialects(ctx)`,
+`available_passes()` (name -> pass class factory), `default_pipeline()`, `verify`,
+`print_ptx`, `context()`.
 
 Calling kernels on PyTorch, CuPy or JAX arrays (docs/api.md)::
 
@@ -39,12 +44,21 @@ _EXPORTS = {
     "register_dialects": "lower_tc.dialects",
     "available_passes": "lower_tc.passes",
     "default_pipeline": "lower_tc.passes",
-    "print_ptx": "lower_tc.lowering.compile",
+    "context": "lower_tc.lowering.api.embedding",
+    "parse": "lower_tc.lowering.api.embedding",
+    "verify": "lower_tc.lowering.api.embedding",
+    "run_passes": "lower_tc.lowering.api.embedding",
+    "kernels": "lower_tc.lowering.api.embedding",
+    "print_ptx": "lower_tc.lowering.api.embedding",
+    "remarks": "lower_tc.lowering.api.embedding",
+    "CompiledKernel": "lower_tc.lowering.compile",
+    "CompileError": "lower_tc.lowering.compile",
+    "Diagnostic": "lower_tc.dialects.diagnostics",
+    "LocatedError": "lower_tc.dialects.diagnostics",
     "compile": "lower_tc.lowering.api",
     "matmul": "lower_tc.lowering.api",
     "load": "lower_tc.lowering.runtime.loading",
     "ArtifactError": "lower_tc.lowering.runtime.artifact",
-    "CompileError": "lower_tc.lowering.api",
     "Kernel": "lower_tc.lowering.runtime.callable",
     "reinterpret": "lower_tc.lowering.runtime.arrays",
     "LaunchError": "lower_tc.lowering.runtime.errors",
@@ -53,13 +67,18 @@ _EXPORTS = {
     "DeviceError": "lower_tc.lowering.runtime.errors",
     "CudaError": "lower_tc.lowering.runtime.errors",
 }
+#: Submodules that are part of the API: `lower_tc.contracts` (plain data, no xDSL).
+_SUBMODULES = ("contracts",)
 
 if TYPE_CHECKING:  # pragma: no cover
+    from lower_tc import contracts
     from lower_tc.dialects import register_dialects
-    from lower_tc.lowering.api import CompileError, compile, matmul
+    from lower_tc.dialects.diagnostics import Diagnostic, LocatedError
+    from lower_tc.lowering.api import compile, matmul
+    from lower_tc.lowering.api.embedding import context, kernels, parse, print_ptx, remarks, run_passes, verify
+    from lower_tc.lowering.compile import CompiledKernel, CompileError
     from lower_tc.lowering.runtime.artifact import ArtifactError
     from lower_tc.lowering.runtime.loading import load
-    from lower_tc.lowering.compile import print_ptx
     from lower_tc.lowering.runtime.arrays import reinterpret
     from lower_tc.lowering.runtime.callable import Kernel
     from lower_tc.lowering.runtime.errors import (
@@ -69,13 +88,19 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"lower_tc.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'lower_tc' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
 
 
+#: The stable API (docs/embedding.md, "What is stable"): these names, lower_tc.contracts,
+#: the pass names and options, the tc dialect's syntax and the KernelInfo JSON's version.
 __all__ = [
-    "ArgumentCountError", "ArgumentError", "ArtifactError", "CompileError", "CudaError", "DeviceError", "Kernel", "LaunchError",
-    "__version__", "available_passes", "compile", "default_pipeline", "load", "matmul", "print_ptx", "register_dialects", "reinterpret",
+    "ArgumentCountError", "ArgumentError", "ArtifactError", "CompileError", "CompiledKernel", "CudaError",
+    "DeviceError", "Diagnostic", "Kernel", "LaunchError", "LocatedError",
+    "__version__", "available_passes", "compile", "context", "contracts", "default_pipeline", "kernels", "load",
+    "matmul", "parse", "print_ptx", "register_dialects", "reinterpret", "remarks", "run_passes", "verify",
 ]

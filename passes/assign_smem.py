@@ -15,6 +15,7 @@ from lower_tc.dialects.tc import SMEM_CAPACITY, SmemTileOp, TileType, tc_kernels
 from lower_tc.layout import LayoutError, Swizzle
 from lower_tc.layout.gemm import ring_footprint
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.pass_order import require
 
 #: TMA destinations must be 128-byte aligned (measured on an H100, docs/base-offset.md).
 MIN_ALIGN = 128
@@ -53,7 +54,9 @@ class AssignSmemPass(ModulePass):
     name = "tc-assign-smem"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for kernel in tc_kernels(op):
+        kernels = tc_kernels(op)
+        require(op, self.name, kernels)  # every swizzle chosen (tc-choose-swizzle ran)
+        for kernel in kernels:
             self._assign(kernel)
 
     def _assign(self, kernel: Operation) -> None:

@@ -13,6 +13,7 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target, tc_kernels
 from lower_tc.layout import Arch, LayoutError, Major, Swizzle, check_operand_layout, choose_placed_swizzle
 from lower_tc.dialects.diagnostics import error_at, remark_at
+from lower_tc.dialects.pass_order import require
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ class ChooseSwizzlePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         maximum = Swizzle.parse(self.max)
-        tc_kernels(op)  # checks every kernel's tc attributes (tc_kernel.check_kernel_attributes)
+        kernels = tc_kernels(op)  # checks every kernel's tc attributes (tc_kernel.check_kernel_attributes)
+        require(op, self.name, kernels)  # no linalg left: convert-linalg-to-tc ran
         for tile_op in [o for o in op.walk() if isinstance(o, SmemTileOp)]:
             tile = tile_op.tile.type
             assert isinstance(tile, TileType)

@@ -14,6 +14,7 @@ from lower_tc.dialects.tc import DescAttr, IdescAttr, SmemTileOp, TileType, Tcge
 from lower_tc.layout.gemm import ring_k_slices
 from lower_tc.layout import Arch, LayoutError, Major, k_slices
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.pass_order import require
 
 
 def descriptor_attrs(tile_value: SSAValue, arch: Arch, row_blocks: int = 1) -> ArrayAttr[DescAttr]:
@@ -48,7 +49,8 @@ class ComputeDescriptorsPass(ModulePass):
     name = "tc-compute-descriptors"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        tc_kernels(op)  # checks every kernel's tc attributes (tc_kernel.check_kernel_attributes)
+        kernels = tc_kernels(op)  # checks every kernel's tc attributes (tc_kernel.check_kernel_attributes)
+        require(op, self.name, kernels)  # every tile placed (tc-choose-swizzle, tc-assign-smem ran)
         # Linear in the MMAs: whether a kernel is a GEMM is found once per kernel, and
         # each (tile, target, row blocks) gets its descriptors once (a chain of MMAs on
         # the same tiles shares them).

@@ -38,6 +38,7 @@ from lower_tc.layout.limits import MAX_GRID, MAX_INDEX, grid_problem, index_prob
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.dialects.diagnostics import error_at, remark_at
+from lower_tc.dialects.pass_order import require
 
 
 #: The builtin element type of each accumulator type.
@@ -247,7 +248,9 @@ class ExpandMatmulPass(ModulePass):
             raise ValueError(f"tc-expand-matmul: raster={self.raster}: a group size up to {MAX_INDEX}, 0 for none or -1 for auto")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for kernel in tc.tc_kernels(op):
+        kernels = tc.tc_kernels(op)
+        require(op, self.name, kernels)  # no linalg left: convert-linalg-to-tc ran
+        for kernel in kernels:
             body = tc.kernel_body(kernel)
             matmuls = [o for o in body.ops if isinstance(o, MatmulOp)]
             if not matmuls:

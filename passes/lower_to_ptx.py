@@ -27,6 +27,7 @@ from lower_tc.dialects import tc
 from lower_tc.dialects.ptx import TARGET_ATTR as PTX_TARGET_ATTR
 from lower_tc.dialects.ptx import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.pass_order import require
 from lower_tc.passes.to_ptx.gemm import is_gemm_kernel, lower_gemm_kernel
 from lower_tc.passes.to_ptx import lower_kernel
 from lower_tc.passes.to_ptx.emit import param_name
@@ -55,6 +56,7 @@ class LowerToPtxPass(ModulePass):
         for o in op.walk():  # a tc op outside every kernel would be left out of the PTX
             if o.dialect_name() == "tc" and tc.enclosing_kernel(o) is None:
                 error_at(o, f"'{o.name}' is outside every kernel: tc ops are lowered in a function marked tc.target")
+        require(op, self.name, kernels)  # every pass before this one has done its work
         tables: list[ptx.TableOp] = []
         for k in kernels:
             if is_gemm_kernel(k):  # a loop-level GEMM: its own, pipelined lowering

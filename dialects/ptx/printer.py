@@ -19,6 +19,8 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.pass_order import LOWER_LOOPS, LOWER_TO_PTX, run_first
+from lower_tc.dialects.tc_kernel import TARGET_ATTR as KERNEL_TARGET_ATTR
 from lower_tc.dialects.ptx.base import COMMENT, PtxOp, RegsType, regs_list
 from lower_tc.dialects.ptx.control import LabelOp
 from lower_tc.dialects.ptx.kernel import PTX_VERSION, TARGET_ATTR, VERSION_ATTR, KernelOp, TableOp
@@ -74,11 +76,17 @@ class _Registers:
         return decl
 
 
+#: Where the printer says it is in a "run PASS first" error.
+PRINTING = "PTX printing"
+
+
 def _render(op: Operation, regs: _Registers) -> str:
     """One op's PTX line, or a located error for IR the ptx dialect cannot print
     (hand-written or built by another pass: a foreign op, an op short of operands or
     registers; the verifier refuses a wrong modifier before)."""
     if not isinstance(op, PtxOp):
+        if op.dialect_name() == "scf":  # the K loop tc-lower-to-ptx keeps for ptx-lower-loops
+            run_first(op, f"'{op.name}' inside ptx.kernel", LOWER_LOOPS, PRINTING)
         error_at(op, f"'{op.name}' inside ptx.kernel: only ptx ops can be printed as PTX")
     try:
         if isinstance(op, RegOfOp):  # an alias: the run's register, no name of its own
@@ -134,6 +142,9 @@ def print_module(module: ModuleOp, out: IO[str]) -> None:
     """The whole PTX file of a lowered module."""
     target = module.attributes.get(TARGET_ATTR)
     if not isinstance(target, StringAttr):
+        kernel = next((o for o in module.walk() if KERNEL_TARGET_ATTR in o.attributes), None)
+        if kernel is not None:
+            run_first(kernel, "this kernel is still tc IR", LOWER_TO_PTX, PRINTING)
         raise DiagnosticException(
             "the module has no ptx.target: lower it with tc-lower-to-ptx first (-p)"
         )

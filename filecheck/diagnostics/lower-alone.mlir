@@ -9,11 +9,11 @@ func.func @nodesc(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
   %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 8192>>, !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}lower-alone.mlir:9:3: error: no descriptors on this op: run tc-compute-descriptors first{{$}}
+// CHECK: {{.*}}lower-alone.mlir:9:3: error: 'tc.wgmma' has no descriptors at tc-lower-to-ptx: run tc-compute-descriptors first{{$}}
 
 // -----
 
-// ... the tcgen05.mma has no instruction descriptor (checked before its descriptors).
+// ... the tcgen05.mma has no instruction descriptor.
 func.func @noidesc() attributes {tc.target = "sm_100a"} {
   %a = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>
   %b = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 16384>>
@@ -21,7 +21,7 @@ func.func @noidesc() attributes {tc.target = "sm_100a"} {
   %d = tc.tcgen05_mma %a, %b, %acc : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = 128b, offset = 0>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b, offset = 16384>>, !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: {{.*}}lower-alone.mlir:21:3: error: no instruction descriptor on this op: run tc-compute-descriptors first{{$}}
+// CHECK: {{.*}}lower-alone.mlir:21:3: error: 'tc.tcgen05_mma' has no descriptors at tc-lower-to-ptx: run tc-compute-descriptors first{{$}}
 
 // -----
 
@@ -30,7 +30,7 @@ func.func @auto_tile() attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// CHECK: {{.*}}lower-alone.mlir:30:3: error: run tc-choose-swizzle and tc-assign-smem before tc-lower-to-ptx{{$}}
+// CHECK: {{.*}}lower-alone.mlir:30:3: error: the tile's swizzle is still auto at tc-lower-to-ptx: run tc-choose-swizzle first{{$}}
 
 // -----
 
@@ -39,4 +39,4 @@ func.func @unplaced() attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
   func.return
 }
-// CHECK: {{.*}}lower-alone.mlir:39:3: error: run tc-choose-swizzle and tc-assign-smem before tc-lower-to-ptx{{$}}
+// CHECK: {{.*}}lower-alone.mlir:39:3: error: the tile has no shared-memory offset at tc-lower-to-ptx: run tc-assign-smem first{{$}}

@@ -126,4 +126,4 @@ func.func @auto_swizzle() attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   func.return
 }
-// ERR: {{.*}}assign-smem.mlir:[[# @LINE - 3]]:3: error: the tile's swizzle is still auto: run tc-choose-swizzle first{{$}}
+// ERR: {{.*}}assign-smem.mlir:[[# @LINE - 3]]:3: error: the tile's swizzle is still auto at tc-assign-smem: run tc-choose-swizzle first{{$}}

@@ -24,7 +24,7 @@ func.func @readme() attributes {tc.target = "sm_90a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x2400, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010240>,
 // CHECK-SAME: #tc.desc<k = 48, start = 0x2460, lbo = 16, sbo = 1024, base_offset = 0, swizzle = 128b, value = 0x4000004000010246>]}
 // CHECK-NOT: tc.idesc
-// NOOFF: {{.*}}compute-descriptors.mlir:14:3: error: the tile has no offset yet: run tc-assign-smem first{{$}}
+// NOOFF: {{.*}}compute-descriptors.mlir:12:3: error: the tile has no shared-memory offset at tc-compute-descriptors: run tc-assign-smem first{{$}}
 
 // -----
 
@@ -39,7 +39,7 @@ func.func @a_in_registers() attributes {tc.target = "sm_90a"} {
 // CHECK-LABEL: func.func @a_in_registers()
 // CHECK: tc.wgmma %a, %b, %acc a_in_registers {tc.b_descs = [
 // CHECK-SAME: #tc.desc<k = 0, start = 0x800, lbo = 16, sbo = 256, base_offset = 0, swizzle = 32b, value = 0xc000001000010080>]}
-// NOOFF: {{.*}}compute-descriptors.mlir:36:3: error: the tile has no offset yet: run tc-assign-smem first{{$}}
+// NOOFF: {{.*}}compute-descriptors.mlir:33:3: error: the tile has no shared-memory offset at tc-compute-descriptors: run tc-assign-smem first{{$}}
 
 // -----
 
@@ -90,7 +90,7 @@ func.func @a_in_tmem() attributes {tc.target = "sm_100a"} {
 // CHECK-SAME: #tc.desc<k = 0, start = 0x2000, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010200>,
 // CHECK-SAME: #tc.desc<k = 8, start = 0x2020, lbo = 16, sbo = 512, base_offset = 0, swizzle = 64b, value = 0x8000402000010202>],
 // CHECK-SAME: tc.idesc = #tc.idesc<kind = tf32, a = tf32, b = tf32, d = f32, m = 128, n = 32, a_major = k, b_major = k, value = 0x08080910>}
-// NOOFF: {{.*}}compute-descriptors.mlir:85:3: error: the tile has no offset yet: run tc-assign-smem first{{$}}
+// NOOFF: {{.*}}compute-descriptors.mlir:82:3: error: the tile has no shared-memory offset at tc-compute-descriptors: run tc-assign-smem first{{$}}
 
 // -----
 

@@ -5,9 +5,10 @@ module is left as it was), or a path to an existing ``.mlir`` file (an `os.PathL
 one-line str ending in ``.mlir``). It is compiled as `lower-tc -t cubin` compiles it (the
 default pipeline, then ptxas for the kernel's target: lowering/compile.py `compile_source`).
 
-A program the compiler refuses is a `CompileError` whose message is the located line
-``file:line:col: error: ...`` the command line prints (several lines for ptxas, one per
-error it found); a missing ptxas or its time-out is one too. The caller's mistakes about
+A program the compiler refuses is a `CompileError` (lowering/compile.py) whose message is
+the located line ``file:line:col: error: ...`` the command line prints (several lines for
+ptxas, one per error it found), its place also as fields; a missing ptxas or its time-out
+is one too. The caller's mistakes about
 what to pick are ValueErrors: `kernel=` names one kernel, and is needed where the module
 has several; `target=` is checked against the kernel's `tc.target`.
 """
@@ -23,21 +24,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from lower_tc.dialects.diagnostics import error_line
-from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError
-from lower_tc.lowering.compile import CompiledKernel, compile_source
+from lower_tc.lowering.backend.ptxas import BackendError
+from lower_tc.lowering.compile import CompiledKernel, CompileError, compile_error, compile_source
 from lower_tc.lowering.parse import decode_source
 from lower_tc.lowering.runtime.callable import Kernel
 from lower_tc.lowering.runtime.session import TARGET_CAPABILITY
-
-
-class CompileError(Exception):
-    """The compiler refused the program: `message` is the located diagnostic
-    (``file:line:col: error: ...``); the original exception is the `__cause__`."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def compile(source: str | os.PathLike[str] | ModuleOp, *, kernel: str | None = None, target: str | None = None) -> Kernel:  # noqa: A001 - lower_tc.compile, as the API names it
@@ -51,8 +42,7 @@ def compile(source: str | os.PathLike[str] | ModuleOp, *, kernel: str | None = N
     chosen = pick(compiled(text, name), kernel, name)
     if target is not None and chosen.info.target != target:
         raise ValueError(f"kernel {chosen.name} is for {chosen.info.target} (its tc.target), not {target}")
-    assert chosen.cubin is not None  # compile_source(assemble=True)
-    return Kernel(chosen.cubin, chosen.info)
+    return chosen.kernel()
 
 
 def source_text(source: Any) -> tuple[str, str]:
@@ -75,12 +65,8 @@ def compiled(text: str, name: str) -> list[CompiledKernel]:
     """compile_source(assemble=True), its refusals as CompileError."""
     try:
         return compile_source(text, name, assemble=True)
-    except (ParseError, DiagnosticException) as err:
-        raise CompileError(error_line(err, name)) from err
-    except PtxasTimeoutError as err:
-        raise CompileError(str(err) if err.where else f"{name}: error: {err}") from err
-    except BackendError as err:
-        raise CompileError(f"{name}: error: {err}") from err
+    except (ParseError, DiagnosticException, BackendError) as err:
+        raise compile_error(err, name) from err
 
 
 def pick(kernels: list[CompiledKernel], kernel: str | None, name: str) -> CompiledKernel:

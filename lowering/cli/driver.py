@@ -21,23 +21,21 @@ import sys
 from io import BytesIO, StringIO
 from typing import IO
 
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from lower_tc.dialects import available_targets, register_dialects
-from lower_tc.dialects.diagnostics import LocatedError, error_line, location
-from lower_tc.layout.kernel_info import KernelInfo
-from lower_tc.lowering.backend.assembler import assemble
+from lower_tc.dialects.diagnostics import LocatedError, error_line
 from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError
 from lower_tc.lowering.cli.output import OutputError, write_files, write_folder, write_stdout, writes_in_place
-from lower_tc.lowering.parse import decode_source, locating_verify_errors, parse_source
+from lower_tc.lowering.compile import PtxModule, apply_pipeline, module_kernels
+from lower_tc.lowering.parse import decode_source, parse_source
 from lower_tc.lowering.pictures.picture import tile_svg
 from lower_tc.lowering.pictures.picture_html import program_html
 from lower_tc.lowering.pictures.picture_program import collect
 from lower_tc.lowering.pictures.tile import PictureError
 from lower_tc.lowering.runtime.artifact import artifact_files
-from lower_tc.dialects.ptx import TARGET_ATTR, KernelOp
 from lower_tc.dialects.ptx.printer import CubinTarget
 from lower_tc.passes import DEFAULT_PIPELINE, available_passes
 
@@ -103,8 +101,10 @@ class LowerTcMain(xDSLOptMain):
         return parse_source(self.ctx, text, self.get_input_name(), start_offset, not self.args.no_implicit_module)
 
     def apply_passes(self, prog: ModuleOp) -> None:
-        with locating_verify_errors(prog):
-            super().apply_passes(prog)
+        """The passes of -p through the one path the Python API takes too (verified after
+        each, failures at their op), with xdsl-opt's callback (--print-between-passes,
+        --time-passes, --disable-verify)."""
+        apply_pipeline(self.ctx, prog, self.pipeline.passes, self.pipeline.callback)
 
     @property
     def wants_cubin(self) -> bool:
@@ -116,16 +116,14 @@ class LowerTcMain(xDSLOptMain):
         write: the cubin and, beside it, every kernel's launch metadata (FILE.json,
         lowering/runtime/artifact.py). A FILE that is not a regular file (/dev/null, a
         pipe) gets the cubin alone: nothing can be written beside it."""
-        target = module.attributes.get(TARGET_ATTR)
-        assert isinstance(target, StringAttr)
-        ops = [op for op in module.walk() if isinstance(op, KernelOp)]
-        cubin = assemble(text, target.data, kernel_locations={op.sym_name.data: location(op) for op in ops})
+        ptx_module = PtxModule.of(module, text)
+        cubin = ptx_module.assemble()
         out = self.args.output_file
         if writes_in_place(out):
             return {out: cubin}
         # a hand-written ptx.kernel may carry no launch metadata: it cannot be loaded by name
-        infos = [KernelInfo.from_json(op.info.data) for op in ops if op.info is not None]
-        return artifact_files(out, cubin, infos, target.data)
+        infos = [k.info for k in module_kernels(module, text=text)]
+        return artifact_files(out, cubin, infos, ptx_module.target)
 
     def run_pictures(self) -> int:
         """`-t svg -o DIR` / `-t html [-o FILE]`: every picture is drawn before any file

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A stand-in for someone else's xDSL-based compiler that embeds lower-tc.
 
-It is written the way the README's "Embedded in your own compiler" section says:
-it knows its own dialects and passes, and adds lower-tc's through the public API
-(`lower_tc.register_dialects`, `lower_tc.available_passes`, `lower_tc.print_ptx`)
-and nothing else. tests/test_embedding.py runs it as a separate program.
+It is built from the lower pieces of the public API (docs/ir.md, "Embedding"; the
+README's "Embedded in your own compiler" names it): it knows its own dialects and passes,
+parses with xDSL's own Parser, and adds lower-tc's through `lower_tc.register_dialects`,
+`lower_tc.available_passes` and `lower_tc.print_ptx`, nothing else. (docs/embedding.md's
+compiler uses `lower_tc.parse`, `run_passes` and `kernels` instead.)
+tests/test_embedding.py runs it as a separate program.
 
     my_compiler.py INPUT.mlir PIPELINE [--ptx]
 
