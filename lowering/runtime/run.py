@@ -3,8 +3,8 @@
 Fresh random inputs every run, outputs poisoned before the launch, every CUDA call's
 status checked, a time limit on the kernel (lowering/runtime/launch.py), and a
 comparison in float64 (lowering/runtime/checks.py): a single-tile kernel against its
-reference program (lowering/runtime/reference.py), a whole GEMM against D = A x B (+ C)
-(lowering/runtime/gemm_check.py).
+reference program (lowering/runtime/reference.py), a whole GEMM against D = A x B (+ C),
+per matrix of a batched one (lowering/runtime/gemm_check.py).
 """
 
 from __future__ import annotations
