@@ -396,3 +396,23 @@ def test_check_gemm_compares_a_batch_with_a_broadcast_operand() -> None:
     assert (bad, checked, missing) == (0, 3 * 8 * 4, 0) and worst < 1e-12
     d[1, 2, 3] += 1
     assert check_gemm(info.gemm, {"a": a, "b": b}, d, "f32", "bf16", 1e-4, rng)[1] == 1
+
+
+def test_run_cli_takes_a_batch_and_refuses_one_for_a_matrix_before_assembling(capsys, monkeypatch) -> None:
+    from conftest import ROOT
+    from lower_tc.lowering.backend import assembler
+    from lower_tc.lowering.cli import run as run_cli
+    from lower_tc.lowering.cli.main import main
+
+    monkeypatch.setattr(assembler, "assemble", lambda *a, **k: pytest.fail("assembled before the sizes were checked"))
+    example = str(ROOT / "examples" / "gemm_bf16_dynamic.mlir")
+    code = main(["run", example, "--shape", "A=8x64x64@,4096", "--shape", "B=64x64", "--shape", "D=64x64"])
+    err = capsys.readouterr().err
+    assert code == 1 and err == ("lower-tc run: error: --shape A=8x64x64: the kernel's A is one matrix (?x?), the same "
+                                 "for every batch: give --shape A=ROWSxCOLS\n")
+    with pytest.raises(SystemExit):
+        main(["run", example, "--shape", "A=8x64x64@64,"])
+    assert "NAME=BATCHxROWSxCOLS[@LD[,BSTRIDE]]" in capsys.readouterr().err
+    kernels = [SimpleNamespace(info=dynamic_batched())]
+    own = run_cli._kernel_shapes(kernels, {"A": BatchShape(6, 64, 64), "B": BatchShape(6, 64, 64), "D": BatchShape(6, 64, 64)})
+    assert own == [{"A": (6, 64, 64, None, None), "B": (6, 64, 64, None, None), "D": (6, 64, 64, None, None)}]
