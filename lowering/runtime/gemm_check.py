@@ -10,7 +10,7 @@ SAMPLE_BATCHES random ones get the sample above (all of a matrix where one is wi
 the limit), and 4096 random outputs are drawn from every matrix. Whatever is sampled,
 every element of D must have been written (none may still hold the poison, none may be
 NaN), and everything else (A, B, C, D's padding between rows and between matrices, the
-guards after every buffer) must come back unchanged.
+guards around every buffer) must come back unchanged.
 """
 
 from __future__ import annotations

@@ -111,14 +111,20 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
             # one matrix for every batch: 2-d, or a batch of 1 compiled in
             if x.batch != d.batch and info.args[index].batch != 1:
                 raise ShapeError(
-                    f"the batches do not make a GEMM: {role} ({x.param[2:]}) has {x.batch} matrices and D "
-                    f"({d.param[2:]}) {d.batch}; a batched operand has D's batch (only one compiled as a "
-                    "single matrix, or with a batch of 1, is the same for every batch)", x.param[2:],
+                    f"the batches do not make a GEMM: {_role(role, x)} has {x.batch} "
+                    f"{'matrix' if x.batch == 1 else 'matrices'} and {_role('D', d)} {d.batch}; a batched operand "
+                    "has D's batch (only one compiled as a single matrix, or with a batch of 1, is the same for "
+                    "every batch)", x.param[2:],
                 )
         gemm = replace(gemm, m=m, n=n, k=k, batch=d.batch if d.batched else gemm.batch)
     resolved = replace(info, args=args, size_params=size_params, grid=grid, gemm=gemm, tensor_maps=tensor_maps)
     check_launch_limits(resolved)
     return resolved
+
+
+def _role(role: str, a: ArgInfo) -> str:
+    """A GEMM operand as an error names it: ``B``, or ``B (W)`` where the argument is W."""
+    return role if a.param[2:] == role else f"{role} ({a.param[2:]})"
 
 
 def dims(a: ArgInfo) -> str:
