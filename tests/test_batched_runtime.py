@@ -416,3 +416,39 @@ def test_run_cli_takes_a_batch_and_refuses_one_for_a_matrix_before_assembling(ca
     kernels = [SimpleNamespace(info=dynamic_batched())]
     own = run_cli._kernel_shapes(kernels, {"A": BatchShape(6, 64, 64), "B": BatchShape(6, 64, 64), "D": BatchShape(6, 64, 64)})
     assert own == [{"A": (6, 64, 64, None, None), "B": (6, 64, 64, None, None), "D": (6, 64, 64, None, None)}]
+
+
+def test_a_batch_of_one_known_at_launch_keeps_a_2d_map() -> None:
+    """B compiled as memref<1x?x?x...> is one matrix for every batch: the lowering gives
+    it a 2-d tensor map (box of two), filled with its matrix alone."""
+    info = dynamic_batched()
+    b = replace(info.args[1], shape=(1, None, None))
+    tm = replace(info.tensor_maps[1], box=(64, 256))
+    one = replace(info, args=(info.args[0], b, info.args[2]), tensor_maps=(info.tensor_maps[0], tm))
+    got = resolve_sizes(one, shapes(B=BatchShape(1, 1000, 904)))
+    assert got.tensor_maps[1].global_dims == (1000, 904) and got.tensor_maps[1].global_strides == (2000,)
+    assert got.args[1].shape == (1, 1000, 904)
+
+
+@pytest.mark.parametrize("options, grid", [
+    ("", (96, 1, 1)),  # persistent: the 3 x 4 tiles (128 x 256) of 8 matrices, 96 CTAs (132 SMs)
+    ('schedule = "pipelined", raster = 0', (3, 4, 8)),  # row order: the batch as grid z
+])
+def test_a_compiled_batched_kernel_launches_on_3d_arrays(fake, options, grid) -> None:
+    import sys
+
+    from conftest import ROOT
+    from lower_tc.lowering.compile import compile_source
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from gemm_sweep import GemmCase
+
+    case = GemmCase("bf16", "bf16", "f32", "bf16", 500, 600, 256, True, False, None, batch=8, options=options)
+    (compiled,) = compile_source(case.source(), case.name)
+    info = compiled.info
+    a, b, d = batch_array(fake, 8, 500, 256), batch_array(fake, 8, 256, 600, order="F"), batch_array(fake, 8, 500, 600)
+    Kernel(b"cubin", info)(a, b, d)
+    got, pointers, sizes = launched(fake, info)
+    assert (info.gemm.config.bm, info.gemm.config.bn) == (128, 256) and got == grid
+    assert pointers == [ptr(a), ptr(b), ptr(d)] and sizes == []
+    assert all(m.args[1] == 3 for m in fake.tensor_maps)  # every map over a batch: rank 3

@@ -124,6 +124,13 @@ def test_batched_operands_are_3d_memrefs_with_their_batch_strides() -> None:
     assert plan.kernel == "lower_tc_matmul_bf16_bf16_f32_bf16_NN_batched"
 
 
+def test_inputs_may_overlap_from_batch_to_batch() -> None:
+    """A sliding window over one buffer: A's matrices 64 elements apart (tc.matmul only
+    keeps D's matrices apart)."""
+    plan = plan_matmul(brow("a", 4, 128, 64, stride=64), row("b", 64, 128), None, None, target="sm_90a")
+    assert "%A: memref<4x128x64xbf16, strided<[64, 64, 1]>>" in plan.source
+
+
 def test_a_transposed_view_per_batch_is_column_major() -> None:
     """b.transpose(-1, -2) of a contiguous (B, N, K) weight: (B, K, N), strides (N K, 1, K)."""
     plan = plan_matmul(brow("a", 4, 200, 112), bcol("b", 4, 112, 136), brow("out", 4, 200, 136, "f32"), None, target="sm_90a")
@@ -172,7 +179,7 @@ def test_dynamic_batches_are_question_marks_and_c_is_a_batch() -> None:
         ((brow("a", 4, 128, 64), row("b", 64, 128), None, row("c", 128, 128)), "c", "c is 128x128: it is added to D = a x b, 4x128x128"),
         ((brow("a", 4, 128, 64), row("b", 64, 128), None, brow("c", 4, 128, 128, stride=0)), "c", "c's batch stride is 0"),
         ((brow("a", 4, 128, 64, stride=128 * 64 + 4), row("b", 64, 128), None, None), "a", "(16392 bytes): TMA needs a multiple of 16"),
-        ((brow("a", 4, 128, 64, stride=64), row("b", 64, 128), None, None), "a", "its matrices would overlap"),
+        ((brow("a", 4, 128, 64, stride=-64), row("b", 64, 128), None, None), "a", "a's batch stride is -64"),
         ((brow("a", 0, 128, 64), row("b", 64, 128), None, None), "a", "a batch of at least one matrix"),
         ((bcol("a", 4, 128, 64, "e4m3"), bcol("b", 4, 64, 128, "e4m3"), None, None), "a", "give a row-major"),
     ],
@@ -181,3 +188,17 @@ def test_each_bad_batched_argument_is_refused_naming_it(args: tuple, argument: s
     with pytest.raises(ArgumentError) as err:
         plan_matmul(*args, target="sm_90a")
     assert err.value.argument == argument and words in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+@pytest.mark.parametrize(("b", "b_rank"), [(bcol("b", 6, 128, 192), 3), (row("b", 128, 192), 2), (brow("b", 1, 128, 192), 2)],
+                         ids=["batch", "2d", "batch1"])
+def test_batched_programs_compile_to_a_batched_contract(b: MatrixArg, b_rank: int, dynamic: bool) -> None:
+    plan = plan_matmul(brow("a", 6, 256, 128, stride=256 * 128 + 64), b, brow("out", 6, 256, 192, "f32", stride=256 * 200),
+                       None, target="sm_90a", dynamic=dynamic)
+    [k] = compile_source(plan.source)
+    gemm = k.info.gemm
+    assert gemm.batched and gemm.batch == (None if dynamic else 6)
+    assert [len(a.shape) for a in k.info.args] == [3, b_rank, 3]  # B one matrix for every batch: 2-d
+    if not dynamic:
+        assert k.info.args[2].strides == (256 * 200, 192, 1) and k.info.args[0].strides == (256 * 128 + 64, 128, 1)

@@ -191,11 +191,14 @@ def _batch_count(a: Batch | None, b: Batch | None) -> int:
 
 
 def _check_batch_stride(x: MatrixArg, batch: Batch, row_major: bool, ld: int, operand: str | None) -> None:
-    """A batch's matrices must not overlap (tc.matmul's rule), and an operand's batch
-    stride is a TMA stride: a multiple of 16 bytes."""
+    """The matrices of out's batch must not overlap (tc.matmul's rule: it would write one
+    over another), and an operand's batch stride is a TMA stride: a multiple of 16 bytes."""
     lines = x.shape[0] if row_major else x.shape[1]
     extent = lines * ld
-    if batch.stride < extent:
+    if batch.stride < 0:
+        raise ArgumentError(f"{x.name}'s batch stride is {batch.stride}: tc.matmul steps batches forward in memory; "
+                            "pass a contiguous copy", x.name)
+    if x.name == "out" and batch.stride < extent:
         what = "rows" if row_major else "columns"
         raise ArgumentError(
             f"{x.name}'s batch stride is {batch.stride} elements, below one matrix's extent ({lines} {what} x ld {ld} = "

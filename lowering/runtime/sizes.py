@@ -313,7 +313,7 @@ def _resolve_tensor_map(tm: TensorMap, a: ArgInfo) -> TensorMap:
         raise ShapeError(f"kernel argument {name}'s leading dimension is {_bytes(ld, bits)} bytes: TMA needs a multiple of 16", name)
     dims_: tuple[int, ...] = (cols, rows) if a.row_major else (rows, cols)
     strides: tuple[int, ...] = (ld * bits // 8,)
-    if a.batched:
+    if len(tm.box) == 3:  # a rank-3 map over a batch (a batch of 1 keeps a 2-d one)
         batch, stride = a.batch, a.batch_stride
         assert batch is not None and stride is not None
         if stride * bits % 128:
