@@ -169,6 +169,7 @@ def test_dynamic_batches_are_question_marks_and_c_is_a_batch() -> None:
     ("args", "argument", "words"),
     [
         ((brow("a", 4, 128, 64), brow("b", 3, 64, 128), None, None), "b", "b is a batch of 3 and a of 4"),
+        ((brow("a", 3, 128, 64), brow("b", 4, 64, 128), None, None), "b", "b is a batch of 4 and a of 3"),
         ((brow("a", 4, 128, 64, stride=0), brow("b", 4, 64, 128, stride=0), None, None), "b", "multiply a[0] and b[0] once"),
         ((brow("a", 4, 128, 64), row("b", 64, 128), row("out", 128, 128, "bf16"), None), "out", "out is 128x128: D = a x b is 4x128x128"),
         ((brow("a", 4, 128, 64), row("b", 64, 128), brow("out", 3, 128, 128, "bf16"), None), "out", "D = a x b is 4x128x128"),

@@ -180,10 +180,9 @@ def _batch_count(a: Batch | None, b: Batch | None) -> int:
     """The number of matrices of D: the batch of a or b (as torch.matmul broadcasts, from
     one matrix: a 2-d operand, a batch of 1, an expanded view)."""
     count = max(x.count for x in (a, b, Batch(1, 0)) if x is not None)
-    for name, x, other in (("b", b, a), ("a", a, b)):
-        if x is not None and x.count not in (1, count):
-            raise ArgumentError(f"{name} is a batch of {x.count} and {'a' if name == 'b' else 'b'} of {count}: batches "
-                                "broadcast only from one matrix (2-d, or a batch of 1), as in torch.matmul", name)
+    if a is not None and b is not None and a.count > 1 and b.count > 1 and a.count != b.count:
+        raise ArgumentError(f"b is a batch of {b.count} and a of {a.count}: batches broadcast only from one matrix "
+                            "(2-d, or a batch of 1), as in torch.matmul", "b")
     if count > 1 and all(x is None or x.one_matrix for x in (a, b)):
         raise ArgumentError(f"a and b are each one matrix for all {count} batches (expanded views): multiply a[0] "
                             "and b[0] once", "b")
