@@ -12,6 +12,13 @@ Axes: operand types (bf16, f16 with f32 and f16 accumulators, e4m3, e5m2, tf32, 
 four transposes where wgmma allows MN-major tiles (16-bit types) x shapes from 64^3 to
 8192^3 (ragged ones, M or N below one tile, K below BK) x tile configurations (the
 chooser's and three fixed ones, 2 to 5 stages) x D's type and an optional C.
+
+Batched GEMMs (`batched_cases`, after the rest so that the other rows keep their names and
+order): D[i] = A[i] x B[i] (+ C[i]) at ragged sizes, every operand type, the transposes,
+the schedules (pipelined and warp-specialised with the batch as grid z, persistent with
+the batch in the tile walk, the register and TMA-store epilogues), B one matrix for every
+batch (2-d, or a batch of 1), sizes known at launch, C, and padding between matrices
+(checked untouched like the padding between rows).
 """
 
 from __future__ import annotations
@@ -20,9 +27,10 @@ import argparse
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lower_tc.lowering.api.matmul_program import ELEMENT_BYTES, Matrix, dense_ld, matmul_program
+from lower_tc.lowering.runtime.sizes import BatchShape
 
 BYTES = ELEMENT_BYTES
 #: (A type, B type, accumulator, D type)
@@ -86,15 +94,45 @@ class GemmCase:
     target: str = "sm_90a"
     dynamic: bool = False  # sizes known only at launch (memref<?x?x...>), given to the runner
     options: str = ""  # the op's schedule and raster, e.g. 'schedule = "warp_specialized", raster = 8'
+    batch: int = 0  # 0: one GEMM; else D (A, B and C too) is a batch of this many matrices
+    broadcast_b: str = ""  # B the same for every batch: "2d" (a matrix), "batch1" (1 x K x N); "": a batch
+    pad: int = 0  # elements between A's, D's and C's matrices beyond the dense extent (a batch's padding)
 
-    def shapes(self) -> dict[str, tuple[int, int, int | None]] | None:
-        """The --shape values of a dynamic case (leading dimensions as in source())."""
+    def _lines_ld(self, rows: int, cols: int, dtype: str, row_major: bool) -> tuple[int, int]:
+        """A matrix's lines and (dense) leading dimension, as Matrix writes them."""
+        extent, lines = (cols, rows) if row_major else (rows, cols)
+        return lines, dense_ld(extent, dtype)
+
+    def _batch_stride(self, rows: int, cols: int, dtype: str, row_major: bool, padded: bool) -> int:
+        lines, ld = self._lines_ld(rows, cols, dtype, row_major)
+        return lines * ld + (self.pad if padded else 0)
+
+    def _operands(self) -> dict[str, tuple[int, int, str, bool, bool, bool]]:
+        """Per argument: rows, cols, type, row-major, batched, padded."""
+        batched = self.batch > 0
+        out = {
+            "A": (self.m, self.k, self.a, self.a_row, batched, True),
+            "B": (self.k, self.n, self.b, self.b_row, batched and self.broadcast_b != "2d", False),
+            "D": (self.m, self.n, self.d, True, batched, True),
+        }
+        if self.with_c:
+            out["C"] = out["D"]
+        return out
+
+    def shapes(self) -> dict[str, tuple[int, int, int | None] | BatchShape] | None:
+        """The --shape values of a dynamic case (leading dimensions and batch strides as in
+        source())."""
         if not self.dynamic:
             return None
-        a = (self.m, self.k, dense_ld(self.k if self.a_row else self.m, self.a))
-        b = (self.k, self.n, dense_ld(self.n if self.b_row else self.k, self.b))
-        d = (self.m, self.n, dense_ld(self.n, self.d))
-        return {"A": a, "B": b, "D": d, **({"C": d} if self.with_c else {})}
+        given: dict[str, tuple[int, int, int | None] | BatchShape] = {}
+        for name, (rows, cols, dtype, row_major, batched, padded) in self._operands().items():
+            _, ld = self._lines_ld(rows, cols, dtype, row_major)
+            if batched:
+                stride = self._batch_stride(rows, cols, dtype, row_major, padded)
+                given[name] = BatchShape(self.batch, rows, cols, ld, stride)
+            else:
+                given[name] = (rows, cols, ld)
+        return given
 
     @property
     def name(self) -> str:
@@ -104,21 +142,87 @@ class GemmCase:
         dyn = "_dyn" if self.dynamic else ""
         if self.options:
             dyn += "_" + "".join(ch for ch in self.options.replace("warp_specialized", "ws") if ch.isalnum() or ch == "_")
-        return f"{arch}{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}{dyn}" + ("_C" if self.with_c else "")
+        batch = ""
+        if self.batch:
+            batch = f"_batch{self.batch}" + {"": "", "2d": "_bcastB", "batch1": "_bcastB1"}[self.broadcast_b]
+            batch += f"_pad{self.pad}" if self.pad else ""
+        return f"{arch}{self.a}x{self.b}_{self.acc}_{self.d}_{t}_{self.m}x{self.n}x{self.k}_{cfg}{dyn}" + ("_C" if self.with_c else "") + batch
 
     def source(self) -> str:
-        def mat(rows: int, cols: int, dtype: str, row_major: bool) -> Matrix:
-            return Matrix(None, None, dtype, row_major) if self.dynamic else Matrix(rows, cols, dtype, row_major)
+        def mat(rows: int, cols: int, dtype: str, row_major: bool, batched: bool, padded: bool) -> Matrix:
+            if self.dynamic:
+                return Matrix(None, None, dtype, row_major, batched=batched)
+            if not batched:
+                return Matrix(rows, cols, dtype, row_major)
+            return Matrix(rows, cols, dtype, row_major, batched=True, batch=self.batch,
+                          batch_stride=self._batch_stride(rows, cols, dtype, row_major, padded))
 
         config = None
         if self.config is not None:
             bm, bn, bk_bytes, stages = self.config
             config = (bm, bn, bk_bytes // BYTES[self.a], stages)
-        d = mat(self.m, self.n, self.d, True)
+        ops = self._operands()
+        d = mat(*ops["D"])
+        b = mat(*ops["B"])
+        if self.broadcast_b == "batch1" and not self.dynamic:  # memref<1xKxN...>: one matrix for every batch
+            b = replace(b, batch=1)
         return matmul_program(
-            self.name.replace("-", "_"), mat(self.m, self.k, self.a, self.a_row), mat(self.k, self.n, self.b, self.b_row),
+            self.name.replace("-", "_"), mat(*ops["A"]), b,
             d, d if self.with_c else None, acc=self.acc, config=config, options=self.options, target=self.target,
         )
+
+
+#: Batched shapes (batch, M, N, K): ragged, a K below BK, and one past the full check.
+BATCH_SHAPES = [(3, 129, 65, 33), (4, 300, 40, 520), (2, 72, 200, 40), (6, 1000, 1000, 1000)]
+#: The schedules a batched GEMM is swept with besides the default (persistent where sizes
+#: are static): the batch as grid z (pipelined, warp-specialised), in the persistent tile
+#: walk, and the register epilogue.
+BATCH_OPTIONS = [
+    'schedule = "pipelined", raster = 0',
+    'schedule = "warp_specialized", raster = 0',
+    'schedule = "warp_specialized", raster = 3',
+    "persistent = true",
+    'epilogue = "registers"',
+]
+
+
+def batched_cases() -> list[GemmCase]:
+    """The batched GEMM: every type at every batched shape (A row-major, B column-major:
+    K-major tiles, which every type takes), the other transposes (bf16), every schedule
+    (bf16, f16 with an f16 accumulator, e4m3, s8), B the same for every batch (2-d, or a
+    batch of 1), sizes known at launch, C, padding between the matrices, a batch of 300."""
+    out: list[GemmCase] = []
+    for a, b, acc, d in TYPES:
+        for batch, *shape in BATCH_SHAPES:
+            out.append(GemmCase(a, b, acc, d, *shape, True, False, None, batch=batch))
+    for a_row, b_row in [(True, True), (False, False), (False, True)]:
+        for batch, *shape in BATCH_SHAPES[:2]:
+            out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, a_row, b_row, None, batch=batch))
+    for a, b, acc, d in (TYPES[0], TYPES[3], TYPES[4], TYPES[7]):
+        for batch, *shape in BATCH_SHAPES[:2]:
+            for options in BATCH_OPTIONS:
+                out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, batch=batch, options=options))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 300, 40, 520, True, True, None, batch=4,
+                        options='epilogue = "tma", persistent = true'))
+    for a, b, acc, d in TYPES:  # B one matrix for every batch
+        out.append(GemmCase(a, b, acc, d, 300, 40, 520, True, False, None, batch=4, broadcast_b="2d"))
+    for options in ("", *BATCH_OPTIONS[:2], "persistent = true"):
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 129, 65, 33, True, True, None, batch=3, broadcast_b="batch1", options=options))
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 129, 65, 33, False, False, None, batch=3, broadcast_b="2d", options=options))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):  # sizes known at launch
+        for batch, *shape in (BATCH_SHAPES[0], BATCH_SHAPES[1], BATCH_SHAPES[3]):
+            out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, batch=batch, dynamic=True))
+        out.append(GemmCase(a, b, acc, d, 300, 40, 520, True, False, None, batch=4, dynamic=True, broadcast_b="2d"))
+        out.append(GemmCase(a, b, acc, d, 129, 65, 33, True, False, None, batch=3, dynamic=True, pad=64, with_c=True))
+    for a, b, acc, d in TYPES:  # C
+        out.append(GemmCase(a, b, acc, d, 72, 200, 40, True, False, None, batch=2, with_c=True))
+    for a, b, acc, d in (TYPES[0], TYPES[4], TYPES[7]):  # padding between the matrices
+        for options in ("", 'schedule = "pipelined", raster = 0', 'epilogue = "registers"'):
+            out.append(GemmCase(a, b, acc, d, 129, 65, 33, True, False, None, batch=3, pad=64, options=options))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 64, 64, 64, True, False, None, batch=300))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 64, 64, 64, True, False, None, batch=300,
+                        options='schedule = "pipelined", raster = 0'))
+    return out
 
 
 #: tcgen05 (sm_100a: assembled and SASS-checked, not run): (A, B, accumulator, D); every
@@ -231,8 +335,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
-        out = out[::17]
-    return out
+        return out[::17] + batched_cases()[::9]
+    return out + batched_cases()
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
@@ -263,6 +367,8 @@ def summarize(path: str) -> str:
     for line in list(open(path))[1:]:
         name, verdict, detail = line.rstrip("\n").split("\t")[:3]
         key = "_".join(name.split("_")[:4 if name.startswith("sm_100a") else 3])
+        if "_batch" in name:
+            key += " (batched)"
         if "_dyn" in name:
             key += " (sizes at launch)"
         groups.setdefault(key, Counter())[verdict] += 1

@@ -160,7 +160,11 @@ def test_run_checks_launch_sizes_before_allocating_anything(shapes, status, mess
     ("A=0x64", "--shape 'A=0x64': sizes are positive"),
     ("A=-4x64", "--shape 'A=-4x64': sizes are positive"),
     ("=4x4", "--shape '=4x4': no argument name before '='"),
-    ("A=4x", "--shape 'A=4x': expected NAME=ROWSxCOLS or NAME=ROWSxCOLS@LD, e.g. A=4096x4096"),
+    ("A=4x", "--shape 'A=4x': expected NAME=ROWSxCOLS[@LD] or NAME=BATCHxROWSxCOLS[@LD[,BSTRIDE]], "
+             "e.g. A=4096x4096 or A=8x1024x1024"),
+    ("A=4x4x4x4", "--shape 'A=4x4x4x4': expected NAME=ROWSxCOLS[@LD] or NAME=BATCHxROWSxCOLS[@LD[,BSTRIDE]], "
+                  "e.g. A=4096x4096 or A=8x1024x1024"),
+    ("A=2x4x4@8,0", "--shape 'A=2x4x4@8,0': sizes are positive"),
 ])
 def test_a_malformed_shape_is_a_usage_error(shape, message) -> None:
     done = lower_tc("run", DYNAMIC, f"--shape={shape}")

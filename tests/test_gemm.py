@@ -253,10 +253,12 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
     info = resolve_sizes(kernel.info, case.shapes())  # sizes known at launch: as the runner does
     gemm = info.gemm
     assert (gemm.m, gemm.n, gemm.k) == (case.m, case.n, case.k)
+    assert gemm.batched == (case.batch > 0) and gemm.batch == max(case.batch, 1)
     c = gemm.config
-    tiles = (-(-case.n // c.bn), -(-case.m // c.bm), 1)
-    raster = info.grid == (tiles[0] * tiles[1], 1, 1)  # the grouped order: a 1-d grid
-    persistent = info.grid == (PersistentGrid(tiles[0] * tiles[1]), 1, 1)  # sized at launch
+    batch = max(case.batch, 1)  # a batched GEMM: the batch as grid z, or its tiles after each other on x
+    tiles = (-(-case.n // c.bn), -(-case.m // c.bm), batch)
+    raster = info.grid == (tiles[0] * tiles[1] * batch, 1, 1)  # the grouped order: a 1-d grid
+    persistent = info.grid == (PersistentGrid(tiles[0] * tiles[1] * batch), 1, 1)  # sized at launch
     assert info.grid == tiles or raster or persistent
     # persistent where asked, and by default where warp-specialised, rastered and static
     by_default = "persistent" not in case.options and not case.dynamic and '"pipelined"' not in case.options and "raster = 0" not in case.options and c.bm <= 128

@@ -120,9 +120,10 @@ POKE = """
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("offset, overrun", [(12, 0), (16, 4)])
+@pytest.mark.parametrize("offset, overrun", [(12, 0), (16, 4), (-4, 4)])
 def test_a_write_past_a_buffer_lands_in_its_guard_on_the_gpu(require_gpu, offset, overrun) -> None:
-    """A 16-byte buffer: a store at byte 12 is inside it, one at byte 16 is past its end."""
+    """A 16-byte buffer: a store at byte 12 is inside it, one at byte 16 is past its end,
+    one at byte -4 before its start (the guard before it)."""
     import numpy as np
 
     from lower_tc.lowering.backend.ptxas import assemble
@@ -137,6 +138,6 @@ def test_a_write_past_a_buffer_lands_in_its_guard_on_the_gpu(require_gpu, offset
     (back,), _, overruns = launch(cubin, info, [sent])
     assert overruns == [overrun]
     expected = sent.copy()
-    if offset < 16:
+    if 0 <= offset < 16:
         expected[offset // 4] = 0x12345678
     assert (back == expected).all(), back

@@ -123,3 +123,39 @@ def test_a_matmul_on_torch_tensors_seen_before_builds_no_view(fake, tmp_path, mo
     lower_tc.matmul(a, b, d, c)  # C given: another signature, another program
     assert len(seen) == 7 and len(list((tmp_path / "cache").rglob("*.cubin"))) == 2
     assert all(call[8] == 9 for call in fake.called("cuLaunchKernel"))  # torch's current stream
+
+
+def test_a_batch_of_one_matrix_is_one_gemm_on_the_3d_arrays(fake, tmp_path) -> None:
+    """(1, M, K) x (1, K, N) into (1, M, N): the plain GEMM's program, launched on the 3-d
+    arrays themselves (a 2-d kernel argument takes a batch of one matrix)."""
+    from test_batched_runtime import batch_array
+
+    a, b = batch_array(fake, 1, 208, 64, dtype="f16"), batch_array(fake, 1, 64, 136, order="F", dtype="f16", stride=5)
+    d = batch_array(fake, 1, 208, 136, dtype="f32")
+    assert lower_tc.matmul(a, b, d) is d
+    (meta,) = (tmp_path / "cache").rglob("*.json")
+    (kernel,) = json.loads(meta.read_text())["kernels"]
+    assert [arg["shape"] for arg in kernel["args"]] == [[208, 64], [64, 136], [208, 136]]
+    assert len(fake.called("cuLaunchKernel")) == 1
+    with pytest.raises(ArgumentError, match=r"out is 208x136: D = a x b is 1x208x136") as err:
+        lower_tc.matmul(a, b, gpu_array(fake, 208, 136, "f32"))
+    assert err.value.argument == "out"
+
+
+def test_a_batched_matmul_compiles_a_3d_program_and_launches_on_the_arrays(fake, tmp_path) -> None:
+    """(3, M, K) x (K, N) into (3, M, N): B one matrix for every batch, 2-d in the program;
+    the same kernel takes B as an expanded view."""
+    from test_batched_runtime import batch_array
+    from test_callable import cai
+
+    a, d = batch_array(fake, 3, 200, 64, dtype="f16"), batch_array(fake, 3, 200, 136, dtype="f32")
+    b = gpu_array(fake, 64, 136, "f16", order="F")
+    assert lower_tc.matmul(a, b, d) is d
+    (meta,) = (tmp_path / "cache").rglob("*.json")
+    (kernel,) = json.loads(meta.read_text())["kernels"]
+    assert [arg["shape"] for arg in kernel["args"]] == [[3, 200, 64], [64, 136], [3, 200, 136]]
+    assert kernel["gemm"]["batch"] == 3
+    expanded = cai(b.__cuda_array_interface__["data"][0], (3, 64, 136), "f16", (0, 1, 64))
+    lower_tc.matmul(a, expanded, d)
+    assert len(fake.called("cuLaunchKernel")) == 2 and len(list((tmp_path / "cache").rglob("*.cubin"))) == 1
+    assert [tuple(m.args[3]) for m in fake.tensor_maps[:2]] == [(64, 200, 3), (64, 136)]

@@ -50,7 +50,7 @@ def test_f32_operands_are_multiplied_as_tf32_and_fp8_needs_k_major() -> None:
         ((row("a", 128, 64), row("b", 32, 128), None, None), "b", "its rows must be a's columns"),
         ((row("a", 128, 100), row("b", 100, 128), None, None), "a", "multiple of 16 bytes"),
         ((MatrixArg("a", (128, 64), (128, 2), "bf16"), row("b", 64, 128), None, None), "a", "one stride 1"),
-        ((MatrixArg("a", (4, 128, 64), (1, 1, 1), "bf16"), row("b", 64, 128), None, None), "a", "3 dimensions"),
+        ((MatrixArg("a", (2, 4, 128, 64), (1, 1, 1, 1), "bf16"), row("b", 64, 128), None, None), "a", "4 dimensions"),
         ((row("a", 128, 64, "f64"), row("b", 64, 128), None, None), "a", "multiplies"),
         ((row("a", 128, 64), row("b", 64, 128, "f16"), None, None), "b", "cannot multiply bf16 by f16"),
         ((row("a", 128, 64), row("b", 64, 128), row("out", 128, 64, "f32"), None), "out", "D = a x b is 128x128"),
@@ -98,3 +98,108 @@ def test_a_size_one_dimension_reads_either_way() -> None:
     # an M x 1 column (K = 1 is no TMA row, but N = 1 is): b 64x1 contiguous, strides (1, 1)
     plan = plan_matmul(row("a", 128, 64), MatrixArg("b", (64, 1), (1, 1), "bf16"), None, None, target="sm_90a")
     assert compile_source(plan.source)
+
+
+# -- batches ---------------------------------------------------------------------------------------
+
+
+def brow(name: str, batch: int, rows: int, cols: int, dtype: str = "bf16", ld: int | None = None,
+         stride: int | None = None) -> MatrixArg:
+    ld = ld if ld is not None else cols
+    return MatrixArg(name, (batch, rows, cols), (rows * ld if stride is None else stride, ld, 1), dtype)
+
+
+def bcol(name: str, batch: int, rows: int, cols: int, dtype: str = "bf16", ld: int | None = None,
+         stride: int | None = None) -> MatrixArg:
+    ld = ld if ld is not None else rows
+    return MatrixArg(name, (batch, rows, cols), (cols * ld if stride is None else stride, 1, ld), dtype)
+
+
+def test_batched_operands_are_3d_memrefs_with_their_batch_strides() -> None:
+    plan = plan_matmul(brow("a", 6, 256, 128), brow("b", 6, 128, 192, stride=128 * 192 + 64), None, None, target="sm_90a")
+    assert (plan.m, plan.n, plan.k, plan.batch, plan.out_shape) == (256, 192, 128, 6, (6, 256, 192))
+    assert "%A: memref<6x256x128xbf16, strided<[32768, 128, 1]>>" in plan.source
+    assert "%B: memref<6x128x192xbf16, strided<[24640, 192, 1]>>" in plan.source
+    assert "%D: memref<6x256x192xbf16, strided<[49152, 192, 1]>>" in plan.source  # allocated dense
+    assert plan.kernel == "lower_tc_matmul_bf16_bf16_f32_bf16_NN_batched"
+
+
+def test_inputs_may_overlap_from_batch_to_batch() -> None:
+    """A sliding window over one buffer: A's matrices 64 elements apart (tc.matmul only
+    keeps D's matrices apart)."""
+    plan = plan_matmul(brow("a", 4, 128, 64, stride=64), row("b", 64, 128), None, None, target="sm_90a")
+    assert "%A: memref<4x128x64xbf16, strided<[64, 64, 1]>>" in plan.source
+
+
+def test_a_transposed_view_per_batch_is_column_major() -> None:
+    """b.transpose(-1, -2) of a contiguous (B, N, K) weight: (B, K, N), strides (N K, 1, K)."""
+    plan = plan_matmul(brow("a", 4, 200, 112), bcol("b", 4, 112, 136), brow("out", 4, 200, 136, "f32"), None, target="sm_90a")
+    assert "%B: memref<4x112x136xbf16, strided<[15232, 1, 112]>>" in plan.source and plan.kernel.endswith("_NT_batched")
+    assert "%D: memref<4x200x136xf32, strided<[27200, 136, 1]>>" in plan.source
+
+
+@pytest.mark.parametrize("b", [row("b", 128, 192), brow("b", 1, 128, 192, stride=7), brow("b", 6, 128, 192, stride=0)],
+                         ids=["2d", "batch1", "expanded"])
+def test_one_b_for_every_batch_is_a_2d_memref(b: MatrixArg) -> None:
+    plan = plan_matmul(brow("a", 6, 256, 128), b, None, None, target="sm_90a")
+    assert "%B: memref<128x192xbf16, strided<[192, 1]>>" in plan.source
+    assert "%A: memref<6x256x128xbf16" in plan.source and "%D: memref<6x256x192xbf16" in plan.source
+    assert plan.out_shape == (6, 256, 192)
+
+
+def test_a_2d_a_times_a_batch_of_b_and_a_batch_of_one() -> None:
+    plan = plan_matmul(row("a", 256, 128), bcol("b", 3, 128, 64), None, None, target="sm_90a")
+    assert "%A: memref<256x128xbf16, strided<[128, 1]>>" in plan.source and "%B: memref<3x128x64xbf16" in plan.source
+    one = plan_matmul(brow("a", 1, 256, 128), brow("b", 1, 128, 64), None, None, target="sm_90a")
+    assert one.out_shape == (1, 256, 64) and one.batch == 1  # one GEMM of 2-d matrices
+    assert "memref<1x" not in one.source and not one.kernel.endswith("_batched") and "memref<256x128xbf16" in one.source
+
+
+def test_dynamic_batches_are_question_marks_and_c_is_a_batch() -> None:
+    plan = plan_matmul(brow("a", 6, 1000, 512), row("b", 512, 768), None, brow("c", 6, 1000, 768), target="sm_90a",
+                       dynamic=True)
+    assert "%A: memref<?x?x?xbf16, strided<[?, ?, 1]>>" in plan.source
+    assert "%B: memref<?x?xbf16, strided<[?, 1]>>" in plan.source
+    assert "%D: memref<?x?x?xbf16, strided<[?, ?, 1]>>" in plan.source and "%C: memref<?x?x?xbf16, strided<[?, ?, 1]>>" in plan.source
+    col_b = plan_matmul(brow("a", 6, 1000, 512), bcol("b", 6, 512, 768), None, None, target="sm_90a", dynamic=True)
+    assert "%B: memref<?x?x?xbf16, strided<[?, 1, ?]>>" in col_b.source
+
+
+@pytest.mark.parametrize(
+    ("args", "argument", "words"),
+    [
+        ((brow("a", 4, 128, 64), brow("b", 3, 64, 128), None, None), "b", "b is a batch of 3 and a of 4"),
+        ((brow("a", 3, 128, 64), brow("b", 4, 64, 128), None, None), "b", "b is a batch of 4 and a of 3"),
+        ((brow("a", 4, 128, 64, stride=0), brow("b", 4, 64, 128, stride=0), None, None), "b", "multiply a[0] and b[0] once"),
+        ((brow("a", 4, 128, 64), row("b", 64, 128), row("out", 128, 128, "bf16"), None), "out", "out is 128x128: D = a x b is 4x128x128"),
+        ((brow("a", 4, 128, 64), row("b", 64, 128), brow("out", 3, 128, 128, "bf16"), None), "out", "D = a x b is 4x128x128"),
+        ((row("a", 128, 64), row("b", 64, 128), brow("out", 1, 128, 128, "bf16"), None), "out", "out is 1x128x128: D = a x b is 128x128"),
+        ((brow("a", 4, 128, 64), row("b", 64, 128), brow("out", 4, 128, 128, "bf16", stride=128 * 100), None), "out",
+         "out's batch stride is 12800 elements, below one matrix's extent (128 rows x ld 128 = 16384)"),
+        ((brow("a", 4, 128, 64), row("b", 64, 128), brow("out", 4, 128, 128, "bf16", stride=0), None), "out", "out's batch stride is 0"),
+        ((brow("a", 4, 128, 64), row("b", 64, 128), None, row("c", 128, 128)), "c", "c is 128x128: it is added to D = a x b, 4x128x128"),
+        ((brow("a", 4, 128, 64), row("b", 64, 128), None, brow("c", 4, 128, 128, stride=0)), "c", "c's batch stride is 0"),
+        ((brow("a", 4, 128, 64, stride=128 * 64 + 4), row("b", 64, 128), None, None), "a", "(16392 bytes): TMA needs a multiple of 16"),
+        ((brow("a", 4, 128, 64, stride=-64), row("b", 64, 128), None, None), "a", "a's batch stride is -64"),
+        ((brow("a", 0, 128, 64), row("b", 64, 128), None, None), "a", "a batch of at least one matrix"),
+        ((bcol("a", 4, 128, 64, "e4m3"), bcol("b", 4, 64, 128, "e4m3"), None, None), "a", "give a row-major"),
+    ],
+)
+def test_each_bad_batched_argument_is_refused_naming_it(args: tuple, argument: str, words: str) -> None:
+    with pytest.raises(ArgumentError) as err:
+        plan_matmul(*args, target="sm_90a")
+    assert err.value.argument == argument and words in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+@pytest.mark.parametrize(("b", "b_rank"), [(bcol("b", 6, 128, 192), 3), (row("b", 128, 192), 2), (brow("b", 1, 128, 192), 2)],
+                         ids=["batch", "2d", "batch1"])
+def test_batched_programs_compile_to_a_batched_contract(b: MatrixArg, b_rank: int, dynamic: bool) -> None:
+    plan = plan_matmul(brow("a", 6, 256, 128, stride=256 * 128 + 64), b, brow("out", 6, 256, 192, "f32", stride=256 * 200),
+                       None, target="sm_90a", dynamic=dynamic)
+    [k] = compile_source(plan.source)
+    gemm = k.info.gemm
+    assert gemm.batched and gemm.batch == (None if dynamic else 6)
+    assert [len(a.shape) for a in k.info.args] == [3, b_rank, 3]  # B one matrix for every batch: 2-d
+    if not dynamic:
+        assert k.info.args[2].strides == (256 * 200, 192, 1) and k.info.args[0].strides == (256 * 128 + 64, 128, 1)

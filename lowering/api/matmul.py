@@ -49,7 +49,9 @@ def matmul(
     **options: Any,
 ) -> Any:
     """D = a x b (+ c) into `out` (allocated like `a` when None: torch or CuPy, M x N,
-    row-major, of the type matmul_plan.DEFAULT_OUT names) and returns it. `acc` is the
+    row-major, of the type matmul_plan.DEFAULT_OUT names) and returns it. Batches as
+    torch.matmul takes them: a (B, M, K) or (M, K), b (B, K, N), (1, K, N) or (K, N), at
+    least one 3-d, make D (B, M, N); c, when given, has D's shape. `acc` is the
     accumulator ("f32", "f16", "s32"), `config` a GemmConfig or (bm, bn, bk, stages),
     `options` tc.matmul's (schedule, raster, persistent, mma_depth, cluster, epilogue,
     l2_promotion: docs/gemm.md). f32 operands are multiplied as tf32. Raises an
@@ -61,7 +63,7 @@ def matmul(
     if found is not None:  # torch tensors of a signature seen before: its kernel checks the call
         kernel, plan = found
         if out is None:
-            out = allocate(a, (plan.m, plan.n), plan.out_dtype)
+            out = allocate(a, plan.out_shape, plan.out_dtype)
         kernel(a, b, out, *([c] if c is not None else []), stream=handle)
         return out
     views = {name: view_of(x, name, stream=handle) for name, x in arrays}
@@ -74,7 +76,7 @@ def matmul(
     if fast is not None:
         _torch_calls.put(fast, (kernel, plan))
     if out is None:
-        out = allocate(a, (plan.m, plan.n), plan.out_dtype)
+        out = allocate(a, plan.out_shape, plan.out_dtype)
         views["out"] = view_of(out, "out", stream=handle)
     # the views read above, in the kernel's argument order (A, B, D[, C]): launched as
     # Kernel.__call__ launches, without reading the arrays again
@@ -159,9 +161,10 @@ def _capability_target(device_id: int) -> str:
     raise DeviceError(f"device {device_id} has compute capability {major}.{minor}: lower-tc's kernels need 9.0 (sm_90a) or 10.0 (sm_100a)")
 
 
-def allocate(like: Any, shape: tuple[int, int], dtype: str) -> Any:
-    """An empty row-major array for D, from `like`'s library and on its device: a torch
-    tensor, or a CuPy array (bf16 as uint16 bits, wrapped by `reinterpret`)."""
+def allocate(like: Any, shape: tuple[int, ...], dtype: str) -> Any:
+    """An empty row-major array for D (M x N, or batch x M x N), from `like`'s library and
+    on its device: a torch tensor, or a CuPy array (bf16 as uint16 bits, wrapped by
+    `reinterpret`)."""
     owner = like.array if isinstance(like, Reinterpreted) else like
     module = type(owner).__module__.split(".")[0]
     if module == "torch":

@@ -43,7 +43,8 @@ class MatrixArg:
 @dataclass(frozen=True)
 class MatmulPlan:
     """The program for one call's arrays, and what the caller allocates when no `out` is
-    given (an M x N row-major array of `out_dtype`)."""
+    given: a row-major array of `out_dtype` and shape `out_shape` (M x N, or batch x M x N
+    where a or b is 3-d)."""
 
     source: str
     kernel: str
@@ -51,6 +52,41 @@ class MatmulPlan:
     n: int
     k: int
     out_dtype: str
+    out_shape: tuple[int, ...] = ()
+    batch: int = 1  # matrices of D the kernel computes (1: one GEMM)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A 3-d array's batch: `count` matrices `stride` elements apart."""
+
+    count: int
+    stride: int
+
+    @property
+    def one_matrix(self) -> bool:
+        """The same matrix for every batch: a batch of 1, or an expanded view (stride 0)."""
+        return self.count == 1 or self.stride == 0
+
+
+def split_batch(x: MatrixArg) -> tuple[MatrixArg, Batch | None]:
+    """`x`'s matrix (its last two dimensions) and its batch (None: a 2-d array)."""
+    if len(x.shape) not in (2, 3) or len(x.strides) != len(x.shape):
+        raise ArgumentError(f"{x.name} has {len(x.shape)} dimensions: lower_tc.matmul multiplies matrices (2-d) "
+                            "or batches of them (3-d)", x.name)
+    if len(x.shape) == 2:
+        return x, None
+    count = x.shape[0]
+    if count < 1:
+        raise ArgumentError(f"{x.name} is {_dims(x.shape)}: a batch of at least one matrix", x.name)
+    why = index_problem(count, f"{x.name}'s batch")
+    if why:
+        raise ArgumentError(why, x.name)
+    return MatrixArg(x.name, x.shape[1:], x.strides[1:], x.dtype), Batch(count, x.strides[0])
+
+
+def _dims(shape: tuple[int, ...]) -> str:
+    return "x".join(map(str, shape))
 
 
 def _two_d(x: MatrixArg) -> tuple[int, int]:
@@ -140,6 +176,41 @@ def _config(config: object) -> tuple[int, int, int, int] | None:
     raise ArgumentError(f"config is a GemmConfig, a (bm, bn, bk, stages) tuple or a dict of those four integers, not {config!r}", "config")
 
 
+def _batch_count(a: Batch | None, b: Batch | None) -> int:
+    """The number of matrices of D: the batch of a or b (as torch.matmul broadcasts, from
+    one matrix: a 2-d operand, a batch of 1, an expanded view)."""
+    count = max(x.count for x in (a, b, Batch(1, 0)) if x is not None)
+    if a is not None and b is not None and a.count > 1 and b.count > 1 and a.count != b.count:
+        raise ArgumentError(f"b is a batch of {b.count} and a of {a.count}: batches broadcast only from one matrix "
+                            "(2-d, or a batch of 1), as in torch.matmul", "b")
+    if count > 1 and all(x is None or x.one_matrix for x in (a, b)):
+        raise ArgumentError(f"a and b are each one matrix for all {count} batches (expanded views): multiply a[0] "
+                            "and b[0] once", "b")
+    return count
+
+
+def _check_batch_stride(x: MatrixArg, batch: Batch, row_major: bool, ld: int, operand: str | None) -> None:
+    """The matrices of out's batch must not overlap (tc.matmul's rule: it would write one
+    over another), and an operand's batch stride is a TMA stride: a multiple of 16 bytes."""
+    lines = x.shape[0] if row_major else x.shape[1]
+    extent = lines * ld
+    if batch.stride < 0:
+        raise ArgumentError(f"{x.name}'s batch stride is {batch.stride}: tc.matmul steps batches forward in memory; "
+                            "pass a contiguous copy", x.name)
+    if x.name == "out" and batch.stride < extent:
+        what = "rows" if row_major else "columns"
+        raise ArgumentError(
+            f"{x.name}'s batch stride is {batch.stride} elements, below one matrix's extent ({lines} {what} x ld {ld} = "
+            f"{extent}): its matrices would overlap; pass a contiguous copy", x.name,
+        )
+    nbytes = batch.stride * ELEMENT_BYTES[x.dtype]
+    if operand is not None and nbytes % 16:
+        raise ArgumentError(
+            f"{x.name}'s batch stride is {batch.stride} elements ({nbytes} bytes): TMA needs a multiple of 16 bytes; "
+            f"pad its matrices to {-(-nbytes // 16) * 16 // ELEMENT_BYTES[x.dtype]} elements apart", x.name,
+        )
+
+
 def plan_matmul(
     a: MatrixArg,
     b: MatrixArg,
@@ -155,7 +226,12 @@ def plan_matmul(
     """The program multiplying these arrays: D = A x B (+ C) with D given (`out`), or its
     dtype (a str), or None (DEFAULT_OUT). With `dynamic`, sizes and leading dimensions are
     known only at launch (one kernel for every shape; every store bounds-checked); else
-    they are the arrays' own (a kernel per shape, persistent and rastered, faster)."""
+    they are the arrays' own (a kernel per shape, persistent and rastered, faster).
+
+    Batches as torch.matmul takes them: a 3-d a or b (batch x rows x cols) makes D
+    batch x M x N; an operand that is one matrix for every batch (2-d, a batch of 1, an
+    expanded view) is a 2-d matrix of the program; out and c are batch x M x N. A batch of
+    one matrix is one GEMM (D 1 x M x N)."""
     if target not in TARGETS:
         raise ArgumentError(f"target is one of {', '.join(TARGETS)}, not {target!r}", "target")
     arch = TARGETS[target]
@@ -166,25 +242,35 @@ def plan_matmul(
     why = operand_pair_problem(ta, tb, arch)
     if why:
         raise ArgumentError(f"a is {a.dtype} and b is {b.dtype}: {why}", "b")
+    a, batch_a = split_batch(a)
+    b, batch_b = split_batch(b)
+    batched = batch_a is not None or batch_b is not None
+    count = _batch_count(batch_a, batch_b) if batched else 1
     m, k = _two_d(a)
     k_b, n = _two_d(b)
     if k_b != k:
         raise ArgumentError(f"b is {k_b}x{n}: its rows must be a's columns (a is {m}x{k})", "b")
+    want = _dims((count, m, n) if batched else (m, n))
     acc = acc if acc is not None else default_accumulator(ta)
     if acc not in accumulators(ta, arch):
         allowed = " or ".join(accumulators(ta, arch)) or "nothing"
         raise ArgumentError(f"{ta} operands accumulate in {allowed} on {target}, not {acc}", "acc")
+    batch_out = batch_c = None
     if isinstance(out, MatrixArg):
         d_dtype = out.dtype
-        if _two_d(out) != (m, n):
-            raise ArgumentError(f"out is {out.shape[0]}x{out.shape[1]}: D = a x b is {m}x{n}", "out")
+        whole = out.shape
+        out, batch_out = split_batch(out)
+        if _two_d(out) != (m, n) or (batch_out is None) == batched or (batch_out is not None and batch_out.count != count):
+            raise ArgumentError(f"out is {_dims(whole)}: D = a x b is {want}", "out")
     else:
         d_dtype = out if out is not None else DEFAULT_OUT[ta]
     if d_dtype not in STORE_TYPES.get(acc, ()):
         raise ArgumentError(f"a {acc} accumulator is stored as {' or '.join(STORE_TYPES[acc])}, not {d_dtype}", "out")
     if c is not None:
-        if _two_d(c) != (m, n):
-            raise ArgumentError(f"c is {c.shape[0]}x{c.shape[1]}: it is added to D = a x b, {m}x{n}", "c")
+        whole = c.shape
+        c, batch_c = split_batch(c)
+        if _two_d(c) != (m, n) or (batch_c is None) == batched or (batch_c is not None and batch_c.count != count):
+            raise ArgumentError(f"c is {_dims(whole)}: it is added to D = a x b, {want}", "c")
         if c.dtype != d_dtype:
             raise ArgumentError(f"c is {c.dtype}: it has D's type, {d_dtype}", "c")
     cfg = _config(config)
@@ -199,24 +285,33 @@ def plan_matmul(
     except ValueError as err:
         raise ArgumentError(str(err), "options") from None
 
-    def matrix(x: MatrixArg | None, dtype: str, rows: int, cols: int, operand: str | None) -> Matrix:
+    def matrix(x: MatrixArg | None, batch: Batch | None, dtype: str, rows: int, cols: int, operand: str | None) -> Matrix:
+        """The program's matrix for `x`: a batch where D has one and `x` is not one matrix
+        for every batch, else a plain matrix."""
+        three_d = count > 1 and (x is None or (batch is not None and not batch.one_matrix))
         if x is None:  # D allocated by the caller: dense row-major
-            return Matrix(None, None, dtype) if dynamic else Matrix(rows, cols, dtype)
+            if dynamic:
+                return Matrix(None, None, dtype, batched=three_d)
+            return Matrix(rows, cols, dtype, True, cols, three_d, count if three_d else None, rows * cols if three_d else None)
         row_major, ld = read_layout(x, arch, operand)
+        if three_d:
+            assert batch is not None
+            _check_batch_stride(x, batch, row_major, ld, operand)
+        elif count > 1 and operand is None:  # out and c: a batch of D's matrices, not one for all
+            raise ArgumentError(f"{x.name}'s batch stride is 0: D's {count} matrices are each its own", x.name)
         if dynamic:
-            return Matrix(None, None, dtype, row_major)
-        return Matrix(rows, cols, dtype, row_major, ld)
+            return Matrix(None, None, dtype, row_major, batched=three_d)
+        return Matrix(rows, cols, dtype, row_major, ld, three_d, count if three_d else None,
+                      batch.stride if three_d and batch is not None else None)
 
-    ma = matrix(a, ta, m, k, "a")
-    mb = matrix(b, tb, k, n, "b")
-    md = matrix(out if isinstance(out, MatrixArg) else None, d_dtype, m, n, None)
-    mc = matrix(c, d_dtype, m, n, None) if c is not None else None
-    if not isinstance(out, MatrixArg) and not dynamic:
-        md = Matrix(m, n, d_dtype, True, n)  # the caller allocates it dense
+    ma = matrix(a, batch_a, ta, m, k, "a")
+    mb = matrix(b, batch_b, tb, k, n, "b")
+    md = matrix(out if isinstance(out, MatrixArg) else None, batch_out, d_dtype, m, n, None)
+    mc = matrix(c, batch_c, d_dtype, m, n, None) if c is not None else None
     transposes = ("N" if ma.row_major else "T") + ("N" if mb.row_major else "T")
-    name = f"lower_tc_matmul_{ta}_{tb}_{acc}_{d_dtype}_{transposes}"
+    name = f"lower_tc_matmul_{ta}_{tb}_{acc}_{d_dtype}_{transposes}" + ("_batched" if md.batched else "")
     source = matmul_program(name, ma, mb, md, mc, acc=acc, config=cfg, options=opts, target=target)
-    return MatmulPlan(source, name, m, n, k, d_dtype)
+    return MatmulPlan(source, name, m, n, k, d_dtype, (count, m, n) if batched else (m, n), count)
 
 
-__all__ = ["DEFAULT_OUT", "MatmulPlan", "MatrixArg", "OPERAND_TYPES", "plan_matmul", "read_layout"]
+__all__ = ["Batch", "DEFAULT_OUT", "MatmulPlan", "MatrixArg", "OPERAND_TYPES", "plan_matmul", "read_layout", "split_batch"]

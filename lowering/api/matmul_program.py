@@ -1,5 +1,6 @@
 """The text of a one-op `tc.matmul` program: what `lower_tc.matmul` compiles for the
-caller's arrays and what the GEMM sweep and benchmarks compile for their cases.
+caller's arrays and what the GEMM sweep and benchmarks compile for their cases, plain or
+batched (3-d operands, `Matrix.batched`).
 
 One writer of that text, so a program the sweep checked on the GPU is byte for byte the
 program `lower_tc.matmul` compiles for the same shapes, types, strides and options.
@@ -34,14 +35,23 @@ def dense_ld(extent: int, dtype: str) -> int:
 
 @dataclass(frozen=True)
 class Matrix:
-    """One matrix argument: its sizes (None: known only at launch), element type, and
-    layout. Row-major: element (i, j) at i * ld + j; column-major: at i + j * ld."""
+    """One matrix argument, or a batch of them: its sizes (None: known only at launch),
+    element type, and layout. Row-major: element (i, j) at i * ld + j; column-major: at
+    i + j * ld; matrix b of a batch `batch_stride` elements after matrix b - 1.
+
+    A batched one (`batched`) is a 3-d memref, batch x rows x cols: `memref<BxMxKxT,
+    strided<[sb, ld, 1]>>` (`strided<[sb, 1, ld]>` column-major), or with every size and
+    stride `?` where the sizes are known at launch. A matrix that is the same for every
+    batch of a batched GEMM is a plain (2-d) one."""
 
     rows: int | None
     cols: int | None
     dtype: str
     row_major: bool = True
     ld: int | None = None  # None: known at launch (dynamic), or the dense one (static)
+    batched: bool = False
+    batch: int | None = None  # the number of matrices (None: known at launch)
+    batch_stride: int | None = None  # None: known at launch (dynamic), or the dense one (static)
 
     @property
     def dynamic(self) -> bool:
@@ -50,10 +60,18 @@ class Matrix:
     def memref(self) -> str:
         e = MLIR_ELEMENT[self.dtype]
         if self.rows is None or self.cols is None:
-            return f"memref<?x?x{e}, strided<[?, 1]>>" if self.row_major else f"memref<?x?x{e}, strided<[1, ?]>>"
-        ld = self.ld if self.ld is not None else dense_ld(self.cols if self.row_major else self.rows, self.dtype)
-        stride = f"[{ld}, 1]" if self.row_major else f"[1, {ld}]"
-        return f"memref<{self.rows}x{self.cols}x{e}, strided<{stride}>>"
+            sizes, matrix = "?x?", "?, 1" if self.row_major else "1, ?"
+            if self.batched:
+                return f"memref<?x{sizes}x{e}, strided<[?, {matrix}]>>"
+            return f"memref<{sizes}x{e}, strided<[{matrix}]>>"
+        extent, lines = (self.cols, self.rows) if self.row_major else (self.rows, self.cols)
+        ld = self.ld if self.ld is not None else dense_ld(extent, self.dtype)
+        stride = f"{ld}, 1" if self.row_major else f"1, {ld}"
+        if self.batched:
+            assert self.batch is not None, "a static batch has its count"
+            batch_stride = self.batch_stride if self.batch_stride is not None else lines * ld
+            return f"memref<{self.batch}x{self.rows}x{self.cols}x{e}, strided<[{batch_stride}, {stride}]>>"
+        return f"memref<{self.rows}x{self.cols}x{e}, strided<[{stride}]>>"
 
 
 def option_text(options: Mapping[str, object]) -> str:

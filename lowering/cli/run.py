@@ -75,7 +75,7 @@ def _count(least: int):
 
 
 def _shape(text: str) -> tuple[str, Shape]:
-    """A --shape option, NAME=ROWSxCOLS[@LD]."""
+    """A --shape option, NAME=ROWSxCOLS[@LD] or NAME=BATCHxROWSxCOLS[@LD[,BSTRIDE]]."""
     try:
         return parse_shape(text)
     except ShapeError as err:
@@ -119,8 +119,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=_seed, default=None, help=f"random seed, 0 to {MAX_SEED} (default: from the clock)")
     parser.add_argument("--timeout", type=_seconds, default=10.0, help="seconds a kernel may run")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--shape", type=_shape, action="append", default=[], metavar="NAME=ROWSxCOLS[@LD]",
-                        help="sizes of an argument known only at launch (memref<?x?x...>), e.g. A=4096x4096")
+    parser.add_argument("--shape", type=_shape, action="append", default=[], metavar="NAME=[BATCHx]ROWSxCOLS[@LD[,BSTRIDE]]",
+                        help="sizes of an argument known only at launch (memref<?x?x...>), e.g. A=4096x4096, or a batch "
+                             "of matrices (memref<?x?x?x...>), e.g. A=8x1024x1024; LD and the batch stride BSTRIDE in "
+                             "elements, dense by default (A=8x1024x1000@1008 or @1008,1048576 or @,1048576)")
     parser.add_argument("--bench", action="store_true", help="time the kernels (CUDA events) instead of checking them")
     parser.add_argument("--warmup", type=_count(0), default=5, help="launches before timing (--bench)")
     parser.add_argument("--runs", type=_count(1), default=20, help="timed samples of 10 launches each; the median is reported (--bench)")

@@ -69,12 +69,13 @@ class LruCache(Generic[K, V]):
 @dataclass(frozen=True)
 class Argument:
     """One argument as a caller sees it: name, element type, shape and strides in
-    elements (None: known at launch), and whether the kernel writes it."""
+    elements (None: known at launch; three of each for a batch of matrices), and whether
+    the kernel writes it."""
 
     name: str
     dtype: str
-    shape: tuple[int | None, int | None]
-    strides: tuple[int | None, int | None]
+    shape: tuple[int | None, ...]  # [batch,] rows, cols
+    strides: tuple[int | None, ...]
     output: bool
 
     def __str__(self) -> str:

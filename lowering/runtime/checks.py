@@ -5,8 +5,8 @@ The error of an output element is measured against the magnitude |A|.|B| (+|C|) 
 rounding scales with; its tolerance follows the accumulator type and the operand types of
 the MMAs whose results it holds. NaN never passes, and neither does a write outside the
 result: every byte of every buffer that the program does not write (inputs, padding, the
-rest of an output) must come back as it went in, and so must the poisoned guard region
-after each buffer (lowering/runtime/launch.py), which catches writes past its end.
+rest of an output) must come back as it went in, and so must the poisoned guard regions
+before and after each buffer (lowering/runtime/launch.py), which catch writes outside it.
 """
 
 from __future__ import annotations
@@ -61,8 +61,9 @@ def all_stray_writes(
     results: list[np.ndarray], sent: list[np.ndarray], overruns: list[int],
     written: dict[int, np.ndarray], args: tuple[ArgInfo, ...],
 ) -> int:
-    """Bytes written into the guards after the buffers, plus every element outside the
-    result (`written`: per output argument, the mask of its matrix the program writes)
+    """Bytes written into the guards around the buffers, plus every element outside the
+    result (`written`: per output argument, the mask of its matrix, or batch of matrices,
+    the program writes)
     that the kernel changed, in any buffer."""
     return sum(overruns) + sum(
         stray_writes(flat, before, written.get(i), a)

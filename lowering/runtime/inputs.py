@@ -81,19 +81,22 @@ def device_bytes(values: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def buffer_elements(shape: tuple[int, ...], strides: tuple[int, ...]) -> int:
-    """Elements a matrix of `shape` with element `strides` spans in memory."""
+    """Elements a matrix (or a batch of them) of `shape` with element `strides` spans in
+    memory: padding after each row and between the matrices included."""
     return sum((n - 1) * s for n, s in zip(shape, strides)) + 1
 
 
 def flat_indices(arg: ArgInfo) -> np.ndarray:
-    """Each element's index in the argument's flat buffer, rows x cols, by its strides."""
-    (rows, cols), (s_row, s_col) = arg.shape, arg.strides
-    assert rows is not None and cols is not None and s_row is not None and s_col is not None
-    return np.arange(rows)[:, None] * s_row + np.arange(cols)[None, :] * s_col
+    """Each element's index in the argument's flat buffer by its strides: rows x cols, or
+    batch x rows x cols for a batched argument."""
+    assert None not in arg.shape and None not in arg.strides
+    grids = np.ix_(*(np.arange(n) for n in arg.shape))  # type: ignore[arg-type]
+    return sum(g * s for g, s in zip(grids, arg.strides))  # type: ignore[return-value]
 
 
 def matrix_view(buffer: np.ndarray, arg: ArgInfo) -> np.ndarray:
-    """The logical matrix (a copy) an argument's flat `buffer` holds, rows x cols by its strides.
+    """The logical matrix (a copy) an argument's flat `buffer` holds, rows x cols by its
+    strides (batch x rows x cols for a batched argument).
 
     Plain index arithmetic rather than numpy's as_strided, which cannot rebuild
     ml_dtypes' float8 types from their array interface."""

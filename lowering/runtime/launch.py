@@ -1,5 +1,5 @@
-"""The runner's launch: copy the arguments to fresh device buffers (each followed by a
-poisoned guard region), launch through the one launch path a compiled kernel's call takes
+"""The runner's launch: copy the arguments to fresh device buffers (each between two
+poisoned guard regions), launch through the one launch path a compiled kernel's call takes
 (lowering/runtime/launcher.py, by way of `Kernel.prepare`: the module, the tensor maps, the
 parameters, the grid), wait with a time limit, copy back and check the guards.
 
@@ -23,7 +23,9 @@ from lower_tc.lowering.runtime.errors import KernelError, KernelHung, LaunchErro
 from lower_tc.lowering.runtime.launcher import LaunchPlan, enqueue, resolved
 from lower_tc.lowering.runtime.session import Cuda, mark_lost, session
 
-#: Poisoned bytes allocated after every buffer: a write past a buffer's end lands here.
+#: Poisoned bytes allocated before and after every buffer: a write past a buffer's end
+#: (or before its start: a negative offset, a batch index gone wrong) lands here. A
+#: multiple of 16, so the buffer itself stays aligned for TMA.
 GUARD_BYTES = 256
 GUARD_FILL = 0xA5
 
@@ -35,18 +37,18 @@ _HUNG: list[Kernel] = []
 @dataclass
 class Loaded:
     """A kernel ready to launch on the runner's buffers: the callable kernel (its module
-    stays loaded while this lives), the device buffers (each followed by a poisoned
-    guard) and the launch built for them."""
+    stays loaded while this lives), the device buffers' addresses (each buffer between two
+    poisoned guards) and the launch built for them."""
 
     cuda: Cuda
     kernel: Kernel
     allocations: list[Any]
-    pointers: list[Any]
+    pointers: list[int]
     plan: LaunchPlan
 
 
 def load(cuda: Cuda, cubin: bytes | None, info: KernelInfo, host_args: list[np.ndarray], allocations: list[Any]) -> Loaded:
-    """Copies the arguments (and a guard after each) to the device and builds the launch
+    """Copies the arguments (each between two guards) to the device and builds the launch
     through the kernel's own path (`Kernel.prepare`). Allocations are appended to
     `allocations` as they are made, so the caller can free them whatever fails. `info`
     must have its sizes resolved."""
@@ -60,10 +62,12 @@ def load(cuda: Cuda, cubin: bytes | None, info: KernelInfo, host_args: list[np.n
     if len(host_args) != len(info.args):  # each buffer is the address of one argument's matrix
         raise RunError(f"kernel {info.name} takes {len(info.args)} arguments, {len(host_args)} buffers given")
     for array in host_args:
-        dptr = cuda.call("cuMemAlloc", array.nbytes + GUARD_BYTES)
-        allocations.append(("mem", dptr))
+        base = cuda.call("cuMemAlloc", array.nbytes + 2 * GUARD_BYTES)
+        allocations.append(("mem", base))
+        dptr = int(base) + GUARD_BYTES
+        cuda.call("cuMemcpyHtoD", int(base), guard.ctypes.data, GUARD_BYTES)
         cuda.call("cuMemcpyHtoD", dptr, array.ctypes.data, array.nbytes)
-        cuda.call("cuMemcpyHtoD", int(dptr) + array.nbytes, guard.ctypes.data, GUARD_BYTES)
+        cuda.call("cuMemcpyHtoD", dptr + array.nbytes, guard.ctypes.data, GUARD_BYTES)
         pointers.append(dptr)
     device = int(cuda.call("cuCtxGetDevice"))
     views = [
@@ -84,8 +88,8 @@ def launch(
     timeout: float = 10.0,
 ) -> tuple[list[np.ndarray], str, list[int]]:
     """Runs one kernel on the first GPU. Returns the arguments as copied back, the
-    device, and per argument how many bytes of the poisoned guard region after its
-    buffer the kernel changed (a write past the buffer's end)."""
+    device, and per argument how many bytes of the poisoned guard regions before and
+    after its buffer the kernel changed (a write outside the buffer)."""
     if not (math.isfinite(timeout) and timeout > 0):
         raise ValueError(f"the time limit must be a positive number of seconds, not {timeout}")
     cuda, _, device_name = session(info.target)
@@ -102,9 +106,10 @@ def launch(
             back = np.empty_like(array)
             cuda.call("cuMemcpyDtoH", back.ctypes.data, dptr, array.nbytes)
             results.append(back)
-            tail = np.empty(GUARD_BYTES, dtype=np.uint8)
-            cuda.call("cuMemcpyDtoH", tail.ctypes.data, int(dptr) + array.nbytes, GUARD_BYTES)
-            overruns.append(int((tail != GUARD_FILL).sum()))
+            head, tail = np.empty(GUARD_BYTES, dtype=np.uint8), np.empty(GUARD_BYTES, dtype=np.uint8)
+            cuda.call("cuMemcpyDtoH", head.ctypes.data, dptr - GUARD_BYTES, GUARD_BYTES)
+            cuda.call("cuMemcpyDtoH", tail.ctypes.data, dptr + array.nbytes, GUARD_BYTES)
+            overruns.append(int((head != GUARD_FILL).sum() + (tail != GUARD_FILL).sum()))
     except KernelHung:
         if k is not None:
             _HUNG.append(k.kernel)

@@ -139,18 +139,20 @@ def launch_grid(info: KernelInfo, sms: int) -> tuple[int, int, int]:
 
 
 def encode_tensor_map(cuda: Cuda, tm: TensorMap, address: int) -> Any:
-    """The 128-byte CUtensorMap of a resolved tensor map over the memory at `address`."""
+    """The 128-byte CUtensorMap of a resolved tensor map over the memory at `address`:
+    rank 2 over a matrix, rank 3 over a batch of them (the batch the outermost dimension)."""
     cu = cuda.cu
     assert tm.global_dims is not None and tm.global_strides is not None  # resolved()
+    rank = len(tm.global_dims)
     return cuda.call(
         "cuTensorMapEncodeTiled",
         cu.CUtensorMapDataType(TMA_DTYPES[tm.dtype]),
-        2,
+        rank,
         address,
         [cu.cuuint64_t(int(d)) for d in tm.global_dims],
         [cu.cuuint64_t(int(s)) for s in tm.global_strides],
         [cu.cuuint32_t(int(b)) for b in tm.box],
-        [cu.cuuint32_t(1), cu.cuuint32_t(1)],
+        [cu.cuuint32_t(1)] * rank,
         cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
         cu.CUtensorMapSwizzle(tm.tma_swizzle_code),
         cu.CUtensorMapL2promotion(int(tm.l2_promotion or 0)),

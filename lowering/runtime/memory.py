@@ -5,6 +5,7 @@ killer would end the process without a word."""
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from lower_tc.layout.kernel_info import ArgInfo, KernelInfo
 from lower_tc.lowering.runtime.errors import RunError
 from lower_tc.lowering.runtime.inputs import STORAGE, buffer_elements
+from lower_tc.lowering.runtime.sizes import dims
 
 GIB = 1 << 30
 
@@ -28,7 +30,7 @@ def host_bytes(info: KernelInfo, checked: bool = True) -> int:
     total = sum(2 * _buffer_bytes(a) for a in info.args)
     total += 8 * max((buffer_elements(a.shape, a.strides) for a in info.args), default=0)  # type: ignore[arg-type]
     if checked:
-        total += sum(8 * a.shape[0] * a.shape[1] for a in info.args)  # type: ignore[operator]
+        total += sum(8 * math.prod(a.shape) for a in info.args)  # type: ignore[misc]
     return total
 
 
@@ -58,10 +60,9 @@ def check_host_memory(info: KernelInfo, checked: bool = True, available: int | N
     if need <= free:
         return
     big = max(info.args, key=_buffer_bytes)
-    rows, cols = big.shape
     raise RunError(
         f"kernel {info.name}: the run needs at least {need / GIB:.1f} GiB of host memory and "
-        f"{free / GIB:.1f} GiB is available (its largest argument, {big.param[2:]}, is {rows}x{cols} "
+        f"{free / GIB:.1f} GiB is available (its largest argument, {big.param[2:]}, is {dims(big)} "
         f"{big.dtype}: {_buffer_bytes(big) / GIB:.1f} GiB, held with its copy from the device and "
         "its float64 values)"
     )

@@ -3,8 +3,8 @@
 Fresh random inputs every run, outputs poisoned before the launch, every CUDA call's
 status checked, a time limit on the kernel (lowering/runtime/launch.py), and a
 comparison in float64 (lowering/runtime/checks.py): a single-tile kernel against its
-reference program (lowering/runtime/reference.py), a whole GEMM against D = A x B (+ C)
-(lowering/runtime/gemm_check.py).
+reference program (lowering/runtime/reference.py), a whole GEMM against D = A x B (+ C),
+per matrix of a batched one (lowering/runtime/gemm_check.py).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class RunResult:
     checked: int
     outputs: list[str] = field(default_factory=list)
     #: Elements outside the result that the kernel changed (in any buffer), plus bytes
-    #: written into the guard regions after the buffers.
+    #: written into the guard regions around the buffers.
     stray: int = 0
     per_output: list[OutputCheck] = field(default_factory=list)
 
@@ -99,7 +99,7 @@ def run_kernel(compiled: Runnable, seed: int, timeout: float = 10.0, shapes: dic
     on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
     flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
     # every byte the program does not write comes back as it went in: inputs (as the
-    # device holds them), padding, the rest of each output, and the guards after them
+    # device holds them), padding, the rest of each output, and the guards around them
     stray = all_stray_writes(flat_results, on_device, overruns, ref.written, info.args)
     checks = []
     nan_count = 0

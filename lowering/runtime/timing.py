@@ -33,7 +33,7 @@ class Timing:
     median_ms: float
     min_ms: float
     max_ms: float
-    flops: float  # 2 M N K for a GEMM, else 0
+    flops: float  # 2 M N K (times the batch) for a GEMM, else 0
 
     @property
     def tflops(self) -> float:
@@ -92,7 +92,7 @@ def time_kernel(
         cuda.call("cuEventDestroy", e)
     release(cuda, stream, allocations, check=True)
     gemm = info.gemm
-    flops = 2.0 * gemm.m * gemm.n * gemm.k if gemm is not None else 0.0  # type: ignore[operator]
+    flops = 2.0 * (gemm.batch or 1) * gemm.m * gemm.n * gemm.k if gemm is not None else 0.0  # type: ignore[operator]
     return Timing(info.name, device, runs, statistics.median(times), min(times), max(times), flops)
 
 
