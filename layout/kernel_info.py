@@ -169,7 +169,11 @@ def grid_entry_from_json(value: Any) -> GridEntry:
 @dataclass(frozen=True)
 class GemmInfo:
     """A whole GEMM's facts: which arguments are A, B, C and D (indices), the problem's
-    M, N, K (None: known at launch), the accumulator type and the tile configuration."""
+    M, N, K (None: known at launch), the accumulator type and the tile configuration.
+
+    `a_transposed` (`b_transposed`): A (B) is the transpose of its argument, which holds
+    K x M (N x K); the kernel reads it through a `tc.transpose` view. They are in the JSON
+    only where true. C may be D (the same argument: D += A x B)."""
 
     a: int
     b: int
@@ -180,13 +184,19 @@ class GemmInfo:
     k: Size
     acc: str
     config: GemmConfig
+    a_transposed: bool = False
+    b_transposed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         c = self.config
-        return {
+        out = {
             "a": self.a, "b": self.b, "d": self.d, "c": self.c, "m": self.m, "n": self.n, "k": self.k,
             "acc": self.acc, "config": {"bm": c.bm, "bn": c.bn, "bk": c.bk, "stages": c.stages},
         }
+        for key in ("a_transposed", "b_transposed"):
+            if getattr(self, key):
+                out[key] = True
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> GemmInfo:
@@ -194,6 +204,7 @@ class GemmInfo:
         return cls(
             int(d["a"]), int(d["b"]), int(d["d"]), d.get("c"), d["m"], d["n"], d["k"], d["acc"],
             GemmConfig(int(c["bm"]), int(c["bn"]), int(c["bk"]), int(c["stages"])),
+            a_transposed=bool(d.get("a_transposed", False)), b_transposed=bool(d.get("b_transposed", False)),
         )
 
 

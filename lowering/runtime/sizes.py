@@ -63,14 +63,16 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
     gemm = info.gemm
     if gemm is not None:
         d, a, b = args[gemm.d], args[gemm.a], args[gemm.b]
-        m, n, k = d.shape[0], d.shape[1], a.shape[1]
+        a_rows, a_cols = _operand_shape(a, gemm.a_transposed)
+        b_rows, b_cols = _operand_shape(b, gemm.b_transposed)
+        m, n, k = d.shape[0], d.shape[1], a_cols
         c = args[gemm.c] if gemm.c is not None else d
-        if (a.shape[0], b.shape[1], b.shape[0], c.shape) != (m, n, k, d.shape):
+        if (a_rows, b_cols, b_rows, c.shape) != (m, n, k, d.shape):
             raise ShapeError(
-                f"the shapes do not make a GEMM: A {a.shape[0]}x{a.shape[1]}, "
-                f"B {b.shape[0]}x{b.shape[1]}, D {d.shape[0]}x{d.shape[1]}"
+                f"the shapes do not make a GEMM: A {a_rows}x{a_cols}{_t(gemm.a_transposed)}, "
+                f"B {b_rows}x{b_cols}{_t(gemm.b_transposed)}, D {d.shape[0]}x{d.shape[1]}"
                 + (f", C {c.shape[0]}x{c.shape[1]}" if c is not d else ""),
-                _gemm_culprit(a, b, c, d),
+                _gemm_culprit((a_rows, a_cols), (b_rows, b_cols), a, b, c, d),
             )
         gemm = replace(gemm, m=m, n=n, k=k)
     resolved = replace(info, args=args, size_params=size_params, grid=grid, gemm=gemm, tensor_maps=tensor_maps)
@@ -124,11 +126,23 @@ def _refuse(problem: str | None, argument: str) -> None:
         raise ShapeError(problem, argument)
 
 
-def _gemm_culprit(a: ArgInfo, b: ArgInfo, c: ArgInfo, d: ArgInfo) -> str:
+def _operand_shape(a: ArgInfo, transposed: bool) -> tuple[int | None, int | None]:
+    """An operand's rows and columns as the GEMM reads it: its argument's, swapped where
+    the kernel reads the argument transposed (GemmInfo's a_transposed, b_transposed)."""
+    rows, cols = a.shape
+    return (cols, rows) if transposed else (rows, cols)
+
+
+def _t(transposed: bool) -> str:
+    return " (its argument transposed)" if transposed else ""
+
+
+def _gemm_culprit(a_shape: tuple[int | None, int | None], b_shape: tuple[int | None, int | None],
+                  a: ArgInfo, b: ArgInfo, c: ArgInfo, d: ArgInfo) -> str:
     """The argument to name when shapes do not make a GEMM: the first, reading A's rows
-    and columns as M and K and D's columns as N, that disagrees."""
-    m, k, n = a.shape[0], a.shape[1], d.shape[1]
-    if b.shape != (k, n):
+    and columns (as the GEMM reads them) as M and K and D's columns as N, that disagrees."""
+    m, k, n = a_shape[0], a_shape[1], d.shape[1]
+    if b_shape != (k, n):
         return b.param[2:]
     if d.shape[0] != m:
         return d.param[2:]
