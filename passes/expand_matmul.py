@@ -153,8 +153,10 @@ def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
     """A tc.transpose beside tc.matmul views a kernel argument that the matmul reads as A
     or B; the loop level keeps it, its window reads the view (located errors)."""
     if view.source not in body.args:
-        error_at(view, "tc.transpose beside tc.matmul views a kernel argument")
+        error_at(view, "tc.transpose beside tc.matmul views a kernel argument (not another view)")
     for use in view.result.uses:
+        if isinstance(use.operation, tc.TransposeOp):
+            error_at(use.operation, "tc.transpose beside tc.matmul views a kernel argument (not another view)")
         if use.operation is not mm or use.index not in (0, 1):
             error_at(use.operation, "a tc.transpose view is read as tc.matmul's A or B only: D and C are "
                                     "row-major kernel arguments")

@@ -96,8 +96,8 @@ def read_views(kernel: Operation, args: KernelArgs) -> None:
         if not isinstance(op, tc.TransposeOp):
             continue
         arg = op.source
-        if arg not in args.geometry:
-            error_at(op, "tc.transpose views a kernel argument in a GEMM kernel")
+        if arg not in args.values:
+            error_at(op, "tc.transpose views a kernel argument in a GEMM kernel (not another view)")
         try:
             args.geometry[op.result] = matrix(op.result.type, f"the transpose of {param_name(arg)}")
         except VerifyException as err:
