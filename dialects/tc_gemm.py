@@ -24,7 +24,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import Operand, OperandAttr
-from lower_tc.dialects.tc_globals import Matrix, check_index_sizes, check_row_pitch, check_tma_source, matrix, tma_dtype_problem
+from lower_tc.dialects.tc_globals import Matrix, check_batch_stride, check_index_sizes, check_row_pitch, check_tma_source, matrix, tma_dtype_problem
 from lower_tc.dialects.tc_types import AccType, TileType, dtype_name
 from lower_tc.layout.gemm import STORE_TYPES
 
@@ -34,13 +34,28 @@ SUB_BYTE_GEMM = ("multiply 4- and 6-bit types in a single-tile tcgen05 kernel wh
                  "filled by thread copies (examples/tcgen05_e2m1.mlir)")
 
 
-def _parse_index_pair(parser: Parser) -> tuple[object, object]:
-    parser.parse_punctuation("[")
-    row = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    col = parser.parse_unresolved_operand()
-    parser.parse_punctuation("]")
-    return row, col
+def _parse_indices(parser: Parser) -> tuple[object | None, object, object]:
+    """``[%row, %col]`` or, into a batch of matrices, ``[%batch, %row, %col]``."""
+    start = parser.pos
+    indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+    if len(indices) not in (2, 3):
+        parser.raise_error(f"a window has 2 indices (row, column) or 3 (batch, row, column), not {len(indices)}", start, parser.pos)
+    return (None, *indices) if len(indices) == 2 else tuple(indices)  # type: ignore[return-value]
+
+
+def _print_indices(printer: Printer, batch: SSAValue | None, row: SSAValue, col: SSAValue) -> None:
+    printer.print_string("[")
+    printer.print_list([v for v in (batch, row, col) if v is not None], printer.print_operand)
+    printer.print_string("]")
+
+
+def _check_index_count(mem: Attribute, batch: SSAValue | None, what: str) -> None:
+    """A window into a batch of matrices (3-d) names the batch; one into a matrix does not."""
+    rank = len(mem.get_shape())  # type: ignore[attr-defined]
+    if rank == 3 and batch is None:
+        raise VerifyException(f"{what} is a batch of matrices: the window's indices are [batch, row, column]")
+    if rank == 2 and batch is not None:
+        raise VerifyException(f"{what} is one matrix: the window's indices are [row, column]")
 
 
 @irdl_op_definition
@@ -51,22 +66,25 @@ class WindowLoadOp(IRDLOperation):
     Operand a reads rows [m0, m0 + BM) and columns [k, k + BK) of the M x K matrix A;
     operand b rows [k, k + BK) and columns [n0, n0 + BN) of the K x N matrix B. Past the
     matrix's edge TMA fills zeros, so any M, N, K works. In a loop over a tile with
-    `stages`, each iteration loads into the next buffer of the ring."""
+    `stages`, each iteration loads into the next buffer of the ring. From a batch of
+    matrices (a 3-d memref) the window names the batch first: ``%A[%b, %m0, %k]``."""
 
     name = "tc.window_load"
     src = operand_def(MemRefType)
+    batch = opt_operand_def(IndexType)
     row = operand_def(IndexType)
     col = operand_def(IndexType)
     dst = operand_def(TileType)
     operand = prop_def(OperandAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, src: SSAValue, row: SSAValue, col: SSAValue, dst: SSAValue, operand: Operand):
-        super().__init__(operands=[src, row, col, dst], properties={"operand": OperandAttr(operand)})
+    def __init__(self, src: SSAValue, row: SSAValue, col: SSAValue, dst: SSAValue, operand: Operand, batch: SSAValue | None = None):
+        super().__init__(operands=[src, [batch] if batch is not None else [], row, col, dst], properties={"operand": OperandAttr(operand)})
 
     @classmethod
     def parse(cls, parser: Parser) -> "WindowLoadOp":
         src = parser.parse_unresolved_operand()
-        row, col = _parse_index_pair(parser)
+        batch, row, col = _parse_indices(parser)
         parser.parse_keyword("to")
         dst = parser.parse_unresolved_operand()
         parser.parse_keyword("as")
@@ -83,6 +101,7 @@ class WindowLoadOp(IRDLOperation):
             parser.resolve_operand(col, index),  # type: ignore[arg-type]
             parser.resolve_operand(dst, dst_t),
             operand,
+            parser.resolve_operand(batch, index) if batch is not None else None,  # type: ignore[arg-type]
         )
         op.attributes |= attrs
         return op
@@ -90,11 +109,8 @@ class WindowLoadOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.src)
-        printer.print_string("[")
-        printer.print_operand(self.row)
-        printer.print_string(", ")
-        printer.print_operand(self.col)
-        printer.print_string("] to ")
+        _print_indices(printer, self.batch, self.row, self.col)
+        printer.print_string(" to ")
         printer.print_operand(self.dst)
         printer.print_string(f" as {self.operand.data.value}")
         printer.print_op_attributes(self.attributes)
@@ -106,39 +122,43 @@ class WindowLoadOp(IRDLOperation):
     def verify_(self) -> None:
         tile, src = self.dst.type, self.src.type
         assert isinstance(tile, TileType) and isinstance(src, MemRefType)
-        check_index_sizes(matrix(src, "the window's source"), "the window's source")
+        check_index_sizes(matrix(src, "the window's source", batched=True), "the window's source")
+        _check_index_count(src, self.batch, "the window's source")
         src_elt = dtype_name(src.element_type)
         if src_elt != tile.dtype:
             raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
         why = tma_dtype_problem(tile.dtype)
         if why:
             raise VerifyException(f"a window is a TMA load, and {why}: {SUB_BYTE_GEMM}")
-        check_tma_source(tile, src, self.operand.data, "the window's source")
+        check_tma_source(tile, src, self.operand.data, "the window's source", batched=True)
 
 
 @irdl_op_definition
 class WindowStoreOp(IRDLOperation):
     """Stores an accumulator into its window of D, converted to D's element type, with an
     optional C added: ``tc.window_store %acc to %D[%m0, %n0] [plus %C] : !tc.acc<...>,
-    memref<...> [, memref<...>]``. Elements past D's edge are not written."""
+    memref<...> [, memref<...>]``. Elements past D's edge are not written. Into a batch
+    of matrices the window names the batch first, ``%D[%b, %m0, %n0]``, and C (D's shape)
+    is read at the same batch."""
 
     name = "tc.window_store"
     acc = operand_def(AccType)
     dst = operand_def(MemRefType)
+    batch = opt_operand_def(IndexType)
     row = operand_def(IndexType)
     col = operand_def(IndexType)
     c = opt_operand_def(MemRefType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, acc: SSAValue, dst: SSAValue, row: SSAValue, col: SSAValue, c: SSAValue | None = None):
-        super().__init__(operands=[acc, dst, row, col, [c] if c is not None else []])
+    def __init__(self, acc: SSAValue, dst: SSAValue, row: SSAValue, col: SSAValue, c: SSAValue | None = None, batch: SSAValue | None = None):
+        super().__init__(operands=[acc, dst, [batch] if batch is not None else [], row, col, [c] if c is not None else []])
 
     @classmethod
     def parse(cls, parser: Parser) -> "WindowStoreOp":
         acc = parser.parse_unresolved_operand()
         parser.parse_keyword("to")
         dst = parser.parse_unresolved_operand()
-        row, col = _parse_index_pair(parser)
+        batch, row, col = _parse_indices(parser)
         c = parser.parse_unresolved_operand() if parser.parse_optional_keyword("plus") else None
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -156,6 +176,7 @@ class WindowStoreOp(IRDLOperation):
             parser.resolve_operand(row, index),  # type: ignore[arg-type]
             parser.resolve_operand(col, index),  # type: ignore[arg-type]
             parser.resolve_operand(c, c_t) if c is not None else None,  # type: ignore[arg-type]
+            parser.resolve_operand(batch, index) if batch is not None else None,  # type: ignore[arg-type]
         )
         op.attributes |= attrs
         return op
@@ -165,11 +186,7 @@ class WindowStoreOp(IRDLOperation):
         printer.print_operand(self.acc)
         printer.print_string(" to ")
         printer.print_operand(self.dst)
-        printer.print_string("[")
-        printer.print_operand(self.row)
-        printer.print_string(", ")
-        printer.print_operand(self.col)
-        printer.print_string("]")
+        _print_indices(printer, self.batch, self.row, self.col)
         if self.c is not None:
             printer.print_string(" plus ")
             printer.print_operand(self.c)
@@ -186,19 +203,23 @@ class WindowStoreOp(IRDLOperation):
         acc = self.acc.type
         assert isinstance(acc, AccType)
         check_output(self.dst.type, acc.dtype, "D")
+        _check_index_count(self.dst.type, self.batch, "D")
         if self.c is not None:
-            check_output(self.c.type, acc.dtype, "C")
+            check_output(self.c.type, acc.dtype, "C", written=False)
             if self.c.type.get_shape() != self.dst.type.get_shape():  # type: ignore[union-attr]
                 raise VerifyException("C must have D's shape")
 
 
-def check_output(mem: Attribute, acc: str, what: str) -> None:
-    """D (or C): a 2-d row-major matrix of a type the accumulator converts to."""
-    geometry = matrix(mem, what)
+def check_output(mem: Attribute, acc: str, what: str, written: bool = True) -> None:
+    """D (or C): a row-major matrix, or a batch of them whose matrices do not overlap, of
+    a type the accumulator converts to."""
+    geometry = matrix(mem, what, batched=True)
     assert isinstance(mem, MemRefType)
     if not geometry.row_major:
-        raise VerifyException(f"{what} must be row-major (the default layout or strided<[ld, 1]>)")
+        strided = "strided<[sb, ld, 1]>" if geometry.batched else "strided<[ld, 1]>"
+        raise VerifyException(f"{what} must be row-major (the default layout or {strided})")
     check_index_sizes(geometry, what)
+    check_batch_stride(geometry, mem, what, tma=False, output=written)
     check_row_pitch(geometry, mem, what)
     dtype = dtype_name(mem.element_type)
     if dtype not in STORE_TYPES[acc]:

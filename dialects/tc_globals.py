@@ -21,55 +21,85 @@ class Matrix:
 
     Row-major (the default layout, or ``strided<[ld, 1]>``) or column-major
     (``strided<[1, ld]>``); `ld` is None when dynamic, and for the default layout it is
-    the column count."""
+    the column count. A batch of matrices (a 3-d memref, batch first: ``strided<[sb, ld,
+    1]>`` or ``strided<[sb, 1, ld]>``, dense by default) has `batched` set, `batch`
+    matrices (None: known at launch) `batch_stride` elements apart; a plain matrix is a
+    batch of 1 with stride 0."""
 
     rows: int | None
     cols: int | None
     row_major: bool
     ld: int | None
+    batched: bool = False
+    batch: int | None = 1
+    batch_stride: int | None = 0
 
     @property
     def static(self) -> bool:
-        return None not in (self.rows, self.cols, self.ld)
+        return None not in (self.rows, self.cols, self.ld, self.batch, self.batch_stride)
+
+    @property
+    def extent(self) -> int | None:
+        """Elements one matrix spans (ld times its non-contiguous extent), None if dynamic."""
+        other = self.rows if self.row_major else self.cols
+        return None if other is None or self.ld is None else other * self.ld
+
+    @property
+    def broadcast(self) -> bool:
+        """The same matrix for every batch: a plain matrix, or a batch of 1."""
+        return not self.batched or self.batch == 1
 
 
-def matrix(t: Attribute, what: str) -> Matrix:
-    """The geometry of a 2-d global matrix of a GEMM, static or dynamic."""
-    if not isinstance(t, MemRefType) or len(t.get_shape()) != 2:
-        raise VerifyException(f"{what} must be a 2-d memref")
+def matrix(t: Attribute, what: str, batched: bool = False) -> Matrix:
+    """The geometry of a 2-d global matrix of a GEMM, static or dynamic; with `batched`,
+    a 3-d memref is a batch of them."""
+    rank = len(t.get_shape()) if isinstance(t, MemRefType) else 0
+    if not isinstance(t, MemRefType) or rank not in ((2, 3) if batched else (2,)):
+        raise VerifyException(f"{what} must be a 2-d memref" + (" or a 3-d one (a batch of matrices)" if batched else ""))
     check_global_memory(t, what)
-    rows, cols = (d if d >= 0 else None for d in t.get_shape())
+    dims = [d if d >= 0 else None for d in t.get_shape()]
+    rows, cols = dims[-2:]
+    batch = dims[0] if rank == 3 else 1
     layout = t.layout
     if isinstance(layout, NoneAttr):
-        return Matrix(rows, cols, True, cols)
+        if rank == 2:
+            return Matrix(rows, cols, True, cols)
+        dense = None if rows is None or cols is None else rows * cols
+        return Matrix(rows, cols, True, cols, True, batch, dense)
     shape = "row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>)"
+    if rank == 3:
+        shape = "row-major (default, or strided<[sb, ld, 1]>) or column-major (strided<[sb, 1, ld]>)"
     if not isinstance(layout, StridedLayoutAttr):
         raise VerifyException(f"{what} must be {shape}, not {layout}")
     if not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0):
         raise VerifyException(f"{what} needs offset 0 in its strided layout")
-    s0, s1 = t.get_strides()
+    strides = t.get_strides()
+    s0, s1 = strides[-2:]
+    sb = strides[0] if rank == 3 else 0
     if s1 == 1:
-        m = Matrix(rows, cols, True, s0)
+        m = Matrix(rows, cols, True, s0, rank == 3, batch, sb)
     elif s0 == 1:
-        m = Matrix(rows, cols, False, s1)
+        m = Matrix(rows, cols, False, s1, rank == 3, batch, sb)
     else:
-        text = ", ".join("?" if x is None else str(x) for x in (s0, s1))
+        text = ", ".join("?" if x is None else str(x) for x in strides)
         raise VerifyException(f"{what} has strides [{text}]; it must be {shape}")
     extent = m.cols if m.row_major else m.rows
     if m.ld is not None and extent is not None and m.ld < extent:
         raise VerifyException(
             f"{what} has a leading dimension of {m.ld}, less than its contiguous extent {extent}"
         )
+    if m.batched and m.batch_stride is not None and m.batch_stride < 1 and m.batch != 1:
+        raise VerifyException(f"{what} has a batch stride of {m.batch_stride}: its matrices are at least one element apart (a matrix for every batch is a 2-d memref)")
     return m
 
 
-def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str = "the copy's source") -> None:
+def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str = "the copy's source", batched: bool = False) -> None:
     """What a TMA copy of `src` (named `what` in messages) into `tile` needs: a type TMA
     loads (not 4 or 6 bits), the tile contiguous along the global matrix's contiguous
     dimension (TMA does not transpose), no swizzle origin (TMA swizzles on absolute
     address bits), 128-byte-aligned placement and a leading dimension of a multiple of 16
-    bytes below 2^40 bytes."""
-    geometry = matrix(src, what)
+    bytes below 2^40 bytes (and, `batched`, a batch of them a TMA stride apart)."""
+    geometry = matrix(src, what, batched)
     why = tma_dtype_problem(tile.dtype)
     if why:
         raise VerifyException(f"{why}: copy via threads")
@@ -99,6 +129,7 @@ def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str =
                 f"{place} {value} is not a multiple of 128 (docs/base-offset.md)"
             )
     check_ld(geometry, src, what, "TMA needs a leading dimension of a multiple of 16 bytes, not {}")
+    check_batch_stride(geometry, src, what, tma=True, output=False)
 
 
 def tma_dtype_problem(dtype: str) -> str | None:
@@ -129,13 +160,37 @@ def check_index_sizes(geometry: Matrix, what: str) -> None:
     """A GEMM kernel computes row and column coordinates of its global matrices (TMA's
     are .s32) in 32-bit registers: each static size must fit one (layout/limits.py), and
     none is 0 (TMA's dimensions are at least 1)."""
-    for name, size in (("row count", geometry.rows), ("column count", geometry.cols)):
+    sizes = [("row count", geometry.rows), ("column count", geometry.cols)]
+    if geometry.batched:
+        sizes.append(("batch", geometry.batch))
+    for name, size in sizes:
         if size == 0:
-            raise VerifyException(f"{what}'s {name} is 0: a GEMM's matrices have at least one row and one column")
+            raise VerifyException(f"{what}'s {name} is 0: a GEMM's matrices have at least one row and one column" + (", and a batch at least one matrix" if geometry.batched else ""))
         if size is not None:
             why = index_problem(size, f"{what}'s {name}")
             if why:
                 raise VerifyException(why)
+
+
+def check_batch_stride(geometry: Matrix, mem: MemRefType, what: str, tma: bool, output: bool) -> None:
+    """A batch's stride: a TMA stride (a multiple of 16 bytes below 2^40 bytes) where its
+    matrices are TMA loads or stores (`tma`), and for an output (`output`) at least one
+    matrix's extent, so that no two matrices of the batch share an element. A batch of 1
+    (the same matrix for every batch) has no stride to check; one known at launch is
+    checked then."""
+    if not geometry.batched or geometry.batch == 1 or geometry.batch_stride is None:
+        return
+    bits = element_bits(mem.element_type)
+    if tma:
+        why = tma_stride_problem(geometry.batch_stride * bits // 8, f"{what}'s batch stride")
+        if why:
+            raise VerifyException(why)
+    extent = geometry.extent
+    if output and extent is not None and geometry.batch_stride < extent:
+        raise VerifyException(
+            f"{what}'s batch stride {geometry.batch_stride} is less than one matrix's {extent} elements: "
+            "the matrices of the batch would overlap"
+        )
 
 
 def check_row_pitch(geometry: Matrix, mem: MemRefType, what: str) -> None:
@@ -149,4 +204,4 @@ def check_row_pitch(geometry: Matrix, mem: MemRefType, what: str) -> None:
         raise VerifyException(why)
 
 
-__all__ = ["Matrix", "check_index_sizes", "check_ld", "check_row_pitch", "check_tma_source", "matrix", "tma_dtype_problem"]
+__all__ = ["Matrix", "check_batch_stride", "check_index_sizes", "check_ld", "check_row_pitch", "check_tma_source", "matrix", "tma_dtype_problem"]

@@ -24,7 +24,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import Operand
 from lower_tc.dialects.tc_gemm import SUB_BYTE_GEMM, check_output
-from lower_tc.dialects.tc_globals import check_index_sizes, check_ld, matrix, tma_dtype_problem
+from lower_tc.dialects.tc_globals import Matrix, check_batch_stride, check_index_sizes, check_ld, matrix, tma_dtype_problem
 from lower_tc.dialects.tc_kernel import kernel_target
 from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME, MatmulOptions, OptionKind
 from lower_tc.dialects.tc_types import dtype_name
@@ -143,6 +143,21 @@ def _check_operand_dtype(dtype: str) -> None:
     raise VerifyException(f"tc.matmul multiplies {', '.join(MATMUL_OPERAND_TYPES)}, not {dtype}")
 
 
+def _check_batches(a: Matrix, b: Matrix, d: Matrix) -> None:
+    """A batched GEMM: D is a batch (3-d) whenever A or B is; A and B each have D's batch,
+    or are the same matrix for every batch (2-d, or a batch of 1)."""
+    if not d.batched:
+        if a.batched or b.batched:
+            raise VerifyException("A or B is a batch of matrices (3-d), so D must be one: batch x M x N")
+        return
+    for what, g in (("A", a), ("B", b)):
+        if g.batched and g.batch not in (1, None) and d.batch is not None and g.batch != d.batch:
+            raise VerifyException(
+                f"{what} has a batch of {g.batch} but D of {d.batch}: {what} has D's batch, or a batch of 1 "
+                "(or is 2-d) for the same matrix in every batch"
+            )
+
+
 @irdl_op_definition
 class MatmulOp(IRDLOperation):
     """D = A x B (+ C) over whole global matrices, as one kernel:
@@ -150,7 +165,10 @@ class MatmulOp(IRDLOperation):
     [{schedule = "warp_specialized", raster = 8, ...}] : ...``.
 
     A is M x K, B is K x N, each row- or column-major with a leading dimension of a
-    multiple of 16 bytes (TMA); D and C are M x N, row-major. `tc-expand-matmul`
+    multiple of 16 bytes (TMA); D and C are M x N, row-major. A batched GEMM has 3-d
+    operands, batch first (any batch stride of a multiple of 16 bytes for A and B; D's
+    matrices must not overlap): D and C are batch x M x N, and A or B may be 2-d, or a
+    batch of 1, for the same matrix in every batch. `tc-expand-matmul`
     turns it into the loop level; without a configuration it chooses one from the shape
     and the types.
 
@@ -292,11 +310,21 @@ class MatmulOp(IRDLOperation):
     @property
     def problem(self) -> tuple[int | None, int | None, int | None]:
         """(M, N, K), None where dynamic (D gives M and N where A and B do not)."""
-        a, b, d = matrix(self.a.type, "A"), matrix(self.b.type, "B"), matrix(self.dst.type, "D")
+        a, b, d = (matrix(v.type, w, batched=True) for v, w in ((self.a, "A"), (self.b, "B"), (self.dst, "D")))
         m = a.rows if a.rows is not None else d.rows
         n = b.cols if b.cols is not None else d.cols
         k = a.cols if a.cols is not None else b.rows
         return m, n, k
+
+    @property
+    def batched(self) -> bool:
+        """D is a batch of matrices (a 3-d memref)."""
+        return len(self.dst.type.get_shape()) == 3  # type: ignore[union-attr]
+
+    @property
+    def batch(self) -> int | None:
+        """D's batch (1 when not batched, None when known at launch)."""
+        return matrix(self.dst.type, "D", batched=True).batch
 
     @property
     def types(self) -> tuple[str, str]:
@@ -326,7 +354,8 @@ class MatmulOp(IRDLOperation):
     def verify_(self) -> None:
         self._verify_options()
         arch = kernel_target(self) or Arch.SM90A
-        ga, gb, gd = matrix(self.a.type, "A"), matrix(self.b.type, "B"), matrix(self.dst.type, "D")
+        ga, gb, gd = (matrix(v.type, w, batched=True) for v, w in ((self.a, "A"), (self.b, "B"), (self.dst, "D")))
+        _check_batches(ga, gb, gd)
 
         def differ(x: int | None, y: int | None) -> bool:
             return x is not None and y is not None and x != y
@@ -353,7 +382,7 @@ class MatmulOp(IRDLOperation):
             raise VerifyException(f"{a} x {b} accumulates in {' or '.join(allowed) or 'nothing'}, not {acc}")
         for what, mem, role in (("A", self.a.type, Operand.A), ("B", self.b.type, Operand.B)):
             assert isinstance(mem, MemRefType)
-            geometry = matrix(mem, what)
+            geometry = matrix(mem, what, batched=True)
             row_major = geometry.row_major
             # which dimension is contiguous decides the tile's major-ness (TMA does not transpose)
             k_contiguous = row_major if role is Operand.A else not row_major
@@ -367,9 +396,10 @@ class MatmulOp(IRDLOperation):
                 ) from None
             check_index_sizes(geometry, what)
             check_ld(geometry, mem, what, f"{what}'s leading dimension is {{}} bytes: TMA needs a multiple of 16")
+            check_batch_stride(geometry, mem, what, tma=True, output=False)
         check_output(self.dst.type, acc, "D")
         if self.c is not None:
-            check_output(self.c.type, acc, "C")
+            check_output(self.c.type, acc, "C", written=False)
             if self.c.type.get_shape() != self.dst.type.get_shape():  # type: ignore[union-attr]
                 raise VerifyException("C must have D's shape")
         if self.config is not None:

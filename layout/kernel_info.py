@@ -39,11 +39,13 @@ class KernelInfoError(ValueError):
 
 @dataclass(frozen=True)
 class ArgInfo:
-    """One kernel argument: a matrix in global memory (the PTX parameter holds its address)."""
+    """One kernel argument: a matrix, or a batch of matrices, in global memory (the PTX
+    parameter holds its address). A batched argument's shape and strides have three
+    entries (batch, rows, cols); a matrix's two (rows, cols)."""
 
     param: str  # the PTX parameter, e.g. "p_A"
-    shape: tuple[Size, Size]  # rows, cols
-    strides: tuple[Size, Size]  # in elements; one of them is 1 (row- or column-major)
+    shape: tuple[Size, ...]  # [batch,] rows, cols
+    strides: tuple[Size, ...]  # in elements; the last or the one before is 1 (row- or column-major)
     dtype: str  # element type name, e.g. "bf16"
     output: bool  # the kernel writes it
 
@@ -53,13 +55,36 @@ class ArgInfo:
         return None not in self.shape and None not in self.strides
 
     @property
+    def batched(self) -> bool:
+        """A batch of matrices (three dimensions)."""
+        return len(self.shape) == 3
+
+    @property
+    def rows(self) -> Size:
+        return self.shape[-2]
+
+    @property
+    def cols(self) -> Size:
+        return self.shape[-1]
+
+    @property
+    def batch(self) -> Size:
+        """The number of matrices (1 for a plain matrix)."""
+        return self.shape[0] if self.batched else 1
+
+    @property
+    def batch_stride(self) -> Size:
+        """Elements from one matrix of the batch to the next (0 for a plain matrix)."""
+        return self.strides[0] if self.batched else 0
+
+    @property
     def row_major(self) -> bool:
-        return self.strides[1] == 1
+        return self.strides[-1] == 1
 
     @property
     def ld(self) -> Size:
-        """The leading dimension: the stride of the non-contiguous dimension."""
-        return self.strides[0] if self.row_major else self.strides[1]
+        """The leading dimension: the stride of the non-contiguous dimension of a matrix."""
+        return self.strides[-2] if self.row_major else self.strides[-1]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,7 +94,14 @@ class ArgInfo:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ArgInfo:
-        return cls(d["param"], _pair(d["shape"]), _pair(d["strides"]), d["dtype"], bool(d["output"]))
+        shape, strides = _dims(d["shape"]), _dims(d["strides"])
+        if len(shape) != len(strides):
+            raise KernelInfoError(f"argument {d['param']}: {len(shape)} sizes but {len(strides)} strides")
+        return cls(d["param"], shape, strides, d["dtype"], bool(d["output"]))
+
+
+#: What a size parameter holds, of its argument (`ArgInfo`'s properties of these names).
+SIZE_PARAM_KINDS = ("rows", "cols", "ld", "batch", "batch_stride")
 
 
 @dataclass(frozen=True)
@@ -78,7 +110,7 @@ class SizeParam:
 
     param: str  # the PTX parameter, e.g. "p_A_rows"
     arg: int  # the argument's index
-    what: str  # "rows", "cols" or "ld"
+    what: str  # "rows", "cols", "ld", "batch" or "batch_stride" (SIZE_PARAM_KINDS)
     value: int | None = None  # filled in by resolve_sizes; never in the compiled JSON
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,11 +131,11 @@ class TensorMap:
     param: str  # the PTX parameter (128 bytes), e.g. "tmap_0"
     arg: int  # the argument whose memory it maps
     dtype: str
-    box: tuple[int, ...]  # elements per dimension, contiguous first
+    box: tuple[int, ...]  # elements per dimension, contiguous first (a batch dimension last, box 1)
     swizzle: str  # the tile's swizzle ("128b", ...)
     tma_swizzle_code: int  # CUtensorMapSwizzle: none 0, 32B 1, 64B 2, 128B 3
-    global_dims: tuple[int, ...] | None  # contiguous first; None: known at launch
-    global_strides: tuple[int, ...] | None  # bytes, beyond dimension 0; None: known at launch
+    global_dims: tuple[int, ...] | None  # contiguous first, the batch last; None: known at launch
+    global_strides: tuple[int, ...] | None  # bytes, beyond dimension 0 (the batch's last); None: known at launch
     l2_promotion: int | None = None  # CUtensorMapL2promotion code (the schedule's l2_promotion); None: 0, not in the JSON
 
     def to_dict(self) -> dict[str, Any]:
@@ -130,7 +162,7 @@ class GridFromArg:
     """A grid dimension known at launch: ceil(size `dim` of argument `arg` / `tile`)."""
 
     arg: int
-    dim: int  # 0 rows, 1 cols
+    dim: int  # an index into the argument's shape: (rows, cols) or (batch, rows, cols)
     tile: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -171,6 +203,10 @@ class GemmInfo:
     """A whole GEMM's facts: which arguments are A, B, C and D (indices), the problem's
     M, N, K (None: known at launch), the accumulator type and the tile configuration.
 
+    A batched GEMM (D has a batch dimension) has `batch` matrices D (None: known at
+    launch); A or B without a batch dimension, or with a batch of 1, is the same matrix
+    for every one. A plain GEMM has batch 1 and no "batch" key in the JSON.
+
     `a_transposed` (`b_transposed`): A (B) is the transpose of its argument, which holds
     K x M (N x K); the kernel reads it through a `tc.transpose` view. They are in the JSON
     only where true. C may be D (the same argument: D += A x B)."""
@@ -184,6 +220,8 @@ class GemmInfo:
     k: Size
     acc: str
     config: GemmConfig
+    batched: bool = False
+    batch: Size = 1
     a_transposed: bool = False
     b_transposed: bool = False
 
@@ -193,6 +231,8 @@ class GemmInfo:
             "a": self.a, "b": self.b, "d": self.d, "c": self.c, "m": self.m, "n": self.n, "k": self.k,
             "acc": self.acc, "config": {"bm": c.bm, "bn": c.bn, "bk": c.bk, "stages": c.stages},
         }
+        if self.batched:
+            out["batch"] = self.batch
         for key in ("a_transposed", "b_transposed"):
             if getattr(self, key):
                 out[key] = True
@@ -204,6 +244,7 @@ class GemmInfo:
         return cls(
             int(d["a"]), int(d["b"]), int(d["d"]), d.get("c"), d["m"], d["n"], d["k"], d["acc"],
             GemmConfig(int(c["bm"]), int(c["bn"]), int(c["bk"]), int(c["stages"])),
+            batched="batch" in d, batch=d.get("batch", 1),
             a_transposed=bool(d.get("a_transposed", False)), b_transposed=bool(d.get("b_transposed", False)),
         )
 
@@ -294,9 +335,12 @@ class KernelInfo:
         return cls.from_dict(json.loads(text))
 
 
-def _pair(values: Any) -> tuple[Size, Size]:
-    first, second = values
-    return first, second
+def _dims(values: Any) -> tuple[Size, ...]:
+    """A matrix's two sizes (or strides) or a batch's three."""
+    out = tuple(values)
+    if len(out) not in (2, 3):
+        raise KernelInfoError(f"an argument has 2 or 3 dimensions, not {len(out)}")
+    return out
 
 
 def _triple(values: Any) -> tuple[int, int, int]:
@@ -319,5 +363,5 @@ def _tuple_or_none(values: Any) -> tuple[int, ...] | None:
 
 __all__ = [
     "KERNEL_INFO_VERSION", "ArgInfo", "GemmInfo", "GridEntry", "GridFromArg", "KernelInfo",
-    "KernelInfoError", "PersistentGrid", "SizeParam", "TensorMap",
+    "KernelInfoError", "PersistentGrid", "SIZE_PARAM_KINDS", "SizeParam", "TensorMap",
 ]

@@ -51,31 +51,77 @@ def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
     return tc.TileType([rows, bk], elt, layout)
 
 
-def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const) -> tuple[list[Operation], tuple[SSAValue, SSAValue], ArrayAttr]:
+def walk_sizes(mm: MatmulOp) -> tuple[int | None, int | None]:
+    """(M, N) for the choices that need every tile known now (the grouped order, a
+    persistent walk): None where they, or a batch's count, are known only at launch."""
+    m, n, _ = mm.problem
+    if mm.batched and mm.batch is None:
+        return None, None
+    return m, n
+
+
+@dataclass(frozen=True)
+class TileOrigin:
+    """The ops that find a CTA's tile, what they find, and the grid they assume."""
+
+    ops: list[Operation]
+    m0: SSAValue
+    n0: SSAValue
+    batch: SSAValue | None  # the tile's matrix of a batched GEMM (None: not batched)
+    grid: ArrayAttr
+
+
+def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const) -> TileOrigin:
     """The ops that find the CTA's tile (m0, n0) from its block index, and the grid.
 
     Without raster, block (x, y) takes tile row y, column x. With raster G (static sizes
     only), the grid is 1-d and consecutive CTAs walk G tile rows column by column
     (grouped order), so the CTAs running at one time share rows of A and columns of B in L2:
     group = pid / (G tiles_n); first = group G; rows = min(tiles_m - first, G);
-    r = pid mod (G tiles_n); tile row first + r mod rows, tile column r / rows."""
-    m, n, _ = mm.problem
+    r = pid mod (G tiles_n); tile row first + r mod rows, tile column r / rows.
+
+    A batched GEMM's matrix is block z in row order (the grid's z is the batch); in the
+    grouped order the batch's tiles follow each other on x: matrix bx / T, pid = bx mod
+    T for the T tiles of one matrix. A batch of 1 is matrix 0."""
+    m, n = walk_sizes(mm)
+    batch = mm.batch if mm.batched else None
     bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
     bx.result.name_hint = "bx"
     c_bm, c_bn = const(config.bm), const(config.bn)
     c_bm.result.name_hint, c_bn.result.name_hint = "bm", "bn"
+    batch_ops: list[Operation] = []
+    matrix_index: SSAValue | None = None
+    if mm.batched and batch == 1:
+        zero = const(0)
+        batch_ops, matrix_index = [zero], zero.result
     if not raster or m is None or n is None:
         by = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Y))
         by.result.name_hint = "by"
         m0, n0 = arith.MuliOp(by, c_bm), arith.MuliOp(bx, c_bn)
-        return [bx, by, c_bm, c_bn, m0, n0], (m0.result, n0.result), grid_attr(kernel, mm, config)
+        if mm.batched and batch != 1:
+            bz = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Z))
+            batch_ops, matrix_index = [bz], bz.result
+        if matrix_index is not None:
+            matrix_index.name_hint = "matrix"
+        return TileOrigin([bx, by, *batch_ops, c_bm, c_bn, m0, n0], m0.result, n0.result, matrix_index, grid_attr(kernel, mm, config))
     tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
+    pid: SSAValue = bx.result
+    if mm.batched and batch != 1:
+        assert batch is not None  # the grouped order needs sizes known now
+        c_tiles = const(tiles_m * tiles_n)
+        which = arith.DivUIOp(bx, c_tiles)
+        in_matrix = arith.RemUIOp(bx, c_tiles)
+        batch_ops = [c_tiles, which, in_matrix]
+        matrix_index, pid = which.result, in_matrix.result
+        pid.name_hint = "tile_in_matrix"
+    if matrix_index is not None:
+        matrix_index.name_hint = "matrix"
     c_group, c_in_group, c_tiles_m = const(raster), const(raster * tiles_n), const(tiles_m)
-    group = arith.DivUIOp(bx, c_in_group)
+    group = arith.DivUIOp(pid, c_in_group)
     first = arith.MuliOp(group, c_group)
     left = arith.SubiOp(c_tiles_m, first)
     rows = arith.MinUIOp(left, c_group)
-    r = arith.RemUIOp(bx, c_in_group)
+    r = arith.RemUIOp(pid, c_in_group)
     row_in_group = arith.RemUIOp(r, rows)
     row = arith.AddiOp(first, row_in_group)
     col = arith.DivUIOp(r, rows)
@@ -83,25 +129,27 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     for value, hint in ((group.result, "group"), (first.result, "first_row"), (rows.result, "rows"),
                         (r.result, "in_group"), (row.result, "tile_row"), (col.result, "tile_col")):
         value.name_hint = hint
-    ops = [bx, c_bm, c_bn, c_group, c_in_group, c_tiles_m, group, first, left, rows, r, row_in_group, row, col, m0, n0]
-    grid = ArrayAttr([IntegerAttr(tiles_m * tiles_n, i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
-    return ops, (m0.result, n0.result), grid
+    ops = [bx, *batch_ops, c_bm, c_bn, c_group, c_in_group, c_tiles_m, group, first, left, rows, r, row_in_group, row, col, m0, n0]
+    grid = ArrayAttr([IntegerAttr(tiles_m * tiles_n * (batch or 1), i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
+    return TileOrigin(ops, m0.result, n0.result, matrix_index, grid)
 
 
 def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
-    """``tc.grid``: ceil(N / BN) x ceil(M / BM) CTAs. A count known now is a number; one
-    known at launch is [arg, dim, tile]: ceil(the size of dimension `dim` of argument
-    `arg` / tile), which the launcher works out (docs/gemm.md)."""
+    """``tc.grid``: ceil(N / BN) x ceil(M / BM) CTAs, times D's batch on z. A count known
+    now is a number; one known at launch is [arg, dim, tile]: ceil(the size of dimension
+    `dim` of argument `arg` / tile), which the launcher works out (docs/gemm.md)."""
     m, n, _ = mm.problem
     args = list(tc.kernel_body(kernel).args)
     d = args.index(mm.dst)  # type: ignore[arg-type]
+    first = 1 if mm.batched else 0  # D's rows are its dimension 1 in a batch
 
     def entry(size: int | None, dim: int, tile: int) -> Attribute:
         if size is not None:
             return IntegerAttr(-(-size // tile), i64)
         return ArrayAttr([IntegerAttr(d, i64), IntegerAttr(dim, i64), IntegerAttr(tile, i64)])
 
-    return ArrayAttr([entry(n, 1, config.bn), entry(m, 0, config.bm), IntegerAttr(1, i64)])
+    z = entry(mm.batch, 0, 1) if mm.batched else IntegerAttr(1, i64)
+    return ArrayAttr([entry(n, first + 1, config.bn), entry(m, first, config.bm), z])
 
 
 def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | None:
@@ -120,6 +168,10 @@ def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | 
             return why
     if raster and m is not None and n is not None:
         tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
+        batch = mm.batch or 1
+        if batch > 1 and batch * tiles_m * tiles_n > MAX_INDEX:
+            return (f"{batch} matrices of {tiles_m} x {tiles_n} tiles: the grouped order numbers every tile "
+                    f"of the batch on the grid's x, more than the {MAX_INDEX} the kernel's 32-bit index arithmetic counts")
         if raster * tiles_n > MAX_INDEX:
             return (f"raster = {raster} makes groups of {raster} x {tiles_n} tiles, more than the "
                     f"{MAX_INDEX} the kernel's 32-bit index arithmetic counts; a raster of "
@@ -132,16 +184,22 @@ def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | 
     order puts the tile rows on y (at most 65535 blocks), the grouped order puts every tile
     on x. Sizes known at launch are the launcher's to check (lowering/runtime/sizes.py)."""
     m, n, _ = mm.problem
+    batch = mm.batch if mm.batched else 1
+    if raster == 0 and batch is not None and batch > MAX_GRID[2]:
+        return (f"a batch of {batch}: raster = 0 puts the batch on the grid's z, and CUDA launches at most "
+                f"{MAX_GRID[2]} blocks along z; a raster of 1 or more (or none given: the default) walks "
+                "every tile of the batch on a 1-d grid")
     if m is None or n is None:
         return None
     tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
     if raster:
-        tiles = tiles_m * tiles_n
+        tiles = tiles_m * tiles_n * (batch or 1)
         if tiles > MAX_GRID[0]:
-            return (f"{tiles_m} x {tiles_n} = {tiles} tiles: the grouped order numbers every tile on the "
+            what = f"{tiles_m} x {tiles_n} = {tiles} tiles" if not mm.batched else f"{batch} x {tiles_m} x {tiles_n} = {tiles} tiles"
+            return (f"{what}: the grouped order numbers every tile on the "
                     f"grid's x, and CUDA launches (and the kernel counts) at most {MAX_GRID[0]}")
         return None
-    why = grid_problem((tiles_n, tiles_m, 1))
+    why = grid_problem((tiles_n, tiles_m, batch or 1))
     if why and tiles_m > MAX_GRID[1]:
         return (f"raster = 0 puts the {tiles_m} tile rows (M = {m} in {config.bm}-row tiles) on the grid's y, "
                 f"and CUDA launches at most {MAX_GRID[1]} blocks along y; a raster of 1 or more (or none "
@@ -223,7 +281,7 @@ class ExpandMatmulPass(ModulePass):
     def _choices(self, mm: MatmulOp, arch: Arch, config: GemmConfig) -> tuple[str, int]:
         """(schedule, raster): the op's options, else the pass options, else the default
         (default_schedule in layout/gemm.py). The op's verifier checked their values."""
-        m, n, _ = mm.problem
+        m, n = walk_sizes(mm)
         auto_schedule, auto_raster = default_schedule(m, n, config)
         given = mm.options
         schedule = given.schedule or self.schedule
@@ -244,11 +302,13 @@ class ExpandMatmulPass(ModulePass):
             how = f", {schedule}, raster {raster}" if arch is Arch.SM90A else ""
             if arch is not Arch.SM90A and schedule == "warp_specialized":
                 who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
-            remark_at(mm, f"{config} ({who}{how}) for {m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
+            batch = "" if not mm.batched else f"{'?' if mm.batch is None else mm.batch} x "
+            remark_at(mm, f"{config} ({who}{how}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
-        a_k_major = matrix(a_t, "A").row_major
-        b_k_major = not matrix(b_t, "B").row_major
+        geometry_a, geometry_b = matrix(a_t, "A", batched=True), matrix(b_t, "B", batched=True)
+        a_k_major = geometry_a.row_major
+        b_k_major = not geometry_b.row_major
         index = IndexType()
 
         def const(v: int) -> arith.ConstantOp:
@@ -270,20 +330,35 @@ class ExpandMatmulPass(ModulePass):
         why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster)
         if why:
             error_at(mm, why)
-        tile_ops, (m0, n0), grid = tile_origin(kernel, mm, config, raster, const)
+        origin = tile_origin(kernel, mm, config, raster, const)
+        tile_ops, m0, n0, grid = origin.ops, origin.m0, origin.n0, origin.grid
+        matrix_index = origin.batch
+        # a window into a batch names the matrix: the tile's, or 0 in a batch of 1 (the
+        # same matrix for every one); a 2-d operand names none
+        window_batch: dict[str, SSAValue | None] = {}
+        for what, g in (("A", geometry_a), ("B", geometry_b)):
+            if not g.batched:
+                window_batch[what] = None
+            elif g.batch == 1:
+                zero = const(0)
+                tile_ops.append(zero)
+                window_batch[what] = zero.result
+            else:
+                window_batch[what] = matrix_index
         c0, c_bk = const(0), const(config.bk)
         if k is not None:
             c_k: Operation = const(k)
             k_ops: list[Operation] = [c_k]
         else:  # K known at launch: the loop runs to A's column count
             c1 = const(1)
-            c_k = memref.DimOp(mm.a, c1)
-            k_ops = [c1, c_k]
+            c_kdim = const(2 if geometry_a.batched else 1)
+            c_k = memref.DimOp(mm.a, c_kdim)
+            k_ops = [c_kdim, c_k]
         acc_type = tc.AccType([config.bm, config.bn], ACC_ELEMENT_TYPES[mm.acc_type])
         zero = tc.AccZeroOp(acc_type)
         loop_body = Block(arg_types=[index, acc_type])
         kv, carried = loop_body.args
-        load_a = WindowLoadOp(mm.a, m0, kv, a_tile.tile, tc.Operand.A)
+        load_a = WindowLoadOp(mm.a, m0, kv, a_tile.tile, tc.Operand.A, window_batch["A"])
         b_col = n0
         if pair:  # this CTA's half of B: columns n0 + rank BN/2, rank = block index mod 2
             c_two, c_half = const(2), const(config.bn // 2)
@@ -293,7 +368,7 @@ class ExpandMatmulPass(ModulePass):
             rank.result.name_hint, b_col_op.result.name_hint = "pair_rank", "n0_half"
             tile_ops += [c_two, c_half, rank, offset, b_col_op]
             b_col = b_col_op.result
-        load_b = WindowLoadOp(mm.b, kv, b_col, b_tile.tile, tc.Operand.B)
+        load_b = WindowLoadOp(mm.b, kv, b_col, b_tile.tile, tc.Operand.B, window_batch["B"])
         if arch is Arch.SM90A:
             mma = tc.WgmmaOp(a_tile.tile, b_tile.tile, carried)
         else:
@@ -301,7 +376,7 @@ class ExpandMatmulPass(ModulePass):
                                         properties={"cta_pair": UnitAttr()} if pair else {})
         loop_body.add_ops([load_a, load_b, mma, scf.YieldOp(mma.result)])
         loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
-        store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c)
+        store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c, matrix_index)
         new_ops = [a_tile, b_tile, *tile_ops, c0, *k_ops, c_bk, zero, loop, store]
         hints = [(a_tile.tile, "a"), (b_tile.tile, "b"), (m0, "m0"), (n0, "n0"),
                  (c0.result, "c0"), (c_k.results[0], "k_end"), (c_bk.result, "bk"), (zero.acc, "zero"),
@@ -329,7 +404,8 @@ class ExpandMatmulPass(ModulePass):
     def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int) -> GemmSchedule:
         """The kernel's #tc.gemm_schedule: the op's options with the chosen schedule, where
         they go together (each error at the op)."""
-        m, n, k = mm.problem
+        m, n = walk_sizes(mm)
+        k = mm.problem[2]
         given = mm.options
         if given.persistent and not default_persistent(schedule, raster, m, n):
             error_at(mm, "a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)")

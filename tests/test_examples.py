@@ -32,6 +32,7 @@ SASS = {
     "gemm_e4m3": ("wgmma.e4m3", "tma"),
     "gemm_tcgen05_bf16": ("tcgen05.f16", "tma"),
     "gemm_bf16_dynamic": ("wgmma.bf16", "tma"),
+    "batched_gemm": ("wgmma.bf16", "tma"),
     "linalg_matmul": ("wgmma.bf16", "tma"),
 }
 #: Sizes known only at launch, per example (lower-tc run --shape).

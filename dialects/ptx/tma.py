@@ -24,7 +24,9 @@ class CpAsyncBulkTensorOp(PtxOp):
     A sixth arg, a 16-bit CTA mask, multicasts the box to those CTAs of the cluster (at
     the same offsets, completing each one's mbarrier at the same offset). With
     `cta_group` = 2 (a CTA pair's load) the mbarrier may be the peer CTA's (a
-    shared::cluster address): both CTAs' boxes complete the pair leader's barrier."""
+    shared::cluster address): both CTAs' boxes complete the pair leader's barrier.
+    With `dims` = 3 (a window into a batch of matrices) three coordinate registers
+    follow the mbarrier, the batch's last."""
 
     name = "ptx.cp_async_bulk_tensor"
     offset = prop_def(INT)
@@ -32,6 +34,7 @@ class CpAsyncBulkTensorOp(PtxOp):
     c0 = opt_prop_def(INT)
     c1 = opt_prop_def(INT)
     cta_group = opt_prop_def(CTA_GROUP)
+    dims = opt_prop_def(INT)
 
     @classmethod
     def needed_modifiers(cls, nargs: int) -> tuple[str, ...]:
@@ -39,16 +42,17 @@ class CpAsyncBulkTensorOp(PtxOp):
 
     def render(self, n: Names) -> str:
         dst, tmap, mbar = (n(a) for a in self.args[:3])
-        if len(self.args) >= 5:
-            c0, c1 = n(self.args[3]), n(self.args[4])
+        dims = self.prop("dims") if self.has("dims") else 2
+        if len(self.args) >= 3 + dims:
+            coords = ", ".join(n(a) for a in self.args[3 : 3 + dims])
         else:
-            c0, c1 = self.prop("c0"), self.prop("c1")
-        multicast = ".multicast::cluster" if len(self.args) == 6 else ""
-        mask = f", {n(self.args[5])}" if multicast else ""
+            coords = f"{self.prop('c0')}, {self.prop('c1')}"
+        multicast = ".multicast::cluster" if len(self.args) == 4 + dims else ""
+        mask = f", {n(self.args[3 + dims])}" if multicast else ""
         pair = f".{cta_group(self)}" if self.has("cta_group") else ""
         return (
-            f"cp.async.bulk.tensor.2d{pair}.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} "
-            f"{addr(dst, self.prop('offset'))}, [{tmap}, {{{c0}, {c1}}}], "
+            f"cp.async.bulk.tensor.{dims}d{pair}.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} "
+            f"{addr(dst, self.prop('offset'))}, [{tmap}, {{{coords}}}], "
             f"{addr(mbar, self.prop('mbar_offset'))}{mask};"
         )
 
@@ -56,16 +60,19 @@ class CpAsyncBulkTensorOp(PtxOp):
 @irdl_op_definition
 class CpAsyncBulkTensorStoreOp(PtxOp):
     """2-d TMA store, shared memory to global, in the issuing thread's bulk group:
-    args = (tensor map, c0, c1, src smem address); `offset` is added to the address."""
+    args = (tensor map, c0, c1, src smem address); `offset` is added to the address.
+    With `dims` = 3 (into a batch of matrices) the batch coordinate follows c1."""
 
     name = "ptx.cp_async_bulk_tensor_store"
     offset = prop_def(INT)
+    dims = opt_prop_def(INT)
 
     def render(self, n: Names) -> str:
-        tmap, c0, c1, src = (n(a) for a in self.args)
+        tmap, *coords, src = (n(a) for a in self.args)
+        dims = self.prop("dims") if self.has("dims") else 2
         return (
-            "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
-            f"[{tmap}, {{{c0}, {c1}}}], {addr(src, self.prop('offset'))};"
+            f"cp.async.bulk.tensor.{dims}d.global.shared::cta.bulk_group "
+            f"[{tmap}, {{{', '.join(coords)}}}], {addr(src, self.prop('offset'))};"
         )
 
 

@@ -18,7 +18,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
-from lower_tc.passes.to_ptx.gemm.global_store import Bounds, output_types, row_base
+from lower_tc.passes.to_ptx.gemm.global_store import Bounds, matrix_base, output_types, row_base
 
 f32 = Float32Type()
 
@@ -44,8 +44,10 @@ def store_fragments(k: GemmKernel, op: WindowStoreOp, acc: SSAValue, acc_t: tc.A
     q2 = g.val(ptx.ShlOp, [quad], type="b32", imm=1)
     col0 = g.val(ptx.AddOp, [n0, q2], type="s32")
     rows = [row0, g.val(ptx.AddOp, [row0], type="s32", imm=8)]
-    d_bases = [row_base(g, k.args, op.dst, r, col0) for r in rows]
-    c_bases = [row_base(g, k.args, c, r, col0) for r in rows] if c is not None else None
+    d_matrix = matrix_base(g, k.args, k.index, op.dst, op)
+    c_matrix = matrix_base(g, k.args, k.index, c, op) if c is not None else None
+    d_bases = [row_base(g, k.args, op.dst, r, col0, d_matrix) for r in rows]
+    c_bases = [row_base(g, k.args, c, r, col0, c_matrix) for r in rows] if c is not None else None
     bounds = Bounds.of(g, k.args, op, k.store_inside)
     pairs = bounds.pairs
     row_ok = [bounds.row_ok(r) for r in rows]

@@ -20,7 +20,7 @@ and its rows (N) a multiple of 16 bytes, no C, BN a multiple of 64, and room in 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import Float32Type, i1, i32, i64
 from xdsl.ir import SSAValue
@@ -107,6 +107,8 @@ def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | Non
         return "D is column-major: the staged pieces are rows of D"
     if not d.static:
         return "D's sizes are known only at launch (the TMA store's tensor map is fixed at compile time)"
+    if d.batched and d.batch != 1 and d.batch_stride * 2 % 16:  # type: ignore[operator]
+        return f"D's batch stride is {d.batch_stride * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
     if d.ld * 2 % 16:  # type: ignore[operator]
         return f"D's leading dimension is {d.ld * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
     if d.cols * 2 % 16:  # type: ignore[operator]
@@ -119,11 +121,20 @@ def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | Non
 
 
 def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str) -> TensorMap:
-    """D's tensor map: dimension 0 along a row (N), box = one piece, 128-byte swizzle."""
+    """D's tensor map: dimension 0 along a row (N), box = one piece, 128-byte swizzle; a
+    batch of matrices (more than one) is its dimension 2, one matrix per box."""
     d = k.args.geometry[op.dst]
     layout = piece_layout(tc.dtype_name(op.dst.type.element_type))  # type: ignore[union-attr]
     arg = k.args.index(op.dst)
-    return tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows], [d.ld * 2])  # type: ignore[list-item, operator]
+    if not batched_store(k, op):
+        return tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows], [d.ld * 2])  # type: ignore[list-item, operator]
+    entry = tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows, d.batch], [d.ld * 2, d.batch_stride * 2])  # type: ignore[list-item, operator]
+    return replace(entry, box=(*entry.box, 1))
+
+
+def batched_store(k: GemmKernel, op: WindowStoreOp) -> bool:
+    """The store names a matrix of a batch of more than one (a batch of 1 is one matrix)."""
+    return op.batch is not None and k.args.geometry[op.dst].batch != 1
 
 
 def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValue, acc_t: tc.AccType, wg: SSAValue) -> None:
@@ -150,6 +161,11 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
     issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
     bar_id = g.val(ptx.AddOp, [wg], type="u32", imm=FIRST_NAMED_BARRIER)
     row0 = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [wg], type="b32", imm=6), m0], type="s32")
+    batch: list[SSAValue] = []
+    dims: dict[str, int] = {}
+    if batched_store(k, op):
+        assert op.batch is not None
+        batch, dims = [k.index.reg(op.batch, op)], {"dims": 3}
 
     def packed(i: int, h: int) -> SSAValue:
         """Row h (0: rows g, 1: g + 8) of 8-column block i as two 16-bit elements."""
@@ -172,7 +188,7 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
         g.emit(ptx.BarSyncOp, [bar_id], count=128)
         skip = g.if_(issuer, "piece_stored")
         col = g.add_imm(n0, PIECE_COLS * q)
-        g.emit(ptx.CpAsyncBulkTensorStoreOp, [tmap, col, row0, wg_pieces], offset=offset)
+        g.emit(ptx.CpAsyncBulkTensorStoreOp, [tmap, col, row0, *batch, wg_pieces], offset=offset, **dims)
         g.emit(ptx.CpAsyncBulkCommitGroupOp)
         g.emit(ptx.LabelOp, label=skip)
 

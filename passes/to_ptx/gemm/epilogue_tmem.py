@@ -10,7 +10,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
-from lower_tc.passes.to_ptx.gemm.global_store import Bounds, output_types, row_base
+from lower_tc.passes.to_ptx.gemm.global_store import Bounds, matrix_base, output_types, row_base
 
 f32 = Float32Type()
 #: Columns of one tcgen05.ld (32x32b.x32): 32 registers per thread.
@@ -28,8 +28,10 @@ def store_rows(k: GemmKernel, op: WindowStoreOp, acc_t: tc.AccType, tmem: SSAVal
     row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [warp], type="b32", imm=5), lane], type="u32")
     row = g.val(ptx.AddOp, [row, m0], type="s32")
     taddr = g.val(ptx.AddOp, [tmem, g.val(ptx.ShlOp, [warp], type="b32", imm=21)], type="u32")
-    d_base, eb = row_base(g, k.args, op.dst, row, n0)
-    c_base, c_eb = row_base(g, k.args, c, row, n0) if c is not None else (None, 0)
+    d_matrix = matrix_base(g, k.args, k.index, op.dst, op)
+    c_matrix = matrix_base(g, k.args, k.index, c, op) if c is not None else None
+    d_base, eb = row_base(g, k.args, op.dst, row, n0, d_matrix)
+    c_base, c_eb = row_base(g, k.args, c, row, n0, c_matrix) if c is not None else (None, 0)
     bounds = Bounds.of(g, k.args, op, k.store_inside)
     pairs = bounds.pairs
     row_ok = bounds.row_ok(row)

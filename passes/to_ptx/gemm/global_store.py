@@ -11,7 +11,11 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.to_ptx.emit import PtxBuilder
+from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
+
+#: The largest 32-bit unsigned immediate (mul.wide.u32's).
+MAX_U32 = 2**32 - 1
 
 #: Bytes of each D / C element type.
 ELEMENT_BYTES = {"f32": 4, "s32": 4, "bf16": 2, "f16": 2}
@@ -24,9 +28,32 @@ def output_types(op: WindowStoreOp) -> tuple[str, str | None]:
     return d_dtype, c_dtype
 
 
-def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0: SSAValue) -> tuple[SSAValue, int]:
+def matrix_base(b: PtxBuilder, args: KernelArgs, index: IndexEnv, mem: SSAValue, op: WindowStoreOp) -> SSAValue:
+    """The 64-bit address of the matrix the store's window is in: the argument's address,
+    plus (into a batch) the window's batch index times the batch stride in bytes, a
+    number or, where known only at launch, its .u32 parameter (in elements)."""
+    if op.batch is None:
+        return args.address[mem]
+    t = mem.type
+    assert isinstance(t, MemRefType)
+    eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
+    which = index.reg(op.batch, op)
+    stride = args.size(mem, "batch_stride")
+    if isinstance(stride, int) and stride * eb <= MAX_U32:
+        off = b.val(ptx.MulWideOp, [which], i64, type="u32", imm=stride * eb, comment="the window's matrix of the batch")
+    elif isinstance(stride, int):  # more than 4 GiB apart: a 64-bit product
+        wide = b.val(ptx.CvtOp, [which], i64, type="u64.u32", comment="the window's matrix of the batch")
+        off = b.val(ptx.MulLoOp, [wide], i64, type="u64", imm=stride * eb)
+    else:
+        off = b.val(ptx.MulWideOp, [which, stride], i64, type="u32", comment="the window's matrix of the batch")
+        off = b.val(ptx.ShlOp, [off], i64, type="b64", imm=eb.bit_length() - 1)
+    return b.val(ptx.AddOp, [args.address[mem], off], i64, type="s64")
+
+
+def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0: SSAValue, base: SSAValue | None = None) -> tuple[SSAValue, int]:
     """Address of mem[row, col0] (64-bit) and the element size; the leading dimension is a
-    number or, where known only at launch, its parameter's register."""
+    number or, where known only at launch, its parameter's register. `base` is the
+    matrix's address (matrix_base) where it is not the argument's."""
     t = mem.type
     assert isinstance(t, MemRefType)
     eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
@@ -38,7 +65,7 @@ def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0
         rowoff = b.val(ptx.ShlOp, [rowoff], i64, type="b64", imm=eb.bit_length() - 1)
     coloff = b.val(ptx.MulWideOp, [col0], i64, type="s32", imm=eb)
     off = b.val(ptx.AddOp, [rowoff, coloff], i64, type="s64")
-    return b.val(ptx.AddOp, [args.address[mem], off], i64, type="s64"), eb
+    return b.val(ptx.AddOp, [base if base is not None else args.address[mem], off], i64, type="s64"), eb
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_kernel import GRID_ATTR
 from lower_tc.layout.kernel_info import GridEntry, GridFromArg
 from lower_tc.layout.limits import grid_problem
-from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
+from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, dim_names
 
 Grid = tuple[GridEntry, GridEntry, GridEntry]
 
@@ -37,9 +37,12 @@ def read_grid(kernel: Operation, args: KernelArgs, uses_block_id: bool) -> Grid:
         if len(parts) != 3 or not all(isinstance(p, IntegerAttr) for p in parts):
             error_at(kernel, USAGE)
         arg, dim, tile = (p.value.data for p in parts)  # type: ignore[union-attr]
-        if not (0 <= arg < len(args.values) and dim in (0, 1) and tile >= 1):
+        if not (0 <= arg < len(args.values) and tile >= 1):
             error_at(kernel, USAGE)
-        size = args.size(args.values[arg], ("rows", "cols")[dim])
+        names = dim_names(args.geometry[args.values[arg]])
+        if not 0 <= dim < len(names):
+            error_at(kernel, USAGE)
+        size = args.size(args.values[arg], names[dim])
         out.append(-(-size // tile) if isinstance(size, int) else GridFromArg(arg, dim, tile))
     grid = (out[0], out[1], out[2])
     static = [g if isinstance(g, int) else 1 for g in grid]  # a count known at launch is checked then

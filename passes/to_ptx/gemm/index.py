@@ -17,7 +17,7 @@ from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.layout.limits import index_problem
 from lower_tc.passes.to_ptx.emit import PtxBuilder
-from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
+from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, dim_names
 
 #: Index arithmetic a GEMM kernel may do (on sizes and block indices, all non-negative):
 #: the PTX op, its type, and the fold for constants.
@@ -76,7 +76,10 @@ class IndexEnv:
         if isinstance(op, memref.DimOp):
             if op.index not in self.consts or op.source not in self.args.address:
                 error_at(op, "memref.dim of a kernel argument, at a constant index")
-            size = self.args.size(op.source, ("rows", "cols")[self.consts[op.index]])
+            names = dim_names(self.args.geometry[op.source])
+            if self.consts[op.index] >= len(names):
+                error_at(op, f"memref.dim {self.consts[op.index]} of a {len(names)}-d argument")
+            size = self.args.size(op.source, names[self.consts[op.index]])
             if isinstance(size, int):
                 self.consts[op.result] = size
             else:

@@ -24,6 +24,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.layout.kernel_info import GridFromArg
 from lower_tc.layout.limits import MAX_GRID, MAX_INDEX
 from lower_tc.passes.to_ptx.gemm.grid import Grid
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
@@ -100,6 +101,8 @@ def analyse(kernel: Operation, index: IndexEnv, args: KernelArgs, grid: Grid, st
             error_at(op, f"'{op.name}' can compute {lo}{_where(result, lo, grid) if exact else ''}: a GEMM kernel's indices are non-negative")
         if static and hi > MAX_INDEX:
             error_at(op, f"'{op.name}' can compute {hi}{_where(result, hi, grid) if exact else ''}: lower-tc's kernels compute indices in 32-bit registers (0 to {MAX_INDEX})")
+    if store is not None and store.batch is not None:
+        _check_batch_index(store, value_of(store.batch), args, grid)
     if store is None or tile is None:
         return StoreFacts(False)
     m, n = args.size(store.dst, "rows"), args.size(store.dst, "cols")
@@ -107,6 +110,31 @@ def analyse(kernel: Operation, index: IndexEnv, args: KernelArgs, grid: Grid, st
     if not (isinstance(m, int) and isinstance(n, int)) or row is None or col is None:
         return StoreFacts(False)
     return StoreFacts(_bounds(row)[1] + tile[0] <= m and _bounds(col)[1] + tile[1] <= n)
+
+
+def _check_batch_index(store: WindowStoreOp, values: Values | None, args: KernelArgs, grid: Grid) -> None:
+    """The store's matrix must be one of D's for every CTA (a window's rows and columns
+    are guarded, its batch index is not): shown over the grid where D's batch is known
+    now, or, where it is known only at launch, the index is gpu.block_id z of a grid
+    whose z is D's batch ([D, 0, 1] in tc.grid)."""
+    batch = args.size(store.dst, "batch")
+    owner = store.batch.owner
+    if isinstance(batch, int):
+        if values is None:
+            error_at(store, "the store's batch index is not computed from constants, gpu.block_id and arith: its range over the grid cannot be shown")
+        hi = _bounds(values)[1]
+        if hi >= batch:
+            error_at(store, f"the store's batch index can be {hi}, past D's batch of {batch}")
+        return
+    d = args.index(store.dst)
+    z = grid[2]
+    is_z = isinstance(owner, gpu.BlockIdOp) and _dimension(owner) == "z"
+    if not (is_z and isinstance(z, GridFromArg) and (z.arg, z.dim, z.tile) == (d, 0, 1)):
+        error_at(store, f"D's batch is known only at launch: the store's batch index is gpu.block_id z, and tc.grid's z is [{d}, 0, 1] (D's batch)")
+
+
+def _dimension(op: gpu.BlockIdOp) -> str:
+    return op.dimension.data.value if hasattr(op.dimension.data, "value") else str(op.dimension.data)
 
 
 def _evaluate(op: Operation, value_of: Callable[[SSAValue], Values | None], block_ids: dict, args: KernelArgs, exact: bool) -> Values | None:

@@ -22,8 +22,11 @@ def arg_info(arg: SSAValue, g: Matrix) -> ArgInfo:
     t = arg.type
     assert isinstance(t, MemRefType)
     written = any(isinstance(use.operation, WindowStoreOp) and use.operation.dst is arg for use in arg.uses)
-    strides = (g.ld, 1) if g.row_major else (1, g.ld)
-    return ArgInfo(param_name(arg), (g.rows, g.cols), strides, tc.dtype_name(t.element_type), written)
+    strides: tuple[int | None, ...] = (g.ld, 1) if g.row_major else (1, g.ld)
+    shape: tuple[int | None, ...] = (g.rows, g.cols)
+    if g.batched:
+        shape, strides = (g.batch, *shape), (g.batch_stride, *strides)
+    return ArgInfo(param_name(arg), shape, strides, tc.dtype_name(t.element_type), written)
 
 
 def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo:
@@ -38,6 +41,7 @@ def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo
         c=k.args.index(store.c) if store.c is not None else None,
         m=d.rows, n=d.cols, k=k.args.geometry[a_src].cols, acc=loop.acc_type.dtype,
         config=GemmConfig(loop.acc_type.m, loop.acc_type.n, loop.step, loop.stages),
+        batched=d.batched, batch=d.batch,
         a_transposed=a_src in k.args.views, b_transposed=b_src in k.args.views,
     )
 

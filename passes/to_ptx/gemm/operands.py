@@ -19,8 +19,15 @@ from lower_tc.layout.kernel_info import SizeParam
 from lower_tc.passes.to_ptx.emit import param_name
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 
-#: The .u32 parameters of an argument whose sizes are known at launch.
+#: The .u32 parameters of an argument whose sizes are known at launch (a batch of
+#: matrices has the last two as well).
 SIZE_PARAMS = ("rows", "cols", "ld")
+BATCH_SIZE_PARAMS = ("batch", "batch_stride")
+
+
+def dim_names(geometry: Matrix) -> tuple[str, ...]:
+    """What each dimension of the argument's memref is (for memref.dim and tc.grid)."""
+    return ("batch", "rows", "cols") if geometry.batched else ("rows", "cols")
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,8 @@ class KernelArgs:
     views: dict[SSAValue, SSAValue] = field(default_factory=dict)  # a tc.transpose view -> its argument
 
     def size(self, arg: SSAValue, what: str) -> int | SSAValue:
-        """An argument's rows, cols or ld: a number, or the register of its parameter."""
+        """An argument's rows, cols, ld, batch or batch_stride: a number, or the register
+        of its parameter."""
         value = getattr(self.geometry[arg], what)
         return value if value is not None else self.sizes[(arg, what)]
 
@@ -68,12 +76,12 @@ def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArg
         args.address[arg] = b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
     for arg in block.args:
         try:
-            geometry = matrix(arg.type, f"kernel argument {param_name(arg)}")
+            geometry = matrix(arg.type, f"kernel argument {param_name(arg)}", batched=True)
         except VerifyException as err:
             error_at(kernel, str(err))
         args.geometry[arg] = geometry
         if not geometry.static:
-            for what in SIZE_PARAMS:
+            for what in SIZE_PARAMS + (BATCH_SIZE_PARAMS if geometry.batched else ()):
                 name = f"{param_name(arg)}_{what}"
                 args.size_params.append(SizeParam(name, arg.index, what))  # type: ignore[attr-defined]
                 args.sizes[(arg, what)] = b.val(ptx.LdParamOp, type="u32", param=name)
@@ -83,8 +91,9 @@ def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArg
     return Prologue(tid, smem, smem16, is_thread0, wg), args
 
 
-#: A view's sizes from its argument's: rows and columns swap, the leading dimension stays.
-TRANSPOSED_SIZES = {"rows": "cols", "cols": "rows", "ld": "ld"}
+#: A view's sizes from its argument's: rows and columns swap, the leading dimension and
+#: the batch stay.
+TRANSPOSED_SIZES = {"rows": "cols", "cols": "rows", "ld": "ld", "batch": "batch", "batch_stride": "batch_stride"}
 
 
 def read_views(kernel: Operation, args: KernelArgs) -> None:
@@ -99,7 +108,7 @@ def read_views(kernel: Operation, args: KernelArgs) -> None:
         if arg not in args.values:
             error_at(op, "tc.transpose views a kernel argument in a GEMM kernel (not another view)")
         try:
-            args.geometry[op.result] = matrix(op.result.type, f"the transpose of {param_name(arg)}")
+            args.geometry[op.result] = matrix(op.result.type, f"the transpose of {param_name(arg)}", batched=True)
         except VerifyException as err:
             error_at(op, str(err))
         args.views[op.result] = arg

@@ -14,7 +14,7 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.dialects.tc_gemm import WindowLoadOp
+from lower_tc.dialects.tc_gemm import Matrix, WindowLoadOp
 from lower_tc.layout import Major
 from lower_tc.layout.kernel_info import TensorMap
 from lower_tc.layout.tma import TmaPlan, tma_plan
@@ -34,18 +34,50 @@ L2_PROMOTION_CODES = {0: 0, 64: 1, 128: 2, 256: 3}
 @dataclass
 class Window:
     """One tc.window_load of the K loop: its ring, TMA plan and tensor-map parameter, and
-    the register of its coordinate that does not move with K (per tile when persistent)."""
+    the registers of its coordinates that do not move with K (per tile when persistent):
+    the row or column, and the matrix of a batch (None for a matrix, and for a batch of 1,
+    which is read as one matrix)."""
 
     op: WindowLoadOp
     ring: TileRing
     plan: TmaPlan
     param: str
     outer_coord: SSAValue
+    batch_coord: SSAValue | None = None
     tmap: SSAValue | None = None
 
     @property
     def is_b(self) -> bool:
         return self.op.operand.data is tc.Operand.B
+
+    def follow(self, index: IndexEnv) -> None:
+        """The fixed coordinates' registers, from the index arithmetic (of a new tile)."""
+        w = self.op
+        self.outer_coord = index.reg(w.row if w.operand.data is tc.Operand.A else w.col, w)
+        if self.batch_coord is not None:
+            assert w.batch is not None
+            self.batch_coord = index.reg(w.batch, w)
+
+    def coords(self, c0: SSAValue, c1: SSAValue) -> list[SSAValue]:
+        """A box's TMA coordinates: the two of the matrix, then the batch's."""
+        return [c0, c1] if self.batch_coord is None else [c0, c1, self.batch_coord]
+
+    @property
+    def dims(self) -> dict[str, int]:
+        """The load's `dims` modifier where it is not the default 2-d."""
+        return {} if self.batch_coord is None else {"dims": 3}
+
+
+def window_batch(w: WindowLoadOp, g: Matrix, index: IndexEnv) -> SSAValue | None:
+    """The register of the window's matrix in a batch, or None: a matrix, or a batch of 1
+    (whose only matrix the window must name: index 0)."""
+    if w.batch is None:
+        return None
+    if g.batch == 1:
+        if index.consts.get(w.batch) != 0:
+            error_at(w, "the window's source is a batch of 1 matrix: its batch index is 0")
+        return None
+    return index.reg(w.batch, w)
 
 
 def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: list[TensorMap], l2_promotion: int | None) -> list[Window]:
@@ -55,18 +87,25 @@ def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: li
         plan = tma_plan(ring.layout)
         assert isinstance(w.src.type, MemRefType)
         g = args.geometry[w.src]
+        batch = window_batch(w, g, index)
         if g.static:
+            bits = ring.layout.dtype.bits
             global_dims = [g.cols, g.rows] if g.row_major else [g.rows, g.cols]
-            global_strides: list[int] | None = [g.ld * ring.layout.dtype.bits // 8]  # type: ignore[operator]
+            global_strides: list[int] | None = [g.ld * bits // 8]  # type: ignore[operator]
+            if batch is not None:  # the batch is TMA's outermost dimension
+                global_dims.append(g.batch)  # type: ignore[arg-type]
+                global_strides.append(g.batch_stride * bits // 8)  # type: ignore[operator, union-attr]
         else:  # the launcher fills them in from the argument's sizes
             global_dims, global_strides = None, None  # type: ignore[assignment]
         param = f"tmap_{i}"
         entry = tensor_map(param, args.index(w.src), ring.layout, plan, global_dims, global_strides)
+        if batch is not None:  # one matrix of the batch per box
+            entry = replace(entry, box=(*entry.box, 1))
         if l2_promotion is not None:  # TMA fetches whole 64/128/256-byte L2 sectors ahead
             entry = replace(entry, l2_promotion=L2_PROMOTION_CODES[l2_promotion])
         tensor_maps.append(entry)
         fixed = w.row if w.operand.data is tc.Operand.A else w.col
-        windows.append(Window(w, ring, plan, param, index.reg(fixed, w)))
+        windows.append(Window(w, ring, plan, param, index.reg(fixed, w), batch))
     return windows
 
 
@@ -96,7 +135,7 @@ class TmaLoads:
     def follow_tile(self, index: IndexEnv) -> None:
         """The windows' fixed coordinates again, after the index arithmetic of a new tile."""
         for w in self.windows:
-            w.outer_coord = index.reg(w.op.row if w.op.operand.data is tc.Operand.A else w.op.col, w.op)
+            w.follow(index)
 
     def issue(self, j: SSAValue | int, stage: SSAValue | int) -> None:
         """Expect the stage's bytes on full[stage] and load K step j's windows into it."""
@@ -130,7 +169,7 @@ class TmaLoads:
                 c_k = b.add_imm(k, box.inner if k_major else box.outer)
                 c_mn = b.add_imm(w.outer_coord, box.outer if k_major else box.inner)
                 c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
-                b.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, c0, c1], offset=dst_off + box.smem_offset, mbar_offset=mbar_off, **props)
+                b.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, *w.coords(c0, c1)], offset=dst_off + box.smem_offset, mbar_offset=mbar_off, **props, **w.dims)
 
     def _expect(self, mbar: SSAValue, mbar_off: int) -> None:
         b = self.b
@@ -171,7 +210,7 @@ class TmaLoads:
             c_k = b.add_imm(c_k0, box.inner if k_major else box.outer)
             c_mn = b.add_imm(c_mn0, box.outer if k_major else box.inner)
             c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
-            b.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, c0, c1, self.multicast.mask], offset=dst_off + box.smem_offset, mbar_offset=mbar_off)
+            b.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, *w.coords(c0, c1), self.multicast.mask], offset=dst_off + box.smem_offset, mbar_offset=mbar_off, **w.dims)
 
 
 def producer_loop(ring: Ring, loads: TmaLoads, trips: int | SSAValue, carried: tuple[SSAValue, SSAValue] | None = None):
