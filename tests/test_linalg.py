@@ -35,17 +35,21 @@ class Form:
     fill: bool = True
     dynamic: bool = False
     named: bool = False  # linalg.matmul (one type throughout) instead of linalg.generic
+    batch: int = 0  # matrices of a batched contraction (0: none)
+    b_broadcast: bool = False  # batched, with B the same matrix for every batch (2-d)
     m: int = 272
     n: int = 208
     k: int = 144
 
-    def shapes(self) -> dict[str, tuple[int, int]]:
+    def shapes(self) -> dict[str, tuple[int, ...]]:
         m, n, k = self.m, self.n, self.k
-        return {"A": (k, m) if self.a_t else (m, k), "B": (n, k) if self.b_t else (k, n), "D": (n, m) if self.d_t else (m, n)}
+        out = {"A": (k, m) if self.a_t else (m, k), "B": (n, k) if self.b_t else (k, n), "D": (n, m) if self.d_t else (m, n)}
+        batched = ("A", "D") if self.b_broadcast else ("A", "B", "D")
+        return {x: ((self.batch, *s) if self.batch and x in batched else s) for x, s in out.items()}
 
     def memref(self, which: str) -> str:
-        rows, cols = self.shapes()[which]
-        dims = "?x?" if self.dynamic else f"{rows}x{cols}"
+        shape = self.shapes()[which]
+        dims = "x".join("?" if self.dynamic else str(d) for d in shape)
         return f"memref<{dims}x{MLIR_TYPES[self.types['ABD'.index(which)]]}>"
 
     def source(self, target: str) -> str:
@@ -55,8 +59,12 @@ class Form:
         fill = f"  %zero = arith.constant {'0' if td == 'i32' else '0.0'} : {td}\n  linalg.fill ins(%zero : {td}) outs(%D : {d})\n" if self.fill else ""
         if self.named:
             return head + fill + f"  linalg.matmul ins(%A, %B : {a}, {b}) outs(%D : {d})\n  func.return\n}}\n"
-        maps = ["(k, m)" if self.a_t else "(m, k)", "(n, k)" if self.b_t else "(k, n)", "(n, m)" if self.d_t else "(m, n)"]
-        maps_text = ", ".join(f"affine_map<(m, n, k) -> {mp}>" for mp in maps)
+        maps = ["k, m" if self.a_t else "m, k", "n, k" if self.b_t else "k, n", "n, m" if self.d_t else "m, n"]
+        if self.batch:
+            maps = [mp if (i == 1 and self.b_broadcast) else f"b, {mp}" for i, mp in enumerate(maps)]
+        loops = "b, m, n, k" if self.batch else "m, n, k"
+        maps_text = ", ".join(f"affine_map<({loops}) -> ({mp})>" for mp in maps)
+        iterators = ", ".join(['"parallel"'] * (3 if self.batch else 2) + ['"reduction"'])
         integer = td == "i32"
         lines = []
         for name, t, kind in (("a", ta, self.types[0]), ("b", tb, self.types[1])):
@@ -69,14 +77,14 @@ class Form:
         mul, add = ("muli", "addi") if integer else ("mulf", "addf")
         body = "\n".join(lines + [f"    %p = arith.{mul} {aw}, {bw} : {td}", f"    %s = arith.{add} %acc, %p : {td}", f"    linalg.yield %s : {td}"])
         return (head + fill
-                + f'  linalg.generic {{indexing_maps = [{maps_text}], iterator_types = ["parallel", "parallel", "reduction"]}}\n'
+                + f'  linalg.generic {{indexing_maps = [{maps_text}], iterator_types = [{iterators}]}}\n'
                 + f"      ins(%A, %B : {a}, {b}) outs(%D : {d}) {{\n  ^bb0(%a: {ta}, %b: {tb}, %acc: {td}):\n{body}\n  }}\n"
                 + "  func.return\n}\n")
 
     def launch_shapes(self) -> dict[str, tuple[int, int, None]] | None:
         if not self.dynamic:
             return None
-        return {name: (rows, cols, None) for name, (rows, cols) in self.shapes().items()}
+        return {name: (*shape, None) for name, shape in self.shapes().items()}
 
 
 FORMS = [
@@ -88,9 +96,13 @@ FORMS = [
     Form("s8", b_t=True, types=("s8", "s8", "s32")),
     Form("u8", b_t=True, types=("u8", "u8", "s32"), fill=False),
     Form("e4m3_dynamic", b_t=True, types=("e4m3", "e4m3", "f32"), dynamic=True),
+    Form("batched_b_transposed", b_t=True, batch=3),
+    Form("batched_broadcast", b_t=True, batch=3, b_broadcast=True, types=("bf16", "bf16", "bf16"), fill=False),
+    Form("batched_d_transposed", a_t=True, d_t=True, batch=2, types=("f16", "f16", "f32")),
 ]
-#: (form, target) pairs compiled and assembled: every form on sm_90a, three on sm_100a.
-CASES = [(f, "sm_90a") for f in FORMS] + [(f, "sm_100a") for f in FORMS if f.name in ("b_transposed", "d_transposed", "s8")]
+#: (form, target) pairs compiled and assembled: every form on sm_90a, four on sm_100a.
+CASES = [(f, "sm_90a") for f in FORMS] + [
+    (f, "sm_100a") for f in FORMS if f.name in ("b_transposed", "d_transposed", "s8", "batched_b_transposed")]
 
 
 def _compile(form: Form, target: str, assemble: bool = False):
@@ -130,6 +142,7 @@ def test_each_form_compiles_with_its_facts(form: Form, target: str) -> None:
     assert gemm.c == (None if form.fill else 2)
     m, n = (form.n, form.m) if form.d_t else (form.m, form.n)
     assert (gemm.m, gemm.n, gemm.k) == ((None, None, None) if form.dynamic else (m, n, form.k))
+    assert (gemm.batched, gemm.batch) == ((True, form.batch) if form.batch else (False, 1))
     if form.types[0] == "u8":
         assert k.info.args[0].dtype == "u8" and k.info.args[1].dtype == "u8"
 

@@ -146,7 +146,7 @@ def run_gemm_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: fl
     }
     for role, transposed in (("a", gemm.a_transposed), ("b", gemm.b_transposed)):
         if transposed:  # the kernel reads this argument transposed (a tc.transpose view)
-            operands[role] = operands[role].T
+            operands[role] = np.swapaxes(operands[role], -1, -2)
     d_raw = matrix_view(flat_results[gemm.d], d_arg)
     d_out = d_raw.astype(np.float64)
     if d_arg.dtype == "s32":  # the poison is a valid integer: find it by its bits
