@@ -13,6 +13,8 @@ C and D are M x N; copy sources row- or column-major, see `matrix_strides`). Ins
   and written back by ``tc.acc_store``;
 * ``tc.wmma_load`` / ``tc.wmma_mma`` / ``tc.wmma_store`` are the legacy warp-level
   path on ``!tc.wmma_frag`` values, straight from global memory;
+* ``tc.transpose`` views a kernel argument's matrices transposed (an operand of
+  ``tc.matmul`` stored the other way round);
 * ``tc.matmul`` is a whole GEMM; its options (`tc_schedule.GEMM_OPTIONS`) become the
   loop level's ``tc.schedule = #tc.gemm_schedule<...>`` (read by `kernel_schedule`).
 
@@ -103,12 +105,13 @@ from lower_tc.dialects.tc_wmma_ops import (
 )
 from lower_tc.dialects.tc_gemm import WINDOW_OPS, WindowLoadOp, WindowStoreOp
 from lower_tc.dialects.tc_matmul import MATMUL_ATTRS, MATMUL_OPS, GemmConfigAttr, MatmulOp
+from lower_tc.dialects.tc_transpose import TRANSPOSE_OPS, TransposeOp, transposed_type
 from lower_tc.layout import Arch, Major
 from lower_tc.layout.limits import SMEM_CAPACITY
 
 
 #: The tc ops, family by family (another module's ops: one more `*THEIR_OPS` entry).
-OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *WMMA_OPS, *MATMUL_OPS, *WINDOW_OPS]
+OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *WMMA_OPS, *MATMUL_OPS, *WINDOW_OPS, *TRANSPOSE_OPS]
 #: The tc attributes and types.
 ATTRIBUTES = [
     *MATMUL_ATTRS,

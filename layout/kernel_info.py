@@ -205,7 +205,11 @@ class GemmInfo:
 
     A batched GEMM (D has a batch dimension) has `batch` matrices D (None: known at
     launch); A or B without a batch dimension, or with a batch of 1, is the same matrix
-    for every one. A plain GEMM has batch 1 and no "batch" key in the JSON."""
+    for every one. A plain GEMM has batch 1 and no "batch" key in the JSON.
+
+    `a_transposed` (`b_transposed`): A (B) is the transpose of its argument, which holds
+    K x M (N x K); the kernel reads it through a `tc.transpose` view. They are in the JSON
+    only where true. C may be D (the same argument: D += A x B)."""
 
     a: int
     b: int
@@ -218,6 +222,8 @@ class GemmInfo:
     config: GemmConfig
     batched: bool = False
     batch: Size = 1
+    a_transposed: bool = False
+    b_transposed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         c = self.config
@@ -227,6 +233,9 @@ class GemmInfo:
         }
         if self.batched:
             out["batch"] = self.batch
+        for key in ("a_transposed", "b_transposed"):
+            if getattr(self, key):
+                out[key] = True
         return out
 
     @classmethod
@@ -236,6 +245,7 @@ class GemmInfo:
             int(d["a"]), int(d["b"]), int(d["d"]), d.get("c"), d["m"], d["n"], d["k"], d["acc"],
             GemmConfig(int(c["bm"]), int(c["bn"]), int(c["bk"]), int(c["stages"])),
             batched="batch" in d, batch=d.get("batch", 1),
+            a_transposed=bool(d.get("a_transposed", False)), b_transposed=bool(d.get("b_transposed", False)),
         )
 
 

@@ -228,6 +228,7 @@ def compile_source(
     name: str = "<input>",
     assemble: bool = False,
     before_lowering: Callable[[ModuleOp], None] | None = None,
+    target: str | None = None,
 ) -> list[CompiledKernel]:
     """Runs the default pipeline; returns each kernel with its PTX (and cubin if asked:
     else it is assembled when first read).
@@ -236,10 +237,13 @@ def compile_source(
     LocatedError) and, for ptxas, BackendError (PtxasTimeoutError past ptxas's time
     limit, $LOWER_TC_PTXAS_TIMEOUT). `before_lowering` may edit
     the module between tc-compute-descriptors and tc-lower-to-ptx
-    (experiments use it to force descriptor fields).
+    (experiments use it to force descriptor fields). `target` ("sm_90a", "sm_100a") is
+    the target of linalg contractions in functions without tc.target
+    (convert-linalg-to-tc's option; one that differs from a function's tc.target is an
+    error at the function).
     """
     ctx, module = parse(text, name)
-    passes = default_pipeline()
+    passes = default_pipeline(**({"convert-linalg-to-tc": {"target": target}} if target else {}))
     lowering = [p.name for p in passes].index("tc-lower-to-ptx")
     apply_pipeline(ctx, module, passes[:lowering])
     if before_lowering is not None:

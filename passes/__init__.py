@@ -1,6 +1,7 @@
 """lower-tc's passes, registered by name (each imported only when used).
 
 =======================  ===================================================
+convert-linalg-to-tc     linalg contractions on memrefs -> tc.matmul (options: target, strict)
 tc-expand-matmul         tc.matmul -> a loop-level GEMM kernel (option: remarks)
 tc-choose-swizzle        fill `auto` swizzles (options: max, remarks)
 tc-assign-smem           place tiles in dynamic shared memory
@@ -13,14 +14,25 @@ ptx-lower-loops          structured loops in ptx kernels -> labels and branches
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import parse_pipeline
 
-#: The default pipeline, in order; `lower-tc input.mlir` runs it.
+#: The default pipeline, in order; `lower-tc input.mlir` runs it. convert-linalg-to-tc does
+#: nothing to a module without linalg ops; in this pipeline a linalg op it leaves is an error.
 DEFAULT_PIPELINE = (
-    "tc-expand-matmul,tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx,ptx-lower-loops"
+    "convert-linalg-to-tc{strict=true},tc-expand-matmul,tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,"
+    "tc-lower-to-ptx,ptx-lower-loops"
 )
+
+
+def _linalg() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
+    from lower_tc.passes.convert_linalg import ConvertLinalgPass
+
+    return ConvertLinalgPass
 
 
 def _choose() -> type[ModulePass]:
@@ -67,6 +79,7 @@ def _loops() -> type[ModulePass]:
 
 #: Pass name -> a function that imports and returns the pass class.
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "convert-linalg-to-tc": _linalg,
     "tc-expand-matmul": _expand,
     "tc-choose-swizzle": _choose,
     "tc-assign-smem": _assign,
@@ -82,5 +95,10 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 def default_pipeline(**options: dict[str, Any]) -> list[ModulePass]:
-    """The default pipeline as pass instances; `options` maps pass names to keyword options."""
-    return [PASSES[name]()(**options.get(name, {})) for name in DEFAULT_PIPELINE.split(",")]
+    """The default pipeline as pass instances; `options` maps pass names to keyword
+    options, which replace the pipeline's own (convert-linalg-to-tc's strict=true)."""
+    passes = []
+    for spec in parse_pipeline(DEFAULT_PIPELINE):
+        own = PASSES[spec.name]().from_pass_spec(spec)
+        passes.append(replace(own, **options.get(spec.name, {})))
+    return passes

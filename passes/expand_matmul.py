@@ -13,7 +13,9 @@
 and the kernel gets `tc.grid = [ceil(N / BN), ceil(M / BM), 1]`. A tile is K-major where
 its global matrix is contiguous along K, MN-major otherwise (TMA does not transpose);
 an MN-major tile's atoms follow each other along K (order k_first), so that one TMA box
-covers a whole column of atoms. The configuration is the op's, or the chooser's.
+covers a whole column of atoms. A or B may be a `tc.transpose` view of a kernel argument:
+the view stays before the loop and its window reads it. The configuration is the op's, or
+the chooser's.
 """
 
 from __future__ import annotations
@@ -206,6 +208,19 @@ def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | 
     return why
 
 
+def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
+    """A tc.transpose beside tc.matmul views a kernel argument that the matmul reads as A
+    or B; the loop level keeps it, its window reads the view (located errors)."""
+    if view.source not in body.args:
+        error_at(view, "tc.transpose beside tc.matmul views a kernel argument (not another view)")
+    for use in view.result.uses:
+        if isinstance(use.operation, tc.TransposeOp):
+            error_at(use.operation, "tc.transpose beside tc.matmul views a kernel argument (not another view)")
+        if use.operation is not mm or use.index not in (0, 1):
+            error_at(use.operation, "a tc.transpose view is read as tc.matmul's A or B only: D and C are "
+                                    "row-major kernel arguments")
+
+
 def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
     m, n, k = op.problem
     a, b = op.types
@@ -259,8 +274,11 @@ class ExpandMatmulPass(ModulePass):
                 error_at(matmuls[1], "one tc.matmul per kernel: each matmul is a kernel of its own")
             mm = matmuls[0]
             for other in body.ops:
-                if other is not mm and not other.has_trait(IsTerminator):
-                    error_at(other, f"'{other.name}' beside tc.matmul: a matmul kernel holds the matmul alone")
+                if isinstance(other, tc.TransposeOp):
+                    check_view(other, mm, body)
+                elif other is not mm and not other.has_trait(IsTerminator):
+                    error_at(other, f"'{other.name}' beside tc.matmul: a matmul kernel holds the matmul alone "
+                                    "(and tc.transpose views of its arguments)")
             self._expand(kernel, mm)
 
     def _choices(self, mm: MatmulOp, arch: Arch, config: GemmConfig) -> tuple[str, int]:

@@ -33,6 +33,7 @@ SASS = {
     "gemm_tcgen05_bf16": ("tcgen05.f16", "tma"),
     "gemm_bf16_dynamic": ("wgmma.bf16", "tma"),
     "batched_gemm": ("wgmma.bf16", "tma"),
+    "linalg_matmul": ("wgmma.bf16", "tma"),
 }
 #: Sizes known only at launch, per example (lower-tc run --shape).
 SHAPES = {"gemm_bf16_dynamic": {"A": (1000, 1000, None), "B": (1000, 1000, None), "D": (1000, 1000, None)}}

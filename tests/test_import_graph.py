@@ -58,6 +58,7 @@ LAZY_REGISTRIES = {
     # the ptx target is registered by name and its printer imported when it prints
     ("lower_tc.dialects", "lower_tc.dialects.ptx.printer"),
     # passes are registered by name and imported when used
+    ("lower_tc.passes", "lower_tc.passes.convert_linalg"),
     ("lower_tc.passes", "lower_tc.passes.expand_matmul"),
     ("lower_tc.passes", "lower_tc.passes.choose_swizzle"),
     ("lower_tc.passes", "lower_tc.passes.assign_smem"),

@@ -127,7 +127,7 @@ func.func @beside(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %D: memref<64x
   tc.matmul %A, %B to %D : memref<64x64xbf16>, memref<64x64xbf16>, memref<64x64xf32>
   func.return
 }
-// CHECK: {{.*}}matmul-diagnostics.mlir:126:3: error: 'tc.smem_tile' beside tc.matmul: a matmul kernel holds the matmul alone{{$}}
+// CHECK: {{.*}}matmul-diagnostics.mlir:126:3: error: 'tc.smem_tile' beside tc.matmul: a matmul kernel holds the matmul alone (and tc.transpose views of its arguments){{$}}
 
 // -----
 

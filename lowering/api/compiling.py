@@ -10,7 +10,8 @@ the located line ``file:line:col: error: ...`` the command line prints (several 
 ptxas, one per error it found), its place also as fields; a missing ptxas or its time-out
 is one too. The caller's mistakes about
 what to pick are ValueErrors: `kernel=` names one kernel, and is needed where the module
-has several; `target=` is checked against the kernel's `tc.target`.
+has several; `target=` is checked against the kernel's `tc.target` (and gives a linalg
+contraction in a function without one its target).
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ from lower_tc.lowering.runtime.session import TARGET_CAPABILITY
 def compile(source: str | os.PathLike[str] | ModuleOp, *, kernel: str | None = None, target: str | None = None) -> Kernel:  # noqa: A001 - lower_tc.compile, as the API names it
     """Compiles `source` (see the module's docstring) and returns its kernel, named by
     `kernel` where the module has several; `target` ("sm_90a", "sm_100a"), where given,
-    must be the kernel's. Raises CompileError for a program the compiler refuses,
+    must be the kernel's, and is the target of a linalg contraction in a function without
+    tc.target (convert-linalg-to-tc's option). Raises CompileError for a program the compiler refuses,
     ValueError for a kernel or target that does not fit, OSError for an unreadable path."""
     if target is not None and target not in TARGET_CAPABILITY:
         raise ValueError(f"target {target!r}: lower-tc compiles for {', '.join(TARGET_CAPABILITY)}")
     text, name = source_text(source)
-    chosen = pick(compiled(text, name), kernel, name)
+    chosen = pick(compiled(text, name, target), kernel, name)
     if target is not None and chosen.info.target != target:
         raise ValueError(f"kernel {chosen.name} is for {chosen.info.target} (its tc.target), not {target}")
     return chosen.kernel()
@@ -61,10 +63,11 @@ def source_text(source: Any) -> tuple[str, str]:
     raise TypeError(f"lower_tc.compile takes MLIR text, a path to a .mlir file or an xDSL ModuleOp, not {type(source).__name__}")
 
 
-def compiled(text: str, name: str) -> list[CompiledKernel]:
-    """compile_source(assemble=True), its refusals as CompileError."""
+def compiled(text: str, name: str, target: str | None = None) -> list[CompiledKernel]:
+    """compile_source(assemble=True), its refusals as CompileError; `target` is the
+    target of linalg contractions in functions without tc.target."""
     try:
-        return compile_source(text, name, assemble=True)
+        return compile_source(text, name, assemble=True, target=target)
     except (ParseError, DiagnosticException, BackendError) as err:
         raise compile_error(err, name) from err
 

@@ -133,16 +133,20 @@ def run_gemm_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: fl
     assert gemm is not None
     rng = np.random.default_rng(seed)
     roles = {index: role for role, index in (("a", gemm.a), ("b", gemm.b), ("c", gemm.c), ("d", gemm.d)) if index is not None}
-    host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if roles.get(i) != "d"})
+    # D starts poisoned, unless it is C too (D += A x B): then it starts random, and C is its start
+    host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if roles.get(i) != "d" or i == gemm.c})
     on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
     flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
     d_arg = info.args[gemm.d]
     written = {gemm.d: np.ones(d_arg.shape, dtype=bool)}
     stray = all_stray_writes(flat_results, on_device, overruns, written, info.args)
     operands = {
-        roles[i]: matrix_view(h, a).astype(np.float64)
-        for i, (h, a) in enumerate(zip(host, info.args)) if roles.get(i) in ("a", "b", "c")
+        role: matrix_view(host[index], info.args[index]).astype(np.float64)
+        for role, index in (("a", gemm.a), ("b", gemm.b), ("c", gemm.c)) if index is not None
     }
+    for role, transposed in (("a", gemm.a_transposed), ("b", gemm.b_transposed)):
+        if transposed:  # the kernel reads this argument transposed (a tc.transpose view)
+            operands[role] = np.swapaxes(operands[role], -1, -2)
     d_raw = matrix_view(flat_results[gemm.d], d_arg)
     d_out = d_raw.astype(np.float64)
     if d_arg.dtype == "s32":  # the poison is a valid integer: find it by its bits

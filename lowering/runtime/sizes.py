@@ -98,13 +98,16 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
     gemm = info.gemm
     if gemm is not None:
         d, a, b = args[gemm.d], args[gemm.a], args[gemm.b]
+        a_rows, a_cols = _operand_shape(a, gemm.a_transposed)
+        b_rows, b_cols = _operand_shape(b, gemm.b_transposed)
         c = args[gemm.c] if gemm.c is not None else d
-        m, n, k = d.rows, d.cols, a.cols
-        if (a.rows, b.cols, b.rows, c.shape) != (m, n, k, d.shape):
+        m, n, k = d.rows, d.cols, a_cols
+        if (a_rows, b_cols, b_rows, c.shape) != (m, n, k, d.shape):
             raise ShapeError(
-                f"the shapes do not make a GEMM: A {dims(a)}, B {dims(b)}, D {dims(d)}"
+                f"the shapes do not make a GEMM: A {dims(a)}{_t(gemm.a_transposed)}, "
+                f"B {dims(b)}{_t(gemm.b_transposed)}, D {dims(d)}"
                 + (f", C {dims(c)}" if c is not d else ""),
-                _gemm_culprit(a, b, c, d),
+                _gemm_culprit((a_rows, a_cols), (b_rows, b_cols), a, b, c, d),
             )
         for role, index in (("A", gemm.a), ("B", gemm.b)):
             x = args[index]
@@ -217,11 +220,23 @@ def _refuse(problem: str | None, argument: str) -> None:
         raise ShapeError(problem, argument)
 
 
-def _gemm_culprit(a: ArgInfo, b: ArgInfo, c: ArgInfo, d: ArgInfo) -> str:
+def _operand_shape(a: ArgInfo, transposed: bool) -> tuple[int | None, int | None]:
+    """An operand's rows and columns as the GEMM reads it: its argument's, swapped where
+    the kernel reads the argument transposed (GemmInfo's a_transposed, b_transposed)."""
+    rows, cols = a.shape[-2], a.shape[-1]
+    return (cols, rows) if transposed else (rows, cols)
+
+
+def _t(transposed: bool) -> str:
+    return " (its argument transposed)" if transposed else ""
+
+
+def _gemm_culprit(a_shape: tuple[int | None, int | None], b_shape: tuple[int | None, int | None],
+                  a: ArgInfo, b: ArgInfo, c: ArgInfo, d: ArgInfo) -> str:
     """The argument to name when shapes do not make a GEMM: the first, reading A's rows
-    and columns as M and K and D's columns as N, that disagrees."""
-    m, k, n = a.rows, a.cols, d.cols
-    if (b.rows, b.cols) != (k, n):
+    and columns (as the GEMM reads them) as M and K and D's columns as N, that disagrees."""
+    m, k, n = a_shape[0], a_shape[1], d.cols
+    if b_shape != (k, n):
         return b.param[2:]
     if d.rows != m:
         return d.param[2:]

@@ -43,7 +43,10 @@ class BeforeLoop:
     acc_zero: SSAValue | None = None
 
     def add(self, op: Operation, index: IndexEnv) -> None:
-        """One op before the loop: a ring tile, tc.acc_zero, or index arithmetic."""
+        """One op before the loop: a ring tile, tc.acc_zero, a view of an argument (the
+        prologue read it: operands.py, read_views), or index arithmetic."""
+        if isinstance(op, tc.TransposeOp):
+            return
         if isinstance(op, tc.SmemTileOp):
             layout = placed_layout(op)
             ring = TileRing(layout, op.ring_stages, ring_stride(layout.footprint))

@@ -30,8 +30,9 @@ def arg_info(arg: SSAValue, g: Matrix) -> ArgInfo:
 
 
 def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo:
-    """Which arguments are A, B, C and D, the problem's M, N, K (None: known at launch),
-    the accumulator and the tile configuration."""
+    """Which arguments are A, B, C and D (and whether A or B is read through a view of
+    its argument, transposed), the problem's M, N, K (None: known at launch), the
+    accumulator and the tile configuration."""
     loop = lowered.loop
     a_src, b_src = (w.src for w in loop.loads)
     d = k.args.geometry[store.dst]
@@ -41,6 +42,7 @@ def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo
         m=d.rows, n=d.cols, k=k.args.geometry[a_src].cols, acc=loop.acc_type.dtype,
         config=GemmConfig(loop.acc_type.m, loop.acc_type.n, loop.step, loop.stages),
         batched=d.batched, batch=d.batch,
+        a_transposed=a_src in k.args.views, b_transposed=b_src in k.args.views,
     )
 
 

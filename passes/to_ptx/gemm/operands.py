@@ -1,6 +1,8 @@
 """The kernel's first instructions: the registers every thread computes (its thread
 index, the shared-memory base, its warpgroup), each global operand's address, and the
-sizes known only at launch (one .u32 parameter per rows, cols and leading dimension)."""
+sizes known only at launch (one .u32 parameter per rows, cols and leading dimension).
+A `tc.transpose` view of an argument is that argument's address with the view's
+geometry (`read_views`): it emits nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.dialects.tc_gemm import Matrix, matrix
+from lower_tc.dialects.tc_gemm import Matrix, WindowStoreOp, matrix
 from lower_tc.layout.kernel_info import SizeParam
 from lower_tc.passes.to_ptx.emit import param_name
 from lower_tc.passes.to_ptx.emit import PtxBuilder
@@ -48,6 +50,7 @@ class KernelArgs:
     geometry: dict[SSAValue, Matrix] = field(default_factory=dict)
     sizes: dict[tuple[SSAValue, str], SSAValue] = field(default_factory=dict)  # registers of launch-time sizes
     size_params: list[SizeParam] = field(default_factory=list)
+    views: dict[SSAValue, SSAValue] = field(default_factory=dict)  # a tc.transpose view -> its argument
 
     def size(self, arg: SSAValue, what: str) -> int | SSAValue:
         """An argument's rows, cols, ld, batch or batch_stride: a number, or the register
@@ -56,8 +59,9 @@ class KernelArgs:
         return value if value is not None else self.sizes[(arg, what)]
 
     def index(self, arg: SSAValue) -> int:
-        """The argument's position (its entry in the launch metadata)."""
-        return self.values.index(arg)
+        """The argument's position (its entry in the launch metadata); a view's is its
+        argument's."""
+        return self.values.index(self.views.get(arg, arg))
 
 
 def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArgs]:
@@ -81,6 +85,38 @@ def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArg
                 name = f"{param_name(arg)}_{what}"
                 args.size_params.append(SizeParam(name, arg.index, what))  # type: ignore[attr-defined]
                 args.sizes[(arg, what)] = b.val(ptx.LdParamOp, type="u32", param=name)
+    read_views(kernel, args)
     is_thread0 = b.val(ptx.SetpOp, [tid], i1, cmp="eq", type="u32", imm=0)
     wg = b.val(ptx.ShrOp, [tid], type="u32", imm=7)
     return Prologue(tid, smem, smem16, is_thread0, wg), args
+
+
+#: A view's sizes from its argument's: rows and columns swap, the leading dimension and
+#: the batch stay.
+TRANSPOSED_SIZES = {"rows": "cols", "cols": "rows", "ld": "ld", "batch": "batch", "batch_stride": "batch_stride"}
+
+
+def read_views(kernel: Operation, args: KernelArgs) -> None:
+    """Each tc.transpose of a kernel argument in the kernel's body: the argument's address
+    and launch-time size registers (rows and columns swapped), the view's own geometry
+    (the windows read it as a matrix of the other major-ness). Located errors for a view of
+    anything but an argument, and for one stored to."""
+    for op in tc.kernel_body(kernel).ops:
+        if not isinstance(op, tc.TransposeOp):
+            continue
+        arg = op.source
+        if arg not in args.values:
+            error_at(op, "tc.transpose views a kernel argument in a GEMM kernel (not another view)")
+        try:
+            args.geometry[op.result] = matrix(op.result.type, f"the transpose of {param_name(arg)}", batched=True)
+        except VerifyException as err:
+            error_at(op, str(err))
+        for use in op.result.uses:
+            if isinstance(use.operation, WindowStoreOp):
+                error_at(use.operation, "a tc.transpose view is read by tc.window_load only: D and C are kernel "
+                                        "arguments (the launch metadata names them so)")
+        args.views[op.result] = arg
+        args.address[op.result] = args.address[arg]
+        for what, theirs in TRANSPOSED_SIZES.items():
+            if (arg, theirs) in args.sizes:
+                args.sizes[(op.result, what)] = args.sizes[(arg, theirs)]
