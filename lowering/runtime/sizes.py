@@ -104,8 +104,8 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
         m, n, k = d.rows, d.cols, a_cols
         if (a_rows, b_cols, b_rows, c.shape) != (m, n, k, d.shape):
             raise ShapeError(
-                f"the shapes do not make a GEMM: A {dims(a)}{_t(gemm.a_transposed)}, "
-                f"B {dims(b)}{_t(gemm.b_transposed)}, D {dims(d)}"
+                f"the shapes do not make a GEMM: A {_read_dims(a, a_rows, a_cols)}{_t(gemm.a_transposed)}, "
+                f"B {_read_dims(b, b_rows, b_cols)}{_t(gemm.b_transposed)}, D {dims(d)}"
                 + (f", C {dims(c)}" if c is not d else ""),
                 _gemm_culprit((a_rows, a_cols), (b_rows, b_cols), a, b, c, d),
             )
@@ -225,6 +225,12 @@ def _operand_shape(a: ArgInfo, transposed: bool) -> tuple[int | None, int | None
     the kernel reads the argument transposed (GemmInfo's a_transposed, b_transposed)."""
     rows, cols = a.shape[-2], a.shape[-1]
     return (cols, rows) if transposed else (rows, cols)
+
+
+def _read_dims(a: ArgInfo, rows: int | None, cols: int | None) -> str:
+    """An operand's sizes as the GEMM reads it (`rows` x `cols`, after its batch if any)."""
+    batch = f"{'?' if a.batch is None else a.batch}x" if a.batched else ""
+    return f"{batch}{'?' if rows is None else rows}x{'?' if cols is None else cols}"
 
 
 def _t(transposed: bool) -> str:
