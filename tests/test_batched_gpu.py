@@ -125,7 +125,14 @@ def test_batched_matmul_allocates_d_adds_c_and_leaves_padding_alone(torch) -> No
     assert torch.isnan(whole[:, M:, :]).all() and torch.isnan(whole[:, :, N:]).all()  # the padding untouched
 
 
-def test_dynamic_batches_are_one_kernel_for_every_shape(torch, tmp_path) -> None:
+def test_dynamic_batches_are_one_kernel_for_every_shape(torch, tmp_path, monkeypatch) -> None:
+    from lower_tc.lowering.api import matmul as matmul_module
+    from lower_tc.lowering.runtime.callable import LruCache
+
+    # this test's kernels are compiled here, into its own disk cache: none from the
+    # process's memory (an earlier test may have built the plain dynamic GEMM)
+    for name, size in (("_plans", 256), ("_kernels", 64), ("_torch_calls", 256)):
+        monkeypatch.setattr(matmul_module, name, LruCache(size))
     for batch, m, n, k, gap in ((3, 200, 136, 112, 0), (5, 1000, 904, 1008, 2), (1, 64, 16, 32, 0), (70, 64, 64, 64, 1)):
         a, b = batch_operand(torch, batch, m, k, "bf16", True, m, gap=gap), batch_operand(torch, batch, k, n, "bf16", False, n)
         d = poisoned(torch, (batch, m, n), "bf16")
