@@ -40,8 +40,9 @@ def _ptx_target() -> type[Target]:
 DIALECTS: dict[str, Callable[[], Dialect]] = {"tc": _tc, "ptx": _ptx}
 
 #: Target name -> a function that imports and returns the target class: the text targets
-#: any xdsl-opt can print. `cubin` is not here: it writes bytes, which only the `lower-tc`
-#: driver can (lowering/cli/driver.py, output_binary).
+#: any xdsl-opt can print. `cubin` is not here: it writes bytes and needs the assembler
+#: (lowering/): the `lower-tc` driver's `-t cubin -o FILE` (lowering/cli/driver.py) and the
+#: plugin's `-t 'cubin{file="..."}'` (lowering/cubin_target.py) write it.
 TARGETS: dict[str, Callable[[], type[Target]]] = {"ptx": _ptx_target}
 
 

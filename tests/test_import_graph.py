@@ -65,6 +65,8 @@ LAZY_REGISTRIES = {
     ("lower_tc.passes", "lower_tc.passes.compute_descriptors"),
     ("lower_tc.passes", "lower_tc.passes.lower_to_ptx"),
     ("lower_tc.passes", "lower_tc.passes.ptx_lower_loops"),
+    # stock xdsl-opt's cubin target (the plugin) imports the assembler only when it runs
+    ("lower_tc.plugin", "lower_tc.lowering.cubin_target"),
     # the `lower-tc` dispatcher imports only the sub-tool it runs (`desc` starts without xDSL)
     ("lower_tc.lowering.cli.main", "lower_tc.lowering.cli.desc"),
     ("lower_tc.lowering.cli.main", "lower_tc.lowering.cli.run"),

@@ -6,6 +6,7 @@ environment with lower-tc installed gets, not lower-tc's driver.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -80,12 +81,39 @@ def test_loading_the_plugin_builds_nothing_and_imports_no_cuda() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
     listed, modules = done.stdout.splitlines()
-    assert "'ptx'" in listed and "'cubin'" not in listed  # a Target writes text: no cubin (plugin.py)
+    assert "'ptx'" in listed and "'cubin'" in listed
     assert "['ptx', 'tc']" in listed
     assert all(f"'{name.split('{')[0]}'" in listed for name in DEFAULT_PIPELINE.split(","))
     loaded = set(modules.split())
     assert "lower_tc.plugin" in loaded
     assert not loaded & {"lower_tc.dialects.tc", "lower_tc.dialects.ptx", "lower_tc.dialects.ptx.printer",
-                         "lower_tc.passes.lower_to_ptx", "lower_tc.passes.choose_swizzle"}
+                         "lower_tc.passes.lower_to_ptx", "lower_tc.passes.choose_swizzle",
+                         "lower_tc.lowering.cubin_target", "lower_tc.lowering.backend.assembler"}
     assert not any(m.startswith("cuda") for m in loaded)
 
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None and not (Path(sys.executable).parent / "ptxas").exists()
+                    and importlib.util.find_spec("nvidia") is None,
+                    reason="no assembler: pip install 'lower-tc[test]' (ptxas) or 'lower-tc[gpu]' (nvJitLink)")
+def test_stock_xdsl_opt_writes_a_cubin_and_its_metadata(tmp_path) -> None:
+    """`-t 'cubin{file=...}'`: the cubin and the launch metadata beside it, the artifact
+    `lower-tc -t cubin -o` writes (lower_tc.load reads either); the PTX on stdout."""
+    from lower_tc.lowering.runtime.artifact import read_artifact
+
+    stock = tmp_path / "stock.cubin"
+    ours = tmp_path / "ours.cubin"
+    printed = _run("xdsl-opt", str(GEMM), "-p", DEFAULT_PIPELINE, "-t", f'cubin{{file="{stock}"}}')
+    _run("lower-tc", str(GEMM), "-t", "cubin", "-o", str(ours))
+    assert ".entry gemm_bf16" in printed
+    got, want = read_artifact(stock), read_artifact(ours)
+    assert got.cubin[:4] == b"\x7fELF" and got.cubin == want.cubin
+    assert [i.to_json() for i in got.infos] == [i.to_json() for i in want.infos]
+
+
+def test_stock_xdsl_opt_cubin_needs_a_file() -> None:
+    """Without `file` the target says how to name one (xdsl-opt prints its traceback)."""
+    done = subprocess.run([_tool("xdsl-opt"), str(GEMM), "-p", DEFAULT_PIPELINE, "-t", "cubin"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode != 0
+    assert """-t 'cubin{file="kernel.cubin"}'""" in done.stderr
