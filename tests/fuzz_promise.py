@@ -63,7 +63,7 @@ AREAS = (
     ("passes/to_ptx/gemm/", "GEMM lowering"),
     ("passes/to_ptx/", "single-tile lowering"),
     ("passes/lower_to_ptx.py", "single-tile lowering"),
-    ("passes/expand_matmul.py", "tc pass (expand-matmul)"),
+    ("passes/expand_matmul/", "tc pass (expand-matmul)"),
     ("passes/", "tc pass"),
     ("layout/", "layout"),
 )

@@ -15,7 +15,7 @@ its global matrix is contiguous along K, MN-major otherwise (TMA does not transp
 an MN-major tile's atoms follow each other along K (order k_first), so that one TMA box
 covers a whole column of atoms. A or B may be a `tc.transpose` view of a kernel argument:
 the view stays before the loop and its window reads it. The configuration is the op's, or
-the chooser's.
+the chooser's; which tile (and matrix of a batch) a CTA computes, and the grid, is walk.py's.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import UnitAttr, ArrayAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32, i64
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import UnitAttr, Float16Type, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
@@ -36,11 +36,12 @@ from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_kernel import GRID_ATTR, SCHEDULE_ATTR
 from lower_tc.dialects.tc_schedule import EPILOGUES, SCHEDULES, GemmSchedule, GemmScheduleAttr
 from lower_tc.layout import Arch, LayoutError
-from lower_tc.layout.limits import MAX_GRID, MAX_INDEX, grid_problem, index_problem
+from lower_tc.layout.limits import MAX_INDEX
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
+from lower_tc.passes.expand_matmul.walk import index_range_problem, launch_grid_problem, tile_origin, walk_sizes
 
 
 #: The builtin element type of each accumulator type.
@@ -50,162 +51,6 @@ ACC_ELEMENT_TYPES = {"f32": Float32Type(), "f16": Float16Type(), "s32": i32}
 def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
     layout = tc.LayoutAttr("k") if k_major else tc.LayoutAttr("mn", order="k_first")
     return tc.TileType([rows, bk], elt, layout)
-
-
-def walk_sizes(mm: MatmulOp) -> tuple[int | None, int | None]:
-    """(M, N) for the choices that need every tile known now (the grouped order, a
-    persistent walk): None where they, or a batch's count, are known only at launch."""
-    m, n, _ = mm.problem
-    if mm.batched and mm.batch is None:
-        return None, None
-    return m, n
-
-
-@dataclass(frozen=True)
-class TileOrigin:
-    """The ops that find a CTA's tile, what they find, and the grid they assume."""
-
-    ops: list[Operation]
-    m0: SSAValue
-    n0: SSAValue
-    batch: SSAValue | None  # the tile's matrix of a batched GEMM (None: not batched)
-    grid: ArrayAttr
-
-
-def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const) -> TileOrigin:
-    """The ops that find the CTA's tile (m0, n0) from its block index, and the grid.
-
-    Without raster, block (x, y) takes tile row y, column x. With raster G (static sizes
-    only), the grid is 1-d and consecutive CTAs walk G tile rows column by column
-    (grouped order), so the CTAs running at one time share rows of A and columns of B in L2:
-    group = pid / (G tiles_n); first = group G; rows = min(tiles_m - first, G);
-    r = pid mod (G tiles_n); tile row first + r mod rows, tile column r / rows.
-
-    A batched GEMM's matrix is block z in row order (the grid's z is the batch); in the
-    grouped order the batch's tiles follow each other on x: matrix bx / T, pid = bx mod
-    T for the T tiles of one matrix. A batch of 1 is matrix 0."""
-    m, n = walk_sizes(mm)
-    batch = mm.batch if mm.batched else None
-    bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
-    bx.result.name_hint = "bx"
-    c_bm, c_bn = const(config.bm), const(config.bn)
-    c_bm.result.name_hint, c_bn.result.name_hint = "bm", "bn"
-    batch_ops: list[Operation] = []
-    matrix_index: SSAValue | None = None
-    if mm.batched and batch == 1:
-        zero = const(0)
-        batch_ops, matrix_index = [zero], zero.result
-    if not raster or m is None or n is None:
-        by = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Y))
-        by.result.name_hint = "by"
-        m0, n0 = arith.MuliOp(by, c_bm), arith.MuliOp(bx, c_bn)
-        if mm.batched and batch != 1:
-            bz = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Z))
-            batch_ops, matrix_index = [bz], bz.result
-        if matrix_index is not None:
-            matrix_index.name_hint = "matrix"
-        return TileOrigin([bx, by, *batch_ops, c_bm, c_bn, m0, n0], m0.result, n0.result, matrix_index, grid_attr(kernel, mm, config))
-    tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
-    pid: SSAValue = bx.result
-    if mm.batched and batch != 1:
-        assert batch is not None  # the grouped order needs sizes known now
-        c_tiles = const(tiles_m * tiles_n)
-        which = arith.DivUIOp(bx, c_tiles)
-        in_matrix = arith.RemUIOp(bx, c_tiles)
-        batch_ops = [c_tiles, which, in_matrix]
-        matrix_index, pid = which.result, in_matrix.result
-        pid.name_hint = "tile_in_matrix"
-    if matrix_index is not None:
-        matrix_index.name_hint = "matrix"
-    c_group, c_in_group, c_tiles_m = const(raster), const(raster * tiles_n), const(tiles_m)
-    group = arith.DivUIOp(pid, c_in_group)
-    first = arith.MuliOp(group, c_group)
-    left = arith.SubiOp(c_tiles_m, first)
-    rows = arith.MinUIOp(left, c_group)
-    r = arith.RemUIOp(pid, c_in_group)
-    row_in_group = arith.RemUIOp(r, rows)
-    row = arith.AddiOp(first, row_in_group)
-    col = arith.DivUIOp(r, rows)
-    m0, n0 = arith.MuliOp(row, c_bm), arith.MuliOp(col, c_bn)
-    for value, hint in ((group.result, "group"), (first.result, "first_row"), (rows.result, "rows"),
-                        (r.result, "in_group"), (row.result, "tile_row"), (col.result, "tile_col")):
-        value.name_hint = hint
-    ops = [bx, *batch_ops, c_bm, c_bn, c_group, c_in_group, c_tiles_m, group, first, left, rows, r, row_in_group, row, col, m0, n0]
-    grid = ArrayAttr([IntegerAttr(tiles_m * tiles_n * (batch or 1), i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
-    return TileOrigin(ops, m0.result, n0.result, matrix_index, grid)
-
-
-def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
-    """``tc.grid``: ceil(N / BN) x ceil(M / BM) CTAs, times D's batch on z. A count known
-    now is a number; one known at launch is [arg, dim, tile]: ceil(the size of dimension
-    `dim` of argument `arg` / tile), which the launcher works out (docs/gemm.md)."""
-    m, n, _ = mm.problem
-    args = list(tc.kernel_body(kernel).args)
-    d = args.index(mm.dst)  # type: ignore[arg-type]
-    first = 1 if mm.batched else 0  # D's rows are its dimension 1 in a batch
-
-    def entry(size: int | None, dim: int, tile: int) -> Attribute:
-        if size is not None:
-            return IntegerAttr(-(-size // tile), i64)
-        return ArrayAttr([IntegerAttr(d, i64), IntegerAttr(dim, i64), IntegerAttr(tile, i64)])
-
-    z = entry(mm.batch, 0, 1) if mm.batched else IntegerAttr(1, i64)
-    return ArrayAttr([entry(n, first + 1, config.bn), entry(m, first, config.bm), z])
-
-
-def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | None:
-    """Why the kernel's index arithmetic would not fit its 32-bit registers, or None: the
-    coordinates run to M, N and K rounded up to whole tiles (the last tile's, and the K
-    loop's counter after its last step), and a raster group counts raster x (tile
-    columns) CTAs. The op's verifier checked the sizes themselves; the grid's limits are
-    the GEMM lowering's."""
-    m, n, k = mm.problem
-    for name, size, tile in (("M", m, config.bm), ("N", n, config.bn), ("K", k, config.bk)):
-        if size is None:
-            continue
-        tiles = -(-size // tile)
-        why = index_problem(tiles * tile, f"{name} = {size} rounded up to whole {tile}-element tiles")
-        if why:
-            return why
-    if raster and m is not None and n is not None:
-        tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
-        batch = mm.batch or 1
-        if batch > 1 and batch * tiles_m * tiles_n > MAX_INDEX:
-            return (f"{batch} matrices of {tiles_m} x {tiles_n} tiles: the grouped order numbers every tile "
-                    f"of the batch on the grid's x, more than the {MAX_INDEX} the kernel's 32-bit index arithmetic counts")
-        if raster * tiles_n > MAX_INDEX:
-            return (f"raster = {raster} makes groups of {raster} x {tiles_n} tiles, more than the "
-                    f"{MAX_INDEX} the kernel's 32-bit index arithmetic counts; a raster of "
-                    f"{tiles_m} (every tile row) already makes one group")
-    return None
-
-
-def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | None:
-    """Why the grid a GEMM of sizes known now launches breaks CUDA's limits, or None: row
-    order puts the tile rows on y (at most 65535 blocks), the grouped order puts every tile
-    on x. Sizes known at launch are the launcher's to check (lowering/runtime/sizes.py)."""
-    m, n, _ = mm.problem
-    batch = mm.batch if mm.batched else 1
-    if raster == 0 and batch is not None and batch > MAX_GRID[2]:
-        return (f"a batch of {batch}: raster = 0 puts the batch on the grid's z, and CUDA launches at most "
-                f"{MAX_GRID[2]} blocks along z; a raster of 1 or more (or none given: the default) walks "
-                "every tile of the batch on a 1-d grid")
-    if m is None or n is None:
-        return None
-    tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
-    if raster:
-        tiles = tiles_m * tiles_n * (batch or 1)
-        if tiles > MAX_GRID[0]:
-            what = f"{tiles_m} x {tiles_n} = {tiles} tiles" if not mm.batched else f"{batch} x {tiles_m} x {tiles_n} = {tiles} tiles"
-            return (f"{what}: the grouped order numbers every tile on the "
-                    f"grid's x, and CUDA launches (and the kernel counts) at most {MAX_GRID[0]}")
-        return None
-    why = grid_problem((tiles_n, tiles_m, batch or 1))
-    if why and tiles_m > MAX_GRID[1]:
-        return (f"raster = 0 puts the {tiles_m} tile rows (M = {m} in {config.bm}-row tiles) on the grid's y, "
-                f"and CUDA launches at most {MAX_GRID[1]} blocks along y; a raster of 1 or more (or none "
-                f"given: the default) walks the tiles on a 1-d grid")
-    return why
 
 
 def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
@@ -353,7 +198,6 @@ class ExpandMatmulPass(ModulePass):
             c_k: Operation = const(k)
             k_ops: list[Operation] = [c_k]
         else:  # K known at launch: the loop runs to A's column count
-            c1 = const(1)
             c_kdim = const(2 if geometry_a.batched else 1)
             c_k = memref.DimOp(mm.a, c_kdim)
             k_ops = [c_kdim, c_k]
