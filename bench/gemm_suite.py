@@ -252,7 +252,7 @@ def run_case(torch: Any, gpu: Any, mosaic: Any, case: Case, seed: int, args: arg
     """One case: its tensors, its contenders timed side by side, their outputs checked."""
     import gemm_suite_gpu as g
 
-    x = g.arrays(torch, case, seed)
+    x = g.arrays(torch, case, seed, case.copies)
     contenders = [g.lower_tc_contender(x), *g.cublas_contenders(torch, case, x)]
     if case.dtype == "bf16" and case.layout == "rowmajor":
         contenders.append(g.mosaic_contender(torch, mosaic, case, x) if mosaic is not None
@@ -275,7 +275,7 @@ def run_case(torch: Any, gpu: Any, mosaic: Any, case: Case, seed: int, args: arg
     record: dict[str, Any] = {
         "shape": case.shape.name, "category": case.shape.category, "m": case.shape.m, "n": case.shape.n,
         "k": case.shape.k, "dtype": case.dtype, "layout": case.layout, "padded": case.padded,
-        "min_bytes": case.min_bytes, "launches_per_sample": n, "results": results,
+        "min_bytes": case.min_bytes, "copies": case.copies, "launches_per_sample": n, "results": results,
     }
     if "skipped" in cupti:
         record["cupti_skipped"] = cupti["skipped"]

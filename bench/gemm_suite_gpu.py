@@ -19,6 +19,10 @@ launches, with the host kept ahead of the GPU.
 - A sample is `n` launches between two events, divided by n. n is chosen per case so that a
   sample lasts at least `sample_ms` (the same n for every contender), so the events' and the
   launches' fixed costs are a small share.
+- A case whose arrays are small (below 128 MiB of least traffic) has identical copies of
+  them, and the launches rotate through the copies (each sample starting at the first):
+  without that, a decoding GEMM's 30 MB weight would stay in the 50 MB L2 from one launch to
+  the next and its "HBM bandwidth" would be L2's (Case.copies, gemm_suite_shapes.py).
 - Before each sample's start event the stream runs a spin kernel (`torch.cuda._sleep`) long
   enough for the host to enqueue all n launches behind it (1.5 x the host time the last
   sample took, adapted as it goes). So the events time the GPU running n queued kernels,
@@ -27,12 +31,15 @@ launches, with the host kept ahead of the GPU.
   already passed when the host finished launching is "late" (the GPU may have waited for
   the host): it is dropped and retried with twice the head start; the count is recorded.
 - Mosaic GPU runs on JAX's own stream, so its samples are bracketed through DLPack's stream
-  protocol: after the start event, the operands are imported again (`jax.dlpack.from_dlpack`:
-  torch makes JAX's stream wait for the torch stream, so Mosaic's kernels start after the
-  start event), and after the launches the last output is exported to torch
-  (`torch.from_dlpack`: JAX makes the torch stream wait for it) before the end event. Those
+  protocol: after the start event, the first launch's operands are imported again
+  (`jax.dlpack.from_dlpack`: torch makes JAX's stream wait for the torch stream, so
+  Mosaic's kernels, which JAX's stream runs in order, start after the start event), and
+  after the launches the last output is exported to torch (`torch.from_dlpack`: XLA makes
+  the torch stream wait for it, WaitUntilBufferReadyOnStream) before the end event. Those
   two cross-stream waits add a few microseconds to each of Mosaic's samples (well under 1%
-  of a sample); `--cupti` measures every contender's kernels alone as a cross-check.
+  of a sample); `--cupti` measures every contender's kernels alone as a cross-check. Should
+  a JAX version block the host in that export instead, every Mosaic sample comes out late
+  (counted, and slower by the host's wake-up): then trust --cupti's figure for it.
 - Why not JAX's profiler alone: CUPTI gives the kernels' durations without the gaps between
   them, while events time the stream; the two differ most for short kernels. Using events
   for all three keeps one definition; `--cupti` records the CUPTI figure of all three beside
@@ -254,43 +261,68 @@ def cupti_ms(gpu: Gpu, contenders: list[Contender], launches: int = 10) -> dict[
 
 # --- operands -----------------------------------------------------------------------------
 
-def operand(torch: Any, shape: tuple[int, int], strides: tuple[int, int], rows: int, dtype: Any, gen: Any) -> Any:
-    """A view with these shape and strides of a padded storage of `rows` rows, filled with
-    standard normal values (full-entropy data: issue 22 saw uniform bf16 data run ~5% faster)."""
+def operand(torch: Any, shape: tuple[int, int], strides: tuple[int, int], rows: int, dtype: Any, gen: Any,
+            copies: int = 1) -> list[Any]:
+    """`copies` arrays with these shape and strides, each a view of its own padded storage
+    of `rows` rows, all holding the same standard normal values (full-entropy data: issue 22
+    saw uniform bf16 data run ~5% faster)."""
     ld = max(strides)
     cols = shape[1] if strides[1] == 1 else shape[0]
     base = torch.randn(rows, ld, device="cuda", dtype=torch.bfloat16, generator=gen)
     if dtype != torch.bfloat16:
         base = base.to(dtype)
-    view = base[:, :cols]
-    return view if strides[1] == 1 else view.t()
+    bases = [base] + [base.clone() for _ in range(copies - 1)]
+    return [b[:, :cols] if strides[1] == 1 else b[:, :cols].t() for b in bases]
 
 
 @dataclass
 class Arrays:
-    """One case's tensors: A, B (as lower-tc reads it: K x N), W (B as nn.Linear's weight,
-    N x K, for the `linear` layout; else None), D for lower-tc and for cuBLAS."""
+    """One case's tensors, in `copies` identical sets that the launches rotate through (so
+    that a small GEMM's operands are not still in L2 from its last launch, as a model's
+    next layer's would not be): A, B (as lower-tc reads it, K x N; for the `linear`
+    layout the view W.t() of nn.Linear's N x K weight), D for lower-tc (NaN before its
+    first launch) and for cuBLAS. The checks read set 0."""
 
-    a: Any
-    b: Any
-    w: Any
-    d: Any
-    d_cublas: Any
+    a: list[Any]
+    b: list[Any]
+    d: list[Any]
+    d_cublas: list[Any]
+
+    @property
+    def copies(self) -> int:
+        return len(self.a)
 
 
-def arrays(torch: Any, case: Case, seed: int) -> Arrays:
+def arrays(torch: Any, case: Case, seed: int, copies: int = 1) -> Arrays:
     gen = torch.Generator(device="cuda")
     gen.manual_seed(seed)
     dtype = torch.bfloat16 if case.dtype == "bf16" else torch.float8_e4m3fn
     ops = case.operands()
-    a = operand(torch, *ops["a"], dtype, gen)
-    b = operand(torch, *ops["b"], dtype, gen)
-    for name, t in (("a", a), ("b", b)):
+    a = operand(torch, *ops["a"], dtype, gen, copies)
+    b = operand(torch, *ops["b"], dtype, gen, copies)
+    for name, t in (("a", a[-1]), ("b", b[-1])):
         assert tuple(t.shape) == ops[name][0] and tuple(t.stride()) == ops[name][1], (name, t.shape, t.stride(), ops[name])
     m, n = ops["out"][0]
-    d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-    d_cublas = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
-    return Arrays(a, b, b.t() if case.layout == "linear" else None, d, d_cublas)
+    d = [torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16) for _ in range(copies)]
+    d_cublas = [torch.empty((m, n), device="cuda", dtype=torch.bfloat16) for _ in range(copies)]
+    return Arrays(a, b, d, d_cublas)
+
+
+class Turns:
+    """Which set of arrays the next launch takes: 0 at the start of each sample, then each
+    in turn."""
+
+    def __init__(self, copies: int) -> None:
+        self.copies = copies
+        self.next = 0
+
+    def reset(self) -> None:
+        self.next = 0
+
+    def take(self) -> int:
+        j = self.next % self.copies
+        self.next += 1
+        return j
 
 
 # --- contenders ---------------------------------------------------------------------------
@@ -300,22 +332,39 @@ def lower_tc_contender(x: Arrays) -> Contender:
         import lower_tc
     except Exception as err:  # noqa: BLE001
         return Contender("lower-tc", skipped=f"lower_tc not importable: {reason(err)}")
-    return Contender("lower-tc", launch=lambda: lower_tc.matmul(x.a, x.b, out=x.d), output=lambda: x.d)
+    turns = Turns(x.copies)
+
+    def launch() -> None:
+        j = turns.take()
+        lower_tc.matmul(x.a[j], x.b[j], out=x.d[j])
+
+    return Contender("lower-tc", launch=launch, output=lambda: x.d[0], begin=turns.reset)
 
 
 def cublas_contenders(torch: Any, case: Case, x: Arrays) -> list[Contender]:
-    if case.dtype == "bf16":  # for the weight, x.b is W.t(): F.linear(a, W) without bias
-        return [Contender("cublas", launch=lambda: torch.matmul(x.a, x.b, out=x.d_cublas), output=lambda: x.d_cublas)]
+    """bf16: torch.matmul (for the weight, b is W.t(): F.linear(a, W) without bias runs
+    exactly this); fp8: torch._scaled_mm in cuBLAS's two modes."""
+    if case.dtype == "bf16":
+        turns = Turns(x.copies)
+
+        def launch() -> None:
+            j = turns.take()
+            torch.matmul(x.a[j], x.b[j], out=x.d_cublas[j])
+
+        return [Contender("cublas", launch=launch, output=lambda: x.d_cublas[0], begin=turns.reset)]
     one = torch.ones((), device="cuda", dtype=torch.float32)
     out: list[Contender] = []
     for name, fast in (("cublas", False), ("cublas-fast", True)):
-        last: dict[str, Any] = {}
+        turns = Turns(x.copies)
+        first: dict[str, Any] = {}  # the output of set 0, for the checks
 
-        def launch(fast: bool = fast, last: dict[str, Any] = last) -> None:
-            last["d"] = torch._scaled_mm(x.a, x.w.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
-                                         use_fast_accum=fast)
+        def launch(fast: bool = fast, turns: Turns = turns, first: dict[str, Any] = first) -> None:
+            j = turns.take()
+            d = torch._scaled_mm(x.a[j], x.b[j], scale_a=one, scale_b=one, out_dtype=torch.bfloat16, use_fast_accum=fast)
+            if j == 0:
+                first["d"] = d
 
-        out.append(Contender(name, launch=launch, output=lambda last=last: last.get("d")))
+        out.append(Contender(name, launch=launch, output=lambda first=first: first.get("d"), begin=turns.reset))
     return out
 
 
@@ -353,33 +402,41 @@ def load_mosaic() -> Mosaic:
 
 
 def mosaic_contender(torch: Any, mosaic: Mosaic, case: Case, x: Arrays) -> Contender:
-    """Mosaic GPU on the case's own A and B (imported zero-copy) where it takes the case."""
+    """Mosaic GPU on the case's own A and B (imported zero-copy; the pointers checked) where
+    it takes the case. Set 0 is imported again at each sample's start, after the start
+    event, so that JAX's stream (which runs its kernels in order) waits for that point of
+    the torch stream; the other sets are imported once."""
     if mosaic.why:
         return Contender("mosaic", skipped=mosaic.why)
     if case.mosaic_skip:
         return Contender("mosaic", skipped=case.mosaic_skip)
     jax, fn = mosaic.jax, mosaic.matmul
     assert fn is not None
-    state: dict[str, Any] = {}
     try:
-        ja, jb = jax.dlpack.from_dlpack(x.a), jax.dlpack.from_dlpack(x.b)
-        if ja.unsafe_buffer_pointer() != x.a.data_ptr() or jb.unsafe_buffer_pointer() != x.b.data_ptr():
-            return Contender("mosaic", skipped="DLPack import copied the operands (not the same memory)")
+        imported = [(jax.dlpack.from_dlpack(a), jax.dlpack.from_dlpack(b)) for a, b in zip(x.a, x.b)]
+        for (ja, jb), a, b in zip(imported, x.a, x.b):
+            if ja.unsafe_buffer_pointer() != a.data_ptr() or jb.unsafe_buffer_pointer() != b.data_ptr():
+                return Contender("mosaic", skipped="DLPack import copied the operands (not the same memory)")
     except Exception as err:  # noqa: BLE001
         return Contender("mosaic", skipped=f"DLPack import: {reason(err)}")
+    turns = Turns(x.copies)
+    state: dict[str, Any] = {}
 
     def begin() -> None:
-        # after the start event: torch makes JAX's stream wait for this point of its stream
-        state["a"], state["b"] = jax.dlpack.from_dlpack(x.a), jax.dlpack.from_dlpack(x.b)
+        turns.reset()
+        imported[0] = (jax.dlpack.from_dlpack(x.a[0]), jax.dlpack.from_dlpack(x.b[0]))
 
     def launch() -> None:
-        state["d"] = fn(state["a"], state["b"])
+        j = turns.take()
+        state["last"] = fn(*imported[j])
+        if j == 0:
+            state["first"] = state["last"]
 
     def end() -> None:
-        torch.from_dlpack(state["d"])  # JAX makes the torch stream wait for the last output
+        torch.from_dlpack(state["last"])  # JAX makes the torch stream wait for the last output
 
     def output() -> Any:
-        return torch.from_dlpack(state["d"]) if "d" in state else None
+        return torch.from_dlpack(state["first"]) if "first" in state else None
 
     return Contender("mosaic", launch=launch, output=output, begin=begin, end=end)
 
@@ -461,6 +518,6 @@ def _lower_tc_out(torch: Any, a: Any, b: Any, d_type: Any) -> Any:
 
 
 __all__ = [
-    "Arrays", "Contender", "Gpu", "MOSAIC_CONFIG", "Mosaic", "arrays", "check", "cublas_contenders", "cupti_ms",
+    "Arrays", "Contender", "Gpu", "Turns", "MOSAIC_CONFIG", "Mosaic", "arrays", "check", "cublas_contenders", "cupti_ms",
     "fp8_error", "load_mosaic", "lower_tc_contender", "measure", "mosaic_contender", "reason",
 ]

@@ -42,6 +42,12 @@ NOT_RUN = {
 }
 #: Bytes of D's elements.
 D_BYTES = 2
+#: A small case's launches rotate through identical copies of its arrays, as many as make
+#: ROTATE_BYTES of least traffic (2.5 x the H100's 50 MB L2), at most MAX_COPIES (under
+#: lower_tc.matmul's cache of 64 prepared launches): so no launch finds its operands in L2
+#: from its last one, as a model's next layer would not.
+ROTATE_BYTES = 128 * 2**20
+MAX_COPIES = 48
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,11 @@ class Case:
         """The least traffic a GEMM can make: A and B read once, D written once."""
         s, e = self.shape, DTYPES[self.dtype]
         return s.m * s.k * e + s.k * s.n * e + s.m * s.n * D_BYTES
+
+    @property
+    def copies(self) -> int:
+        """How many identical sets of arrays the launches rotate through (ROTATE_BYTES)."""
+        return max(1, min(MAX_COPIES, -(-ROTATE_BYTES // self.min_bytes)))
 
     def operands(self) -> dict[str, tuple[tuple[int, int], tuple[int, int], int]]:
         """Each array lower-tc and cuBLAS get, as (shape, strides in elements, rows of its
@@ -221,4 +232,4 @@ def _matches(wanted: str, name: str) -> bool:
     return wanted[1:] == name if wanted.startswith("=") else wanted in name
 
 
-__all__ = ["CATEGORIES", "D_BYTES", "DTYPES", "LAYOUTS", "MOSAIC_TILE", "NOT_RUN", "SUITE", "Case", "Shape", "cases", "padded_ld", "select"]
+__all__ = ["CATEGORIES", "D_BYTES", "DTYPES", "LAYOUTS", "MAX_COPIES", "MOSAIC_TILE", "NOT_RUN", "ROTATE_BYTES", "SUITE", "Case", "Shape", "cases", "padded_ld", "select"]

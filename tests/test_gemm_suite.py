@@ -21,7 +21,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 import gemm_suite  # noqa: E402
 import gemm_suite_gpu as gpu  # noqa: E402
 import gemm_suite_report as report  # noqa: E402
-from gemm_suite_shapes import CATEGORIES, SUITE, Case, Shape, cases, padded_ld, select  # noqa: E402
+from gemm_suite_shapes import (  # noqa: E402
+    CATEGORIES, MAX_COPIES, ROTATE_BYTES, SUITE, Case, Shape, cases, padded_ld, select,
+)
 
 WIDTHS = (2048, 4096, 5120, 7168, 8192, 11008, 14336, 28672)
 
@@ -86,6 +88,17 @@ def test_operands_pad_leading_dimensions_to_16_bytes() -> None:
     assert fp8.operands()["a"] == ((5, 2049), (2064, 1), 5)
     assert lin.padded and not Case(Shape("u", "square", 512, 512, 512), "bf16", "linear").padded
     assert fp8.min_bytes == 5 * 2049 + 2049 * 2049 + 5 * 2049 * 2
+
+
+def test_small_cases_rotate_through_copies_beyond_l2() -> None:
+    small, big = Case(Shape("s", "square", 512, 512, 512), "bf16", "rowmajor"), Case(SUITE[-1], "bf16", "linear")
+    assert small.copies == MAX_COPIES and big.copies == 1
+    mid = Case(Shape("m", "decode", 16, 4096, 4096), "e4m3", "linear")  # 16.9 MB: 8 copies make >= 128 MiB
+    assert mid.copies == math.ceil(ROTATE_BYTES / mid.min_bytes) == 8
+    turns = gpu.Turns(3)
+    assert [turns.take() for _ in range(5)] == [0, 1, 2, 0, 1]
+    turns.reset()
+    assert turns.take() == 0
 
 
 def test_mosaic_takes_bf16_row_major_multiples_of_its_tiles() -> None:
@@ -298,6 +311,9 @@ class FakeTensor:
     def t(self):
         return FakeTensor(self.x.T)
 
+    def clone(self):
+        return FakeTensor(self.x.copy())
+
     def to(self, dtype):
         return self
 
@@ -389,10 +405,16 @@ def test_a_run_writes_json_and_tables_on_a_fake_gpu(tmp_path: Path, monkeypatch:
     monkeypatch.setitem(sys.modules, "torch", torch)
 
     def fake_lower_tc(x):  # 20% slower than the fake cuBLAS, and right
+        turns = gpu.Turns(x.copies)
+
         def launch():
+            j = turns.take()
             torch.clock[0] += 0.012
-            x.d.x[...] = torch.product(x.a, x.b)
-        return gpu.Contender("lower-tc", launch=launch, output=lambda: x.d)
+            x.d[j].x[...] = torch.product(x.a[j], x.b[j])
+            used.add(j)
+        return gpu.Contender("lower-tc", launch=launch, output=lambda: x.d[0], begin=turns.reset)
+
+    used: set[int] = set()
 
     monkeypatch.setattr(gpu, "lower_tc_contender", fake_lower_tc)
     monkeypatch.setattr(gemm_suite, "lower_tc_config", lambda case: ("64x128x64, 4 stages", "k"))
@@ -414,6 +436,7 @@ def test_a_run_writes_json_and_tables_on_a_fake_gpu(tmp_path: Path, monkeypatch:
     fp8 = data["results"][2]["results"]
     assert set(fp8) == {"lower-tc", "cublas", "cublas-fast"} and fp8["cublas-fast"]["ms"] == pytest.approx(0.009)
     assert data["results"][1]["padded"]
+    assert first["copies"] == Case(SUITE[5], "bf16", "linear").copies > 1 and set(range(first["copies"])) <= used
     text = md.read_text()
     assert "## bf16, B as nn.Linear weight" in text and "## e4m3" in text and "83%" in text
     assert "2 below 95%" in text
