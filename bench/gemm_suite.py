@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import shlex
 import statistics
@@ -44,11 +45,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gemm_suite_report as report  # noqa: E402
 from gemm_suite_shapes import NOT_RUN, SUITE, Case, cases, select  # noqa: E402
 
-#: The rate a rough time estimate (`--list`) assumes: bf16 and fp8 TFLOP/s, HBM bytes/s.
+#: What a rough time estimate (`--list`) assumes: bf16 and fp8 TFLOP/s, HBM bytes/s, each
+#: contender's host time per launch (s), seconds per case besides the samples (data,
+#: compiling, warm-up, checks) and Mosaic's compile per case where it runs.
 ESTIMATE_RATE = {"bf16": 600e12, "e4m3": 1100e12}
 ESTIMATE_HBM = 2.5e12
-#: Seconds per case besides the samples (data, compiling, warm-up, checks), and Mosaic's
-#: compile per case where it runs.
+ESTIMATE_HOST = {"lower-tc": 20e-6, "cublas": 10e-6, "cublas-fast": 10e-6, "mosaic": 40e-6}
 ESTIMATE_FIXED_S = 2.5
 ESTIMATE_MOSAIC_S = 3.0
 
@@ -96,14 +98,16 @@ def chosen_cases(args: argparse.Namespace) -> list[Case]:
 
 def estimate_s(case: Case, samples: int = 20, warmup_rounds: int = 2, sample_ms: float = 2.0) -> float:
     """A rough guess of one case's seconds on an H100 (for chunking runs into 10-minute
-    calls): fixed costs, plus each contender's rounds of samples of at least `sample_ms`
-    and a head start of about as long."""
+    calls): fixed costs, plus each contender's rounds of samples, each sample n launches of
+    at least `sample_ms` on the GPU behind a head start of 1.5 x their host time."""
     s = case.shape
     launch = max(s.flops / ESTIMATE_RATE[case.dtype], case.min_bytes / ESTIMATE_HBM)
-    contenders = 2 + (1 if case.dtype == "e4m3" else 0) + (1 if case.mosaic_skip is None else 0)
-    per_sample = max(sample_ms * 1e-3, launch) + sample_ms * 1e-3
+    n = max(1, min(500, math.ceil(sample_ms * 1e-3 / launch)))
+    who = ["lower-tc", "cublas"] + (["cublas-fast"] if case.dtype == "e4m3" else []) + \
+        (["mosaic"] if case.mosaic_skip is None else [])
+    per_round = sum(n * launch + 1.5 * n * ESTIMATE_HOST[c] + 1e-3 for c in who)
     return ESTIMATE_FIXED_S + (ESTIMATE_MOSAIC_S if case.mosaic_skip is None else 0.0) + \
-        contenders * (samples + warmup_rounds + 2) * per_sample
+        (samples + warmup_rounds + 2) * per_round
 
 
 # --- --list -------------------------------------------------------------------------------
