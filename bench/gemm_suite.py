@@ -339,7 +339,10 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
     if args.resume and args.out and Path(args.out).exists():
         old = json.loads(Path(args.out).read_text())
         done, fp8 = old.get("results", []), old.get("fp8_error", [])
+        earlier = old.get("resumed_from", []) + [{k: old.get(k) for k in ("date", "commit", "command", "device", "driver")}]
         print(f"resuming: {len(done)} cases already in {args.out}", flush=True)
+    else:
+        earlier = []
     have = {(r["shape"], r["dtype"], r["layout"]) for r in done}
     todo = [c for c in chosen if (c.shape.name, c.dtype, c.layout) not in have]
     wants_mosaic = not args.no_mosaic and any(c.mosaic_skip is None for c in todo)
@@ -350,6 +353,8 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
     if args.no_mosaic:
         mosaic = None
     meta = run_meta(args, argv, torch, gpu, mosaic)
+    if earlier:
+        meta["resumed_from"] = earlier  # the runs whose cases this file keeps
     print(f"{meta['device']}, driver {meta['driver']}, torch {meta['versions']['torch']}, jax {meta['versions']['jax']}, "
           f"commit {meta['commit']}: {len(todo)} cases", flush=True)
     index = {(c.shape.name, c.dtype, c.layout): i for i, c in enumerate(chosen)}

@@ -258,8 +258,11 @@ def markdown(record: dict[str, Any]) -> str:
     runs = record.get("runs") or [record]
     out = ["# GEMM suite (bench/gemm_suite.py)", ""]
     for run in runs:
-        out.append(f"- {run.get('device', '?')}, driver {run.get('driver', '?')}, {run.get('date', '?')}, "
-                   f"commit {run.get('commit', '?')}: `{run.get('command', '?')}`")
+        for r in [*run.get("resumed_from", []), run]:
+            out.append(f"- {r.get('device', '?')}, driver {r.get('driver', '?')}, {r.get('date', '?')}, "
+                       f"commit {r.get('commit', '?')}: `{r.get('command', '?')}`")
+        if run.get("not_run_budget"):
+            out.append(f"  - not reached within its time budget: {'; '.join(run['not_run_budget'])}")
     out += ["", "TFLOP/s = 2MNK / the median time of one launch. \"of X\": lower-tc's speed as a share of X's "
             "(X's time / lower-tc's). GB/s: the least traffic (A + B + D, each once) over the time, where M <= 64.", ""]
     for (dtype, layout), recs in groups(record["results"]).items():

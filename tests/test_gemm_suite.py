@@ -444,5 +444,11 @@ def test_a_run_writes_json_and_tables_on_a_fake_gpu(tmp_path: Path, monkeypatch:
     assert "[1/4] bf16 linear llama-3-8b o_proj, M=16" in printed and "lower-tc of cuBLAS 83%" in printed
     # --resume keeps what is there and runs nothing new
     assert gemm_suite.main(argv + ["--resume"]) == 0
-    assert len(json.loads(out.read_text())["results"]) == 4
+    again = json.loads(out.read_text())
+    assert len(again["results"]) == 4 and again["resumed_from"][0]["commit"] == "abc"
     assert "resuming: 4 cases" in capsys.readouterr().out
+    # a spent budget starts no case and says which were left
+    late = tmp_path / "late.json"
+    assert gemm_suite.main(argv[:-4] + ["--budget-s", "0", "--out", str(late)]) == 0
+    left = json.loads(late.read_text())
+    assert left["results"] == [] and left["not_run_budget"][0] == "bf16 linear llama-3-8b o_proj, M=16"
