@@ -19,7 +19,7 @@ import pytest
 
 import lower_tc
 from conftest import ROOT
-from test_callable_gpu import POISON_S32, check, torch_dtype
+from test_callable_gpu import check, operand, poisoned
 
 pytestmark = pytest.mark.gpu
 
@@ -44,29 +44,8 @@ def cache(tmp_path, monkeypatch) -> None:
 
 def batch_operand(torch, batch: int, rows: int, cols: int, dtype: str, row: bool, seed: int, *, pad: int = 0,
                   gap: int = 0):
-    """batch x rows x cols fresh values on the GPU, each matrix row-major, or column-major
-    (the per-batch transpose of a contiguous batch x cols x rows tensor); `pad` extra
-    elements per row (column), `gap` extra rows (columns) between matrices."""
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    outer, inner = (rows, cols) if row else (cols, rows)
-    shape = (batch, outer + gap, inner + pad)
-    if dtype in ("s8", "u8"):
-        low, high = (-128, 128) if dtype == "s8" else (0, 256)
-        x = torch.randint(low, high, shape, generator=g, device="cuda", dtype=torch.int32)
-    else:
-        x = torch.rand(shape, generator=g, device="cuda") * 2 - 1
-        if dtype in ("e4m3", "e5m2"):
-            x = x * 4
-        if dtype == "tf32":
-            x = (x.view(torch.int32) & ~0x1FFF).view(torch.float32)
-    x = x.to(torch_dtype(torch, dtype))[:, :outer, :inner]
-    return x if row else x.transpose(-1, -2)
-
-
-def poisoned(torch, shape: tuple[int, ...], dtype: str):
-    if dtype == "s32":
-        return torch.full(shape, POISON_S32, dtype=torch.int32, device="cuda")
-    return torch.full(shape, float("nan"), dtype=torch_dtype(torch, dtype), device="cuda")
+    """batch x rows x cols fresh values (test_callable_gpu's operand, batched)."""
+    return operand(torch, rows, cols, dtype, row, seed, pad, batch=batch, gap=gap)
 
 
 #: (A, B, accumulator, D, A row-major, B row-major).

@@ -78,29 +78,34 @@ def torch_dtype(torch, dtype: str):
             "s32": torch.int32}[dtype]
 
 
-def operand(torch, rows: int, cols: int, dtype: str, row: bool, seed: int, pad: int = 0):
+def operand(torch, rows: int, cols: int, dtype: str, row: bool, seed: int, pad: int = 0, *,
+            batch: int | None = None, gap: int = 0):
     """A rows x cols matrix of fresh values on the GPU, row- or column-major (a column-major
     one is the transpose of a contiguous cols x rows tensor); `pad` extra elements per row
-    (column) give a leading dimension beyond the contiguous extent."""
+    (column) give a leading dimension beyond the contiguous extent. With `batch`, a batch
+    of such matrices (batch first), `gap` extra rows (columns) between them."""
     g = torch.Generator(device="cuda").manual_seed(seed)
     outer, inner = (rows, cols) if row else (cols, rows)
+    shape = (*(() if batch is None else (batch,)), outer + gap, inner + pad)
     if dtype in ("s8", "u8"):
         low, high = (-128, 128) if dtype == "s8" else (0, 256)
-        x = torch.randint(low, high, (outer, inner + pad), generator=g, device="cuda", dtype=torch.int32)
+        x = torch.randint(low, high, shape, generator=g, device="cuda", dtype=torch.int32)
     else:
-        x = torch.rand(outer, inner + pad, generator=g, device="cuda") * 2 - 1
+        x = torch.rand(shape, generator=g, device="cuda") * 2 - 1
         if dtype in ("e4m3", "e5m2"):
             x = x * 4
         if dtype == "tf32":  # exactly representable: 10 mantissa bits, as the runner draws them
             x = (x.view(torch.int32) & ~0x1FFF).view(torch.float32)
-    x = x.to(torch_dtype(torch, dtype))[:, :inner]
-    return x if row else x.t()
+    x = x.to(torch_dtype(torch, dtype))[..., :outer, :inner]
+    return x if row else x.transpose(-1, -2)
 
 
-def poisoned(torch, rows: int, cols: int, dtype: str):
+def poisoned(torch, shape: tuple[int, ...], dtype: str):
+    """A tensor of `shape` filled with NaN, or with a poison integer for s32: an element
+    the kernel never writes shows."""
     if dtype == "s32":
-        return torch.full((rows, cols), POISON_S32, dtype=torch.int32, device="cuda")
-    return torch.full((rows, cols), float("nan"), dtype=torch_dtype(torch, dtype), device="cuda")
+        return torch.full(shape, POISON_S32, dtype=torch.int32, device="cuda")
+    return torch.full(shape, float("nan"), dtype=torch_dtype(torch, dtype), device="cuda")
 
 
 def check(torch, d, a, b, operand_dtype: str, acc: str, d_dtype: str, c=None) -> None:
@@ -151,7 +156,7 @@ def test_every_type_and_transpose_on_torch_tensors(torch, case) -> None:
     a_t, b_t, acc, d_t, a_row, b_row = case
     k = kernel(*case)
     a, b = operand(torch, M, K, a_t, a_row, 1), operand(torch, K, N, b_t, b_row, 2)
-    d = poisoned(torch, M, N, d_t)
+    d = poisoned(torch, (M, N), d_t)
     k(a, b, d)
     check(torch, d, a, b, a_t, acc, d_t)
 
@@ -163,7 +168,7 @@ def test_sizes_known_at_launch_are_taken_from_the_tensors(torch, case) -> None:
     k = kernel(*case, dynamic=True)
     for (m, n, kk), pad in (((M, N, K), 0), ((1000, 904, 1008), 16), ((64, 16, 32), 0), ((M, N, K), 0)):
         a, b = operand(torch, m, kk, a_t, a_row, m, pad=pad), operand(torch, kk, n, b_t, b_row, n)
-        d = poisoned(torch, m, n, d_t)
+        d = poisoned(torch, (m, n), d_t)
         k(a, b, d)
         check(torch, d, a, b, a_t, acc, d_t)
     assert k.cache_info()["sizes"][1] == 3  # (M, N, K) resolved once, then found
@@ -173,7 +178,7 @@ def test_c_is_added(torch) -> None:
     k = kernel("bf16", "bf16", "f32", "f32", True, True, with_c=True)
     a, b = operand(torch, M, K, "bf16", True, 1), operand(torch, K, N, "bf16", True, 2)
     c = torch.randn(M, N, device="cuda")
-    d = poisoned(torch, M, N, "f32")
+    d = poisoned(torch, (M, N), "f32")
     k(a, b, d, c)
     check(torch, d, a, b, "bf16", "f32", "f32", c=c)
 
@@ -191,10 +196,10 @@ def test_a_non_default_stream_given_or_current(torch) -> None:
     a, b = operand(torch, M, K, "bf16", True, 1), operand(torch, K, N, "bf16", True, 2)
     # load the check's own kernels first: CUDA loads a kernel lazily at its first launch,
     # and that load synchronises the context (it would wait for the sleep below)
-    assert torch.isnan(poisoned(torch, M, N, "bf16").float()).all().item()
+    assert torch.isnan(poisoned(torch, (M, N), "bf16").float()).all().item()
     for how in ("given", "current"):
         s = torch.cuda.Stream()
-        d = poisoned(torch, M, N, "bf16")
+        d = poisoned(torch, (M, N), "bf16")
         torch.cuda.synchronize()
         _slow(torch, s)
         if how == "given":
@@ -206,7 +211,7 @@ def test_a_non_default_stream_given_or_current(torch) -> None:
         s.synchronize()
         check(torch, d, a, b, "bf16", "f32", "bf16")
     s = torch.cuda.Stream()
-    d = poisoned(torch, M, N, "bf16")
+    d = poisoned(torch, (M, N), "bf16")
     torch.cuda.synchronize()
     _slow(torch, s)
     k(a, b, d, stream=s.cuda_stream)  # a raw handle
@@ -218,7 +223,7 @@ def test_a_non_default_stream_given_or_current(torch) -> None:
 def test_a_call_is_captured_in_a_cuda_graph_and_replayed(torch) -> None:
     k = kernel(*CASES[0])
     a, b = operand(torch, M, K, "bf16", True, 1), operand(torch, K, N, "bf16", True, 2)
-    d = poisoned(torch, M, N, "bf16")
+    d = poisoned(torch, (M, N), "bf16")
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):  # warm-up outside the capture: loads the module
@@ -237,7 +242,7 @@ def test_a_call_is_captured_in_a_cuda_graph_and_replayed(torch) -> None:
 def test_each_bad_input_is_refused_before_launching(torch) -> None:
     k = kernel(*CASES[0])  # bf16 A (row) x B (row) -> bf16 D
     a, b = operand(torch, M, K, "bf16", True, 1), operand(torch, K, N, "bf16", True, 2)
-    d = poisoned(torch, M, N, "bf16")
+    d = poisoned(torch, (M, N), "bf16")
     unaligned = torch.empty(M * K + 8, dtype=torch.bfloat16, device="cuda")[1 : 1 + M * K].view(M, K)
     shared = operand(torch, M, K + N, "bf16", True, 3)  # A and D side by side in one matrix
     bad = {
@@ -335,7 +340,7 @@ def test_jax_arrays_as_inputs_with_a_torch_output(jax, torch) -> None:
     ka, kb = jax.random.split(jax.random.PRNGKey(0))
     a = jax.random.uniform(ka, (M, K), jnp.float32, -1, 1).astype(jnp.bfloat16)
     b = jax.random.uniform(kb, (K, N), jnp.float32, -1, 1).astype(jnp.bfloat16)
-    d = poisoned(torch, M, N, "f32")
+    d = poisoned(torch, (M, N), "f32")
     k = kernel("bf16", "bf16", "f32", "f32", True, True)
     k(a, b, d)
     check(torch, d, torch.from_dlpack(a), torch.from_dlpack(b), "bf16", "f32", "f32")
@@ -372,7 +377,7 @@ def test_matmul_every_type_and_transpose(torch, case, tmp_path, monkeypatch) -> 
     monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path))
     a_t, b_t, acc, d_t, a_row, b_row = case
     a, b = operand(torch, M, K, a_t, a_row, 3), operand(torch, K, N, b_t, b_row, 4)
-    d = poisoned(torch, M, N, d_t)
+    d = poisoned(torch, (M, N), d_t)
     assert lower_tc.matmul(a, b, d, acc=acc) is d
     check(torch, d, a, b, a_t, acc, d_t)
 
@@ -384,11 +389,11 @@ def test_matmul_allocates_d_adds_c_and_runs_dynamic_sizes(torch, tmp_path, monke
     assert d.dtype == torch.bfloat16 and d.shape == (1000, 264) and d.device == a.device
     check(torch, d, a, b, "bf16", "f32", "bf16")
     c = operand(torch, 1000, 264, "f32", True, 7)
-    d = lower_tc.matmul(a, b, poisoned(torch, 1000, 264, "f32"), c)
+    d = lower_tc.matmul(a, b, poisoned(torch, (1000, 264), "f32"), c)
     check(torch, d, a, b, "bf16", "f32", "f32", c=c)
     for m in (64, 300, 1000):  # one kernel for every shape
         am = a[:m]
-        d = lower_tc.matmul(am, b, poisoned(torch, m, 264, "bf16"), dynamic=True)
+        d = lower_tc.matmul(am, b, poisoned(torch, (m, 264), "bf16"), dynamic=True)
         check(torch, d, am, b, "bf16", "f32", "bf16")
 
 
