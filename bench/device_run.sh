@@ -15,12 +15,7 @@ set -u
 shard=${1:?usage: bench/device_run.sh SHARD}
 : "${OUT:?set OUT to a folder for the results}"
 export PYTHONUNBUFFERED=1
-rm -rf /tmp/site  # a warm machine keeps the last call's install, and pip --target does not replace it
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
-  && python3 -m pip install -q --no-index --no-deps --no-build-isolation --target /tmp/site . \
-  || { echo "install failed"; exit 1; }
-export PYTHONPATH=/tmp/site
-py="python3 -P"  # -P: import lower_tc from /tmp/site, never from the source folders
+source bench/device_install.sh  # lower-tc and .whl into /tmp/site; PYTHONPATH, py
 
 { date -u +"%Y-%m-%d %H:%M UTC"; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
   ptxas --version | tail -1; python3 --version; echo "shard $shard"; } | tee -a "$OUT/env.txt"

@@ -15,12 +15,7 @@ steps=${STEPS:-sweep bench ncu}
 shards=${1:-4}
 : "${OUT:?set OUT to a folder for the results}"
 export PYTHONUNBUFFERED=1
-rm -rf /tmp/site
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
-  && python3 -m pip install -q --no-index --no-deps --no-build-isolation --target /tmp/site . \
-  || { echo "install failed"; exit 1; }
-export PYTHONPATH=/tmp/site
-py="python3 -P"
+source bench/device_install.sh  # lower-tc and .whl into /tmp/site; PYTHONPATH, py
 { date -u +"%Y-%m-%d %H:%M UTC"; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
   ptxas --version | tail -1; python3 --version; echo "commit ${LOWER_TC_COMMIT:-unknown}"; } | tee "$OUT/env.txt"
 if [[ " $steps " == *" sweep "* ]]; then

@@ -21,12 +21,7 @@ start=$(date +%s)
 budget=${BUDGET_S:-540}
 export PYTHONUNBUFFERED=1
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
-rm -rf /tmp/site
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
-  && python3 -m pip install -q --no-index --no-deps --no-build-isolation --target /tmp/site . \
-  || { echo "install failed"; exit 1; }
-export PYTHONPATH=/tmp/site
-py="python3 -P"
+source bench/device_install.sh  # lower-tc and .whl into /tmp/site; PYTHONPATH, py
 { date -u +"%Y-%m-%d %H:%M UTC"; nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm,power.limit --format=csv,noheader
   ptxas --version | tail -1; python3 --version
   python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)" 2>&1 | tail -1
