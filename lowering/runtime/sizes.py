@@ -223,8 +223,7 @@ def _refuse(problem: str | None, argument: str) -> None:
 def _operand_shape(a: ArgInfo, transposed: bool) -> tuple[int | None, int | None]:
     """An operand's rows and columns as the GEMM reads it: its argument's, swapped where
     the kernel reads the argument transposed (GemmInfo's a_transposed, b_transposed)."""
-    rows, cols = a.shape[-2], a.shape[-1]
-    return (cols, rows) if transposed else (rows, cols)
+    return (a.cols, a.rows) if transposed else (a.rows, a.cols)
 
 
 def _read_dims(a: ArgInfo, rows: int | None, cols: int | None) -> str:
