@@ -14,8 +14,11 @@
 # no case past it, and what it did not reach is listed. To finish such a chunk in a later
 # call, put its suite_<NAME>.json in a folder of the work tree (untracked, so it is carried)
 # and set RESUME_DIR to that folder: the chunk starts from it (--resume) and skips its cases.
+# SUITE_SCRIPT=bench/gemm_tune_suite.py runs the tuning candidates' study instead (same
+# filters); it compiles each chunk's kernels first on every CPU (--compile --jobs).
 set -u
 : "${OUT:?set OUT to a folder for the results}"
+script=${SUITE_SCRIPT:-bench/gemm_suite.py}
 [ $# -ge 1 ] || { echo "usage: OUT=... bash bench/gemm_suite_device.sh CHUNK [CHUNK ...]"; exit 2; }
 start=$(date +%s)
 budget=${BUDGET_S:-540}
@@ -41,11 +44,12 @@ for chunk in "$@"; do
   fi
   echo "== chunk $name: $chunk ${resume[*]+${resume[*]}} (budget ${left} s)"
   eval "words=($chunk)"  # the chunk's words, shell-quoted as typed: --shapes 'qkv, M=16'
-  $py bench/gemm_suite.py "${words[@]}" ${resume[@]+"${resume[@]}"} --budget-s "$left" --commit "${LOWER_TC_COMMIT:-unknown}" \
+  if [ "$script" != bench/gemm_suite.py ]; then $py "$script" "${words[@]}" --compile --jobs "$(nproc)" 2>&1 | tee "$OUT/compile_$name.log"; fi
+  $py "$script" "${words[@]}" ${resume[@]+"${resume[@]}"} --budget-s "$left" --commit "${LOWER_TC_COMMIT:-unknown}" \
     --out "$OUT/suite_$name.json" --table "$OUT/suite_$name.md" 2>&1 | tee "$OUT/suite_$name.log"
   [ -f "$OUT/suite_$name.json" ] && written+=("$OUT/suite_$name.json")
 done
 if [ ${#written[@]} -gt 0 ]; then
-  $py bench/gemm_suite.py --from-json "${written[@]}" --out "$OUT/suite.json" --table "$OUT/suite.md"
+  $py "$script" --from-json "${written[@]}" --out "$OUT/suite.json" --table "$OUT/suite.md"
 fi
 echo "took $(( $(date +%s) - start )) s"

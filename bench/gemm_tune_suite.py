@@ -1,0 +1,207 @@
+"""Every tuning candidate (layout/gemm_tuning.py `candidates`) on issue 22's suite, beside
+cuBLAS on the same tensors in one process: the data the default chooser's rules
+(layout/gemm.py `choose_config`, `default_persistent`) are read from.
+
+    python bench/gemm_tune_suite.py --list --dtype bf16        # the cases and candidates (no GPU)
+    python bench/gemm_tune_suite.py --compile --jobs 16 ...    # fill the kernel cache, in parallel
+    python bench/gemm_tune_suite.py --out t.json --table t.md --dtype bf16 --layout linear
+
+Filters as bench/gemm_suite.py's (`--shapes`, `--category`, `--dtype`, `--layout`). Each case
+times cuBLAS and every candidate (`lower_tc.matmul(a, b, out=d, config=..., **options)`,
+each with its own D), interleaved, rotating through copies of the arrays as the suite does
+(bench/gemm_suite_gpu.py), `--samples` medians (default 7: this ranks candidates, the
+suite's 20 samples are the figures to quote). Each candidate's D is checked against cuBLAS's
+(max |d - d_cuBLAS| / max |d_cuBLAS|, NaN flagged). The table gives, per case, the
+default's and the best candidate's share of cuBLAS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gemm_suite as suite  # noqa: E402
+from gemm_suite_shapes import Case  # noqa: E402
+
+from lower_tc.layout.gemm_tuning import Candidate, candidates  # noqa: E402
+
+D_TYPE = "bf16"
+
+
+def case_candidates(case: Case) -> list[Candidate]:
+    s = case.shape
+    return candidates(s.m, s.n, s.k, case.dtype, case.dtype, "f32")
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--list", action="store_true", help="print the cases and their candidates and exit")
+    what.add_argument("--compile", action="store_true", help="compile every candidate into the kernel cache and exit")
+    what.add_argument("--from-json", nargs="+", metavar="FILE", help="merge earlier runs into --out/--table (no GPU)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for --compile")
+    p.add_argument("--out", metavar="FILE")
+    p.add_argument("--table", metavar="FILE")
+    p.add_argument("--shapes", action="append", metavar="SUBSTRING")
+    p.add_argument("--category", action="append", metavar="CAT")
+    p.add_argument("--dtype", action="append", metavar="T")
+    p.add_argument("--layout", action="append", metavar="L")
+    p.add_argument("--samples", type=int, default=7)
+    p.add_argument("--warmup-rounds", type=int, default=1)
+    p.add_argument("--sample-ms", type=float, default=2.0)
+    p.add_argument("--budget-s", type=float, default=None)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--commit", default=None)
+    return p.parse_args(argv)
+
+
+def plan(case: Case, cand: Candidate | None) -> Any:
+    """The program lower_tc.matmul writes for this case's tensors with `cand` (None: the
+    default kernel)."""
+    from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul
+
+    ops = case.operands()
+    args = [MatrixArg(name, ops[name][0], ops[name][1], case.dtype if name != "out" else D_TYPE) for name in ("a", "b", "out")]
+    c = cand.config if cand is not None else None
+    config = (c.bm, c.bn, c.bk, c.stages) if c is not None else None
+    return plan_matmul(args[0], args[1], args[2], None, target="sm_90a", config=config,
+                       options=cand.option_dict if cand is not None else None)
+
+
+def _compile_one(job: tuple[Case, Candidate]) -> str | None:
+    from lower_tc.lowering.compile import compile_artifact
+
+    case, cand = job
+    try:
+        compile_artifact(plan(case, cand).source, "<lower_tc.matmul>")
+    except Exception as err:  # noqa: BLE001 - reported, the run skips it
+        return f"{case.shape.name} {cand.label()}: {str(err).splitlines()[0] if str(err) else type(err).__name__}"
+    return None
+
+
+def compile_all(cases: list[Case], jobs: int) -> int:
+    work = [(c, cand) for c in cases for cand in case_candidates(c)]
+    t0 = time.monotonic()
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        failed = [f for f in pool.map(_compile_one, work, chunksize=4) if f]
+    print(f"compiled {len(work)} kernels in {time.monotonic() - t0:.0f} s with {jobs} processes; {len(failed)} failed")
+    for f in failed:
+        print("  " + f)
+    return 1 if failed else 0
+
+
+def run_case(torch: Any, gpu: Any, case: Case, seed: int, args: argparse.Namespace) -> dict[str, Any]:
+    import gemm_suite_gpu as g
+    import lower_tc
+
+    x = g.arrays(torch, case, seed, case.copies)
+    cands = case_candidates(case)
+    contenders = [*g.cublas_contenders(torch, case, x)][:1]  # cuBLAS's default mode
+    for cand in cands:
+        d = [torch.full_like(t, float("nan")) for t in x.d]
+        turns = g.Turns(x.copies)
+
+        def launch(cand: Candidate = cand, d: list[Any] = d, turns: g.Turns = turns) -> None:
+            j = turns.take()
+            lower_tc.matmul(x.a[j], x.b[j], out=d[j], config=cand.config, **cand.option_dict)
+
+        contenders.append(g.Contender(cand.label(), launch=launch, output=lambda d=d: d[0], begin=turns.reset))
+    n = g.measure(gpu, contenders, args.samples, args.warmup_rounds, args.sample_ms)
+    checks = g.check(torch, contenders)
+    results = {}
+    for c in contenders:
+        r: dict[str, Any] = {"skipped": c.skipped}
+        if not c.skipped and c.samples:
+            r.update(ms=statistics.median(c.samples), late=c.late)
+        r.update(checks.get(c.name, {}))
+        results[c.name] = r
+    record = {"shape": case.shape.name, "category": case.shape.category, "m": case.shape.m, "n": case.shape.n,
+              "k": case.shape.k, "dtype": case.dtype, "layout": case.layout, "copies": case.copies,
+              "launches_per_sample": n, "default": cands[0].label(), "results": results}
+    del contenders, x
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    return record
+
+
+def summarize(record: dict[str, Any]) -> dict[str, Any]:
+    """The default's and the best candidate's share of cuBLAS, and the best's name."""
+    res = record["results"]
+    ref = res.get("cublas", {}).get("ms")
+    timed = {k: v["ms"] for k, v in res.items() if k != "cublas" and v.get("ms") and not v.get("nan")}
+    if not ref or not timed:
+        return {"default_of_cublas": None, "best": None, "best_of_cublas": None}
+    best = min(timed, key=timed.__getitem__)
+    default = timed.get(record["default"])
+    return {"default_of_cublas": ref / default if default else None, "best": best, "best_of_cublas": ref / timed[best]}
+
+
+def table(records: list[dict[str, Any]]) -> str:
+    lines = ["| dtype | B | shape | default | of cuBLAS | best | of cuBLAS | best / default | wrong |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        s = summarize(r)
+        wrong = [k for k, v in r["results"].items() if v.get("nan") or (v.get("max_rel_err") or 0) > 2e-2]
+        pct = lambda v: f"{100 * v:.0f}%" if v else ""  # noqa: E731
+        gain = s["best_of_cublas"] / s["default_of_cublas"] if s["best_of_cublas"] and s["default_of_cublas"] else None
+        lines.append(f"| {r['dtype']} | {r['layout']} | {r['shape']} | {r['default']} | {pct(s['default_of_cublas'])} | "
+                     f"{s['best'] or ''} | {pct(s['best_of_cublas'])} | {f'{gain:.2f}x' if gain else ''} | {', '.join(wrong)} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(args: argparse.Namespace, meta: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    if args.out:
+        Path(args.out).write_text(json.dumps({**meta, "results": records}, indent=1))
+    if args.table:
+        head = f"# Tuning candidates on the GEMM suite\n\n- {meta.get('device')}, {meta.get('date')}, commit {meta.get('commit')}: `{meta.get('command')}`\n\n"
+        Path(args.table).write_text(head + table(records))
+
+
+def main(argv: list[str]) -> int:
+    args = parse(argv)
+    if args.from_json:
+        runs = [json.loads(Path(f).read_text()) for f in args.from_json]
+        write(args, {k: runs[0].get(k) for k in ("device", "date", "commit", "command")}, [r for run in runs for r in run["results"]])
+        return 0
+    chosen = suite.chosen_cases(args)
+    if args.list:
+        for c in chosen:
+            cands = case_candidates(c)
+            print(f"{c.dtype} {c.layout} {c.shape.name}: {len(cands)} candidates: " + "; ".join(x.label() for x in cands))
+        return 0
+    if args.compile:
+        return compile_all(chosen, args.jobs)
+    import torch
+
+    import gemm_suite_gpu as g
+
+    gpu = g.Gpu(torch)
+    meta = suite.run_meta(args, argv, torch, gpu, None)
+    meta["suite"] = "bench/gemm_tune_suite.py"
+    meta["command"] = "python bench/gemm_tune_suite.py " + " ".join(argv)
+    records: list[dict[str, Any]] = []
+    start = time.monotonic()
+    for i, case in enumerate(chosen):
+        if args.budget_s is not None and time.monotonic() - start > args.budget_s:
+            print(f"budget spent: {len(chosen) - i} cases not run")
+            break
+        t0 = time.monotonic()
+        record = run_case(torch, gpu, case, args.seed * 1000 + i, args)
+        records.append(record)
+        s = summarize(record)
+        print(f"[{i + 1}/{len(chosen)}] {case.dtype} {case.layout} {case.shape.name}: default {s['default_of_cublas'] or 0:.0%}, "
+              f"best {s['best']} {s['best_of_cublas'] or 0:.0%} ({time.monotonic() - t0:.1f} s)", flush=True)
+        write(args, meta, records)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
