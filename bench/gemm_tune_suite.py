@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
+import math
 import os
 import statistics
 import sys
@@ -47,6 +48,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     what.add_argument("--list", action="store_true", help="print the cases and their candidates and exit")
     what.add_argument("--compile", action="store_true", help="compile every candidate into the kernel cache and exit")
     what.add_argument("--from-json", nargs="+", metavar="FILE", help="merge earlier runs into --out/--table (no GPU)")
+    what.add_argument("--score", nargs="+", metavar="FILE", help="how the default chooser's pick (this checkout's) ranks among "
+                      "the candidates measured in these runs (no GPU)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for --compile")
     p.add_argument("--out", metavar="FILE")
     p.add_argument("--table", metavar="FILE")
@@ -157,6 +160,46 @@ def table(records: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def chooser_label(record: dict[str, Any]) -> str:
+    """The label of the candidate this checkout's default chooser picks for the record's
+    case (its config, persistent or not), as the study names candidates."""
+    from lower_tc.layout.gemm_choice import choose_config, prefer_persistent
+
+    m, n, k, t = record["m"], record["n"], record["k"], record["dtype"]
+    c = choose_config(m, n, k, t, t, "f32", d=D_TYPE)
+    return Candidate(c, (("persistent", prefer_persistent(m, n, c)),)).label()
+
+
+def _explicit(label: str) -> str:
+    return label if " " in label else label + " persistent=True"
+
+
+def score(records: list[dict[str, Any]]) -> str:
+    """Per case: the chooser's pick's time over the best candidate's (1.00: it picked the
+    best), and the geometric mean."""
+    lines = ["| dtype | B | shape | chooser's pick | of cuBLAS | best measured | of cuBLAS | pick / best |",
+             "|---|---|---|---|---|---|---|---|"]
+    ratios = []
+    for r in records:
+        res, ref = r["results"], r["results"].get("cublas", {}).get("ms")
+        # a label without options is the persistent kernel (runs before 2026-11-25's chooser)
+        timed = {_explicit(k): v["ms"] for k, v in res.items() if k != "cublas" and v.get("ms") and not v.get("nan")}
+        pick = chooser_label(r)
+        t_pick = timed.get(pick)
+        if not timed or t_pick is None or not ref:
+            lines.append(f"| {r['dtype']} | {r['layout']} | {r['shape']} | {pick} | | | | not measured |")
+            continue
+        best = min(timed, key=timed.__getitem__)
+        ratios.append(timed[best] / t_pick)
+        lines.append(f"| {r['dtype']} | {r['layout']} | {r['shape']} | {pick} | {ref / t_pick:.0%} | {best} | "
+                     f"{ref / timed[best]:.0%} | {timed[best] / t_pick:.2f} |")
+    if ratios:
+        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        lines.append(f"\nThe chooser's pick runs at {geo:.3f} of the best candidate's speed (geometric mean over "
+                     f"{len(ratios)} cases), at least {min(ratios):.2f}.")
+    return "\n".join(lines) + "\n"
+
+
 def write(args: argparse.Namespace, meta: dict[str, Any], records: list[dict[str, Any]]) -> None:
     if args.out:
         Path(args.out).write_text(json.dumps({**meta, "results": records}, indent=1))
@@ -167,6 +210,9 @@ def write(args: argparse.Namespace, meta: dict[str, Any], records: list[dict[str
 
 def main(argv: list[str]) -> int:
     args = parse(argv)
+    if args.score:
+        print(score([r for f in args.score for r in json.loads(Path(f).read_text())["results"]]), end="")
+        return 0
     if args.from_json:
         runs = [json.loads(Path(f).read_text()) for f in args.from_json]
         write(args, {k: runs[0].get(k) for k in ("device", "date", "commit", "command")}, [r for run in runs for r in run["results"]])

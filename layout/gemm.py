@@ -149,11 +149,12 @@ def check_config(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Arch
         raise LayoutError(problem)
 
 
-def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> GemmConfig:
-    """A configuration for an M x N x K problem (None: a size known only at launch): on
-    sm_90a 128x256 CTA tiles where N is over 128 (two warpgroups of 64x256), 128x128 else,
-    64 where M or N is known to be at most 64; 128x128 on sm_100a; a K step of one 128-byte
-    swizzle row; as many stages (up to 4) as shared memory holds."""
+def rule_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> GemmConfig:
+    """The configuration by rule, where the cost model (layout/gemm_choice.py) has nothing
+    to go on (a size known only at launch) or is not fitted (sm_100a): on sm_90a 128x256
+    CTA tiles where N is over 128 (two warpgroups of 64x256), 128x128 else, 64 where M or N
+    is known to be at most 64; 128x128 on sm_100a; a K step of one 128-byte swizzle row; as
+    many stages (up to 4) as shared memory holds."""
     row_elems = 128 * 8 // element_type(a).bits
     bm = 64 if m is not None and m <= 64 and arch is Arch.SM90A else 128
     if n is not None and n <= 64:
@@ -178,12 +179,12 @@ __all__ = [
     "STORE_TYPES",
     "WGMMA_ACCUMULATORS",
     "check_config",
-    "choose_config",
     "config_problem",
     "default_accumulator",
     "default_persistent",
     "default_schedule",
     "operand_pair_problem",
+    "rule_config",
     "ring_footprint",
     "ring_k_slices",
     "ring_stride",

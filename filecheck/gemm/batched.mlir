@@ -7,9 +7,11 @@
 // RUN: lower-tc %s -p tc-expand-matmul -t mlir | filecheck %s --check-prefix=ROWS
 // RUN: lower-tc %s | filecheck %s
 
-// WALK: tc.grid = [192 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>
+// The default for 8 x 1000x768x512: 128x192 tiles (the cost model), 8 x 4 = 32 a matrix,
+// 256 in all: two waves, so persistent.
+// WALK: tc.grid = [256 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>
 // WALK: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
-// WALK-NEXT: %[[T:.*]] = arith.constant 24 : index
+// WALK-NEXT: %[[T:.*]] = arith.constant 32 : index
 // WALK-NEXT: %matrix = arith.divui %bx, %[[T]] : index
 // WALK-NEXT: %tile_in_matrix = arith.remui %bx, %[[T]] : index
 // WALK: tc.window_load %A[%matrix, %m0, %k] to %a as a
@@ -34,7 +36,7 @@
 // ROWS-LABEL: func.func @dynamic
 // ROWS-SAME: tc.grid = {{\[}}[2 : i64, 2 : i64, 256 : i64], [2 : i64, 1 : i64, 128 : i64], [2 : i64, 0 : i64, 1 : i64]]
 func.func @rows(%A: memref<6x300x128xf16, strided<[40960, 128, 1]>>, %B: memref<1x128x200xf16>, %D: memref<6x300x200xf32>, %C: memref<6x300x200xf32>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D plus %C {raster = 0} : memref<6x300x128xf16, strided<[40960, 128, 1]>>, memref<1x128x200xf16>, memref<6x300x200xf32>, memref<6x300x200xf32>
+  tc.matmul %A, %B to %D plus %C config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {raster = 0} : memref<6x300x128xf16, strided<[40960, 128, 1]>>, memref<1x128x200xf16>, memref<6x300x200xf32>, memref<6x300x200xf32>
   func.return
 }
 

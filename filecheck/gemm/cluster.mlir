@@ -7,7 +7,7 @@
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @paired(%A: memref<512x512xbf16>, %B: memref<512x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {cluster = 2} : memref<512x512xbf16>, memref<512x512xbf16>, memref<512x512xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {cluster = 2, persistent = true} : memref<512x512xbf16>, memref<512x512xbf16>, memref<512x512xbf16>
   func.return
 }
 // CHECK: // lower-tc kernel paired: {{.*}}"cluster": [2, 1, 1],{{.*}}"grid": [{"persistent": 8}, 1, 1]
@@ -52,7 +52,7 @@ func.func @paired(%A: memref<512x512xbf16>, %B: memref<512x512xbf16>, %D: memref
 // -----
 
 func.func @odd_rows(%A: memref<384x512xbf16>, %B: memref<512x512xbf16>, %D: memref<384x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {cluster = 2} : memref<384x512xbf16>, memref<512x512xbf16>, memref<384x512xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {cluster = 2} : memref<384x512xbf16>, memref<512x512xbf16>, memref<384x512xbf16>
   func.return
 }
 // CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows (here 3)
@@ -60,7 +60,7 @@ func.func @odd_rows(%A: memref<384x512xbf16>, %B: memref<512x512xbf16>, %D: memr
 // -----
 
 func.func @pipelined(%A: memref<512x512xbf16>, %B: memref<512x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {cluster = 2, schedule = "pipelined"} : memref<512x512xbf16>, memref<512x512xbf16>, memref<512x512xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {cluster = 2, schedule = "pipelined"} : memref<512x512xbf16>, memref<512x512xbf16>, memref<512x512xbf16>
   func.return
 }
 // CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows{{$}}
@@ -77,7 +77,7 @@ func.func @three(%A: memref<512x512xbf16>, %B: memref<512x512xbf16>, %D: memref<
 
 // B column-major: its K-major tile is one TMA box, which two CTAs cannot share
 func.func @one_box(%A: memref<512x512xbf16>, %B: memref<512x512xbf16, strided<[1, 512]>>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {cluster = 2} : memref<512x512xbf16>, memref<512x512xbf16, strided<[1, 512]>>, memref<512x512xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {cluster = 2, persistent = true} : memref<512x512xbf16>, memref<512x512xbf16, strided<[1, 512]>>, memref<512x512xbf16>
   func.return
 }
 // CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 shares B's boxes: the tile needs a multiple of 2 evenly spaced TMA boxes, not 1

@@ -5,7 +5,7 @@
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @staged(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {persistent = true} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
   func.return
 }
 // D's tensor map: dimension 0 along D's rows, a 64x64 box, the 128-byte swizzle; the four
@@ -44,7 +44,7 @@ func.func @staged(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref
 // -----
 
 func.func @registers(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {epilogue = "registers"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {epilogue = "registers", persistent = true} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
   func.return
 }
 // CHECK: // lower-tc kernel registers: {{.*}}"smem_bytes": 196672,
@@ -55,7 +55,7 @@ func.func @registers(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: mem
 
 // f32 D: the register epilogue, without a word
 func.func @f32_d(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xf32>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xf32>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {persistent = true} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xf32>
   func.return
 }
 // CHECK: // lower-tc kernel f32_d:
@@ -65,7 +65,7 @@ func.func @f32_d(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<
 // -----
 
 func.func @f32_d_tma(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xf32>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {epilogue = "tma"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xf32>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {epilogue = "tma", persistent = true} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xf32>
   func.return
 }
 // CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D is f32: stmatrix stores 16-bit elements (bf16 or f16)
@@ -73,7 +73,7 @@ func.func @f32_d_tma(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: mem
 // -----
 
 func.func @with_c(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>, %C: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D plus %C {epilogue = "tma"} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>, memref<256x512xbf16>
+  tc.matmul %A, %B to %D plus %C config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {epilogue = "tma", persistent = true} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>, memref<256x512xbf16>
   func.return
 }
 // CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: C is added in registers (the register epilogue)
@@ -81,7 +81,7 @@ func.func @with_c(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref
 // -----
 
 func.func @unaligned(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<[104, 1]>>, %D: memref<256x100xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {epilogue = "tma"} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {epilogue = "tma", persistent = true} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16>
   func.return
 }
 // CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D's leading dimension is 200 bytes: TMA needs a multiple of 16
@@ -91,7 +91,7 @@ func.func @unaligned(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<
 // D's leading dimension is aligned (208 bytes) but its rows are not: a TMA store would write
 // the padding columns with the last 16-byte chunk of each row
 func.func @ragged_rows(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<[104, 1]>>, %D: memref<256x100xbf16, strided<[104, 1]>>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {epilogue = "tma"} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16, strided<[104, 1]>>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {epilogue = "tma", persistent = true} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16, strided<[104, 1]>>
   func.return
 }
 // CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D's rows are 200 bytes: a TMA store writes whole 16-byte chunks at a row's end, so N x 2 must be a multiple of 16
@@ -100,7 +100,7 @@ func.func @ragged_rows(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, stride
 
 // the same without asking: the register epilogue, guarded at column 100
 func.func @ragged_rows_auto(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<[104, 1]>>, %D: memref<256x100xbf16, strided<[104, 1]>>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16, strided<[104, 1]>>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {persistent = true} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16, strided<[104, 1]>>
   func.return
 }
 // CHECK: // lower-tc kernel ragged_rows_auto:

@@ -58,7 +58,8 @@ func.func @given(%A: memref<256x512xf16, strided<[1, 256]>>, %B: memref<512x192x
 }
 // REMARK: expand-matmul.mlir:56:3: remark: 64x64x128, 2 stages (1 warpgroup(s), warp_specialized, raster 8) for 256x192x512 (given)
 // CHECK-LABEL: func.func @given(
-// CHECK-SAME: tc.grid = [12 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
+// 12 tiles, one wave: not persistent (layout/gemm_choice.py prefer_persistent).
+// CHECK-SAME: tc.grid = [12 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized>} {
 // CHECK-NEXT: %a = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<mn, swizzle = auto, order = k_first>>
 // CHECK-NEXT: %b = tc.smem_tile {stages = 2 : i64} : !tc.tile<64x128xf16, #tc.layout<k, swizzle = auto>>
 // CHECK: tc.window_store %result to %D[%m0, %n0] plus %C : !tc.acc<64x64xf16>, memref<256x192xf16>, memref<256x192xf16>
@@ -68,16 +69,18 @@ func.func @given(%A: memref<256x512xf16, strided<[1, 256]>>, %B: memref<512x192x
 
 // -----
 
-// No configuration, no options: the defaults (docs/performance.md). 128x256 tiles where N
-// is over 128, a warp-specialised kernel, and CTAs walking 8 tile rows at a time.
+// No configuration, no options: the defaults (docs/performance.md). The cost model's tile
+// (layout/gemm_choice.py): at 1000^3, 128 CTAs of 64x128 with 8 stages fill one wave of the
+// H100's 132 SMs; a warp-specialised kernel, CTAs walking 8 tile rows at a time, and not
+// persistent (one wave).
 func.func @defaults(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1000x1000xbf16, strided<[1008, 1]>>, %D: memref<1000x1000xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D : memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16, strided<[1008, 1]>>, memref<1000x1000xbf16>
   func.return
 }
-// REMARK: expand-matmul.mlir:74:3: remark: 128x256x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8) for 1000x1000x1000 (chosen)
-// The grouped order: 8 x 4 tiles, 8 tile rows a group, so 32 CTAs in one dimension.
+// REMARK: expand-matmul.mlir:77:3: remark: 64x128x64, 8 stages (1 warpgroup(s), warp_specialized, raster 8) for 1000x1000x1000 (chosen)
+// The grouped order: 16 x 8 tiles, 8 tile rows a group, so 128 CTAs in one dimension.
 // CHECK-LABEL: func.func @defaults(
-// CHECK-SAME: tc.grid = [32 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized, persistent>} {
+// CHECK-SAME: tc.grid = [128 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized>} {
 // CHECK: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK: %group = arith.divui %bx, %{{.*}} : index
 // CHECK-NEXT: %first_row = arith.muli %group, %{{.*}} : index
@@ -90,4 +93,4 @@ func.func @defaults(%A: memref<1000x1000xbf16, strided<[1008, 1]>>, %B: memref<1
 // CHECK-NEXT: %m0 = arith.muli %tile_row, %bm : index
 // CHECK-NEXT: %n0 = arith.muli %tile_col, %bn : index
 // DESC-LABEL: func.func @defaults(
-// DESC: %b = tc.smem_tile {stages = 4 : i64} : !tc.tile<256x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 65536>>
+// DESC: %b = tc.smem_tile {stages = 8 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = 128b, order = k_first, offset = 65536>>

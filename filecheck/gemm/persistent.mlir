@@ -37,7 +37,7 @@ func.func @persistent(%A: memref<2048x1000xbf16, strided<[1008, 1]>>, %B: memref
 // -----
 
 func.func @row_order(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {persistent = true, raster = 0} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {persistent = true, raster = 0} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
 // CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: a persistent GEMM is warp-specialised and walks the tiles in the grouped order (raster >= 1, sizes known at compile time)
@@ -64,7 +64,7 @@ func.func @bad_schedule(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: 
 // i-2's stage ((s + stages - 2) mod stages, none while i < 2); each tile ends by releasing
 // its last two stages
 func.func @deep(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>, %D: memref<1024x1024xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {persistent = true, mma_depth = 2} : memref<1024x1024xbf16>, memref<1024x1024xbf16>, memref<1024x1024xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {persistent = true, mma_depth = 2} : memref<1024x1024xbf16>, memref<1024x1024xbf16>, memref<1024x1024xbf16>
   func.return
 }
 // CHECK: // lower-tc kernel deep:
@@ -84,7 +84,7 @@ func.func @deep(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>, %D: memr
 // -----
 
 func.func @too_deep(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {mma_depth = 4} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {mma_depth = 4} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
 // CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: mma_depth is the number of wgmma groups left in flight, 1 to stages - 1 = 3, not 4{{$}}
@@ -92,7 +92,7 @@ func.func @too_deep(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memr
 // -----
 
 func.func @deep_pipelined(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {mma_depth = 2, schedule = "pipelined"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {mma_depth = 2, schedule = "pipelined"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
 // CHECK: persistent.mlir:[[# @LINE - 3]]:3: error: mma_depth is for the warp-specialised schedule (schedule = "warp_specialized")

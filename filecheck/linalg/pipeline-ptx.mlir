@@ -23,9 +23,9 @@ func.func @xwt(%x: memref<2000x1024xbf16>, %w: memref<3000x1024xbf16>, %y: memre
 // CHECK-SAME: "param": "p_w", "shape": [3000, 1024], "strides": [1024, 1]
 // CHECK-SAME: "gemm": {"a": 0, "acc": "f32", "b": 1, "b_transposed": true, "c": null,
 // CHECK-SAME: "k": 1024, "m": 2000, "n": 3000
-// CHECK-SAME: {"arg": 1, "box": [64, 256], "dtype": "bf16", "global_dims": [1024, 3000], "global_strides": [2048]
+// CHECK-SAME: {"arg": 1, "box": [64, 192], "dtype": "bf16", "global_dims": [1024, 3000], "global_strides": [2048]
 // CHECK: .entry xwt(
-// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// CHECK: wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16
 
 // -----
 
@@ -64,7 +64,7 @@ func.func @accumulate(%A: memref<256x64xbf16>, %B: memref<64x256xbf16>, %D: memr
 // CHECK-LABEL: // lower-tc kernel accumulate:
 // CHECK-SAME: "c": 2, {{.*}}"d": 2,
 // CHECK-NOT: stmatrix
-// CHECK: // epilogue: 128x256xf32 into D (bf16) + C (bf16)
+// CHECK: // epilogue: 64x64xf32 into D (bf16) + C (bf16)
 // CHECK: mul.wide.s32 {{%rd[0-9]+}}, [[ROW:%r[0-9]+]], 512;
 // CHECK-NEXT: mul.wide.s32 {{%rd[0-9]+}}, [[COL:%r[0-9]+]], 2;
 // CHECK-NEXT: add.s64

@@ -38,7 +38,8 @@ from lower_tc.dialects.tc_schedule import EPILOGUES, SCHEDULES, GemmSchedule, Ge
 from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.limits import MAX_INDEX
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
-from lower_tc.layout.gemm import GemmConfig, choose_config, config_problem, default_persistent, default_schedule
+from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule
+from lower_tc.layout.gemm_choice import choose_config, prefer_persistent
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.walk import index_range_problem, launch_grid_problem, tile_origin, walk_sizes
@@ -76,8 +77,9 @@ def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
         if why:
             error_at(op, why)
         return config
+    d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
     try:
-        return choose_config(m, n, k, a, b, acc, arch)
+        return choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch)
     except LayoutError as err:
         error_at(op, str(err))
 
@@ -261,7 +263,8 @@ class ExpandMatmulPass(ModulePass):
         if given.persistent and not wgmma_k_known:
             error_at(mm, "a persistent wgmma GEMM (sm_90a) needs K known at compile time (its K loop's count is static); K here is known only at launch")
         persistent = given.persistent if given.persistent is not None else (
-            arch is Arch.SM90A and wgmma_k_known and default_persistent(schedule, raster, m, n))
+            arch is Arch.SM90A and wgmma_k_known and default_persistent(schedule, raster, m, n)
+            and prefer_persistent(m, n, config, mm.batch or 1))  # type: ignore[arg-type]
         depth = given.mma_depth
         if depth is not None:
             if not depth < config.stages:

@@ -1,0 +1,89 @@
+"""The default GEMM configuration: of the tiles and ring depths sm_90a runs well, the one
+the cost model (layout/gemm_model.py) predicts fastest for the problem; persistent where
+the tiles make more than one wave. Sizes known only at launch, and sm_100a, keep the
+rule of layout/gemm.py `rule_config`.
+
+Why a model and not a table of shapes: the right tile depends on how many CTAs a shape
+makes (a last wave a fifth full costs as much as a whole one; 32 CTAs of 64 x 128 keep too
+few loads in flight to stream a decoding GEMM's weights at HBM speed), which a few
+constants measured once capture for every shape. bench/gemm_tune_suite.py measures every
+candidate on issue 22's suite; docs/performance.md shows how close the model's pick runs
+to the best one.
+"""
+
+from __future__ import annotations
+
+from lower_tc.layout.dtypes import element_type
+from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
+from lower_tc.layout.gemm_model import H100, Machine, estimate
+from lower_tc.layout.targets import Arch
+
+#: (BM, BN) tiles of sm_90a's warp-specialised kernel (one or two consumer warpgroups),
+#: from the most reuse of shared memory to the most CTAs.
+SM90_TILES = ((128, 256), (128, 192), (128, 128), (64, 256), (64, 128), (128, 64), (64, 64))
+#: The deepest ring of a small tile (more bytes in flight per SM where memory-bound).
+MAX_STAGES = 8
+#: Tiles of at most this many elements also get the deepest ring that fits.
+DEEP_TILE = 64 * 128
+
+
+def deepest(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, most: int = MAX_STAGES) -> GemmConfig | None:
+    """The configuration with the most stages (up to `most`) that fits, or None."""
+    for stages in range(most, 1, -1):
+        config = GemmConfig(bm, bn, bk, stages)
+        if config_problem(config, a, b, acc, arch) is None:
+            return config
+    return None
+
+
+def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> list[GemmConfig]:
+    """The sm_90a configurations worth trying for M x N: each tile of SM90_TILES that the
+    problem does not leave mostly empty (BM at most M rounded up to 64, BN at most N rounded
+    up to 64), with the deepest ring up to 4 stages and, for tiles of at most DEEP_TILE
+    elements, also the deepest up to MAX_STAGES; a K step of one 128-byte swizzle row."""
+    bk = 128 * 8 // element_type(a).bits
+    found: list[GemmConfig] = []
+    for bm, bn in SM90_TILES:
+        if bm > _round_up(m, 64) or bn > _round_up(n, 64):
+            continue
+        configs = [deepest(bm, bn, bk, a, b, acc, arch, most=4)]
+        if bm * bn <= DEEP_TILE:
+            configs.append(deepest(bm, bn, bk, a, b, acc, arch))
+        for config in configs:
+            if config is not None and config not in found:
+                found.append(config)
+    return found
+
+
+def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
+                  *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100) -> GemmConfig:
+    """The default configuration of an M x N x K GEMM (times `batch`; None: a size known
+    only at launch): the cost model's fastest of `tile_configs` on sm_90a where every size
+    is known, else `rule_config`."""
+    if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
+        return rule_config(m, n, k, a, b, acc, arch)
+    configs = tile_configs(m, n, a, b, acc, arch)
+    if not configs:
+        return rule_config(m, n, k, a, b, acc, arch)
+    def cost(c: GemmConfig) -> tuple[float, int, int]:
+        e = estimate(m, n, k, c, a, b, d, batch, machine)  # type: ignore[arg-type]
+        # where HBM bounds several equally: the fewest CTAs (the least re-reading through
+        # L2), then the deepest ring (measured on the suite's decoding shapes)
+        return (e.seconds, e.ctas, -c.stages)
+
+    return min(configs, key=cost)
+
+
+def prefer_persistent(m: int, n: int, config: GemmConfig, batch: int = 1, machine: Machine = H100) -> bool:
+    """Whether the default kernel is persistent (where it can be): where the tiles make more
+    than one wave, so each CTA's next tile's loads overlap its last one's epilogue. With at
+    most one wave there is nothing to overlap, and a plain grid starts sooner (measured on
+    the suite: bench/gemm_tune_suite.py)."""
+    return batch * -(-m // config.bm) * -(-n // config.bn) > machine.sms
+
+
+def _round_up(x: int, to: int) -> int:
+    return -(-x // to) * to
+
+
+__all__ = ["DEEP_TILE", "MAX_STAGES", "SM90_TILES", "choose_config", "deepest", "prefer_persistent", "tile_configs"]

@@ -1,0 +1,101 @@
+"""A cost model of the sm_90a GEMM kernel, to rank tile configurations without a GPU: the
+default chooser (layout/gemm.py `choose_config`) takes the configuration it predicts to be
+fastest, and the tuner (`--tune`) times the real candidates instead.
+
+A GEMM's time is taken as the longer of its compute and its memory time, plus a fixed
+cost per wave of CTAs:
+- compute: the CTAs run in waves of one CTA per SM (the ring fills most of an SM's shared
+  memory); each wave takes as long as one CTA's tile, 2 BM BN K flops at the SM's share of
+  the dense peak times the tile's efficiency (TILE_EFFICIENCY: measured on the H100,
+  bench/gemm_tune_suite.py at 8192^3, where every tile has many waves);
+- memory: A and B read once from HBM (L2 serves the re-reads) and D written once, at the
+  HBM bandwidth or at what the CTAs keep in flight, whichever is less: by Little's law, the
+  running CTAs' rings (stages x stage bytes each) over the load latency. This is what makes
+  deep rings of small tiles win where M is small (decoding) and why four stages of 64 x 128
+  reach only half of HBM bandwidth with 32 CTAs.
+
+The constants are fitted to the H100 SXM (docs/performance.md, "The default chooser"); on
+the suite the configuration the model picks runs within a few percent of the best
+candidate measured. A GPU with other SM counts or clocks is what `--tune` is for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lower_tc.layout.dtypes import element_type
+from lower_tc.layout.gemm import GemmConfig
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What the model knows of the GPU."""
+
+    sms: int
+    dense_tflops: dict[str, float]  # the tensor cores' dense peak per operand type
+    hbm_bytes_per_s: float  # what a streaming kernel reaches (not the 3.35 TB/s on paper)
+    load_latency_s: float  # a TMA load's time in flight under load (Little's law)
+    wave_overhead_s: float  # a wave's fill of the ring and its epilogue
+
+
+#: The H100 SXM (sm_90a): 132 SMs; dense peaks from NVIDIA's datasheet.
+H100 = Machine(
+    sms=132,
+    dense_tflops={"bf16": 989.0, "f16": 989.0, "tf32": 494.0, "e4m3": 1979.0, "e5m2": 1979.0, "s8": 1979.0, "u8": 1979.0},
+    hbm_bytes_per_s=3.0e12,
+    load_latency_s=3e-6,
+    wave_overhead_s=2e-6,
+)
+
+#: The share of an SM's dense peak a CTA of each tile (BM, BN) sustains, with a ring of at
+#: most 4 stages and deeper (True). Measured on the H100 at 8192^3 bf16 (many waves), as a
+#: share of cuBLAS's 780 TFLOP/s there times cuBLAS's 79% of the peak.
+TILE_EFFICIENCY: dict[tuple[int, int, bool], float] = {
+    (128, 256, False): 0.79, (128, 192, False): 0.79, (128, 128, False): 0.73,
+    (64, 256, False): 0.70, (64, 128, False): 0.48, (64, 128, True): 0.56,
+    (128, 64, False): 0.40, (128, 64, True): 0.38, (64, 64, False): 0.30, (64, 64, True): 0.33,
+}
+
+
+def tile_efficiency(config: GemmConfig) -> float:
+    """TILE_EFFICIENCY of the config, or for a tile not measured, its share of a 128 x 256
+    tile's work per K step scaled from the nearest measured one (a rough guess)."""
+    deep = config.stages > 4
+    key = (config.bm, config.bn, deep)
+    if key in TILE_EFFICIENCY:
+        return TILE_EFFICIENCY[key]
+    if (config.bm, config.bn, not deep) in TILE_EFFICIENCY:
+        return TILE_EFFICIENCY[(config.bm, config.bn, not deep)]
+    # the same BM, the nearest measured BN: efficiency grows with the tile's width
+    same = [(bn, e) for (bm, bn, d), e in TILE_EFFICIENCY.items() if bm == min(config.bm, 128) and not d]
+    bn, e = min(same, key=lambda x: abs(x[0] - config.bn))
+    return e * min(1.0, config.bn / bn) ** 0.5
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The model's time of one GEMM and its parts (seconds)."""
+
+    ctas: int
+    waves: int
+    compute_s: float
+    memory_s: float
+    seconds: float = field(default=0.0)
+
+
+def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str = "bf16", batch: int = 1,
+             machine: Machine = H100) -> Estimate:
+    """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring)."""
+    ctas = batch * -(-m // config.bm) * -(-n // config.bn)
+    waves = -(-ctas // machine.sms)
+    per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
+    compute = waves * 2.0 * config.bm * config.bn * k / (per_sm * tile_efficiency(config))
+    ring = min(config.stages, -(-k // config.bk))  # a ring deeper than K's steps holds no more
+    in_flight = min(ctas, machine.sms) * ring * config.stage_bytes(a, b)
+    bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
+    size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
+    moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
+    return Estimate(ctas, waves, compute, moved, max(compute, moved) + waves * machine.wave_overhead_s)
+
+
+__all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "estimate", "tile_efficiency"]
