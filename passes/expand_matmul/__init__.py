@@ -38,7 +38,7 @@ from lower_tc.dialects.tc_schedule import EPILOGUES, SCHEDULES, GemmSchedule, Ge
 from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.limits import MAX_INDEX
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
-from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule
+from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule, rule_config
 from lower_tc.layout.gemm_choice import choose_config, prefer_persistent
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
@@ -78,6 +78,11 @@ def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
             error_at(op, why)
         return config
     d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
+    if (op.options.cluster or 1) > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
+        try:
+            return rule_config(m, n, k, a, b, acc, arch)
+        except LayoutError as err:
+            error_at(op, str(err))
     try:
         return choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch)
     except LayoutError as err:
