@@ -16,7 +16,10 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from lower_tc.lowering.api.compiling import CompileError
-from lower_tc.lowering.api.matmul_plan import MatmulPlan, MatrixArg, plan_matmul
+from lower_tc.layout.gemm import default_accumulator
+from lower_tc.layout.gemm_tuning import Candidate, candidates
+from lower_tc.lowering.api.matmul_plan import OPERAND_TYPES, TARGETS, MatmulPlan, MatrixArg, plan_matmul
+from lower_tc.lowering.api.tuning import remember, remembered, run_trials, time_launches, tuning_key
 from lower_tc.lowering.compile import compile_artifact
 from lower_tc.lowering.runtime import launcher, session
 from lower_tc.lowering.runtime.arrays import ArrayView, Reinterpreted, reinterpret, view_of
@@ -45,6 +48,7 @@ def matmul(
     config: Any = None,
     target: str | None = None,
     dynamic: bool = False,
+    tune: bool = False,
     stream: Any = None,
     **options: Any,
 ) -> Any:
@@ -54,11 +58,15 @@ def matmul(
     least one 3-d, make D (B, M, N); c, when given, has D's shape. `acc` is the
     accumulator ("f32", "f16", "s32"), `config` a GemmConfig or (bm, bn, bk, stages),
     `options` tc.matmul's (schedule, raster, persistent, mma_depth, cluster, epilogue,
-    l2_promotion: docs/gemm.md). f32 operands are multiplied as tf32. Raises an
-    ArgumentError naming the argument, or a DeviceError, before anything is launched."""
+    l2_promotion: docs/gemm.md). f32 operands are multiplied as tf32. `tune=True` times
+    the chooser's candidates (lowering/api/tuning.py) on these arrays the first time a
+    signature is seen on a device (synchronising the stream; `out` is written by each),
+    keeps the fastest in memory and on disk, and runs it from then on; options given
+    stay fixed. Raises an ArgumentError naming the argument, or a DeviceError, before
+    anything is launched."""
     arrays = [("a", a), ("b", b)] + ([("out", out)] if out is not None else []) + ([("c", c)] if c is not None else [])
     handle = stream_handle(stream, [x for _, x in arrays])
-    fast = _torch_signature([x for _, x in arrays], tuple(n for n, _ in arrays), target, acc, config, dynamic, options)
+    fast = _torch_signature([x for _, x in arrays], tuple(n for n, _ in arrays), target, acc, config, dynamic, tune, options)
     found = _torch_calls.get(fast) if fast is not None else None
     if found is not None:  # torch tensors of a signature seen before: its kernel checks the call
         kernel, plan = found
@@ -71,6 +79,12 @@ def matmul(
     if len(devices) != 1:
         raise DeviceError(f"the arrays are on devices {sorted(devices)}: lower_tc.matmul runs on one")
     target = target or _device_target(views["a"].device_id)
+    if tune:
+        if out is None:  # the candidates are timed writing D: allocated as the default plan says
+            first = _plan(views, target, acc, None, dynamic, options)
+            out = allocate(a, first.out_shape, first.out_dtype)
+            views["out"] = view_of(out, "out", stream=handle)
+        config, options = _tuned(views, target, acc, config, dynamic, options, handle)
     plan = _plan(views, target, acc, config, dynamic, options)
     kernel = _kernel(plan, target)
     if fast is not None:
@@ -99,6 +113,55 @@ def _torch_signature(arrays: list[Any], *options: Any) -> Hashable | None:
         return None
     *rest, given = options  # the last is the options dict
     return (tuple(k[1:] for k in key), *[repr(o) for o in rest], tuple(sorted(given.items())))
+
+
+def _tuned(views: dict[str, ArrayView], target: str, acc: str | None, config: Any, dynamic: bool,
+           options: Mapping[str, Any], handle: int) -> tuple[Any, dict[str, Any]]:
+    """(config, options) for this call with `tune=True`: the choice remembered for these
+    arrays on this device, else the fastest candidate timed now on them."""
+    if config is not None:
+        raise ArgumentError("tune=True chooses the configuration: leave config out, or tune=False", "config")
+    if dynamic:
+        raise ArgumentError("tune=True times kernels compiled for these sizes: it needs dynamic=False", "dynamic")
+    if "c" in views and _overlap(views["c"], views["out"]):
+        raise ArgumentError("tune=True launches each candidate on out: with c the same memory as out, each would add "
+                            "to it again; tune with a separate c first", "c")
+    cuda = session.driver()
+    if cuda.call("cuStreamIsCapturing", handle) != _not_capturing():
+        raise ArgumentError("tune=True times kernels, which cannot happen while the stream is captured into a CUDA "
+                            "graph: call once with tune=True before capturing", "tune")
+    base = _plan(views, target, acc, None, False, options)
+    device = session.load_core().Device(views["a"].device_id).name
+    key = tuning_key("matmul", device, target, acc, sorted(options.items()),
+                     [(n, v.shape, v.strides, v.dtype) for n, v in views.items()])
+    found = remembered(key)
+    if found is None:
+        ta, tb = OPERAND_TYPES[views["a"].dtype], OPERAND_TYPES[views["b"].dtype]
+        cands = []
+        for cand in candidates(base.m, base.n, base.k, ta, tb, acc or default_accumulator(ta), TARGETS[target],
+                               d=base.out_dtype, batch=base.batch):
+            kept = Candidate(cand.config, tuple((k, v) for k, v in cand.options if k not in options))
+            if kept not in cands:  # an option given stays as given
+                cands.append(kept)
+        order = [views["a"], views["b"], views["out"]] + ([views["c"]] if "c" in views else [])
+
+        def prepare(cand: Candidate) -> Any:
+            plan = _plan(views, target, acc, cand.config, False, {**cand.option_dict, **options})
+            prepared = _kernel(plan, target).prepare(order)
+            return lambda: launcher.enqueue(cuda, prepared, handle)
+
+        trials = run_trials(cands, prepare, lambda launch: time_launches(cuda, handle, launch))
+        found = remember(key, trials, problem=base.source)
+    return found.config, {**found.option_dict, **options}
+
+
+def _overlap(x: ArrayView, y: ArrayView) -> bool:
+    (a0, a1), (b0, b1) = x.span(), y.span()
+    return a0 < b1 and b0 < a1
+
+
+def _not_capturing() -> Any:
+    return session.load_driver().CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE
 
 
 def _arg(v: ArrayView, name: str) -> MatrixArg:

@@ -32,6 +32,7 @@ from lower_tc.lowering.runtime.memory import check_host_memory
 from lower_tc.lowering.runtime.run import run_kernel
 from lower_tc.lowering.runtime.sizes import Shape, parse_shape, resolve_sizes
 from lower_tc.lowering.runtime.timing import time_kernel
+from lower_tc.lowering.cli.tune import tune_source
 
 #: Seeds numpy's generator takes from the command line: 0 to 2^32 - 1.
 MAX_SEED = 2**32 - 1
@@ -126,6 +127,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--bench", action="store_true", help="time the kernels (CUDA events) instead of checking them")
     parser.add_argument("--warmup", type=_count(0), default=5, help="launches before timing (--bench)")
     parser.add_argument("--runs", type=_count(1), default=20, help="timed samples of 10 launches each; the median is reported (--bench)")
+    parser.add_argument("--tune", action="store_true", help="time the chooser's candidates for each tc.matmul without a config on "
+                        "this GPU, write the fastest in (remembered per program and device: lowering/api/tuning.py), then run")
     args = parser.parse_args(argv)
     given = [name for name, _ in args.shape]
     twice = sorted({name for name in given if given.count(name) > 1})
@@ -144,11 +147,18 @@ def main(argv: list[str]) -> int:
     try:
         with open(args.input, "rb") as f:
             data = f.read()
-        kernels = compile_source(decode_source(data, args.input), args.input)
+        text = decode_source(data, args.input)
+        if args.tune:
+            text = tune_source(text, args.input, seed, args.timeout, lambda line: print(line, file=sys.stderr))
+        kernels = compile_source(text, args.input)
     except OSError as err:
         return fail(f"lower-tc run: error: cannot read {args.input}: {err.strerror or err}", 1)
     except (ParseError, DiagnosticException) as err:
         return fail(error_line(err, args.input), 1)
+    except (KernelError, ShapeError) as err:  # --tune: a candidate faulted, or sizes it cannot tune
+        return fail(f"lower-tc run: error: {err}", 1)
+    except RunError as err:  # --tune: no GPU here
+        return fail(f"lower-tc run: error: {err}", 2)
     try:  # sizes first: refused before ptxas spends time on the kernels
         shapes = _kernel_shapes(kernels, dict(args.shape))
     except ShapeError as err:
