@@ -8,6 +8,7 @@ timed) as tuned. Each candidate's time is printed, and the choice as tc.matmul's
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -27,9 +28,7 @@ from lower_tc.lowering.runtime.session import session
 from lower_tc.lowering.runtime.timing import time_kernel
 
 
-def _text(module: ModuleOp) -> str:
-    import io
-
+def _text(module: Any) -> str:
     out = io.StringIO()
     Printer(stream=out).print_op(module)
     return out.getvalue()
