@@ -19,6 +19,10 @@ the schedules (pipelined and warp-specialised with the batch as grid z, persiste
 the batch in the tile walk, the register and TMA-store epilogues), B one matrix for every
 batch (2-d, or a batch of 1), sizes known at launch, C, and padding between matrices
 (checked untouched like the padding between rows).
+
+Split-K GEMMs (`split_k_cases`, after the batched ones; `--match split_k`): S CTAs of a
+cluster per tile at ragged shapes and long K, every type, the schedules, C, sizes known at
+launch (ranks with an empty K slice), batches, and the shapes split-K is for.
 """
 
 from __future__ import annotations
@@ -225,6 +229,62 @@ def batched_cases() -> list[GemmCase]:
     return out
 
 
+#: Split-K (sm_90a): ragged shapes, long K among them, and the decode and few-tile shapes
+#: it is for (issue 22).
+SPLIT_K_SHAPES = [(129, 65, 4099), (300, 520, 20000), (1000, 1000, 1000), (72, 200, 3000)]
+#: split_k with the schedules and options it combines with (an S that does not divide BM:
+#: 3, 5, 7; the pipelined schedule; row order; mma_depth).
+SPLIT_K_OPTIONS = [
+    "split_k = 2",
+    'split_k = 3, schedule = "pipelined"',
+    "split_k = 4",
+    "split_k = 5, raster = 0",
+    'split_k = 7, schedule = "pipelined", raster = 0',
+    "split_k = 8, mma_depth = 2",
+]
+
+
+def split_k_cases() -> list[GemmCase]:
+    """Split-K: every type at S = 2, 4, 8 (ragged, K not a multiple of BK), the bf16
+    transposes, every option above on four types and shapes, fixed configurations (a
+    128x256 partial tile larger than the ring, 64-row tiles, 256 rows in the pipelined
+    schedule), C, sizes known at launch (K = 40: one K tile for four CTAs, three of them
+    with an empty slice), batches (grid z and the grouped order), and the shapes it is for:
+    512 x 512 x 65536, M = 16 decode, 128 x 1536 x 7168."""
+    out: list[GemmCase] = []
+    for a, b, acc, d in TYPES:
+        for s in (2, 4, 8):
+            out.append(GemmCase(a, b, acc, d, 200, 136, 2050, True, False, None, options=f"split_k = {s}"))
+    for a_row, b_row in [(True, False), (False, False), (False, True)]:
+        for shape in SPLIT_K_SHAPES[:2]:
+            out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, a_row, b_row, None, options="split_k = 4"))
+    for a, b, acc, d in (TYPES[0], TYPES[3], TYPES[4], TYPES[7]):
+        for shape in SPLIT_K_SHAPES:
+            for options in SPLIT_K_OPTIONS:
+                out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, options=options))
+    for config, options in (((128, 256, 128, 2), "split_k = 2"), ((64, 128, 128, 4), "split_k = 4"),
+                            ((256, 128, 128, 3), 'split_k = 3, schedule = "pipelined"'), ((64, 64, 64, 3), "split_k = 6")):
+        for a, b, acc, d in (TYPES[0], TYPES[4]):
+            out.append(GemmCase(a, b, acc, d, 300, 520, 5000, True, False, config, options=options))
+    for a, b, acc, d in TYPES:  # C
+        out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, with_c=True, options="split_k = 4"))
+    for a, b, acc, d in (TYPES[0], TYPES[4], TYPES[7]):  # sizes known at launch
+        for shape in [(129, 65, 4099), (300, 520, 40), (1000, 1000, 1000)]:
+            for options in ("split_k = 4", 'split_k = 3, schedule = "pipelined"'):
+                out.append(GemmCase(a, b, acc, d, *shape, True, False, None, dynamic=True, options=options))
+        out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, dynamic=True, with_c=True, options="split_k = 8"))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):  # batches
+        for options in ("split_k = 4", "split_k = 4, raster = 0", 'split_k = 2, schedule = "pipelined", raster = 0'):
+            out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, batch=3, options=options))
+        out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, batch=3, dynamic=True, with_c=True, options="split_k = 4"))
+        out.append(GemmCase(a, b, acc, d, 300, 40, 3000, True, False, None, batch=2, broadcast_b="2d", pad=64, options="split_k = 8"))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):  # the shapes split-K is for
+        out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, a == "bf16", (128, 128, 128, 4), options="split_k = 8"))
+        out.append(GemmCase(a, b, acc, d, 16, 4096, 4096, True, False, (64, 128, 128, 4), options="split_k = 4"))
+        out.append(GemmCase(a, b, acc, d, 128, 1536, 7168, True, False, (128, 128, 128, 4), options="split_k = 4"))
+    return out
+
+
 #: tcgen05 (sm_100a: assembled and SASS-checked, not run): (A, B, accumulator, D); every
 #: one of these types may be MN-major on tcgen05, so all four transposes are swept.
 TCGEN05_TYPES = [
@@ -336,7 +396,7 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return out[::17] + batched_cases()[::9]
-    return out + batched_cases()
+    return out + batched_cases() + split_k_cases()
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:

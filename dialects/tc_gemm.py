@@ -9,13 +9,14 @@ of the accumulator into D. The lowering pipelines that loop (docs/gemm.md).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.dialects.builtin import IndexType, MemRefType, StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
 )
 from xdsl.irdl.operations import AttrSizedOperandSegments
@@ -28,6 +29,9 @@ from lower_tc.dialects.tc_globals import Matrix, check_batch_stride, check_index
 from lower_tc.dialects.tc_types import AccType, TileType, dtype_name
 from lower_tc.layout.gemm import STORE_TYPES
 
+
+#: What `tc.window_store ... reduce X` sums over: the CTAs of a split-K cluster.
+REDUCTIONS = ("cluster",)
 
 #: What works instead of a GEMM (tc.matmul or the loop level) of 4- or 6-bit types.
 SUB_BYTE_GEMM = ("multiply 4- and 6-bit types in a single-tile tcgen05 kernel whose tiles are "
@@ -139,7 +143,12 @@ class WindowStoreOp(IRDLOperation):
     optional C added: ``tc.window_store %acc to %D[%m0, %n0] [plus %C] : !tc.acc<...>,
     memref<...> [, memref<...>]``. Elements past D's edge are not written. Into a batch
     of matrices the window names the batch first, ``%D[%b, %m0, %n0]``, and C (D's shape)
-    is read at the same batch."""
+    is read at the same batch.
+
+    ``reduce cluster`` (after C): the accumulator is this CTA's partial tile of a split-K
+    cluster (``split_k = S`` in the kernel's #tc.gemm_schedule), each CTA having taken a
+    slice of K; the S partials are summed in rank order 0, 1, ..., S-1 (the same bits every
+    run), C added once, and each element stored once (docs/gemm.md, "Split-K")."""
 
     name = "tc.window_store"
     acc = operand_def(AccType)
@@ -148,10 +157,18 @@ class WindowStoreOp(IRDLOperation):
     row = operand_def(IndexType)
     col = operand_def(IndexType)
     c = opt_operand_def(MemRefType)
+    reduce = opt_prop_def(StringAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, acc: SSAValue, dst: SSAValue, row: SSAValue, col: SSAValue, c: SSAValue | None = None, batch: SSAValue | None = None):
-        super().__init__(operands=[acc, dst, [batch] if batch is not None else [], row, col, [c] if c is not None else []])
+    def __init__(self, acc: SSAValue, dst: SSAValue, row: SSAValue, col: SSAValue, c: SSAValue | None = None, batch: SSAValue | None = None,
+                 reduce: str | None = None):
+        props = {"reduce": StringAttr(reduce)} if reduce is not None else {}
+        super().__init__(operands=[acc, dst, [batch] if batch is not None else [], row, col, [c] if c is not None else []], properties=props)
+
+    @property
+    def reduces(self) -> bool:
+        """The store sums the partial tiles of a split-K cluster (``reduce cluster``)."""
+        return self.reduce is not None
 
     @classmethod
     def parse(cls, parser: Parser) -> "WindowStoreOp":
@@ -160,6 +177,13 @@ class WindowStoreOp(IRDLOperation):
         dst = parser.parse_unresolved_operand()
         batch, row, col = _parse_indices(parser)
         c = parser.parse_unresolved_operand() if parser.parse_optional_keyword("plus") else None
+        reduce = None
+        if parser.parse_optional_keyword("reduce"):
+            start = parser.pos
+            reduce = parser.parse_optional_identifier()
+            if reduce not in REDUCTIONS:
+                shown = reduce if reduce is not None else parser._current_token.text  # pyright: ignore[reportPrivateUsage]
+                parser.raise_error(f"tc.window_store reduces over the cluster (`reduce cluster`), not {shown}", start, max(parser.pos, start + 1))
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         acc_t = parser.parse_type()
@@ -177,6 +201,7 @@ class WindowStoreOp(IRDLOperation):
             parser.resolve_operand(col, index),  # type: ignore[arg-type]
             parser.resolve_operand(c, c_t) if c is not None else None,  # type: ignore[arg-type]
             parser.resolve_operand(batch, index) if batch is not None else None,  # type: ignore[arg-type]
+            reduce,
         )
         op.attributes |= attrs
         return op
@@ -190,6 +215,8 @@ class WindowStoreOp(IRDLOperation):
         if self.c is not None:
             printer.print_string(" plus ")
             printer.print_operand(self.c)
+        if self.reduce is not None:
+            printer.print_string(f" reduce {self.reduce.data}")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.acc.type)
@@ -204,6 +231,8 @@ class WindowStoreOp(IRDLOperation):
         assert isinstance(acc, AccType)
         check_output(self.dst.type, acc.dtype, "D")
         _check_index_count(self.dst.type, self.batch, "D")
+        if self.reduce is not None and self.reduce.data not in REDUCTIONS:
+            raise VerifyException(f"tc.window_store reduces over the cluster (`reduce cluster`), not {self.reduce.data}")
         if self.c is not None:
             check_output(self.c.type, acc.dtype, "C", written=False)
             if self.c.type.get_shape() != self.dst.type.get_shape():  # type: ignore[union-attr]

@@ -162,6 +162,8 @@ def kernel_schedule(kernel: Operation) -> GemmSchedule:
     target = kernel.attributes.get(TARGET_ATTR)
     if isinstance(target, StringAttr) and target.data != Arch.SM90A.value and schedule.mma_depth != 1:
         raise VerifyException("mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
+    if isinstance(target, StringAttr) and target.data != Arch.SM90A.value and schedule.split_k != 1:
+        raise VerifyException("split_k is sm_90a only for now")
     return schedule
 
 

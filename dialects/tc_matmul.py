@@ -194,6 +194,7 @@ class MatmulOp(IRDLOperation):
     cluster = opt_prop_def(IntegerAttr[I64])
     epilogue = opt_prop_def(StringAttr)
     l2_promotion = opt_prop_def(IntegerAttr[I64])
+    split_k = opt_prop_def(IntegerAttr[I64])
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(

@@ -29,7 +29,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from lower_tc.layout.limits import MAX_INDEX
+from lower_tc.layout.limits import MAX_CLUSTER, MAX_INDEX
+from lower_tc.layout.split_k import SPLIT_K_VALUES
 
 
 class OptionKind(StrEnum):
@@ -98,6 +99,13 @@ L2_PROMOTIONS = (0, 64, 128, 256)
 #: mma_depth's static bound; the lowering checks the ring's (stages - 1, stages <= 16).
 MAX_MMA_DEPTH = 15
 
+#: Why split-K does not go with an option (the S CTAs of a cluster share one tile).
+SPLIT_K_CONFLICTS = {
+    "persistent": "the cluster's CTAs compute one tile together and leave (not persistent)",
+    "cluster = 2": "the cluster is split_k's, its CTAs sharing one tile's K",
+    "epilogue = tma": "the reduced tile is stored from registers",
+}
+
 #: The GEMM options, in the order they print.
 GEMM_OPTIONS: tuple[GemmOption, ...] = (
     GemmOption(
@@ -147,6 +155,13 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
         doc="the TMA loads' L2 promotion in bytes; unset: the tensor maps' default (none)",
         values=L2_PROMOTIONS,
     ),
+    GemmOption(
+        "split_k", OptionKind.INTEGER, 1,
+        what="an integer (CTAs of a cluster sharing a tile's K)",
+        allowed=f"1 to {MAX_CLUSTER} (CTAs of a portable cluster, each taking a slice of K)",
+        doc="CTAs of a cluster that split a tile's K and sum their partial tiles (sm_90a, not persistent)",
+        values=SPLIT_K_VALUES,
+    ),
 )
 OPTIONS_BY_NAME: dict[str, GemmOption] = {o.name: o for o in GEMM_OPTIONS}
 #: The entries of #tc.gemm_schedule after its schedule.
@@ -164,6 +179,7 @@ class MatmulOptions:
     cluster: int | None = None
     epilogue: str | None = None
     l2_promotion: int | None = None
+    split_k: int | None = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +192,7 @@ class GemmSchedule:
     cluster: int = 1
     epilogue: str | None = None  # None: TMA stores wherever they apply (sm_90a)
     l2_promotion: int | None = None  # bytes; None: the tensor maps' default
+    split_k: int = 1  # CTAs of a cluster that split each tile's K (layout/split_k.py)
 
     @property
     def warp_specialized(self) -> bool:
@@ -201,6 +218,10 @@ class GemmSchedule:
                 if set_:
                     return name, (f"{name} is for the warp-specialised schedule "
                                   f"(#tc.gemm_schedule<warp_specialized, {entry}>)")
+        if self.split_k != 1:
+            for conflict, set_ in (("persistent", self.persistent), ("cluster = 2", self.cluster != 1), ("epilogue = tma", self.epilogue == "tma")):
+                if set_:
+                    return "split_k", f"split_k = {self.split_k} does not go with {conflict}: {SPLIT_K_CONFLICTS[conflict]}"
         return None
 
     def entries(self) -> list[str]:
@@ -233,6 +254,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
     cluster: IntAttr
     epilogue: StringAttr | NoneAttr
     l2_promotion: IntAttr | NoneAttr
+    split_k: IntAttr
 
     @classmethod
     def from_schedule(cls, s: GemmSchedule) -> "GemmScheduleAttr":
@@ -243,6 +265,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             IntAttr(s.cluster),
             StringAttr(s.epilogue) if s.epilogue is not None else NoneAttr(),
             IntAttr(s.l2_promotion) if s.l2_promotion is not None else NoneAttr(),
+            IntAttr(s.split_k),
         )
 
     @property
@@ -254,6 +277,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             cluster=self.cluster.data,
             epilogue=self.epilogue.data if isinstance(self.epilogue, StringAttr) else None,
             l2_promotion=self.l2_promotion.data if isinstance(self.l2_promotion, IntAttr) else None,
+            split_k=self.split_k.data,
         )
 
     def verify(self) -> None:
@@ -337,4 +361,5 @@ __all__ = [
     "OPTIONS_BY_NAME",
     "OptionKind",
     "SCHEDULES",
+    "SPLIT_K_CONFLICTS",
 ]

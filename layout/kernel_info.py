@@ -159,14 +159,23 @@ class TensorMap:
 
 @dataclass(frozen=True)
 class GridFromArg:
-    """A grid dimension known at launch: ceil(size `dim` of argument `arg` / `tile`)."""
+    """A grid dimension known at launch: ceil(size `dim` of argument `arg` / `tile`),
+    times `times` (the CTAs of a split-K cluster sharing each tile; 1 otherwise)."""
 
     arg: int
     dim: int  # an index into the argument's shape: (rows, cols) or (batch, rows, cols)
     tile: int
+    times: int = 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"arg": self.arg, "dim": self.dim, "tile": self.tile}
+        out: dict[str, Any] = {"arg": self.arg, "dim": self.dim, "tile": self.tile}
+        if self.times != 1:
+            out["times"] = self.times
+        return out
+
+    def count(self, size: int) -> int:
+        """The blocks along this dimension for an argument size of `size`."""
+        return -(-size // self.tile) * self.times
 
 
 @dataclass(frozen=True)
@@ -194,7 +203,7 @@ def grid_entry_from_json(value: Any) -> GridEntry:
     if isinstance(value, Mapping) and "persistent" in value:
         return PersistentGrid(int(value["persistent"]))
     if isinstance(value, Mapping):
-        return GridFromArg(int(value["arg"]), int(value["dim"]), int(value["tile"]))
+        return GridFromArg(int(value["arg"]), int(value["dim"]), int(value["tile"]), int(value.get("times", 1)))
     raise KernelInfoError(f"a grid entry is a count, {{arg, dim, tile}} or {{persistent}}, not {value!r}")
 
 
@@ -209,7 +218,10 @@ class GemmInfo:
 
     `a_transposed` (`b_transposed`): A (B) is the transpose of its argument, which holds
     K x M (N x K); the kernel reads it through a `tc.transpose` view. They are in the JSON
-    only where true. C may be D (the same argument: D += A x B)."""
+    only where true. C may be D (the same argument: D += A x B).
+
+    `split_k` (S > 1, in the JSON only then): each tile's K is split over the S CTAs of a
+    cluster (`cluster` is [S, 1, 1]), which sum their partial tiles and store D once."""
 
     a: int
     b: int
@@ -224,6 +236,7 @@ class GemmInfo:
     batch: Size = 1
     a_transposed: bool = False
     b_transposed: bool = False
+    split_k: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         c = self.config
@@ -236,6 +249,8 @@ class GemmInfo:
         for key in ("a_transposed", "b_transposed"):
             if getattr(self, key):
                 out[key] = True
+        if self.split_k != 1:
+            out["split_k"] = self.split_k
         return out
 
     @classmethod
@@ -246,6 +261,7 @@ class GemmInfo:
             GemmConfig(int(c["bm"]), int(c["bn"]), int(c["bk"]), int(c["stages"])),
             batched="batch" in d, batch=d.get("batch", 1),
             a_transposed=bool(d.get("a_transposed", False)), b_transposed=bool(d.get("b_transposed", False)),
+            split_k=int(d.get("split_k", 1)),
         )
 
 

@@ -588,7 +588,8 @@ def store_findings(info: KernelInfo, ptx: str) -> list[Finding]:
         return []
     if g.m is None or g.n is None or g.config.bm <= 0 or g.config.bn <= 0:
         return []
-    tiles = -(-g.m // g.config.bm) * -(-g.n // g.config.bn)
+    # a split-K cluster's S CTAs share one tile, each storing its own share of it
+    tiles = -(-g.m // g.config.bm) * -(-g.n // g.config.bn) * g.split_k
     text = kernel_text(ptx, info.name)
     # CTAs along an axis the kernel never reads (no %ctaid there) repeat the same tiles
     read = [n for n, axis in zip(info.grid, "xyz") if f"%ctaid.{axis}" in text]

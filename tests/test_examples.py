@@ -29,6 +29,7 @@ SASS = {
     "tcgen05_tf32_mn_tma": ("tcgen05.tf32", "tma"),
     "gemm_bf16": ("wgmma.bf16", "tma"),
     "gemm_bf16_loop": ("wgmma.bf16", "tma"),
+    "gemm_bf16_split_k_loop": ("wgmma.bf16", "tma"),
     "gemm_e4m3": ("wgmma.e4m3", "tma"),
     "gemm_tcgen05_bf16": ("tcgen05.f16", "tma"),
     "gemm_bf16_dynamic": ("wgmma.bf16", "tma"),

@@ -350,7 +350,7 @@ def _resolve_grid(g: GridEntry, args: tuple[ArgInfo, ...]) -> GridEntry:
     if isinstance(g, GridFromArg):
         size = args[g.arg].shape[g.dim]
         assert size is not None
-        return -(-size // g.tile)
+        return g.count(size)
     return g
 
 

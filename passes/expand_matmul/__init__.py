@@ -42,6 +42,7 @@ from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent,
 from lower_tc.layout.gemm_choice import choose_config, prefer_persistent
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
+from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
 from lower_tc.passes.expand_matmul.walk import index_range_problem, launch_grid_problem, tile_origin, walk_sizes
 
 
@@ -182,10 +183,13 @@ class ExpandMatmulPass(ModulePass):
         a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major), config.stages)
         b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major), config.stages)
         schedule, raster = self._choices(mm, arch, config)
-        why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster)
+        split_k = given.split_k or 1
+        if split_k > 1:
+            _check_split_k(mm, arch, config, split_k)
+        why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster, split_k)
         if why:
             error_at(mm, why)
-        origin = tile_origin(kernel, mm, config, raster, const)
+        origin = tile_origin(kernel, mm, config, raster, const, split_k)
         tile_ops, m0, n0, grid = origin.ops, origin.m0, origin.n0, origin.grid
         matrix_index = origin.batch
         # a window into a batch names the matrix: the tile's, or 0 in a batch of 1 (the
@@ -229,9 +233,14 @@ class ExpandMatmulPass(ModulePass):
             mma = tc.Tcgen05MmaOp.build(operands=[a_tile.tile, b_tile.tile, carried], result_types=[acc_type],
                                         properties={"cta_pair": UnitAttr()} if pair else {})
         loop_body.add_ops([load_a, load_b, mma, scf.YieldOp(mma.result)])
-        loop = scf.ForOp(c0, c_k, c_bk, [zero.acc], Region(loop_body))
-        store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c, matrix_index)
-        new_ops = [a_tile, b_tile, *tile_ops, c0, *k_ops, c_bk, zero, loop, store]
+        k_lo: SSAValue = c0.result
+        k_hi: SSAValue = c_k.results[0]
+        slice_ops: list[Operation] = []
+        if origin.rank is not None:  # this rank's K tiles [r T / S, (r + 1) T / S)
+            slice_ops, k_lo, k_hi = k_slice_ops(origin.rank, c_k.results[0], k, config.bk, split_k, c_bk.result, const)
+        loop = scf.ForOp(k_lo, k_hi, c_bk, [zero.acc], Region(loop_body))
+        store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c, matrix_index, reduce="cluster" if split_k > 1 else None)
+        new_ops = [a_tile, b_tile, *tile_ops, c0, *k_ops, c_bk, *slice_ops, zero, loop, store]
         hints = [(a_tile.tile, "a"), (b_tile.tile, "b"), (m0, "m0"), (n0, "n0"),
                  (c0.result, "c0"), (c_k.results[0], "k_end"), (c_bk.result, "bk"), (zero.acc, "zero"),
                  (kv, "k"), (carried, "acc"), (mma.result, "next"), (loop.results[0], "result")]
@@ -248,14 +257,14 @@ class ExpandMatmulPass(ModulePass):
         mm.erase()
         kernel.attributes[GRID_ATTR] = grid
         kernel.attributes[SCHEDULE_ATTR] = GemmScheduleAttr.from_schedule(
-            self._kernel_schedule(mm, arch, config, schedule, raster, cluster))
+            self._kernel_schedule(mm, arch, config, schedule, raster, cluster, split_k))
         try:
             for o in new_ops:
                 o.verify()
         except VerifyException as err:
             error_at(mm, f"the expanded kernel does not verify: {err}")
 
-    def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int) -> GemmSchedule:
+    def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int, split_k: int = 1) -> GemmSchedule:
         """The kernel's #tc.gemm_schedule: the op's options with the chosen schedule, where
         they go together (each error at the op)."""
         m, n = walk_sizes(mm)
@@ -268,7 +277,7 @@ class ExpandMatmulPass(ModulePass):
         if given.persistent and not wgmma_k_known:
             error_at(mm, "a persistent wgmma GEMM (sm_90a) needs K known at compile time (its K loop's count is static); K here is known only at launch")
         persistent = given.persistent if given.persistent is not None else (
-            arch is Arch.SM90A and wgmma_k_known and default_persistent(schedule, raster, m, n)
+            arch is Arch.SM90A and wgmma_k_known and split_k == 1 and default_persistent(schedule, raster, m, n)
             and prefer_persistent(m, n, config, mm.batch or 1))  # type: ignore[arg-type]
         depth = given.mma_depth
         if depth is not None:
@@ -283,5 +292,7 @@ class ExpandMatmulPass(ModulePass):
             if schedule != "warp_specialized" or raster < 2 or raster % 2 or tiles_m is None or n is None or tiles_m % 2:
                 error_at(mm, "a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows"
                          + (f" (here {tiles_m})" if tiles_m is not None and tiles_m % 2 else ""))
-        epilogue = given.epilogue or (None if self.epilogue == "auto" else self.epilogue)
-        return GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion)
+        # a split-K kernel stores from registers after its reduction: the pass's epilogue
+        # option is for the others (the op's own "tma" was refused)
+        epilogue = given.epilogue or (None if self.epilogue == "auto" or split_k > 1 else self.epilogue)
+        return GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k)

@@ -34,9 +34,10 @@ class TileOrigin:
     n0: SSAValue
     batch: SSAValue | None  # the tile's matrix of a batched GEMM (None: not batched)
     grid: ArrayAttr
+    rank: SSAValue | None = None  # the CTA's rank in its split-K cluster (None: no split)
 
 
-def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const) -> TileOrigin:
+def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const, split_k: int = 1) -> TileOrigin:
     """The ops that find the CTA's tile (m0, n0) from its block index, and the grid.
 
     Without raster, block (x, y) takes tile row y, column x. With raster G (static sizes
@@ -47,11 +48,23 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
 
     A batched GEMM's matrix is block z in row order (the grid's z is the batch); in the
     grouped order the batch's tiles follow each other on x: matrix bx / T, pid = bx mod
-    T for the T tiles of one matrix. A batch of 1 is matrix 0."""
+    T for the T tiles of one matrix. A batch of 1 is matrix 0.
+
+    With split_k = S, S consecutive CTAs along x (a cluster of S) share each tile: the
+    walk above runs on bx / S, and bx mod S is the CTA's rank in its cluster; the grid's x
+    is S times as long."""
     m, n = walk_sizes(mm)
     batch = mm.batch if mm.batched else None
     bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
     bx.result.name_hint = "bx"
+    split_ops: list[Operation] = []
+    rank: SSAValue | None = None
+    tile_x: SSAValue = bx.result
+    if split_k > 1:  # consecutive CTAs along x form a cluster of S sharing one tile
+        c_split = const(split_k)
+        rank_op, tile_op = arith.RemUIOp(bx, c_split), arith.DivUIOp(bx, c_split)
+        c_split.result.name_hint, rank_op.result.name_hint, tile_op.result.name_hint = "split_k", "rank", "tile_x"
+        split_ops, rank, tile_x = [c_split, rank_op, tile_op], rank_op.result, tile_op.result
     c_bm, c_bn = const(config.bm), const(config.bn)
     c_bm.result.name_hint, c_bn.result.name_hint = "bm", "bn"
     batch_ops: list[Operation] = []
@@ -62,20 +75,21 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     if not raster or m is None or n is None:
         by = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Y))
         by.result.name_hint = "by"
-        m0, n0 = arith.MuliOp(by, c_bm), arith.MuliOp(bx, c_bn)
+        m0, n0 = arith.MuliOp(by, c_bm), arith.MuliOp(tile_x, c_bn)
         if mm.batched and batch != 1:
             bz = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Z))
             batch_ops, matrix_index = [bz], bz.result
         if matrix_index is not None:
             matrix_index.name_hint = "matrix"
-        return TileOrigin([bx, by, *batch_ops, c_bm, c_bn, m0, n0], m0.result, n0.result, matrix_index, grid_attr(kernel, mm, config))
+        return TileOrigin([bx, *split_ops, by, *batch_ops, c_bm, c_bn, m0, n0], m0.result, n0.result, matrix_index,
+                          grid_attr(kernel, mm, config, split_k), rank)
     tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
-    pid: SSAValue = bx.result
+    pid: SSAValue = tile_x
     if mm.batched and batch != 1:
         assert batch is not None  # the grouped order needs sizes known now
         c_tiles = const(tiles_m * tiles_n)
-        which = arith.DivUIOp(bx, c_tiles)
-        in_matrix = arith.RemUIOp(bx, c_tiles)
+        which = arith.DivUIOp(tile_x, c_tiles)
+        in_matrix = arith.RemUIOp(tile_x, c_tiles)
         batch_ops = [c_tiles, which, in_matrix]
         matrix_index, pid = which.result, in_matrix.result
         pid.name_hint = "tile_in_matrix"
@@ -94,27 +108,28 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     for value, hint in ((group.result, "group"), (first.result, "first_row"), (rows.result, "rows"),
                         (r.result, "in_group"), (row.result, "tile_row"), (col.result, "tile_col")):
         value.name_hint = hint
-    ops = [bx, *batch_ops, c_bm, c_bn, c_group, c_in_group, c_tiles_m, group, first, left, rows, r, row_in_group, row, col, m0, n0]
-    grid = ArrayAttr([IntegerAttr(tiles_m * tiles_n * (batch or 1), i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
-    return TileOrigin(ops, m0.result, n0.result, matrix_index, grid)
+    ops = [bx, *split_ops, *batch_ops, c_bm, c_bn, c_group, c_in_group, c_tiles_m, group, first, left, rows, r, row_in_group, row, col, m0, n0]
+    grid = ArrayAttr([IntegerAttr(tiles_m * tiles_n * (batch or 1) * split_k, i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
+    return TileOrigin(ops, m0.result, n0.result, matrix_index, grid, rank)
 
 
-def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig) -> ArrayAttr:
+def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig, split_k: int = 1) -> ArrayAttr:
     """``tc.grid``: ceil(N / BN) x ceil(M / BM) CTAs, times D's batch on z. A count known
     now is a number; one known at launch is [arg, dim, tile]: ceil(the size of dimension
-    `dim` of argument `arg` / tile), which the launcher works out (docs/gemm.md)."""
+    `dim` of argument `arg` / tile), which the launcher works out (docs/gemm.md). With
+    split_k = S the x entry is S times as many ([arg, dim, tile, S] at launch)."""
     m, n, _ = mm.problem
     args = list(tc.kernel_body(kernel).args)
     d = args.index(mm.dst)  # type: ignore[arg-type]
     first = 1 if mm.batched else 0  # D's rows are its dimension 1 in a batch
 
-    def entry(size: int | None, dim: int, tile: int) -> Attribute:
+    def entry(size: int | None, dim: int, tile: int, times: int = 1) -> Attribute:
         if size is not None:
-            return IntegerAttr(-(-size // tile), i64)
-        return ArrayAttr([IntegerAttr(d, i64), IntegerAttr(dim, i64), IntegerAttr(tile, i64)])
+            return IntegerAttr(-(-size // tile) * times, i64)
+        return ArrayAttr([IntegerAttr(v, i64) for v in (d, dim, tile, times)[: 4 if times > 1 else 3]])
 
     z = entry(mm.batch, 0, 1) if mm.batched else IntegerAttr(1, i64)
-    return ArrayAttr([entry(n, first + 1, config.bn), entry(m, first, config.bm), z])
+    return ArrayAttr([entry(n, first + 1, config.bn, split_k), entry(m, first, config.bm), z])
 
 
 def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | None:
@@ -144,10 +159,11 @@ def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | 
     return None
 
 
-def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | None:
+def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int, split_k: int = 1) -> str | None:
     """Why the grid a GEMM of sizes known now launches breaks CUDA's limits, or None: row
     order puts the tile rows on y (at most 65535 blocks), the grouped order puts every tile
-    on x. Sizes known at launch are the launcher's to check (lowering/runtime/sizes.py)."""
+    on x (split_k CTAs per tile). Sizes known at launch are the launcher's to check
+    (lowering/runtime/sizes.py)."""
     m, n, _ = mm.problem
     batch = mm.batch if mm.batched else 1
     if raster == 0 and batch is not None and batch > MAX_GRID[2]:
@@ -158,13 +174,13 @@ def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | 
         return None
     tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
     if raster:
-        tiles = tiles_m * tiles_n * (batch or 1)
+        tiles = tiles_m * tiles_n * (batch or 1) * split_k
         if tiles > MAX_GRID[0]:
             what = f"{tiles_m} x {tiles_n} = {tiles} tiles" if not mm.batched else f"{batch} x {tiles_m} x {tiles_n} = {tiles} tiles"
             return (f"{what}: the grouped order numbers every tile on the "
                     f"grid's x, and CUDA launches (and the kernel counts) at most {MAX_GRID[0]}")
         return None
-    why = grid_problem((tiles_n, tiles_m, batch or 1))
+    why = grid_problem((tiles_n * split_k, tiles_m, batch or 1))
     if why and tiles_m > MAX_GRID[1]:
         return (f"raster = 0 puts the {tiles_m} tile rows (M = {m} in {config.bm}-row tiles) on the grid's y, "
                 f"and CUDA launches at most {MAX_GRID[1]} blocks along y; a raster of 1 or more (or none "

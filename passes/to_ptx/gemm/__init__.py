@@ -16,6 +16,8 @@ emit.py); a schedule is a recipe that composes them:
     specialized.py        schedule: producer + consumer warpgroups, persistent (wgmma)
     tcgen05_specialized.py  schedule: TMA, MMA and epilogue warps, persistent, CTA pair
     epilogue_registers.py, epilogue_tma.py, epilogue_tmem.py   storing D
+    split_k.py, k_slices.py  split-K: the cluster's reduction of its partial tiles, and
+                          the check that its CTAs' K ranges take every K step once
     launch.py             parameters, grid, shared memory and metadata of the kernel
 
 A new schedule is a new recipe module (and a line in `SCHEDULES` below); a new MMA family
@@ -39,6 +41,7 @@ from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.epilogue_tma import wait_for_stores
 from lower_tc.passes.to_ptx.gemm.launch import kernel_op
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
+from lower_tc.passes.to_ptx.gemm.split_k import check_reduces
 
 #: (target, schedule) -> the recipe that lowers the K loop.
 SCHEDULES: dict[tuple[str, str], Callable[[GemmKernel], Lowered]] = {
@@ -62,6 +65,7 @@ def lower_gemm_kernel(kernel: Operation) -> ptx.KernelOp:
     except VerifyException as err:
         error_at(kernel, str(err))
     recipe = SCHEDULES[(target, options.schedule)]
+    check_reduces(kernel, options.split_k)
     k = GemmKernel.read(kernel, options)
     done = k.b.located(k.loop_op, lambda _: recipe(k))
     store = None

@@ -11,12 +11,13 @@ from xdsl.ir import Operation
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_kernel import GRID_ATTR
 from lower_tc.layout.kernel_info import GridEntry, GridFromArg
-from lower_tc.layout.limits import grid_problem
+from lower_tc.layout.limits import MAX_CLUSTER, grid_problem
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, dim_names
 
 Grid = tuple[GridEntry, GridEntry, GridEntry]
 
-USAGE = "tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile)"
+USAGE = ("tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile), "
+         "or [arg, dim, tile, times] (that many times as many, 1 to 8: a split-K cluster's CTAs per tile)")
 
 
 def read_grid(kernel: Operation, args: KernelArgs, uses_block_id: bool) -> Grid:
@@ -34,16 +35,18 @@ def read_grid(kernel: Operation, args: KernelArgs, uses_block_id: bool) -> Grid:
             out.append(entry.value.data)
             continue
         parts = entry.data if isinstance(entry, ArrayAttr) else ()
-        if len(parts) != 3 or not all(isinstance(p, IntegerAttr) for p in parts):
+        if len(parts) not in (3, 4) or not all(isinstance(p, IntegerAttr) for p in parts):
             error_at(kernel, USAGE)
-        arg, dim, tile = (p.value.data for p in parts)  # type: ignore[union-attr]
-        if not (0 <= arg < len(args.values) and tile >= 1):
+        arg, dim, tile, *times_ = (p.value.data for p in parts)  # type: ignore[union-attr]
+        times = times_[0] if times_ else 1
+        if not (0 <= arg < len(args.values) and tile >= 1 and 1 <= times <= MAX_CLUSTER):
             error_at(kernel, USAGE)
         names = dim_names(args.geometry[args.values[arg]])
         if not 0 <= dim < len(names):
             error_at(kernel, USAGE)
         size = args.size(args.values[arg], names[dim])
-        out.append(-(-size // tile) if isinstance(size, int) else GridFromArg(arg, dim, tile))
+        grid_entry = GridFromArg(arg, dim, tile, times)
+        out.append(grid_entry.count(size) if isinstance(size, int) else grid_entry)
     grid = (out[0], out[1], out[2])
     static = [g if isinstance(g, int) else 1 for g in grid]  # a count known at launch is checked then
     problem = grid_problem(static)

@@ -70,7 +70,7 @@ class KLoop:
     rings: tuple[TileRing, TileRing]
     stages: int
     trips: int | SSAValue
-    lb: int
+    lb: int | SSAValue  # a register where the bounds are the CTA's own (split-K)
     step: int
     acc_type: tc.AccType
     result: SSAValue
@@ -84,21 +84,27 @@ class KLoop:
 
 def read_k_loop(
     b: PtxBuilder, loop: scf.ForOp, index: IndexEnv, before: BeforeLoop,
-    mma_class: type[Operation], check_mma: Callable[[Operation], None],
+    mma_class: type[Operation], check_mma: Callable[[Operation], None], split_k: bool = False,
 ) -> KLoop:
     """The K loop's facts; a located error for anything the pipelined lowering cannot run
     (`check_mma` adds the MMA family's own refusals). Emits the trip count's arithmetic
-    when K is known at launch."""
-    bounds = []
-    for what, v in (("lower bound", loop.lb), ("step", loop.step)):
-        if v not in index.consts:
-            error_at(loop, f"the K loop's {what} must be a constant")
-        bounds.append(index.consts[v])
-    lb, step = bounds
+    when K is known at launch, or, in a split-K kernel (`split_k`), where the loop runs
+    over its CTA's own range of K (bounds from the index arithmetic)."""
+    if loop.step not in index.consts:
+        error_at(loop, "the K loop's step must be a constant")
+    step = index.consts[loop.step]
     if step <= 0:
         error_at(loop, f"the K loop's step must be positive, not {step}")
     trips: int | SSAValue
-    if loop.ub in index.consts:
+    lb: int | SSAValue
+    if loop.lb not in index.consts:  # a K range of its own (a split-K rank's): counted at run time
+        if not split_k:
+            error_at(loop, "the K loop's lower bound must be a constant")
+        lb = index.reg(loop.lb, loop)
+        span = b.val(ptx.SubOp, [index.reg(loop.ub, loop), lb], type="s32", comment="the K range's steps, from its bounds")
+        trips = b.val(ptx.DivOp, [b.add_imm(span, step - 1)], type="s32", imm=step)
+    elif loop.ub in index.consts:
+        lb = index.consts[loop.lb]
         trips = -(-(index.consts[loop.ub] - lb) // step)
         if trips <= 0:
             error_at(loop, "the K loop runs no iteration: K must be positive")
@@ -106,6 +112,7 @@ def read_k_loop(
         if problem is not None:
             error_at(loop, problem)
     else:  # K known at launch: ceil((ub - lb) / step) iterations, counted at run time
+        lb = index.consts[loop.lb]
         span = b.add_imm(index.reg(loop.ub, loop), step - 1 - lb)
         trips = b.val(ptx.DivOp, [span], type="s32", imm=step, comment="K steps, from the size known at launch")
     if len(loop.iter_args) != 1 or not isinstance(loop.iter_args[0].type, tc.AccType):

@@ -43,6 +43,7 @@ def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo
         config=GemmConfig(loop.acc_type.m, loop.acc_type.n, loop.step, loop.stages),
         batched=d.batched, batch=d.batch,
         a_transposed=a_src in k.args.views, b_transposed=b_src in k.args.views,
+        split_k=k.options.split_k,
     )
 
 

@@ -31,7 +31,9 @@ from lower_tc.passes.to_ptx.gemm.epilogue_tma import choose_epilogue, store_piec
 from lower_tc.passes.to_ptx.gemm.epilogue_tmem import store_rows
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop, read_k_loop
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
+from lower_tc.passes.to_ptx.gemm.grid import check_clusters
 from lower_tc.passes.to_ptx.gemm.ring import Ring, Step
+from lower_tc.passes.to_ptx.gemm.split_k import SplitK
 from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, read_windows
 
 
@@ -40,7 +42,8 @@ def prologue_loads(k: GemmKernel, loop: KLoop, loads: TmaLoads) -> None:
     b, stages, trips = k.b, loop.stages, loop.trips
     skip = b.if_(k.regs.is_thread0, "prologue_loads")
     for j in range(min(stages - 1, trips) if isinstance(trips, int) else stages - 1):
-        if not isinstance(trips, int) and j:  # K may end before the ring is full
+        # K may end before the ring is full (a K range of the CTA's own may be empty)
+        if not isinstance(trips, int) and (j or not isinstance(loop.lb, int)):
             b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [trips], i1, cmp="le", type="s32", imm=j)], label=skip)
         loads.issue(j, j)
     b.emit(ptx.LabelOp, label=skip)
@@ -70,11 +73,14 @@ def refill_and_advance(k: GemmKernel, loop: KLoop, ring: Ring, loads: TmaLoads, 
 def lower_wgmma(k: GemmKernel) -> Lowered:
     """The one-loop wgmma GEMM (module docstring)."""
     b, regs = k.b, k.regs
-    loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma)
+    loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma, split_k=k.options.split_k > 1)
     windows = read_windows(loop, k.args, k.index, k.tensor_maps, k.options.l2_promotion)
     warpgroups = wgmma.warpgroups(loop)
+    split = SplitK.prepare(k, loop)  # its partial tile's shared memory comes before the barriers
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
-    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True)
+    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None else None
+    if split is not None:
+        check_clusters(k.kernel, k.grid, split.size)
     ring.init_barriers(regs.is_thread0, 128 * warpgroups, [], cluster=False)
     loads = TmaLoads(b, regs.smem, windows, loop.lb, loop.step, ring.full_off)
     loads.bind_tensor_maps()
@@ -82,7 +88,7 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
         tma_store.bind_tensor_map(k)
 
     acc = wgmma.declare_accumulator(b, loop.acc_type)
-    descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, regs.wg, regs.smem, regs.smem16, clustered=False)
+    descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, regs.wg, regs.smem, regs.smem16, clustered=split is not None)
     mma = wgmma.Wgmma.make(loop, acc, descriptors, depth=1)
     prologue_loads(k, loop, loads)
 
@@ -95,12 +101,14 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
     mma.drain(b)
 
     def store(op: WindowStoreOp) -> None:
-        if tma_store is not None:
+        if split is not None:
+            split.store(k, op, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False)
+        elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, regs.wg)
         else:
             store_fragments(k, op, acc, loop.acc_type, regs.wg)
 
-    return Lowered(loop, 128 * warpgroups, store, tma_store)
+    return Lowered(loop, 128 * warpgroups, store, tma_store, cluster=split.size if split is not None else 1)
 
 
 def lower_tcgen05(k: GemmKernel) -> Lowered:

@@ -34,6 +34,7 @@ from lower_tc.passes.to_ptx.gemm.kloop import find_store, read_k_loop
 from lower_tc.passes.to_ptx.gemm.grid import check_clusters, persistent_tiles
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 from lower_tc.passes.to_ptx.gemm.ring import Ring
+from lower_tc.passes.to_ptx.gemm.split_k import SplitK
 from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, producer_loop, read_windows
 
 #: Registers per thread of the producer after setmaxnreg.dec.
@@ -57,7 +58,7 @@ def consumer_registers(warpgroups: int) -> int:
 def lower(k: GemmKernel) -> Lowered:
     """The warp-specialised wgmma GEMM (module docstring)."""
     b, regs, options = k.b, k.regs, k.options
-    loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma)
+    loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma, split_k=options.split_k > 1)
     windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion)
     warpgroups = wgmma.warpgroups(loop)
     if not 1 <= warpgroups <= 4:
@@ -70,8 +71,9 @@ def lower(k: GemmKernel) -> Lowered:
     multicast = Multicast.setup(b, regs.tid, cluster) if cluster > 1 else None
     # with a cluster, lane 0 of each consumer warp releases a stage on both CTAs
     empty_arrivals = cluster * 4 * warpgroups if multicast else 128 * warpgroups
+    split = SplitK.prepare(k, loop)  # its partial tile's shared memory comes before the barriers
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
-    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True)
+    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None else None
     ring.init_barriers(regs.is_thread0, empty_arrivals, [], cluster=multicast is not None)
     loads = TmaLoads(b, regs.smem, windows, loop.lb, loop.step, ring.full_off, multicast=multicast)
     loads.bind_tensor_maps()
@@ -79,6 +81,8 @@ def lower(k: GemmKernel) -> Lowered:
         tma_store.bind_tensor_map(k)
 
     tiles = persistent_tiles(k.kernel, k.grid) if options.persistent else None
+    if split is not None:
+        cluster = split.size  # a split-K cluster: its CTAs sum their partial tiles
     if tiles is None:
         check_clusters(k.kernel, k.grid, cluster)
     first_tile = ctas = None
@@ -91,9 +95,13 @@ def lower(k: GemmKernel) -> Lowered:
     consumer = b.if_(is_producer, "consumer")
     # -- producer warpgroup
     b.emit(ptx.SetMaxNRegOp, action="dec", count=PRODUCER_REGISTERS, comment=f"producer warpgroup: TMA only{after_tile}")
-    b.emit(ptx.BraOp, [regs.is_thread0], label=exit_label, negate=1)
+    producer_done = b.label("producer_done") if split is not None else exit_label
+    b.emit(ptx.BraOp, [regs.is_thread0], label=producer_done, negate=1)
     if tiles is None:
         producer_loop(ring, loads, loop.trips)
+        if split is not None:  # the producers meet the cluster's first barrier too
+            b.emit(ptx.LabelOp, label=producer_done)
+            split.meet(b)
     else:
         def produce_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
             k.index.replay(t)
@@ -107,11 +115,14 @@ def lower(k: GemmKernel) -> Lowered:
     if consumer_registers(warpgroups) > entry_registers(warpgroups):
         b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(warpgroups), comment=f"consumer warpgroups: the MMAs and the epilogue{after_tile}")
     acc = wgmma.declare_accumulator(b, loop.acc_type)
-    descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, consumer_wg, regs.smem, regs.smem16, clustered=multicast is not None)
+    descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, consumer_wg, regs.smem, regs.smem16,
+                                         clustered=multicast is not None or split is not None)
     mma = wgmma.Wgmma.make(loop, acc, descriptors, depth)
 
     def store(op: WindowStoreOp) -> None:
-        if tma_store is not None:
+        if split is not None:
+            split.store(k, op, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True)
+        elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)
         else:
             store_fragments(k, op, acc, loop.acc_type, consumer_wg)

@@ -116,7 +116,7 @@ class TmaLoads:
     b: PtxBuilder
     smem: SSAValue
     windows: list[Window]
-    lb: int
+    lb: int | SSAValue  # the K loop's lower bound: a register for a split-K rank's range
     step: int
     full_off: int
     multicast: Multicast | None = None
@@ -148,7 +148,12 @@ class TmaLoads:
         self._expect(mbar, mbar_off)
         if self.pair is not None:  # both CTAs' boxes complete the leader's "full[s]"
             mbar, mbar_off = self.pair.on_leader(b, mbar_off, mbar), 0
-        if isinstance(j, int):
+        if isinstance(self.lb, SSAValue):
+            if isinstance(j, int):
+                k = b.add_imm(self.lb, j * self.step)
+            else:
+                k = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [j], type="s32", imm=self.step), self.lb], type="s32")
+        elif isinstance(j, int):
             k = b.imm(self.lb + j * self.step, "s32")
         else:
             k = b.add_imm(b.val(ptx.MulLoOp, [j], type="s32", imm=self.step), self.lb)

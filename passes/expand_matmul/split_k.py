@@ -1,0 +1,70 @@
+"""tc-expand-matmul's part of split-K (`split_k = S`, layout/split_k.py): whether the
+option suits the op, and the K range of the CTA's rank in its cluster, written as index
+arithmetic before the K loop:
+
+    %k_tiles = ceil(K / BK)              (a constant, or (K - 1) / BK + 1 at launch)
+    %k_lo = (rank %k_tiles / S) BK       %k_hi = ((rank + 1) %k_tiles / S) BK
+    scf.for %k = %k_lo to %k_hi step BK
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import arith
+from xdsl.ir import Operation, SSAValue
+
+from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.tc_matmul import MatmulOp
+from lower_tc.dialects.tc_schedule import SPLIT_K_CONFLICTS
+from lower_tc.layout import Arch
+from lower_tc.layout.gemm import GemmConfig
+from lower_tc.layout.split_k import split_k_problem
+
+
+def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int) -> None:
+    """A located error where `split_k` (> 1) does not go with the op's other options, its
+    target, its K or its configuration's shared memory."""
+    given = mm.options
+    if arch is not Arch.SM90A:
+        error_at(mm, "split_k is sm_90a only for now")
+    for conflict, set_ in (("persistent", given.persistent), ("cluster = 2", given.cluster == 2),
+                           ("epilogue = tma", given.epilogue == "tma")):
+        if set_:
+            error_at(mm, f"split_k = {split_k} does not go with {conflict}: {SPLIT_K_CONFLICTS[conflict]}")
+    a, b = mm.types
+    why = split_k_problem(split_k, config, a, b, mm.problem[2], arch)
+    if why:
+        error_at(mm, why)
+
+
+def k_slice_ops(
+    rank: SSAValue, k_end: SSAValue, k: int | None, bk: int, split_k: int, c_bk: SSAValue,
+    const: Callable[[int], arith.ConstantOp],
+) -> tuple[list[Operation], SSAValue, SSAValue]:
+    """The ops of the rank's K range (module docstring) and its bounds (lo, hi)."""
+    ops: list[Operation] = []
+    if k is not None:
+        tiles_op: Operation = const(-(-k // bk))
+        ops.append(tiles_op)
+    else:  # (K - 1) / BK + 1: no overflow for K up to 2^31 - 1
+        one_k = const(1)
+        last = arith.SubiOp(k_end, one_k)
+        whole = arith.DivUIOp(last, c_bk)
+        tiles_op = arith.AddiOp(whole, one_k)
+        ops += [one_k, last, whole, tiles_op]
+    tiles = tiles_op.results[0]
+    c_split, c_one = const(split_k), const(1)
+    lo_t = arith.MuliOp(rank, tiles)
+    lo_q = arith.DivUIOp(lo_t, c_split)
+    lo = arith.MuliOp(lo_q, c_bk)
+    next_rank = arith.AddiOp(rank, c_one)
+    hi_t = arith.MuliOp(next_rank, tiles)
+    hi_q = arith.DivUIOp(hi_t, c_split)
+    hi = arith.MuliOp(hi_q, c_bk)
+    ops += [c_split, c_one, lo_t, lo_q, lo, next_rank, hi_t, hi_q, hi]
+    tiles.name_hint, lo.result.name_hint, hi.result.name_hint = "k_tiles", "k_lo", "k_hi"
+    return ops, lo.result, hi.result
+
+
+__all__ = ["check_split_k", "k_slice_ops"]
