@@ -13,9 +13,13 @@ to the best one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
 from lower_tc.layout.gemm_model import H100, Machine, estimate
+from lower_tc.layout.limits import MAX_CLUSTER
+from lower_tc.layout.split_k import valid_split_k
 from lower_tc.layout.targets import Arch
 
 #: (BM, BN) tiles of sm_90a's warp-specialised kernel (one or two consumer warpgroups),
@@ -55,23 +59,54 @@ def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM9
     return found
 
 
-def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
-                  *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100) -> GemmConfig:
-    """The default configuration of an M x N x K GEMM (times `batch`; None: a size known
-    only at launch): the cost model's fastest of `tile_configs` on sm_90a where every size
-    is known, else `rule_config`."""
+@dataclass(frozen=True)
+class Choice:
+    """The default kernel of a GEMM: its tile configuration and split-K (1: none)."""
+
+    config: GemmConfig
+    split_k: int = 1
+
+
+def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, batch: int = 1,
+                    machine: Machine = H100) -> tuple[int, ...]:
+    """The S > 1 worth weighing with `config` (layout/split_k.py): none where its tiles
+    fill half the SMs or more; else the largest S whose CTAs still make one wave, and half
+    of it, each where K and shared memory allow."""
+    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    if 2 * tiles > machine.sms:
+        return ()
+    most = min(MAX_CLUSTER, machine.sms // tiles)
+    valid = valid_split_k(config, a, b, k)
+    return tuple(sorted({s for s in (most, most // 2) if s >= 2 and s in valid}))
+
+
+def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
+           *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True) -> Choice:
+    """The default kernel of an M x N x K GEMM (times `batch`; None: a size known only at
+    launch): the cost model's fastest of `tile_configs`, each also split over K where
+    `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open), on
+    sm_90a where every size is known; else `rule_config`, not split."""
     if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
-        return rule_config(m, n, k, a, b, acc, arch)
+        return Choice(rule_config(m, n, k, a, b, acc, arch))
     configs = tile_configs(m, n, a, b, acc, arch)
     if not configs:
-        return rule_config(m, n, k, a, b, acc, arch)
-    def cost(c: GemmConfig) -> tuple[float, int, int]:
-        e = estimate(m, n, k, c, a, b, d, batch, machine)  # type: ignore[arg-type]
-        # where HBM bounds several equally: the fewest CTAs (the least re-reading through
-        # L2), then the deepest ring (measured on the suite's decoding shapes)
-        return (e.seconds, e.ctas, -c.stages)
+        return Choice(rule_config(m, n, k, a, b, acc, arch))
+    choices = [Choice(c, s) for c in configs
+               for s in (1, *(split_k_options(m, n, k, c, a, b, batch, machine) if split else ()))]
 
-    return min(configs, key=cost)
+    def cost(c: Choice) -> tuple[float, int, int, int]:
+        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k)  # type: ignore[arg-type]
+        # where HBM bounds several equally: the fewest CTAs (the least re-reading through
+        # L2), then the deepest ring (measured on the suite's decoding shapes), unsplit first
+        return (e.seconds, e.ctas, -c.config.stages, c.split_k)
+
+    return min(choices, key=cost)
+
+
+def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
+                  *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100) -> GemmConfig:
+    """The default configuration of a GEMM that is not split over K (`choose`)."""
+    return choose(m, n, k, a, b, acc, arch, d=d, batch=batch, machine=machine, split=False).config
 
 
 def prefer_persistent(m: int, n: int, config: GemmConfig, batch: int = 1, machine: Machine = H100) -> bool:
@@ -86,4 +121,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["DEEP_TILE", "MAX_STAGES", "SM90_TILES", "choose_config", "deepest", "prefer_persistent", "tile_configs"]
+__all__ = ["DEEP_TILE", "MAX_STAGES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "prefer_persistent",
+           "split_k_options", "tile_configs"]

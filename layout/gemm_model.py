@@ -36,6 +36,7 @@ class Machine:
     hbm_bytes_per_s: float  # what a streaming kernel reaches (not the 3.35 TB/s on paper)
     load_latency_s: float  # a TMA load's time in flight under load (Little's law)
     wave_overhead_s: float  # a wave's fill of the ring and its epilogue
+    split_k_overhead_s: float = 0.0  # a split-K wave's extra: the partial tiles' write, the cluster barriers, the reduction
 
 
 #: The H100 SXM (sm_90a): 132 SMs; dense peaks from NVIDIA's datasheet.
@@ -45,6 +46,7 @@ H100 = Machine(
     hbm_bytes_per_s=3.0e12,
     load_latency_s=3e-6,
     wave_overhead_s=2e-6,
+    split_k_overhead_s=2e-6,
 )
 
 #: The share of an SM's dense peak a CTA of each tile (BM, BN) sustains, with a ring of at
@@ -84,18 +86,25 @@ class Estimate:
 
 
 def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str = "bf16", batch: int = 1,
-             machine: Machine = H100) -> Estimate:
-    """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring)."""
-    ctas = batch * -(-m // config.bm) * -(-n // config.bn)
+             machine: Machine = H100, split_k: int = 1) -> Estimate:
+    """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring).
+
+    With `split_k` = S each tile takes S CTAs, each over ceil(T / S) of the T K steps (the
+    longest rank's share), and each wave pays the reduction (`split_k_overhead_s`)."""
+    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    ctas = tiles * split_k
     waves = -(-ctas // machine.sms)
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
-    compute = waves * 2.0 * config.bm * config.bn * k / (per_sm * tile_efficiency(config))
-    ring = min(config.stages, -(-k // config.bk))  # a ring deeper than K's steps holds no more
+    k_steps = -(-(-(-k // config.bk)) // split_k)  # the K steps of the longest rank
+    k_cta = k if split_k == 1 else k_steps * config.bk
+    compute = waves * 2.0 * config.bm * config.bn * k_cta / (per_sm * tile_efficiency(config))
+    ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
     in_flight = min(ctas, machine.sms) * ring * config.stage_bytes(a, b)
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
     moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
-    return Estimate(ctas, waves, compute, moved, max(compute, moved) + waves * machine.wave_overhead_s)
+    overhead = waves * (machine.wave_overhead_s + (machine.split_k_overhead_s if split_k > 1 else 0.0))
+    return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead)
 
 
 __all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "estimate", "tile_efficiency"]

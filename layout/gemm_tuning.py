@@ -1,6 +1,6 @@
-"""The candidates a tuner times for one GEMM: the default configuration first, then every
+"""The candidates a tuner times for one GEMM: the default kernel first, then every
 configuration the default chooser weighs (layout/gemm_choice.py `tile_configs`), each
-persistent and not.
+persistent and not, and split over K where the chooser weighs that (`split_k_options`).
 
 Plain data (no xDSL, no CUDA): the tuner (lowering/api/tuning.py, `lower-tc run --tune`)
 compiles and times each candidate on the device, and bench/gemm_tune_suite.py times them
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.gemm_choice import choose_config, prefer_persistent, tile_configs
+from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs
 from lower_tc.layout.targets import Arch
 
 
@@ -37,10 +37,13 @@ class Candidate:
 
 def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A, *, d: str = "bf16",
                batch: int = 1) -> list[Candidate]:
-    """What a tuner tries: the default kernel first (its configuration, persistent as by
-    default: the same kernel as none given), then each of `tile_configs` persistent and not.
-    sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options left out."""
-    first = choose_config(m, n, k, a, b, acc, arch, d=d, batch=batch)
+    """What a tuner tries: the default kernel first (its configuration, split-K and
+    persistence as by default: the same kernel as none given), then each of `tile_configs`
+    persistent and not, and split over K by each of its `split_k_options` (not
+    persistent). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
+    left out."""
+    chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch)
+    first = chosen.config
     if arch is not Arch.SM90A:
         found = [Candidate(first)]
         for bn in (128, 256):
@@ -48,7 +51,10 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             if config != first and config_problem(config, a, b, acc, arch) is None:
                 found.append(Candidate(config))
         return found
-    found = [Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
+    if chosen.split_k > 1:
+        found = [Candidate(first, (("persistent", False), ("split_k", chosen.split_k)))]
+    else:
+        found = [Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
 
     def add(c: Candidate) -> None:
         if c not in found:
@@ -57,6 +63,8 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     for config in tile_configs(m, n, a, b, acc, arch):
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))
+        for s in split_k_options(m, n, k, config, a, b, batch):
+            add(Candidate(config, (("persistent", False), ("split_k", s))))
     return found
 
 

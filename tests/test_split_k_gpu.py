@@ -122,7 +122,14 @@ def test_d_plus_equals_a_times_b(torch) -> None:
     a, b = operand(torch, M, K, "bf16", True, 41), operand(torch, K, N, "bf16", True, 42)
     d = operand(torch, M, N, "f32", True, 43).contiguous()
     start = d.clone()
-    lower_tc.matmul(a, b, d, d, split_k=4)
+    # `plus %D`: one argument read and written (lower_tc.matmul refuses c overlapping out)
+    source = (f'func.func @acc(%A: memref<{M}x{K}xbf16>, %B: memref<{K}x{N}xbf16>, %D: memref<{M}x{N}xf32>) '
+              f'attributes {{tc.target = "sm_90a"}} {{\n  tc.matmul %A, %B to %D plus %D acc f32 {{split_k = 4}} : '
+              f"memref<{M}x{K}xbf16>, memref<{K}x{N}xbf16>, memref<{M}x{N}xf32>, memref<{M}x{N}xf32>\n  func.return\n}}\n")
+    kernel = lower_tc.compile(source)
+    assert kernel.info.gemm is not None and kernel.info.gemm.split_k == 4 and kernel.info.gemm.c == kernel.info.gemm.d
+    kernel(a, b, d)
+    torch.cuda.synchronize()
     check(torch, d, a, b, "bf16", "f32", "f32", c=start)
 
 
