@@ -162,12 +162,10 @@ def table(records: list[dict[str, Any]]) -> str:
 
 def chooser_label(record: dict[str, Any]) -> str:
     """The label of the candidate this checkout's default chooser picks for the record's
-    case (its config, persistent or not), as the study names candidates."""
-    from lower_tc.layout.gemm_choice import choose_config, prefer_persistent
-
+    case (its config, split-K, persistent or not: the tuner's first candidate), as the
+    study names candidates."""
     m, n, k, t = record["m"], record["n"], record["k"], record["dtype"]
-    c = choose_config(m, n, k, t, t, "f32", d=D_TYPE)
-    return Candidate(c, (("persistent", prefer_persistent(m, n, c)),)).label()
+    return candidates(m, n, k, t, t, "f32", d=D_TYPE)[0].label()
 
 
 def _explicit(label: str) -> str:

@@ -70,12 +70,15 @@ class Choice:
 def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, batch: int = 1,
                     machine: Machine = H100) -> tuple[int, ...]:
     """The S > 1 worth weighing with `config` (layout/split_k.py): none where its tiles
-    fill half the SMs or more; else the largest S whose CTAs still make one wave, and half
-    of it, each where K and shared memory allow."""
+    fill half the SMs or more; else the largest S whose clusters still run at once (one
+    wave: `Machine.max_clusters`), and half of it, each where K and shared memory allow."""
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     if 2 * tiles > machine.sms:
         return ()
-    most = min(MAX_CLUSTER, machine.sms // tiles)
+    fits = [s for s in range(2, MAX_CLUSTER + 1) if tiles <= machine.max_clusters(s)]
+    if not fits:
+        return ()
+    most = max(fits)
     valid = valid_split_k(config, a, b, k)
     return tuple(sorted({s for s in (most, most // 2) if s >= 2 and s in valid}))
 

@@ -37,6 +37,13 @@ class Machine:
     load_latency_s: float  # a TMA load's time in flight under load (Little's law)
     wave_overhead_s: float  # a wave's fill of the ring and its epilogue
     split_k_overhead_s: float = 0.0  # a split-K wave's extra: the partial tiles' write, the cluster barriers, the reduction
+    gpc_sms: tuple[int, ...] = ()  # SMs of each GPC: a cluster's CTAs share one GPC
+
+    def max_clusters(self, size: int) -> int:
+        """Clusters of `size` CTAs (one per SM) that run at once: whole clusters per GPC."""
+        if size == 1 or not self.gpc_sms:
+            return self.sms // size
+        return sum(g // size for g in self.gpc_sms)
 
 
 #: The H100 SXM (sm_90a): 132 SMs; dense peaks from NVIDIA's datasheet.
@@ -47,6 +54,9 @@ H100 = Machine(
     load_latency_s=3e-6,
     wave_overhead_s=2e-6,
     split_k_overhead_s=2e-6,
+    # 132 SMs over 8 GPCs, unevenly: inferred from the driver's occupancy of clusters
+    # (bench/cluster_occupancy.py: 66 clusters of 2, 15 of 8)
+    gpc_sms=(18, 18, 18, 16, 16, 16, 16, 14),
 )
 
 #: The share of an SM's dense peak a CTA of each tile (BM, BN) sustains, with a ring of at
@@ -93,13 +103,15 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     longest rank's share), and each wave pays the reduction (`split_k_overhead_s`)."""
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     ctas = tiles * split_k
-    waves = -(-ctas // machine.sms)
+    # a split-K cluster's CTAs share a GPC, so fewer than sms / S clusters run at once
+    waves = -(-tiles // machine.max_clusters(split_k)) if split_k > 1 else -(-ctas // machine.sms)
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
     k_steps = -(-(-(-k // config.bk)) // split_k)  # the K steps of the longest rank
     k_cta = k if split_k == 1 else k_steps * config.bk
     compute = waves * 2.0 * config.bm * config.bn * k_cta / (per_sm * tile_efficiency(config))
     ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
-    in_flight = min(ctas, machine.sms) * ring * config.stage_bytes(a, b)
+    running = min(ctas, machine.max_clusters(split_k) * split_k)
+    in_flight = running * ring * config.stage_bytes(a, b)
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
     moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
