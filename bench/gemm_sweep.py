@@ -282,6 +282,25 @@ def split_k_cases() -> list[GemmCase]:
         out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, a == "bf16", (128, 128, 128, 4), options="split_k = 8"))
         out.append(GemmCase(a, b, acc, d, 16, 4096, 4096, True, False, (64, 128, 128, 4), options="split_k = 4"))
         out.append(GemmCase(a, b, acc, d, 128, 1536, 7168, True, False, (128, 128, 128, 4), options="split_k = 4"))
+    return out + split_k_default_cases()
+
+
+#: Shapes whose default kernel (no configuration, no options) is split over K by the cost
+#: model (layout/gemm_choice.py `choose`): ragged few-tile long K, decode, M = 300.
+SPLIT_K_DEFAULT_SHAPES = [(129, 65, 40000), (33, 1000, 9000)]
+
+
+def split_k_default_cases() -> list[GemmCase]:
+    """The default kernel where the chooser splits K: every type at two ragged shapes, the
+    bf16 transposes and C, and the long-K and decode shapes of the suite (B as a weight).
+    tests/test_split_k.py checks that each of them compiles split."""
+    out = [GemmCase(a, b, acc, d, *shape, True, False, None) for a, b, acc, d in TYPES for shape in SPLIT_K_DEFAULT_SHAPES]
+    for a_row, b_row in [(False, True), (False, False)]:
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 300, 520, 20000, a_row, b_row, None))
+    out.append(GemmCase("bf16", "bf16", "f32", "f32", 300, 520, 20000, True, False, None, with_c=True))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):
+        out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, False, None))
+        out.append(GemmCase(a, b, acc, d, 1, 4096, 11008, True, False, None))
     return out
 
 
@@ -455,12 +474,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--summarize")
     p.add_argument("--match", default="", help="only cases whose name contains this")
     p.add_argument("--shard", default="0/1", help="I/N: every N-th case from the I-th")
+    p.add_argument("--names", help="a file of case names, one a line: only those (e.g. the rows a change of the "
+                   "default kernel touches)")
     args = p.parse_args(argv)
     if args.summarize:
         print(summarize(args.summarize))
         return 0
     index, count = (int(x) for x in args.shard.split("/"))
-    todo = [c for c in cases(args.subset) if args.match in c.name][index::count]
+    names = set(open(args.names).read().split("\n")) - {""} if args.names else None
+    todo = [c for c in cases(args.subset) if args.match in c.name and (names is None or c.name in names)][index::count]
     if args.list:
         for c in todo:
             print(c.name)

@@ -36,14 +36,14 @@ class Machine:
     hbm_bytes_per_s: float  # what a streaming kernel reaches (not the 3.35 TB/s on paper)
     load_latency_s: float  # a TMA load's time in flight under load (Little's law)
     wave_overhead_s: float  # a wave's fill of the ring and its epilogue
-    split_k_overhead_s: float = 0.0  # a split-K wave's extra: the partial tiles' write, the cluster barriers, the reduction
-    gpc_sms: tuple[int, ...] = ()  # SMs of each GPC: a cluster's CTAs share one GPC
+    split_k_overhead_s: float = 0.0  # a split-K wave's extra per CTA of its clusters: the partial tiles, the cluster barriers, the reduction
+    clusters_at_once: dict[int, int] = field(default_factory=dict)  # cluster size -> clusters that run at once
 
     def max_clusters(self, size: int) -> int:
-        """Clusters of `size` CTAs (one per SM) that run at once: whole clusters per GPC."""
-        if size == 1 or not self.gpc_sms:
-            return self.sms // size
-        return sum(g // size for g in self.gpc_sms)
+        """Clusters of `size` CTAs (one per SM) that run at once: a cluster's CTAs share one
+        GPC, and the GPCs are uneven, so fewer than sms / size (`clusters_at_once`,
+        measured), or sms / size where not measured."""
+        return self.clusters_at_once.get(size, self.sms // size)
 
 
 #: The H100 SXM (sm_90a): 132 SMs; dense peaks from NVIDIA's datasheet.
@@ -53,10 +53,10 @@ H100 = Machine(
     hbm_bytes_per_s=3.0e12,
     load_latency_s=3e-6,
     wave_overhead_s=2e-6,
-    split_k_overhead_s=2e-6,
-    # 132 SMs over 8 GPCs, unevenly: inferred from the driver's occupancy of clusters
-    # (bench/cluster_occupancy.py: 66 clusters of 2, 15 of 8)
-    gpc_sms=(18, 18, 18, 16, 16, 16, 16, 14),
+    split_k_overhead_s=1e-6,  # fitted on the tuning study of decode, batch and long-K shapes (docs/performance.md)
+    # the driver's cuOccupancyMaxActiveClusters with one CTA per SM (bench/cluster_occupancy.py,
+    # H100 80GB HBM3, 2026-11-27: docs/results/cluster_occupancy_h100.txt)
+    clusters_at_once={1: 132, 2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15},
 )
 
 #: The share of an SM's dense peak a CTA of each tile (BM, BN) sustains, with a ring of at
@@ -100,7 +100,8 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring).
 
     With `split_k` = S each tile takes S CTAs, each over ceil(T / S) of the T K steps (the
-    longest rank's share), and each wave pays the reduction (`split_k_overhead_s`)."""
+    longest rank's share); the waves count the clusters that run at once (`max_clusters`),
+    and each pays the reduction, S x `split_k_overhead_s`."""
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     ctas = tiles * split_k
     # a split-K cluster's CTAs share a GPC, so fewer than sms / S clusters run at once
@@ -115,7 +116,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
     moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
-    overhead = waves * (machine.wave_overhead_s + (machine.split_k_overhead_s if split_k > 1 else 0.0))
+    overhead = waves * (machine.wave_overhead_s + (split_k * machine.split_k_overhead_s if split_k > 1 else 0.0))
     return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead)
 
 

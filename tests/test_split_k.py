@@ -26,7 +26,7 @@ from lower_tc.lowering.compile import compile_source
 from lower_tc.passes.to_ptx.gemm.k_slices import _cover_problem
 
 sys.path.insert(0, str(ROOT / "bench"))
-from gemm_sweep import GemmCase, split_k_cases  # noqa: E402
+from gemm_sweep import GemmCase, split_k_cases, split_k_default_cases  # noqa: E402
 
 needs_ptxas = pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
 
@@ -142,13 +142,81 @@ def test_static_split_k_is_not_persistent_and_launches_clusters() -> None:
     assert ".reqnctapercluster 8, 1, 1" in kernel.ptx
 
 
+# -- the default: the chooser splits K where the cost model says so ----------------------------
+
+
+def _default_kernel(m: int, n: int, k: int, options: str = "", dtype: str = "bf16", config=None):
+    case = GemmCase(dtype, dtype, "f32", "bf16", m, n, k, True, False, config, options=options)
+    return compile_source(case.source(), case.name)[0].info
+
+
+def test_the_default_splits_a_long_k_and_says_so_in_the_contract() -> None:
+    """512 x 512 x 65536: 16 tiles of 128 x 128 would leave 116 SMs idle; the default
+    splits each tile's K over a cluster whose clusters all run at once (15 clusters of 8
+    on an H100, 17 of 6: layout/gemm_model.py)."""
+    info = _default_kernel(512, 512, 65536)
+    g = info.gemm
+    assert g is not None and g.split_k > 1 and info.cluster == (g.split_k, 1, 1)
+    tiles = -(-512 // g.config.bm) * -(-512 // g.config.bn)
+    from lower_tc.layout.gemm_model import H100
+    assert tiles <= H100.max_clusters(g.split_k)  # one wave of clusters
+    assert isinstance(info.grid[0], int) and info.grid[0] == tiles * g.split_k
+
+
+@pytest.mark.parametrize("case", split_k_default_cases(), ids=lambda c: c.name)
+def test_the_sweeps_default_rows_are_split(case: GemmCase) -> None:
+    """The sweep's default rows of split-K (bench/gemm_sweep.py) are split by the chooser:
+    if the cost model changes, these rows still run what they are there for."""
+    info = compile_source(case.source(), case.name)[0].info
+    assert info.gemm is not None and info.gemm.split_k > 1 and info.cluster == (info.gemm.split_k, 1, 1)
+
+
+def test_the_default_keeps_a_large_square_whole() -> None:
+    info = _default_kernel(4096, 4096, 4096)
+    assert info.gemm is not None and info.gemm.split_k == 1 and info.cluster is None
+
+
+@pytest.mark.parametrize("options", ["persistent = true", "epilogue = \"tma\"", "split_k = 1"])
+def test_what_rules_split_k_out_keeps_the_default_whole(options: str) -> None:
+    """An op that asks for what split-K does not go with (or for split_k = 1) is not split."""
+    info = _default_kernel(512, 512, 65536, options)
+    assert info.gemm is not None and info.gemm.split_k == 1 and info.cluster is None
+
+
+def test_a_given_configuration_is_not_split_unless_asked() -> None:
+    info = _default_kernel(512, 512, 65536, config=(128, 128, 64, 4))
+    assert info.gemm is not None and info.gemm.split_k == 1
+    info = _default_kernel(512, 512, 65536, "split_k = 4", config=(128, 128, 64, 4))
+    assert info.gemm is not None and info.gemm.split_k == 4
+
+
+def test_the_pass_told_to_store_by_tma_keeps_the_default_whole() -> None:
+    import lower_tc
+
+    case = GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 65536, True, False, None)
+    for epilogue, split in (("tma", False), ("registers", True)):
+        module = lower_tc.parse(case.source(), case.name)
+        lower_tc.run_passes(module, lower_tc.default_pipeline(**{"tc-expand-matmul": {"epilogue": epilogue}}))
+        (kernel,) = lower_tc.kernels(module)
+        assert kernel.info.gemm is not None and (kernel.info.gemm.split_k > 1) is split, epilogue
+
+
+def test_the_remark_names_the_split() -> None:
+    case = GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 65536, True, False, None)
+    path_text = case.source()
+    done = subprocess.run([sys.executable, "-m", "lower_tc.lowering.cli", "-", "-t", "mlir", "-p", "tc-expand-matmul{remarks=true}"],
+                          input=path_text, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"remark: 128x\d+x64, \d stages \(.*, split over K by \d\) for 512x512x65536 \(chosen\)", done.stderr), done.stderr
+
+
 # -- the matrix: assembled, no spills, no local memory ------------------------------------------
 
 
 def _matrix() -> list[GemmCase]:
     """Every type (S = 2, 4, 8), the transposes, every option, the fixed configurations, C,
     sizes known at launch, batches, the shapes split-K is for: a third of the sweep's rows."""
-    cases = split_k_cases()
+    cases = [c for c in split_k_cases() if "split_k" in c.options]  # the default's rows: below
     return cases[:24] + cases[24::3]
 
 

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.gpu
 
 @pytest.fixture(autouse=True)
 def gpu(require_gpu, tmp_path, monkeypatch) -> None:
+    require_gpu("sm_90a")
     monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(tuning, "_memory", {})
 

@@ -149,7 +149,7 @@ func.func @dynamic(%A: memref<?x?xbf16>, %B: memref<?x?xbf16, strided<[1, ?]>>, 
 // batch; the f32 D's rows and batch stride keep four floats aligned: 16-byte stores, at the
 // batch's matrix, guarded at the ragged edges.
 func.func @batched(%A: memref<3x129x4104xbf16>, %B: memref<3x4104x72xbf16>, %D: memref<3x129x72xf32>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {split_k = 4, raster = 0} : memref<3x129x4104xbf16>, memref<3x4104x72xbf16>, memref<3x129x72xf32>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {split_k = 4, raster = 0} : memref<3x129x4104xbf16>, memref<3x4104x72xbf16>, memref<3x129x72xf32>
   func.return
 }
 // CHECK: // lower-tc kernel batched: {{.*}}"cluster": [4, 1, 1],{{.*}}"grid": [4, 2, 3],

@@ -39,7 +39,7 @@ from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.limits import MAX_INDEX
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule, rule_config
-from lower_tc.layout.gemm_choice import choose_config, prefer_persistent
+from lower_tc.layout.gemm_choice import Choice, choose, choose_config, prefer_persistent
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
@@ -68,24 +68,31 @@ def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
                                     "row-major kernel arguments")
 
 
-def _config(op: MatmulOp, arch: Arch) -> GemmConfig:
+def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
+    """The op's configuration and split-K: as given, else the default chooser's
+    (layout/gemm_choice.py), which splits K only where `split_open` (nothing given or
+    asked of the pass rules split-K out, `_split_open`)."""
     m, n, k = op.problem
     a, b = op.types
     acc = op.acc_type
+    given = op.options.split_k
     if op.config is not None:
         config = op.config.config
         why = config_problem(config, a, b, acc, arch)
         if why:
             error_at(op, why)
-        return config
+        return Choice(config, given or 1)
     d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
     if (op.options.cluster or 1) > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
         try:
-            return rule_config(m, n, k, a, b, acc, arch)
+            return Choice(rule_config(m, n, k, a, b, acc, arch), given or 1)
         except LayoutError as err:
             error_at(op, str(err))
     try:
-        return choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch)
+        if given is not None:  # split-K asked for (or 1: not split): the best configuration for it
+            config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch)
+            return Choice(config, given)
+        return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open)
     except LayoutError as err:
         error_at(op, str(err))
 
@@ -148,9 +155,17 @@ class ExpandMatmulPass(ModulePass):
             return schedule, (auto_raster if raster == -1 else raster)
         return (auto_schedule if schedule == "auto" else schedule), (auto_raster if raster == -1 else raster)
 
+    def _split_open(self, mm: MatmulOp) -> bool:
+        """Whether the default chooser may split the op's K (layout/gemm_choice.py
+        `choose`): not where the op asks for what split-K does not go with (persistent,
+        a cluster of 2, TMA stores) or the pass is told to store D by TMA."""
+        given = mm.options
+        return not (given.persistent or (given.cluster or 1) > 1 or given.epilogue == "tma" or self.epilogue == "tma")
+
     def _expand(self, kernel, mm: MatmulOp) -> None:
         arch = tc.kernel_target(mm) or Arch.SM90A
-        config = _config(mm, arch)
+        choice = _choice(mm, arch, self._split_open(mm))
+        config, split_k = choice.config, choice.split_k
         m, n, k = mm.problem
         if self.remarks:
             who = f"{config.warpgroups} warpgroup(s)" if arch is Arch.SM90A else "tcgen05, one warpgroup"
@@ -159,7 +174,8 @@ class ExpandMatmulPass(ModulePass):
             if arch is not Arch.SM90A and schedule == "warp_specialized":
                 who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
             batch = "" if not mm.batched else f"{'?' if mm.batch is None else mm.batch} x "
-            remark_at(mm, f"{config} ({who}{how}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
+            split = f", split over K by {split_k}" if split_k > 1 else ""
+            remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
         geometry_a, geometry_b = matrix(a_t, "A", batched=True), matrix(b_t, "B", batched=True)
@@ -183,7 +199,6 @@ class ExpandMatmulPass(ModulePass):
         a_tile = tc.SmemTileOp(tile_type(config.bm, config.bk, a_t.element_type, a_k_major), config.stages)
         b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major), config.stages)
         schedule, raster = self._choices(mm, arch, config)
-        split_k = given.split_k or 1
         if split_k > 1:
             _check_split_k(mm, arch, config, split_k)
         why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster, split_k)
