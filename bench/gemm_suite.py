@@ -156,7 +156,9 @@ def lower_tc_config(case: Case) -> tuple[str, str]:
 
     plan = lower_tc_plan(case)
     artifact = compile_artifact(plan.source, "<lower_tc.matmul>")
-    return str(artifact.infos[0].gemm.config), plan.kernel
+    gemm = artifact.infos[0].gemm
+    split = f", split_k {gemm.split_k}" if gemm.split_k > 1 else ""
+    return str(gemm.config) + split, plan.kernel
 
 
 def dry_run(args: argparse.Namespace) -> int:
