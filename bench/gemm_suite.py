@@ -260,6 +260,8 @@ def run_case(torch: Any, gpu: Any, mosaic: Any, case: Case, seed: int, args: arg
 
     x = g.arrays(torch, case, seed, case.copies)
     contenders = [g.lower_tc_contender(x), *g.cublas_contenders(torch, case, x)]
+    if case.dtype == "e4m3":  # fp8's promoted accumulation, against cuBLAS's default mode
+        contenders.insert(1, g.lower_tc_contender(x, promoted=True))
     if case.dtype == "bf16" and case.layout == "rowmajor":
         contenders.append(g.mosaic_contender(torch, mosaic, case, x) if mosaic is not None
                           else g.Contender("mosaic", skipped="--no-mosaic"))

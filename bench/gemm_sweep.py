@@ -304,6 +304,30 @@ def split_k_default_cases() -> list[GemmCase]:
     return out
 
 
+#: fp8's promoted accumulation (`accumulation = "promoted"`): the operand pairs and D types.
+FP8_PROMOTED_TYPES = [("e4m3", "e4m3", "f32", "bf16"), ("e5m2", "e4m3", "f32", "f32")]
+PROMOTED = 'accumulation = "promoted"'
+
+
+def fp8_promoted_cases() -> list[GemmCase]:
+    """fp8 with the promoted accumulation: both operand pairs at ragged and long-K shapes
+    (the default tile), both schedules, persistent, the tiles at its limit (128 x 192, 64 x
+    192) and a deep small one, split-K, C, sizes known at launch and a batch."""
+    out: list[GemmCase] = []
+    for a, b, acc, d in FP8_PROMOTED_TYPES:
+        for shape in [(129, 65, 4099), (300, 520, 2000), (256, 256, 32768)]:
+            out.append(GemmCase(a, b, acc, d, *shape, True, False, None, options=PROMOTED))
+        for options in (f'{PROMOTED}, schedule = "pipelined"', f'{PROMOTED}, schedule = "warp_specialized", persistent = true',
+                        f"{PROMOTED}, split_k = 4"):
+            out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, None, options=options))
+        for config in ((128, 192, 128, 4), (64, 192, 128, 4), (64, 64, 128, 8)):
+            out.append(GemmCase(a, b, acc, d, 300, 520, 2000, True, False, config, options=PROMOTED))
+        out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, with_c=True, options=PROMOTED))
+        out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, dynamic=True, options=PROMOTED))
+        out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, batch=3, options=PROMOTED))
+    return out
+
+
 #: tcgen05 (sm_100a: assembled and SASS-checked, not run): (A, B, accumulator, D); every
 #: one of these types may be MN-major on tcgen05, so all four transposes are swept.
 TCGEN05_TYPES = [
@@ -415,7 +439,7 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return out[::17] + batched_cases()[::9]
-    return out + batched_cases() + split_k_cases()
+    return out + batched_cases() + split_k_cases() + fp8_promoted_cases()
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:

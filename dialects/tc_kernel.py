@@ -164,6 +164,8 @@ def kernel_schedule(kernel: Operation) -> GemmSchedule:
         raise VerifyException("mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
     if isinstance(target, StringAttr) and target.data != Arch.SM90A.value and schedule.split_k != 1:
         raise VerifyException("split_k is sm_90a only for now")
+    if isinstance(target, StringAttr) and target.data != Arch.SM90A.value and schedule.promoted:
+        raise VerifyException("accumulation = promoted is for wgmma's fp8 partial sums (sm_90a): tcgen05 accumulates in tensor memory")
     return schedule
 
 

@@ -94,6 +94,10 @@ class GemmOption:
 
 SCHEDULES = ("pipelined", "warp_specialized")
 EPILOGUES = ("tma", "registers")
+#: How an fp8 wgmma GEMM accumulates: in the tensor core's own partial sums ("fast", about
+#: 14 bits of mantissa on Hopper) or with each K step's partial sums added into f32
+#: registers ("promoted": what cuBLAS's default mode and DeepGEMM do).
+ACCUMULATIONS = ("fast", "promoted")
 #: L2 promotion sizes in bytes (the tensor map's CU_TENSOR_MAP_L2_PROMOTION_L2_<bytes>B).
 L2_PROMOTIONS = (0, 64, 128, 256)
 #: mma_depth's static bound; the lowering checks the ring's (stages - 1, stages <= 16).
@@ -162,6 +166,13 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
         doc="CTAs of a cluster that split a tile's K and sum their partial tiles (sm_90a, not persistent)",
         values=SPLIT_K_VALUES,
     ),
+    GemmOption(
+        "accumulation", OptionKind.NAME, "fast",
+        what='a string ("fast" or "promoted")',
+        allowed="one of fast, promoted",
+        doc="fp8 (sm_90a): the tensor core's partial sums (fast), or each K step's added into f32 registers (promoted)",
+        values=ACCUMULATIONS,
+    ),
 )
 OPTIONS_BY_NAME: dict[str, GemmOption] = {o.name: o for o in GEMM_OPTIONS}
 #: The entries of #tc.gemm_schedule after its schedule.
@@ -180,6 +191,7 @@ class MatmulOptions:
     epilogue: str | None = None
     l2_promotion: int | None = None
     split_k: int | None = None
+    accumulation: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +205,11 @@ class GemmSchedule:
     epilogue: str | None = None  # None: TMA stores wherever they apply (sm_90a)
     l2_promotion: int | None = None  # bytes; None: the tensor maps' default
     split_k: int = 1  # CTAs of a cluster that split each tile's K (layout/split_k.py)
+    accumulation: str = "fast"  # fp8: "promoted" adds each K step's partial sums into f32 registers
+
+    @property
+    def promoted(self) -> bool:
+        return self.accumulation == "promoted"
 
     @property
     def warp_specialized(self) -> bool:
@@ -222,6 +239,9 @@ class GemmSchedule:
             for conflict, set_ in (("persistent", self.persistent), ("cluster = 2", self.cluster != 1), ("epilogue = tma", self.epilogue == "tma")):
                 if set_:
                     return "split_k", f"split_k = {self.split_k} does not go with {conflict}: {SPLIT_K_CONFLICTS[conflict]}"
+        if self.promoted and self.mma_depth != 1:
+            return "accumulation", (f"accumulation = promoted waits for each K step's MMAs before it adds their sums: "
+                                    f"it does not go with mma_depth = {self.mma_depth}")
         return None
 
     def entries(self) -> list[str]:
@@ -255,6 +275,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
     epilogue: StringAttr | NoneAttr
     l2_promotion: IntAttr | NoneAttr
     split_k: IntAttr
+    accumulation: StringAttr
 
     @classmethod
     def from_schedule(cls, s: GemmSchedule) -> "GemmScheduleAttr":
@@ -266,6 +287,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             StringAttr(s.epilogue) if s.epilogue is not None else NoneAttr(),
             IntAttr(s.l2_promotion) if s.l2_promotion is not None else NoneAttr(),
             IntAttr(s.split_k),
+            StringAttr(s.accumulation),
         )
 
     @property
@@ -278,6 +300,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             epilogue=self.epilogue.data if isinstance(self.epilogue, StringAttr) else None,
             l2_promotion=self.l2_promotion.data if isinstance(self.l2_promotion, IntAttr) else None,
             split_k=self.split_k.data,
+            accumulation=self.accumulation.data,
         )
 
     def verify(self) -> None:
@@ -350,6 +373,7 @@ def _unknown_key(key: str) -> str:
 
 
 __all__ = [
+    "ACCUMULATIONS",
     "EPILOGUES",
     "GEMM_OPTIONS",
     "GemmOption",

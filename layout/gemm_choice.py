@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import element_type
+from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER
@@ -83,17 +84,31 @@ def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, 
     return tuple(sorted({s for s in (most, most // 2) if s >= 2 and s in valid}))
 
 
+def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> GemmConfig:
+    """`config` cut to the tile fp8's promoted accumulation holds (layout/fp8_accumulation.py),
+    with the deepest ring that fits it."""
+    bm, bn = min(config.bm, PROMOTED_MAX_BM), min(config.bn, PROMOTED_MAX_BN)
+    if (bm, bn) == (config.bm, config.bn):
+        return config
+    return deepest(bm, bn, config.bk, a, b, acc, arch, most=max(config.stages, 4)) or config
+
+
 def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
-           *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True) -> Choice:
+           *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True,
+           promoted: bool = False) -> Choice:
     """The default kernel of an M x N x K GEMM (times `batch`; None: a size known only at
     launch): the cost model's fastest of `tile_configs`, each also split over K where
     `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open), on
-    sm_90a where every size is known; else `rule_config`, not split."""
+    sm_90a where every size is known; else `rule_config`, not split. `promoted` (fp8's
+    promoted accumulation): only tiles whose two accumulators fit the registers."""
     if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
-        return Choice(rule_config(m, n, k, a, b, acc, arch))
-    configs = tile_configs(m, n, a, b, acc, arch)
+        rule = rule_config(m, n, k, a, b, acc, arch)
+        return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
+    configs = [c for c in tile_configs(m, n, a, b, acc, arch)
+               if not promoted or (c.bm <= PROMOTED_MAX_BM and c.bn <= PROMOTED_MAX_BN)]
     if not configs:
-        return Choice(rule_config(m, n, k, a, b, acc, arch))
+        rule = rule_config(m, n, k, a, b, acc, arch)
+        return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
     choices = [Choice(c, s) for c in configs
                for s in (1, *(split_k_options(m, n, k, c, a, b, batch, machine) if split else ()))]
 
@@ -107,9 +122,9 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
 
 
 def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
-                  *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100) -> GemmConfig:
+                  *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, promoted: bool = False) -> GemmConfig:
     """The default configuration of a GEMM that is not split over K (`choose`)."""
-    return choose(m, n, k, a, b, acc, arch, d=d, batch=batch, machine=machine, split=False).config
+    return choose(m, n, k, a, b, acc, arch, d=d, batch=batch, machine=machine, split=False, promoted=promoted).config
 
 
 def prefer_persistent(m: int, n: int, config: GemmConfig, batch: int = 1, machine: Machine = H100) -> bool:
@@ -124,5 +139,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["DEEP_TILE", "MAX_STAGES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "prefer_persistent",
+__all__ = ["DEEP_TILE", "MAX_STAGES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "prefer_persistent",
            "split_k_options", "tile_configs"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.gemm import GemmConfig, config_problem
 from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs
 from lower_tc.layout.targets import Arch
@@ -36,13 +37,13 @@ class Candidate:
 
 
 def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A, *, d: str = "bf16",
-               batch: int = 1) -> list[Candidate]:
+               batch: int = 1, promoted: bool = False) -> list[Candidate]:
     """What a tuner tries: the default kernel first (its configuration, split-K and
     persistence as by default: the same kernel as none given), then each of `tile_configs`
     persistent and not, and split over K by each of its `split_k_options` (not
     persistent). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
-    left out."""
-    chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch)
+    left out. `promoted` (fp8's promoted accumulation): only the tiles it holds."""
+    chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted)
     first = chosen.config
     if arch is not Arch.SM90A:
         found = [Candidate(first)]
@@ -61,6 +62,8 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             found.append(c)
 
     for config in tile_configs(m, n, a, b, acc, arch):
+        if promoted and promoted_problem(a, b, acc, config.bm, config.bn) is not None:
+            continue
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))
         for s in split_k_options(m, n, k, config, a, b, batch):

@@ -407,15 +407,16 @@ def test_a_run_writes_json_and_tables_on_a_fake_gpu(tmp_path: Path, monkeypatch:
     torch = fake_torch()
     monkeypatch.setitem(sys.modules, "torch", torch)
 
-    def fake_lower_tc(x):  # 20% slower than the fake cuBLAS, and right
+    def fake_lower_tc(x, promoted=False):  # 20% (promoted: 25%) slower than the fake cuBLAS, and right
         turns = gpu.Turns(x.copies)
+        d = [t.clone() for t in x.d] if promoted else x.d
 
         def launch():
             j = turns.take()
-            torch.clock[0] += 0.012
-            x.d[j].x[...] = torch.product(x.a[j], x.b[j])
+            torch.clock[0] += 0.0125 if promoted else 0.012
+            d[j].x[...] = torch.product(x.a[j], x.b[j])
             used.add(j)
-        return gpu.Contender("lower-tc", launch=launch, output=lambda: x.d[0], begin=turns.reset)
+        return gpu.Contender("lower-tc-promoted" if promoted else "lower-tc", launch=launch, output=lambda: d[0], begin=turns.reset)
 
     used: set[int] = set()
 
@@ -437,12 +438,16 @@ def test_a_run_writes_json_and_tables_on_a_fake_gpu(tmp_path: Path, monkeypatch:
     assert lt["max_rel_err"] == pytest.approx(0.0, abs=1e-6) and lt["nan"] is False and "gbps" in lt
     assert first["ratios"]["lower-tc/cublas"] == pytest.approx(0.01 / 0.012, rel=1e-3)
     fp8 = data["results"][2]["results"]
-    assert set(fp8) == {"lower-tc", "cublas", "cublas-fast"} and fp8["cublas-fast"]["ms"] == pytest.approx(0.009)
+    assert set(fp8) == {"lower-tc", "lower-tc-promoted", "cublas", "cublas-fast"} and fp8["cublas-fast"]["ms"] == pytest.approx(0.009)
+    assert fp8["lower-tc-promoted"]["max_rel_err"] == pytest.approx(0.0, abs=1e-6)  # its own D, checked
+    assert data["results"][2]["ratios"]["lower-tc-promoted/cublas"] == pytest.approx(0.01 / 0.0125, rel=1e-3)
+    assert "lower-tc/lower-tc-promoted" not in data["results"][2]["ratios"]  # ours are not each other's peers
     assert data["results"][1]["padded"]
     assert first["copies"] == Case(SUITE[5], "bf16", "linear").copies > 1 and set(range(first["copies"])) <= used
     text = md.read_text()
     assert "## bf16, B as nn.Linear weight" in text and "## e4m3" in text and "83%" in text
     assert "2 below 95%" in text
+    assert "- lower-tc promoted / cuBLAS: geometric mean 80% over 2 shapes" in text and "| promoted of cuBLAS |" in text
     printed = capsys.readouterr().out
     assert "[1/4] bf16 linear llama-3-8b o_proj, M=16" in printed and "lower-tc of cuBLAS 83%" in printed
     # --resume keeps what is there and runs nothing new

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 import lower_tc
-from test_callable_gpu import check, operand, poisoned
+from test_callable_gpu import _id, check, operand, poisoned
 
 pytestmark = pytest.mark.gpu
 
@@ -53,10 +53,6 @@ CASES = [
     ("u8", "s8", "s32", "s32", True, False),
 ]
 
-
-def _id(case) -> str:
-    a, b, acc, d, ar, br = case
-    return f"{a}x{b}-{acc}-{d}-{'r' if ar else 'c'}{'r' if br else 'c'}"
 
 
 def run(torch, case, m: int, n: int, k: int, *, seed: int, c: bool = False, batch: int | None = None, **kwargs):

@@ -139,7 +139,7 @@ def _tuned(views: dict[str, ArrayView], target: str, acc: str | None, config: An
         ta, tb = OPERAND_TYPES[views["a"].dtype], OPERAND_TYPES[views["b"].dtype]
         cands = []
         for cand in candidates(base.m, base.n, base.k, ta, tb, acc or default_accumulator(ta), TARGETS[target],
-                               d=base.out_dtype, batch=base.batch):
+                               d=base.out_dtype, batch=base.batch, promoted=options.get("accumulation") == "promoted"):
             kept = Candidate(cand.config, tuple((k, v) for k, v in cand.options if k not in options))
             if kept not in cands:  # an option given stays as given
                 cands.append(kept)

@@ -81,7 +81,8 @@ def tune_source(text: str, name: str, seed: int, timeout: float, say: Callable[[
         key = tuning_key("program", device, arch.value, _text(op.parent_op() or op))  # type: ignore[arg-type]
         choice = remembered(key)
         if choice is None:
-            cands = [c for c in candidates(m, n, k, a, b, op.acc_type, arch, d=d, batch=op.batch)
+            cands = [c for c in candidates(m, n, k, a, b, op.acc_type, arch, d=d, batch=op.batch,
+                                           promoted=op.options.accumulation == "promoted")
                      if not any(o in given for o, _ in c.options)]  # an option the program gives stays
 
             def prepare(cand: Candidate, op: MatmulOp = op, kernel_name: str = kernel_name) -> Any:

@@ -39,7 +39,8 @@ from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.limits import MAX_INDEX
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule, rule_config
-from lower_tc.layout.gemm_choice import Choice, choose, choose_config, prefer_persistent
+from lower_tc.layout.fp8_accumulation import promoted_problem
+from lower_tc.layout.gemm_choice import Choice, choose, choose_config, fit_promoted, prefer_persistent
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
@@ -83,16 +84,18 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
             error_at(op, why)
         return Choice(config, given or 1)
     d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
+    promoted = op.options.accumulation == "promoted" and arch is Arch.SM90A  # two accumulators: smaller tiles
     if (op.options.cluster or 1) > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
         try:
-            return Choice(rule_config(m, n, k, a, b, acc, arch), given or 1)
+            rule = rule_config(m, n, k, a, b, acc, arch)
+            return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule, given or 1)
         except LayoutError as err:
             error_at(op, str(err))
     try:
         if given is not None:  # split-K asked for (or 1: not split): the best configuration for it
-            config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch)
+            config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted)
             return Choice(config, given)
-        return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open)
+        return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted)
     except LayoutError as err:
         error_at(op, str(err))
 
@@ -175,6 +178,7 @@ class ExpandMatmulPass(ModulePass):
                 who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
             batch = "" if not mm.batched else f"{'?' if mm.batch is None else mm.batch} x "
             split = f", split over K by {split_k}" if split_k > 1 else ""
+            split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
             remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
@@ -310,4 +314,13 @@ class ExpandMatmulPass(ModulePass):
         # a split-K kernel stores from registers after its reduction: the pass's epilogue
         # option is for the others (the op's own "tma" was refused)
         epilogue = given.epilogue or (None if self.epilogue == "auto" or split_k > 1 else self.epilogue)
-        return GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k)
+        accumulation = given.accumulation or "fast"
+        if accumulation == "promoted":
+            a, b = mm.types
+            why = ("accumulation = promoted is for wgmma's fp8 partial sums (sm_90a): tcgen05 accumulates in tensor memory"
+                   if arch is not Arch.SM90A else promoted_problem(a, b, mm.acc_type, config.bm, config.bn))
+            if why is None and depth not in (None, 1):
+                why = f"accumulation = promoted waits for each K step's MMAs before it adds their sums: it does not go with mma_depth = {depth}"
+            if why:
+                error_at(mm, why)
+        return GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k, accumulation)

@@ -88,8 +88,10 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
         tma_store.bind_tensor_map(k)
 
     acc = wgmma.declare_accumulator(b, loop.acc_type)
+    total = wgmma.declare_total(b, loop, k.options.promoted)
     descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, regs.wg, regs.smem, regs.smem16, clustered=split is not None)
-    mma = wgmma.Wgmma.make(loop, acc, descriptors, depth=1)
+    mma = wgmma.Wgmma.make(loop, acc, descriptors, depth=1, total=total)
+    acc = mma.result  # what the epilogue stores
     prologue_loads(k, loop, loads)
 
     def body(i: SSAValue, s: SSAValue, p: SSAValue) -> None:

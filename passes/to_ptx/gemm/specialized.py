@@ -115,9 +115,11 @@ def lower(k: GemmKernel) -> Lowered:
     if consumer_registers(warpgroups) > entry_registers(warpgroups):
         b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(warpgroups), comment=f"consumer warpgroups: the MMAs and the epilogue{after_tile}")
     acc = wgmma.declare_accumulator(b, loop.acc_type)
+    total = wgmma.declare_total(b, loop, options.promoted)
     descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, consumer_wg, regs.smem, regs.smem16,
                                          clustered=multicast is not None or split is not None)
-    mma = wgmma.Wgmma.make(loop, acc, descriptors, depth)
+    mma = wgmma.Wgmma.make(loop, acc, descriptors, depth, total=total)
+    acc = mma.result  # what the epilogue stores (and a persistent CTA zeroes per tile)
 
     def store(op: WindowStoreOp) -> None:
         if split is not None:

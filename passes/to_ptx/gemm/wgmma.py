@@ -13,6 +13,7 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.layout import Major
+from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.cluster import Multicast
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
@@ -51,6 +52,24 @@ def declare_accumulator(b: PtxBuilder, acc_t: tc.AccType) -> SSAValue:
     return acc
 
 
+def declare_total(b: PtxBuilder, loop: KLoop, promoted: bool) -> SSAValue | None:
+    """fp8's promoted accumulation: the f32 registers each K step's sums are added into,
+    zeroed (None where the accumulation is the tensor core's own). A located error at the
+    MMA where its operands, accumulator or tile do not take it (a loop level written by
+    hand: tc-expand-matmul checked the op)."""
+    if not promoted:
+        return None
+    acc_t = loop.acc_type
+    a_t, b_t = loop.mma.a.type, loop.mma.b.type  # type: ignore[attr-defined]
+    assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
+    why = promoted_problem(a_t.dtype, b_t.dtype, acc_t.dtype, acc_t.m, acc_t.n)
+    if why:
+        error_at(loop.mma, why)
+    total = b.val(ptx.DeclRegsOp, result=regs_type(acc_t), comment=f"promoted accumulation: the {acc_t.m}x{acc_t.n} tile's f32 sum")
+    zero(b, total, acc_t)
+    return total
+
+
 def zero(b: PtxBuilder, acc: SSAValue, acc_t: tc.AccType) -> None:
     """Every register of the accumulator set to 0."""
     f = acc_t.dtype == "f32"
@@ -59,16 +78,29 @@ def zero(b: PtxBuilder, acc: SSAValue, acc_t: tc.AccType) -> None:
 
 @dataclass(frozen=True)
 class Wgmma:
-    """A consumer warpgroup's MMAs: its accumulator, the descriptors and the modifiers."""
+    """A consumer warpgroup's MMAs: its accumulator, the descriptors and the modifiers.
+
+    With `total` (fp8's promoted accumulation) the MMAs of each K step start afresh in
+    `acc` (scale-d 0 on the step's first K-slice), the step waits for them, and adds `acc`
+    into `total`, an f32 run of the same shape: the tensor core's limited-precision sums
+    span one K step (BK = 128 for fp8), the rest is f32 arithmetic. `total` is then the
+    accumulator the epilogue stores (`result`)."""
 
     acc: SSAValue
     acc_type: tc.AccType
     descriptors: StageDescriptors
     props: dict[str, object]
     depth: int  # groups left in flight by wait_group
+    total: SSAValue | None = None
+
+    @property
+    def result(self) -> SSAValue:
+        """The registers that hold the tile's sum once the loop is done."""
+        return self.total if self.total is not None else self.acc
 
     @classmethod
-    def make(cls, loop: KLoop, acc: SSAValue, descriptors: StageDescriptors, depth: int) -> "Wgmma":
+    def make(cls, loop: KLoop, acc: SSAValue, descriptors: StageDescriptors, depth: int,
+             total: SSAValue | None = None) -> "Wgmma":
         """The K loop's wgmma: its shape, types and transposes from the tiles."""
         acc_t = loop.acc_type
         a_t, b_t = loop.mma.a.type, loop.mma.b.type  # type: ignore[attr-defined]
@@ -82,7 +114,7 @@ class Wgmma:
             trans_a=(1 if a_t.major is Major.MN else 0) if transposable else -1,
             trans_b=(1 if b_t.major is Major.MN else 0) if transposable else -1,
         )
-        return cls(acc, acc_t, descriptors, props, depth)
+        return cls(acc, acc_t, descriptors, props, depth, total)
 
     def consume(self, ring: Ring, st: Step, multicast: Multicast | None) -> None:
         """Wait for stage s, run its K-slices, and release iteration i - depth's stage."""
@@ -92,10 +124,23 @@ class Wgmma:
         b.emit(ptx.WgmmaFenceOp, comment=f"wgmma {self.props['shape']}, {self.descriptors.slices} K-slices")
         for kk in range(self.descriptors.slices):
             da, db = self.descriptors.slice(b, kk, a64, b64)
-            b.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **self.props)
+            fresh = self.total is not None and kk == 0  # promoted: the step's sums start from zero
+            b.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **{**self.props, **({"scale_d": 0} if fresh else {})})
         b.emit(ptx.WgmmaCommitGroupOp)
-        b.emit(ptx.WgmmaWaitGroupOp, pending=self.depth, comment=f"iteration i-{self.depth}'s MMAs are done: release its stage")
+        if self.total is not None:
+            b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="promoted: this step's MMAs are done")
+            self.promote(b)
+        else:
+            b.emit(ptx.WgmmaWaitGroupOp, pending=self.depth, comment=f"iteration i-{self.depth}'s MMAs are done: release its stage")
         ring.release(st.prev_empty, st.first, multicast)
+
+    def promote(self, b: PtxBuilder) -> None:
+        """total += acc, register by register, in f32."""
+        assert self.total is not None
+        for r in range(regs_type(self.acc_type).count.data):
+            t = b.val(ptx.RegOfOp, [self.total], f32, regs=r)
+            a = b.val(ptx.RegOfOp, [self.acc], f32, regs=r)
+            b.emit(ptx.AssignOp, [t, b.val(ptx.AddOp, [t, a], f32, type="f32", comment="promoted: total += this K step's sums" if r == 0 else None)], type="f32")
 
     def drain(self, b: PtxBuilder) -> None:
         """Every MMA done: the accumulator is complete."""
