@@ -27,7 +27,13 @@ PROMOTED_MAX_BN = 192
 PROMOTED_MAX_BM = 128
 
 
-def promoted_problem(a: str, b: str, acc: str, bm: int | None = None, bn: int | None = None) -> str | None:
+#: The most products the tensor core sums before they are added in f32: one K step of BK
+#: (the K-slices of a step accumulate in the wgmma registers).
+PROMOTED_MAX_BK = 128
+
+
+def promoted_problem(a: str, b: str, acc: str, bm: int | None = None, bn: int | None = None,
+                     bk: int | None = None) -> str | None:
     """Why `accumulation = "promoted"` does not suit these operand types, accumulator and
     tile (None: not known yet), or None."""
     if a not in FP8_TYPES or b not in FP8_TYPES:
@@ -38,7 +44,10 @@ def promoted_problem(a: str, b: str, acc: str, bm: int | None = None, bn: int | 
     if (bm is not None and bm > PROMOTED_MAX_BM) or (bn is not None and bn > PROMOTED_MAX_BN):
         return (f"accumulation = promoted holds two accumulators per thread: the tile is at most "
                 f"{PROMOTED_MAX_BM} x {PROMOTED_MAX_BN} (the consumers' registers), not {bm} x {bn}")
+    if bk is not None and bk > PROMOTED_MAX_BK:
+        return (f"accumulation = promoted adds each K step's sums in f32: a step (BK) is at most {PROMOTED_MAX_BK} "
+                f"products, not {bk}")
     return None
 
 
-__all__ = ["FP8_TYPES", "PROMOTED_MAX_BM", "PROMOTED_MAX_BN", "promoted_problem"]
+__all__ = ["FP8_TYPES", "PROMOTED_MAX_BK", "PROMOTED_MAX_BM", "PROMOTED_MAX_BN", "promoted_problem"]

@@ -109,6 +109,7 @@ def test_the_fast_default_is_unchanged() -> None:
     (_case(a="bf16", b="bf16"), "accumulation = promoted is for fp8 operands"),
     (_case(acc="f16", d="f16"), "the accumulator must be f32, not f16"),
     (_case(config=(128, 256, 128, 4)), "the tile is at most 128 x 192"),
+    (_case(config=(128, 128, 256, 3)), "a step (BK) is at most 128 products, not 256"),
     (_case(f'{PROMOTED}, schedule = "warp_specialized", mma_depth = 2'), "does not go with mma_depth = 2"),
     (_case(target="sm_100a"), "accumulation = promoted is for wgmma's fp8 partial sums (sm_90a)"),
     (_case('accumulation = "exact"'), "accumulation is one of fast, promoted, not exact"),

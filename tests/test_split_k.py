@@ -176,7 +176,7 @@ def test_the_default_keeps_a_large_square_whole() -> None:
     assert info.gemm is not None and info.gemm.split_k == 1 and info.cluster is None
 
 
-@pytest.mark.parametrize("options", ["persistent = true", "epilogue = \"tma\"", "split_k = 1"])
+@pytest.mark.parametrize("options", ["persistent = true", "epilogue = \"tma\"", "split_k = 1", "mma_depth = 5"])
 def test_what_rules_split_k_out_keeps_the_default_whole(options: str) -> None:
     """An op that asks for what split-K does not go with (or for split_k = 1) is not split."""
     info = _default_kernel(512, 512, 65536, options)

@@ -83,3 +83,11 @@ func.func @loop_bf16(%A: memref<256x1024xbf16>, %B: memref<1024x256xbf16>, %D: m
   func.return
 }
 // CHECK: fp8-promoted-diagnostics.mlir:[[# @LINE - 6]]:5: error: accumulation = promoted is for fp8 operands (e4m3, e5m2), whose wgmma sums are of limited precision; bf16 x bf16 accumulates exactly in f32 already{{$}}
+
+// -----
+
+func.func @long_step(%A: memref<256x1024xf8E4M3FN>, %B: memref<1024x256xf8E4M3FN, strided<[1, 1024]>>, %D: memref<256x256xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 256, stages = 3> {accumulation = "promoted"} : memref<256x1024xf8E4M3FN>, memref<1024x256xf8E4M3FN, strided<[1, 1024]>>, memref<256x256xbf16>
+  func.return
+}
+// CHECK: fp8-promoted-diagnostics.mlir:[[# @LINE - 3]]:3: error: accumulation = promoted adds each K step's sums in f32: a step (BK) is at most 128 products, not 256{{$}}

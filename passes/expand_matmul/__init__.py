@@ -161,9 +161,11 @@ class ExpandMatmulPass(ModulePass):
     def _split_open(self, mm: MatmulOp) -> bool:
         """Whether the default chooser may split the op's K (layout/gemm_choice.py
         `choose`): not where the op asks for what split-K does not go with (persistent,
-        a cluster of 2, TMA stores) or the pass is told to store D by TMA."""
+        a cluster of 2, TMA stores), that sets mma_depth (a split's tile may have fewer
+        stages than the depth asked for), or the pass is told to store D by TMA."""
         given = mm.options
-        return not (given.persistent or (given.cluster or 1) > 1 or given.epilogue == "tma" or self.epilogue == "tma")
+        return not (given.persistent or (given.cluster or 1) > 1 or given.epilogue == "tma" or self.epilogue == "tma"
+                    or given.mma_depth is not None)
 
     def _expand(self, kernel, mm: MatmulOp) -> None:
         arch = tc.kernel_target(mm) or Arch.SM90A
@@ -318,7 +320,7 @@ class ExpandMatmulPass(ModulePass):
         if accumulation == "promoted":
             a, b = mm.types
             why = ("accumulation = promoted is for wgmma's fp8 partial sums (sm_90a): tcgen05 accumulates in tensor memory"
-                   if arch is not Arch.SM90A else promoted_problem(a, b, mm.acc_type, config.bm, config.bn))
+                   if arch is not Arch.SM90A else promoted_problem(a, b, mm.acc_type, config.bm, config.bn, config.bk))
             if why is None and depth not in (None, 1):
                 why = f"accumulation = promoted waits for each K step's MMAs before it adds their sums: it does not go with mma_depth = {depth}"
             if why:

@@ -62,7 +62,7 @@ def declare_total(b: PtxBuilder, loop: KLoop, promoted: bool) -> SSAValue | None
     acc_t = loop.acc_type
     a_t, b_t = loop.mma.a.type, loop.mma.b.type  # type: ignore[attr-defined]
     assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
-    why = promoted_problem(a_t.dtype, b_t.dtype, acc_t.dtype, acc_t.m, acc_t.n)
+    why = promoted_problem(a_t.dtype, b_t.dtype, acc_t.dtype, acc_t.m, acc_t.n, loop.step)
     if why:
         error_at(loop.mma, why)
     total = b.val(ptx.DeclRegsOp, result=regs_type(acc_t), comment=f"promoted accumulation: the {acc_t.m}x{acc_t.n} tile's f32 sum")
