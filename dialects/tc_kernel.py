@@ -14,6 +14,8 @@ from xdsl.utils.exceptions import VerifyException
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_schedule import GemmSchedule, GemmScheduleAttr
 from lower_tc.layout import LayoutError
+from lower_tc.layout.fp8_accumulation import PROMOTED_TARGET
+from lower_tc.layout.split_k import SPLIT_K_TARGET
 from lower_tc.layout.targets import Arch, KERNEL_TARGETS
 
 
@@ -163,9 +165,9 @@ def kernel_schedule(kernel: Operation) -> GemmSchedule:
     if isinstance(target, StringAttr) and target.data != Arch.SM90A.value and schedule.mma_depth != 1:
         raise VerifyException("mma_depth counts wgmma groups: the warp-specialised tcgen05 GEMM (sm_100a) has none")
     if isinstance(target, StringAttr) and target.data != Arch.SM90A.value and schedule.split_k != 1:
-        raise VerifyException("split_k is sm_90a only for now")
+        raise VerifyException(SPLIT_K_TARGET)
     if isinstance(target, StringAttr) and target.data != Arch.SM90A.value and schedule.promoted:
-        raise VerifyException("accumulation = promoted is for wgmma's fp8 partial sums (sm_90a): tcgen05 accumulates in tensor memory")
+        raise VerifyException(PROMOTED_TARGET)
     return schedule
 
 

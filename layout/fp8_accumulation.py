@@ -16,6 +16,8 @@ its register budget holds beside the descriptors and addresses.
 
 from __future__ import annotations
 
+from lower_tc.layout.targets import Arch
+
 #: The operand types whose wgmma sums are of limited precision (promotion is for them).
 FP8_TYPES = ("e4m3", "e5m2")
 #: The widest tile N a consumer warpgroup holds twice (2 x BN / 2 f32 registers per
@@ -27,21 +29,32 @@ PROMOTED_MAX_BN = 192
 PROMOTED_MAX_BM = 128
 
 
+#: Why a target other than sm_90a refuses it.
+PROMOTED_TARGET = "accumulation = promoted is for wgmma's fp8 partial sums (sm_90a): tcgen05 accumulates in tensor memory"
+
+
+def promoted_tile_fits(bm: int, bn: int) -> bool:
+    """Whether a BM x BN tile holds the second accumulator in its consumers' registers."""
+    return bm <= PROMOTED_MAX_BM and bn <= PROMOTED_MAX_BN
+
+
 #: The most products the tensor core sums before they are added in f32: one K step of BK
 #: (the K-slices of a step accumulate in the wgmma registers).
 PROMOTED_MAX_BK = 128
 
 
 def promoted_problem(a: str, b: str, acc: str, bm: int | None = None, bn: int | None = None,
-                     bk: int | None = None) -> str | None:
-    """Why `accumulation = "promoted"` does not suit these operand types, accumulator and
-    tile (None: not known yet), or None."""
+                     bk: int | None = None, arch: Arch = Arch.SM90A) -> str | None:
+    """Why `accumulation = "promoted"` does not suit the target, these operand types,
+    accumulator and tile (None: not known yet), or None."""
+    if arch is not Arch.SM90A:
+        return PROMOTED_TARGET
     if a not in FP8_TYPES or b not in FP8_TYPES:
         return (f"accumulation = promoted is for fp8 operands (e4m3, e5m2), whose wgmma sums are of limited "
                 f"precision; {a} x {b} accumulates exactly in f32 already")
     if acc != "f32":
         return f"accumulation = promoted adds the partial sums into f32 registers: the accumulator must be f32, not {acc}"
-    if (bm is not None and bm > PROMOTED_MAX_BM) or (bn is not None and bn > PROMOTED_MAX_BN):
+    if bm is not None and bn is not None and not promoted_tile_fits(bm, bn):
         return (f"accumulation = promoted holds two accumulators per thread: the tile is at most "
                 f"{PROMOTED_MAX_BM} x {PROMOTED_MAX_BN} (the consumers' registers), not {bm} x {bn}")
     if bk is not None and bk > PROMOTED_MAX_BK:
@@ -50,4 +63,5 @@ def promoted_problem(a: str, b: str, acc: str, bm: int | None = None, bn: int | 
     return None
 
 
-__all__ = ["FP8_TYPES", "PROMOTED_MAX_BK", "PROMOTED_MAX_BM", "PROMOTED_MAX_BN", "promoted_problem"]
+__all__ = ["FP8_TYPES", "PROMOTED_MAX_BK", "PROMOTED_MAX_BM", "PROMOTED_MAX_BN", "PROMOTED_TARGET", "promoted_problem",
+           "promoted_tile_fits"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN
+from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER
@@ -105,7 +105,7 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
     configs = [c for c in tile_configs(m, n, a, b, acc, arch)
-               if not promoted or (c.bm <= PROMOTED_MAX_BM and c.bn <= PROMOTED_MAX_BN)]
+               if not promoted or promoted_tile_fits(c.bm, c.bn)]
     if not configs:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)

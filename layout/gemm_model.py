@@ -43,7 +43,7 @@ class Machine:
         """Clusters of `size` CTAs (one per SM) that run at once: a cluster's CTAs share one
         GPC, and the GPCs are uneven, so fewer than sms / size (`clusters_at_once`,
         measured), or sms / size where not measured."""
-        return self.clusters_at_once.get(size, self.sms // size)
+        return self.sms if size == 1 else self.clusters_at_once.get(size, self.sms // size)
 
 
 #: The H100 SXM (sm_90a): 132 SMs; dense peaks from NVIDIA's datasheet.
@@ -105,10 +105,12 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     ctas = tiles * split_k
     # a split-K cluster's CTAs share a GPC, so fewer than sms / S clusters run at once
-    waves = -(-tiles // machine.max_clusters(split_k)) if split_k > 1 else -(-ctas // machine.sms)
+    # (clusters of 1 are the CTAs: max_clusters(1) is the SM count)
+    waves = -(-tiles // machine.max_clusters(split_k))
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
-    k_steps = -(-(-(-k // config.bk)) // split_k)  # the K steps of the longest rank
-    k_cta = k if split_k == 1 else k_steps * config.bk
+    k_tiles = -(-k // config.bk)
+    k_steps = -(-k_tiles // split_k)  # the K steps of the longest rank
+    k_cta = k if split_k == 1 else k_steps * config.bk  # unsplit: K as it is (the fitted constants')
     compute = waves * 2.0 * config.bm * config.bn * k_cta / (per_sm * tile_efficiency(config))
     ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
     running = min(ctas, machine.max_clusters(split_k) * split_k)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lower_tc.layout.fp8_accumulation import promoted_problem
+from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
 from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs
 from lower_tc.layout.targets import Arch
@@ -62,7 +62,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             found.append(c)
 
     for config in tile_configs(m, n, a, b, acc, arch):
-        if promoted and promoted_problem(a, b, acc, config.bm, config.bn) is not None:
+        if promoted and not promoted_tile_fits(config.bm, config.bn):
             continue
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))

@@ -24,6 +24,8 @@ from lower_tc.layout.targets import Arch
 
 #: The cluster sizes split-K takes (portable clusters).
 SPLIT_K_VALUES = tuple(range(1, MAX_CLUSTER + 1))
+#: Why a target other than sm_90a refuses split-K.
+SPLIT_K_TARGET = "split_k is sm_90a only for now"
 #: Bytes of one partial element (f32 or s32).
 PARTIAL_BYTES = 4
 #: Elements of one reduction chunk: a 16-byte ld.shared::cluster.v4 per thread.
@@ -62,7 +64,7 @@ def split_k_problem(split_k: int, config: GemmConfig, a: str, b: str, k: int | N
     if split_k not in SPLIT_K_VALUES:
         return f"split_k is 1 to {MAX_CLUSTER} (CTAs of a portable cluster), not {split_k}"
     if arch is not Arch.SM90A:
-        return "split_k is sm_90a only for now"
+        return SPLIT_K_TARGET
     if k is not None:
         tiles = -(-k // config.bk)
         if tiles < split_k:
@@ -83,6 +85,6 @@ def valid_split_k(config: GemmConfig, a: str, b: str, k: int | None, arch: Arch 
 
 
 __all__ = [
-    "CHUNK", "PARTIAL_BYTES", "SPLIT_K_VALUES", "k_slice", "partial_bytes", "partial_pitch",
+    "CHUNK", "PARTIAL_BYTES", "SPLIT_K_TARGET", "SPLIT_K_VALUES", "k_slice", "partial_bytes", "partial_pitch",
     "split_k_problem", "split_k_smem", "valid_split_k",
 ]

@@ -319,10 +319,11 @@ class ExpandMatmulPass(ModulePass):
         accumulation = given.accumulation or "fast"
         if accumulation == "promoted":
             a, b = mm.types
-            why = ("accumulation = promoted is for wgmma's fp8 partial sums (sm_90a): tcgen05 accumulates in tensor memory"
-                   if arch is not Arch.SM90A else promoted_problem(a, b, mm.acc_type, config.bm, config.bn, config.bk))
-            if why is None and depth not in (None, 1):
-                why = f"accumulation = promoted waits for each K step's MMAs before it adds their sums: it does not go with mma_depth = {depth}"
+            why = promoted_problem(a, b, mm.acc_type, config.bm, config.bn, config.bk, arch)
             if why:
                 error_at(mm, why)
-        return GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k, accumulation)
+        kernel_schedule = GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k, accumulation)
+        problem = kernel_schedule.problem()  # what the options' table says does not go together (mma_depth with promoted)
+        if problem:
+            error_at(mm, problem[1])
+        return kernel_schedule

@@ -19,7 +19,7 @@ from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_schedule import SPLIT_K_CONFLICTS
 from lower_tc.layout import Arch
 from lower_tc.layout.gemm import GemmConfig
-from lower_tc.layout.split_k import split_k_problem
+from lower_tc.layout.split_k import SPLIT_K_TARGET, split_k_problem
 
 
 def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int) -> None:
@@ -27,7 +27,7 @@ def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int) ->
     target, its K or its configuration's shared memory."""
     given = mm.options
     if arch is not Arch.SM90A:
-        error_at(mm, "split_k is sm_90a only for now")
+        error_at(mm, SPLIT_K_TARGET)
     for conflict, set_ in (("persistent", given.persistent), ("cluster = 2", given.cluster == 2),
                            ("epilogue = tma", given.epilogue == "tma")):
         if set_:

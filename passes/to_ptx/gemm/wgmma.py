@@ -45,9 +45,10 @@ def regs_type(t: tc.AccType) -> ptx.RegsType:
     return ptx.RegsType(t.n // 2, f32 if t.dtype == "f32" else i32)
 
 
-def declare_accumulator(b: PtxBuilder, acc_t: tc.AccType) -> SSAValue:
-    """The accumulator's registers, zeroed."""
-    acc = b.val(ptx.DeclRegsOp, result=regs_type(acc_t), comment=f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype}: 64 rows per warpgroup")
+def declare_accumulator(b: PtxBuilder, acc_t: tc.AccType, what: str | None = None) -> SSAValue:
+    """The accumulator's registers (or another run of its shape: `what` it is), zeroed."""
+    what = what or f"accumulator {acc_t.m}x{acc_t.n}x{acc_t.dtype}: 64 rows per warpgroup"
+    acc = b.val(ptx.DeclRegsOp, result=regs_type(acc_t), comment=what)
     zero(b, acc, acc_t)
     return acc
 
@@ -65,9 +66,7 @@ def declare_total(b: PtxBuilder, loop: KLoop, promoted: bool) -> SSAValue | None
     why = promoted_problem(a_t.dtype, b_t.dtype, acc_t.dtype, acc_t.m, acc_t.n, loop.step)
     if why:
         error_at(loop.mma, why)
-    total = b.val(ptx.DeclRegsOp, result=regs_type(acc_t), comment=f"promoted accumulation: the {acc_t.m}x{acc_t.n} tile's f32 sum")
-    zero(b, total, acc_t)
-    return total
+    return declare_accumulator(b, acc_t, f"promoted accumulation: the {acc_t.m}x{acc_t.n} tile's f32 sum")
 
 
 def zero(b: PtxBuilder, acc: SSAValue, acc_t: tc.AccType) -> None:
