@@ -90,6 +90,18 @@ def example_target(path: Path) -> str:
     return "sm_100a" if 'tc.target = "sm_100a"' in path.read_text() else "sm_90a"
 
 
+@pytest.fixture(scope="module")
+def torch():
+    """torch, or the test skips saying so (the GPU tests run on torch tensors)."""
+    return pytest.importorskip("torch")
+
+
+@pytest.fixture
+def kernel_cache(tmp_path, monkeypatch) -> None:
+    """A disk cache of compiled kernels of the test's own (LOWER_TC_CACHE_DIR)."""
+    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path / "cache"))
+
+
 @pytest.fixture
 def require_gpu():
     def need(target: str = "sm_90a") -> None:

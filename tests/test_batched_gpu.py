@@ -28,18 +28,8 @@ B, M, N, K = 3, 200, 136, 112
 
 
 @pytest.fixture(autouse=True)
-def gpu(require_gpu) -> None:
+def gpu(require_gpu, kernel_cache) -> None:
     require_gpu("sm_90a")
-
-
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path / "cache"))
 
 
 def batch_operand(torch, batch: int, rows: int, cols: int, dtype: str, row: bool, seed: int, *, pad: int = 0,

@@ -39,11 +39,6 @@ def gpu(require_gpu) -> None:
     require_gpu("sm_90a")
 
 
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
-
-
 def matmul_source(a: str, b: str, acc: str, d: str, a_row: bool, b_row: bool, *, dynamic: bool = False,
                   with_c: bool = False, m: int = M, n: int = N, k: int = K, name: str = "gemm") -> str:
     """A tc.matmul kernel: D (m x n, row-major) = A (m x k) x B (k x n) (+ C), each of A

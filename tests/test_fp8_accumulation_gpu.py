@@ -22,14 +22,8 @@ PROMOTED = {"accumulation": "promoted"}
 
 
 @pytest.fixture(autouse=True)
-def gpu(require_gpu, tmp_path, monkeypatch) -> None:
+def gpu(require_gpu, kernel_cache) -> None:
     require_gpu("sm_90a")
-    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
 
 
 @pytest.mark.parametrize(("a_t", "b_t", "d_t"), [("e4m3", "e4m3", "bf16"), ("e5m2", "e4m3", "f32")])

@@ -26,18 +26,8 @@ M, N, K = 200, 136, 2064
 
 
 @pytest.fixture(autouse=True)
-def gpu(require_gpu) -> None:
+def gpu(require_gpu, kernel_cache) -> None:
     require_gpu("sm_90a")
-
-
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path / "cache"))
 
 
 #: (A, B, accumulator, D, A row-major, B row-major): every type, the 16-bit transposes.

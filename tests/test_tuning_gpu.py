@@ -25,11 +25,6 @@ def gpu(require_gpu, tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(tuning, "_memory", {})
 
 
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
-
-
 def test_matmul_tunes_once_remembers_and_computes(torch, tmp_path) -> None:
     a = operand(torch, 200, 1000, "bf16", True, 1)
     b = operand(torch, 1000, 296, "bf16", True, 2)  # rows of 592 bytes: TMA takes multiples of 16
