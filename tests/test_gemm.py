@@ -443,10 +443,30 @@ def test_setmaxnreg_budget_fits_the_sm() -> None:
         cap, grown = entry_registers(warpgroups), consumer_registers(warpgroups)
         threads = 128 * (warpgroups + 1)
         assert cap % 8 == 0 and grown % 8 == 0 and 24 <= PRODUCER_REGISTERS <= cap <= grown <= 256
-        assert cap * threads <= 65536
+        assert cap * threads <= 65536 and cap <= 255  # ptxas ignores a larger .maxnreg
         assert 128 * PRODUCER_REGISTERS + 128 * warpgroups * grown <= 65536
         assert 128 * warpgroups * (grown - cap) <= 128 * (cap - PRODUCER_REGISTERS)
     assert (entry_registers(2), consumer_registers(2)) == (168, 232)
+    assert (entry_registers(1), consumer_registers(1)) == (248, 256)
+
+
+@needs_ptxas
+def test_one_consumer_kernel_caps_its_registers_where_ptxas_honours_it() -> None:
+    """A warp-specialised kernel with one consumer warpgroup (BM = 64) is capped at 248 at
+    entry: ptxas ignores a `.maxnreg` above 255 with a warning, and setmaxnreg would then run
+    under no cap at entry."""
+    import subprocess
+    import tempfile
+
+    case = GemmCase("bf16", "bf16", "f32", "bf16", 256, 256, 512, True, False, (64, 128, 128, 8), options='schedule = "warp_specialized"')
+    kernel = compile_source(case.source(), case.name)[0]
+    assert "setmaxnreg.inc.sync.aligned.u32 256;" in kernel.ptx and "\n.maxnreg 248\n" in kernel.ptx
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "k.ptx"
+        src.write_text(kernel.ptx)
+        proc = subprocess.run([str(find_tool("ptxas")), "-arch=sm_90a", str(src), "-o", str(Path(tmp) / "k.cubin")],
+                              capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and "maxnreg" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
 
 
 def test_defaults_are_warp_specialised_with_raster_where_sizes_are_known() -> None:
