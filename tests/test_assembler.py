@@ -76,6 +76,71 @@ def test_auto_falls_back_to_ptxas_and_a_forced_nvjitlink_says_why_not(monkeypatc
         nvjitlink.assemble(WGMMA_PTX, "sm_90a")
 
 
+SETMAXNREG_PTX = "\tsetmaxnreg.inc.sync.aligned.u32 232;\n"
+C7504 = "ptxas info    : (C7504) Potential Performance Loss: 'setmaxnreg' ignored to maintain compatibility across compilation units.\n"
+
+
+def test_auto_gives_setmaxnreg_to_the_ptxas_program_where_there_is_one(monkeypatch) -> None:
+    """nvJitLink assembles PTX as a relocatable unit, where ptxas ignores setmaxnreg (C7504):
+    under auto, a warp-specialised kernel's PTX goes to the ptxas program when it is found;
+    other PTX, a forced nvjitlink, or no ptxas program keep nvJitLink."""
+    monkeypatch.delenv(assembler.ASSEMBLER_ENV, raising=False)
+    monkeypatch.setattr(nvjitlink, "unavailable_reason", lambda: None)
+    monkeypatch.setattr(ptxas_backend, "find_tool", lambda name, **_: f"/opt/bin/{name}")
+    assert assembler.needs_whole_program(SETMAXNREG_PTX) and not assembler.needs_whole_program(WGMMA_PTX)
+    assert assembler.chosen(SETMAXNREG_PTX) == "ptxas"
+    assert assembler.chosen(WGMMA_PTX) == "nvjitlink" and assembler.chosen() == "nvjitlink"
+    monkeypatch.setenv(assembler.ASSEMBLER_ENV, "nvjitlink")
+    assert assembler.chosen(SETMAXNREG_PTX) == "nvjitlink"
+    monkeypatch.delenv(assembler.ASSEMBLER_ENV)
+    monkeypatch.setattr(ptxas_backend, "find_tool", lambda name, **_: None)
+    assert assembler.chosen(SETMAXNREG_PTX) == "nvjitlink"
+
+
+@needs_ptxas
+def test_auto_with_both_assemblers_names_both_in_its_identity(monkeypatch) -> None:
+    """Under auto the cubin may come from either (by the PTX), so a cache key names both."""
+    monkeypatch.delenv(assembler.ASSEMBLER_ENV, raising=False)
+    monkeypatch.setattr(nvjitlink, "unavailable_reason", lambda: None)
+    monkeypatch.setattr(nvjitlink, "identity", lambda: "nvJitLink 13.0 (test)")
+    ident = assembler.identity()
+    assert ident.startswith("nvJitLink 13.0 (test); setmaxnreg: ptxas ") and "release" in ident
+    monkeypatch.setenv(assembler.ASSEMBLER_ENV, "nvjitlink")
+    assert assembler.identity() == "nvJitLink 13.0 (test)"
+
+
+def test_nvjitlink_warns_where_it_ignored_setmaxnreg(monkeypatch) -> None:
+    """The C7504 note in nvJitLink's info log becomes a SetmaxnregIgnored warning (the kernel
+    runs right, but may spill); a log without it warns nothing."""
+    import warnings
+
+    monkeypatch.setattr(nvjitlink, "unavailable_reason", lambda: None)
+    monkeypatch.setattr(nvjitlink, "version", lambda: "nvJitLink 13.0")
+    monkeypatch.setattr(nvjitlink, "_link", lambda ptx, arch: (b"\x7fELF", C7504))
+    with pytest.warns(nvjitlink.SetmaxnregIgnored, match=r"nvJitLink 13.0 ignored the kernel's setmaxnreg .*C7504.*lower-tc\[ptxas\]"):
+        assert nvjitlink.assemble(SETMAXNREG_PTX, "sm_90a") == b"\x7fELF"
+    monkeypatch.setattr(nvjitlink, "_link", lambda ptx, arch: (b"\x7fELF", "ptxas info    : 0 bytes gmem\n"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert nvjitlink.assemble(WGMMA_PTX, "sm_90a") == b"\x7fELF"
+
+
+@needs_nvjitlink
+def test_real_nvjitlink_ignores_setmaxnreg_and_says_so() -> None:
+    """The fact the rule above stands on, checked on the installed nvJitLink: a
+    warp-specialised GEMM's PTX assembled by it warns SetmaxnregIgnored."""
+    from lower_tc.lowering.compile import compile_source
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from gemm_sweep import GemmCase
+
+    case = GemmCase("e4m3", "e4m3", "f32", "bf16", 256, 384, 512, True, False, (128, 192, 128, 4), options='accumulation = "promoted"')
+    ptx = compile_source(case.source(), case.name)[0].ptx
+    assert assembler.needs_whole_program(ptx)
+    with pytest.warns(nvjitlink.SetmaxnregIgnored):
+        nvjitlink.assemble(ptx, "sm_90a")
+
+
 @needs_ptxas
 def test_without_cuda_core_auto_assembles_with_ptxas() -> None:
     """A fresh interpreter where cuda.core cannot be imported: the probe says so and auto

@@ -4,7 +4,10 @@
 API call. Which assembler runs is `$LOWER_TC_ASSEMBLER`:
 
 - ``auto`` (the default, also when unset or empty): nvJitLink (lowering/backend/nvjitlink.py)
-  when cuda.core and libnvJitLink are installed, else the ptxas program (ptxas.py);
+  when cuda.core and libnvJitLink are installed, else the ptxas program (ptxas.py); but a
+  PTX with `setmaxnreg` (the warp-specialised kernels) goes to the ptxas program wherever
+  it is found: nvJitLink assembles PTX as a relocatable unit, where ptxas ignores setmaxnreg
+  (nvjitlink.py says what that cost on the H100);
 - ``nvjitlink``: nvJitLink, or an error saying why it is not available;
 - ``ptxas``: the ptxas program.
 
@@ -12,7 +15,8 @@ Both keep the same rules: ptxas's errors pointed at the source ops, its "wgmma.m
 instructions are serialized" warning an error, $LOWER_TC_PTXAS_TIMEOUT as the time limit.
 A PTX that nvJitLink rejects is not retried with ptxas: both are the same ptxas, so the
 error is the kernel's. `identity()` names the assembler that would run, with its version
-and where it is, for cache keys (the two make different cubins from the same PTX).
+and where it is, for cache keys (the two make different cubins from the same PTX); under
+`auto` with both at hand it names both, since which one runs depends on the PTX.
 """
 
 from __future__ import annotations
@@ -41,18 +45,31 @@ def choice() -> str:
     return value
 
 
-def chosen() -> str:
-    """The assembler that runs: "nvjitlink" or "ptxas". With LOWER_TC_ASSEMBLER=nvjitlink
-    and no nvJitLink here, a ToolUnavailableError saying why."""
+#: What in a PTX only a whole-program assembly honours (the ptxas program; module docstring).
+WHOLE_PROGRAM_INSTRUCTION = "setmaxnreg"
+
+
+def needs_whole_program(ptx: str) -> bool:
+    """Whether `ptx` has an instruction that nvJitLink's relocatable assembly would ignore."""
+    return WHOLE_PROGRAM_INSTRUCTION in ptx
+
+
+def chosen(ptx: str | None = None) -> str:
+    """The assembler that runs (for `ptx`, where given): "nvjitlink" or "ptxas". With
+    LOWER_TC_ASSEMBLER=nvjitlink and no nvJitLink here, a ToolUnavailableError saying why."""
     value = choice()
     if value == "ptxas":
         return "ptxas"
     reason = nvjitlink.unavailable_reason()
-    if reason is None:
-        return "nvjitlink"
     if value == "nvjitlink":
-        raise ToolUnavailableError(f"{ASSEMBLER_ENV}=nvjitlink, but nvJitLink is not available: {reason}")
-    return "ptxas"
+        if reason is not None:
+            raise ToolUnavailableError(f"{ASSEMBLER_ENV}=nvjitlink, but nvJitLink is not available: {reason}")
+        return "nvjitlink"
+    if reason is not None:
+        return "ptxas"
+    if ptx is not None and needs_whole_program(ptx) and ptxas.find_tool("ptxas") is not None:
+        return "ptxas"
+    return "nvjitlink"
 
 
 def assemble(ptx: str, target: str, *, kernel_locations: Mapping[str, str | None] | None = None) -> bytes:
@@ -62,7 +79,7 @@ def assemble(ptx: str, target: str, *, kernel_locations: Mapping[str, str | None
     PtxasTimeoutError past the time limit, located at the kernel (`kernel_locations`: each
     kernel's ``file:line:col``), ToolUnavailableError when the assembler cannot run here.
     """
-    if chosen() == "nvjitlink":
+    if chosen(ptx) == "nvjitlink":
         return nvjitlink.assemble(ptx, target, kernel_locations=kernel_locations)
     return ptxas.assemble(ptx, target, kernel_locations=kernel_locations)
 
@@ -70,9 +87,16 @@ def assemble(ptx: str, target: str, *, kernel_locations: Mapping[str, str | None
 def identity() -> str:
     """The chosen assembler with its version and where it is, e.g. "nvJitLink 13.5
     (/.../libnvJitLink.so.13, ...)" or "ptxas Cuda compilation tools, release 13.0,
-    V13.0.88 (/usr/local/bin/ptxas, ...)": what a cubin depends on besides the PTX."""
-    if chosen() == "nvjitlink":
-        return nvjitlink.identity()
+    V13.0.88 (/usr/local/bin/ptxas, ...)": what a cubin depends on besides the PTX. Under
+    `auto` with both here, both ("nvJitLink ...; setmaxnreg: ptxas ...")."""
+    if chosen() == "ptxas":
+        return _ptxas_tool_identity()
+    if choice() == "auto" and ptxas.find_tool("ptxas") is not None:
+        return f"{nvjitlink.identity()}; {WHOLE_PROGRAM_INSTRUCTION}: {_ptxas_tool_identity()}"
+    return nvjitlink.identity()
+
+
+def _ptxas_tool_identity() -> str:
     tool = ptxas.find_ptxas()
     st = tool.stat()
     return _ptxas_identity(tool, st.st_size, st.st_mtime_ns)
@@ -84,4 +108,4 @@ def _ptxas_identity(tool: Path, size: int, mtime_ns: int) -> str:
     return f"ptxas {ptxas.ptxas_version(tool)} ({tool}, {size} bytes, mtime {mtime_ns})"
 
 
-__all__ = ["ASSEMBLER_ENV", "CHOICES", "assemble", "choice", "chosen", "identity"]
+__all__ = ["ASSEMBLER_ENV", "CHOICES", "WHOLE_PROGRAM_INSTRUCTION", "assemble", "choice", "chosen", "identity", "needs_whole_program"]

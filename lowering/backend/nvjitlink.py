@@ -11,6 +11,13 @@ ptxas.py does. Checked with cuda.core 1.2.0 and nvJitLink 13.5 (no GPU needed):
   drives ``Linker`` itself.
 - An error in the PTX is raised while the Linker is built (nvJitLinkError, status
   ERROR_PTX_COMPILE), its message carrying the error log after ``nvJitLink error log:``.
+- nvJitLink assembles PTX as a relocatable unit, and there ptxas ignores `setmaxnreg`
+  ("(C7504) Potential Performance Loss: 'setmaxnreg' ignored to maintain compatibility across
+  compilation units", in the info log; no option turns it off): a warp-specialised kernel
+  then runs every warpgroup under its entry cap. Seen on the H100 (nvJitLink 13.0): fp8's
+  promoted 128 x 192 GEMM spilled 400 bytes per thread and ran at a quarter of the speed the
+  ptxas program's cubin runs at. assembler.py's `auto` therefore gives such PTX to the ptxas
+  program where there is one, and `assemble` here warns (SetmaxnregIgnored) when it happens.
 - The cubin is not byte-identical to the ptxas command's (the ELF notes name "nvJIT API";
   the code differs in padding and a few register moves), so the assembler is part of every
   cache key (`identity`).
@@ -49,6 +56,26 @@ _ERROR_LOG = "nvJitLink error log:"
 _OWN_LINE = re.compile(r"^ERROR NVJITLINK_\w+:")
 
 T = TypeVar("T")
+
+#: ptxas's note (in nvJitLink's info log) that the PTX's setmaxnreg were ignored.
+_SETMAXNREG_IGNORED = re.compile(r"C7504|'setmaxnreg' ignored")
+
+
+class SetmaxnregIgnored(UserWarning):
+    """nvJitLink assembled a kernel without its setmaxnreg (a relocatable unit): it runs
+    right, but each warpgroup keeps the register cap at entry, which may spill."""
+
+
+def setmaxnreg_warning(info_log: str) -> SetmaxnregIgnored | None:
+    """The warning for an info log that says setmaxnreg was ignored, else None."""
+    if not _SETMAXNREG_IGNORED.search(info_log):
+        return None
+    return SetmaxnregIgnored(
+        f"{version()} ignored the kernel's setmaxnreg (it assembles PTX as a relocatable unit: "
+        "ptxas C7504), so every warpgroup keeps the register cap at entry and the consumers may "
+        "spill; the ptxas program keeps them (pip install 'lower-tc[ptxas]', or "
+        "LOWER_TC_ASSEMBLER=ptxas / auto, which uses it for such kernels where it is found)"
+    )
 
 
 @functools.cache
@@ -130,6 +157,9 @@ def assemble(ptx: str, arch: str, *, kernel_locations: Mapping[str, str | None] 
     serialized = serialization_error(info_log, ptx, arch, tool=f"{version()}'s ptxas")
     if serialized is not None:
         raise serialized
+    ignored = setmaxnreg_warning(info_log)
+    if ignored is not None:
+        warnings.warn(ignored, stacklevel=2)
     return cubin
 
 
@@ -190,4 +220,4 @@ def _failure(err: BaseException, ptx: str, arch: str) -> BackendError:
     return BackendError("\n".join([head, *body]))
 
 
-__all__ = ["available", "assemble", "identity", "run_with_limit", "unavailable_reason", "version"]
+__all__ = ["SetmaxnregIgnored", "available", "assemble", "identity", "run_with_limit", "setmaxnreg_warning", "unavailable_reason", "version"]
