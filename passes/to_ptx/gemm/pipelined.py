@@ -62,6 +62,7 @@ def refill_and_advance(k: GemmKernel, loop: KLoop, ring: Ring, loads: TmaLoads, 
     b.emit(ptx.BraOp, [beyond], label=no_load)
     b.emit(ptx.BraOp, [k.regs.is_thread0], label=no_load, negate=1)
     fresh = b.label("fresh_stage")
+    assert st.first is not None  # this schedule's steps release iteration i - 1's stage
     b.emit(ptx.BraOp, [st.first], label=fresh)
     b.wait(st.prev_empty, st.prev_p, ring.empty_off)
     b.emit(ptx.LabelOp, label=fresh)

@@ -35,7 +35,7 @@ class Step:
     prev: SSAValue
     prev_p: SSAValue
     p_flip: SSAValue
-    first: SSAValue
+    first: SSAValue | None  # None: every iteration releases
     prev_empty: SSAValue
 
 
@@ -137,8 +137,12 @@ class Ring:
 
     def consumer_step(self, i: SSAValue, s: SSAValue, p: SSAValue, depth: int = 1) -> Step:
         """Iteration i's registers for a consumer that releases, after `wgmma.wait_group
-        depth`, the stage of iteration i - depth (none while i < depth)."""
+        depth`, the stage of iteration i - depth (none while i < depth). Depth 0: its own
+        stage, every iteration (a consumer that waits for all its MMAs each step)."""
         b = self.b
+        if depth == 0:
+            p_flip = b.val(ptx.XorOp, [p], type="b32", imm=1)
+            return Step(i, s, p, s, p, p_flip, None, self.barrier(s))
         prev, prev_p, p_flip = self.previous(s, p)
         if depth == 1:
             first = b.val(ptx.SetpOp, [i], i1, cmp="eq", type="u32", imm=0)

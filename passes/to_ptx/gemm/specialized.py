@@ -135,8 +135,12 @@ def lower(k: GemmKernel) -> Lowered:
         else:
             store_fragments(k, op, acc, loop.acc_type, consumer_wg)
 
+    # fp8's promoted accumulation waits for each step's MMAs (wait_group 0), so it releases
+    # the step's own stage at once: the producer keeps one more stage in flight
+    released = 0 if options.promoted else depth
+
     def consume(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-        st = ring.consumer_step(i, s, p, depth)
+        st = ring.consumer_step(i, s, p, released)
         mma.consume(ring, st, multicast)
         ring.advance(s, p, st.p_flip)
 
@@ -162,8 +166,8 @@ def lower(k: GemmKernel) -> Lowered:
         mma.drain(b)
         # the tile's last `depth` stages: released once their MMAs are done (the loop
         # releases the others)
-        for back in range(1, min(depth, trips) + 1):
-            last = ring.back(s_end, back) if depth > 1 else ring.previous(s_end, p_end)[0]
+        for back in range(1, min(released, trips) + 1):
+            last = ring.back(s_end, back) if released > 1 else ring.previous(s_end, p_end)[0]
             ring.release(ring.barrier(last), multicast=multicast)
         store(window_store)
         b.yield_(s_end, p_end)

@@ -116,7 +116,8 @@ class Wgmma:
         return cls(acc, acc_t, descriptors, props, depth, total)
 
     def consume(self, ring: Ring, st: Step, multicast: Multicast | None) -> None:
-        """Wait for stage s, run its K-slices, and release iteration i - depth's stage."""
+        """Wait for stage s, run its K-slices, and release the stage `st` names (iteration
+        i - depth's; with `total`, where the schedule asks for it, stage s itself)."""
         b = ring.b
         ring.wait_full(st.s, st.p)
         a64, b64 = self.descriptors.bases(b, st.s)
@@ -127,7 +128,7 @@ class Wgmma:
             b.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **{**self.props, **({"scale_d": 0} if fresh else {})})
         b.emit(ptx.WgmmaCommitGroupOp)
         if self.total is not None:
-            b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="promoted: this step's MMAs are done")
+            b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="promoted: this step's MMAs are done: release its stage")
             self.promote(b)
         else:
             b.emit(ptx.WgmmaWaitGroupOp, pending=self.depth, comment=f"iteration i-{self.depth}'s MMAs are done: release its stage")
