@@ -10,6 +10,7 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout, element_type
+from lower_tc.layout.fragments import A_REGISTERS, a_register_start
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.values import THREADS
@@ -55,12 +56,8 @@ def a_fragments(kl: KernelLowering, op: tc.WgmmaOp, layout: TileLayout, slices: 
     """
     t = np.arange(THREADS)[:, None, None]
     s = np.arange(slices)[None, :, None]
-    r = np.arange(4)[None, None, :]
-    w, lane = t // 32, t % 32
-    g, q = lane // 4, lane % 4
-    row = 16 * w + g + 8 * (r & 1)
-    bits = layout.dtype.bits
-    col = {16: 8 * (r >> 1) + 2 * q, 32: 4 * (r >> 1) + q, 8: 16 * (r >> 1) + 4 * q}[bits]
+    r = np.arange(A_REGISTERS)[None, None, :]
+    row, col = a_register_start(layout.dtype.bits, t, r)  # layout/fragments.py
     k = s * layout.dtype.k_per_instruction + col
     offsets = layout.addresses(np.broadcast_to(row, k.shape), k)  # (thread, slice, reg)
     tbl = kl.table(offsets)

@@ -1,0 +1,122 @@
+"""Where the elements of wgmma's register fragments sit: which thread of the warpgroup, and
+which register of it, holds row r and column c of a 64-row matrix (PTX ISA 9.7.15.5.1.1:
+the m64nNk* fragments; each warp w of the four holds rows 16w .. 16w + 15, laid out as
+mma.m16n8k* lays out its 16 rows).
+
+Thread t of the warpgroup is lane l of warp w = t // 32; its group g = l // 4 and its place
+in the quad q = l % 4.
+
+- The accumulator D of an m64nN wgmma (f32 or s32, one element per register): register i
+  holds row 16w + g + 8 ((i % 4) // 2), column 8 (i // 4) + 2q + i % 2; every n8 block of
+  columns is four registers.
+- A in registers (four 32-bit registers per K-slice): register r holds row 16w + g + 8 (r % 2)
+  and the 32 bits that start at column 8 (r // 2) + 2q (16-bit: two elements, K-slice 16),
+  16 (r // 2) + 4q (8-bit: four elements, K-slice 32) or 4 (r // 2) + q (tf32: one, K-slice 8).
+
+Why this module: attention computes S = Q K^T into the accumulator and feeds P = softmax(S)
+to the next wgmma as its A operand in registers. `a_from_accumulator` says, for every A
+register element of a K-slice, which thread's accumulator register holds it: for 16-bit P
+it is the thread's own registers 8s .. 8s + 7 in order (two n8 blocks are one k16 slice, as
+FlashAttention-3 reinterprets them); for 8-bit P each A register takes its four bytes from
+two threads of its own quad (a shuffle within four lanes), because 8-bit A holds four
+adjacent columns where the accumulator holds two. The A layout here is the one the
+register-A wgmma lowering loads (passes/to_ptx/wgmma.py), which the single-tile sweep's
+register-A rows check on the GPU.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Threads of a warpgroup.
+THREADS = 128
+#: A's registers per thread and K-slice.
+A_REGISTERS = 4
+#: K columns of one wgmma K-slice, by the operand's element bits.
+K_PER_SLICE = {16: 16, 8: 32, 32: 8}
+
+
+def thread_parts(thread: np.ndarray | int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(warp, group, place in the quad) of thread(s) of the warpgroup."""
+    t = np.asarray(thread)
+    lane = t % 32
+    return t // 32, lane // 4, lane % 4
+
+
+def accumulator_position(thread: np.ndarray | int, register: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, column) of accumulator register `register` of `thread` (one 32-bit element each)."""
+    w, g, q = thread_parts(thread)
+    i = np.asarray(register)
+    return 16 * w + g + 8 * ((i % 4) // 2), 8 * (i // 4) + 2 * q + i % 2
+
+
+def accumulator_slot(row: np.ndarray | int, column: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    """(thread, register) that holds accumulator element (row, column): the inverse of
+    `accumulator_position`."""
+    r, c = np.asarray(row), np.asarray(column)
+    w, g, half = r // 16, r % 8, (r % 16) // 8
+    q = (c % 8) // 2
+    return 32 * w + 4 * g + q, 4 * (c // 8) + 2 * half + c % 2
+
+
+def a_register_start(bits: int, thread: np.ndarray | int, register: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, first column within the K-slice) of A register `register` (0 to 3) of `thread`:
+    the register holds 32 // bits consecutive columns of that row from there."""
+    if bits not in K_PER_SLICE:
+        raise ValueError(f"A in registers has 8-, 16- or 32-bit elements, not {bits}-bit")
+    w, g, q = thread_parts(thread)
+    r = np.asarray(register)
+    row = 16 * w + g + 8 * (r % 2)
+    col = {16: 8 * (r // 2) + 2 * q, 8: 16 * (r // 2) + 4 * q, 32: 4 * (r // 2) + q}[bits]
+    return row, col
+
+
+def a_element_position(bits: int, thread: np.ndarray | int, register: np.ndarray | int,
+                       element: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, column within the K-slice) of element `element` (from the low bits) of A
+    register `register` of `thread`."""
+    row, col = a_register_start(bits, thread, register)
+    return row, col + np.asarray(element)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one element of an A register comes from: accumulator register `register` of
+    thread `thread`."""
+
+    thread: int
+    register: int
+
+
+def a_from_accumulator(bits: int, k_slice: int) -> list[list[list[Source]]]:
+    """For K-slice `k_slice` of an A operand whose K columns are the accumulator's columns
+    (A = the accumulator, converted to `bits`-bit elements), the source of every element:
+    [thread][register][element], elements from the low bits."""
+    per = 32 // bits
+    k = K_PER_SLICE[bits]
+    out: list[list[list[Source]]] = []
+    for t in range(THREADS):
+        regs = []
+        for r in range(A_REGISTERS):
+            row, col = a_register_start(bits, t, r)
+            elems = []
+            for e in range(per):
+                thread, register = accumulator_slot(row, k * k_slice + col + e)
+                elems.append(Source(int(thread), int(register)))
+            regs.append(elems)
+        out.append(regs)
+    return out
+
+
+def from_own_registers(bits: int, k_slice: int) -> bool:
+    """Whether every A element of the K-slice is in its own thread's accumulator (no data
+    moves between threads: a conversion and a pack suffice)."""
+    return all(src.thread == t for t, regs in enumerate(a_from_accumulator(bits, k_slice)) for elems in regs for src in elems)
+
+
+__all__ = [
+    "A_REGISTERS", "K_PER_SLICE", "THREADS", "Source", "a_element_position", "a_from_accumulator", "a_register_start",
+    "accumulator_position", "accumulator_slot", "from_own_registers", "thread_parts",
+]

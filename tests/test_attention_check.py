@@ -1,0 +1,152 @@
+"""The float64 attention reference and its check (lowering/runtime/attention_check.py):
+the reference against a row-by-row softmax written out in Python, both layouts, grouped
+heads, causal alignment, rows that see no key; the check passes what rounding explains
+and nothing else."""
+
+from __future__ import annotations
+
+import math
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from lower_tc.lowering.runtime.attention_check import (
+    FULL_CHECK_LIMIT, SAMPLE_ROWS, check_attention, reference, sample_rows, visible_keys,
+)
+
+
+def _naive(q, k, v, causal, scale):
+    """BHSD float64, one row at a time: (O, lse)."""
+    b, h, sq, d = q.shape
+    hk, sk = k.shape[1], k.shape[2]
+    o = np.zeros((b, h, sq, d))
+    lse = np.full((b, h, sq), -math.inf)
+    for bi in range(b):
+        for hi in range(h):
+            kv = hi // (h // hk)
+            for i in range(sq):
+                keys = [j for j in range(sk) if not causal or j <= i + sk - sq]
+                if not keys:
+                    continue
+                s = [scale * float(np.dot(q[bi, hi, i], k[bi, kv, j])) for j in keys]
+                m = max(s)
+                e = [math.exp(x - m) for x in s]
+                total = sum(e)
+                lse[bi, hi, i] = m + math.log(total)
+                for w, j in zip(e, keys):
+                    o[bi, hi, i] += w / total * v[bi, kv, j]
+    return o, lse
+
+
+def _inputs(b=2, h=4, hk=2, sq=5, sk=7, d=8, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal((b, h, sq, d)), rng.standard_normal((b, hk, sk, d)), rng.standard_normal((b, hk, sk, d)))
+
+
+@pytest.mark.parametrize(("sq", "sk"), [(5, 7), (7, 5), (6, 6), (1, 9)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_reference_is_a_row_by_row_softmax_in_both_layouts(sq: int, sk: int, causal: bool) -> None:
+    q, k, v = _inputs(sq=sq, sk=sk)
+    want_o, want_lse = _naive(q, k, v, causal, 0.3)
+    o, lse = reference(q, k, v, causal=causal, scale=0.3, layout="bhsd")
+    np.testing.assert_allclose(o, want_o, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(np.isinf(lse), np.isinf(want_lse))
+    np.testing.assert_allclose(lse[np.isfinite(lse)], want_lse[np.isfinite(want_lse)], rtol=1e-12)
+    t = lambda x: x.transpose(0, 2, 1, 3)  # noqa: E731
+    o2, lse2 = reference(t(q), t(k), t(v), causal=causal, scale=0.3, layout="bshd")
+    np.testing.assert_array_equal(o2, o)
+    np.testing.assert_array_equal(lse2, lse)
+
+
+def test_causal_aligns_the_last_query_with_the_last_key_and_a_blind_row_is_zero() -> None:
+    assert visible_keys(3, 5, causal=True).tolist() == [3, 4, 5]
+    assert visible_keys(5, 3, causal=True).tolist() == [0, 0, 1, 2, 3]
+    assert visible_keys(4, 6, causal=False).tolist() == [6] * 4
+    q, k, v = _inputs(sq=5, sk=3)
+    o, lse = reference(q, k, v, causal=True, scale=1.0, layout="bhsd")
+    assert (o[:, :, :2] == 0).all() and (lse[:, :, :2] == -np.inf).all() and np.isfinite(lse[:, :, 2:]).all()
+
+
+def _bf16(x):
+    return x.astype(ml_dtypes.bfloat16).astype(np.float64)
+
+
+def _with_p_in_bf16(q, k, v, causal, scale):
+    """O as a kernel computes it: P rounded to bf16 before P V, O rounded to bf16 (BHSD)."""
+    b, h, sq, d = q.shape
+    hk, sk = k.shape[1], k.shape[2]
+    seen = visible_keys(sq, sk, causal)
+    o = np.zeros((b, h, sq, d))
+    for hi in range(h):
+        kv = hi // (h // hk)
+        s = np.einsum("bqd,bkd->bqk", q[:, hi], k[:, kv]) * scale
+        s = np.where(np.arange(sk)[None, None, :] < seen[None, :, None], s, -np.inf)
+        m = np.max(s, axis=-1, keepdims=True)
+        p = np.exp(s - np.where(np.isfinite(m), m, 0))
+        total = p.sum(-1, keepdims=True)
+        o[:, hi] = np.einsum("bqk,bkd->bqd", _bf16(np.where(total > 0, p / np.where(total > 0, total, 1), 0)), v[:, kv])
+    return _bf16(o)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_check_passes_p_and_o_rounded_to_bf16(causal: bool) -> None:
+    q, k, v = (_bf16(x) for x in _inputs(sq=9, sk=6, d=16))
+    o = _with_p_in_bf16(q, k, v, causal, 0.25)
+    result = check_attention(q, k, v, o, causal=causal, scale=0.25, layout="bhsd")
+    assert result.ok, result.problems
+    assert result.bad == 0 and result.nan == 0 and result.max_error > 0
+
+
+def test_the_check_catches_a_wrong_element_nan_a_written_blind_row_and_a_wrong_lse() -> None:
+    q, k, v = (_bf16(x) for x in _inputs(sq=6, sk=4, d=16))
+    good = _with_p_in_bf16(q, k, v, True, 0.5)
+    _, lse = reference(q, k, v, causal=True, scale=0.5, layout="bhsd")
+    assert check_attention(q, k, v, good, causal=True, scale=0.5, layout="bhsd", lse=lse).ok
+
+    wrong = good.copy()
+    wrong[1, 2, 4, 3] += 0.05
+    result = check_attention(q, k, v, wrong, causal=True, scale=0.5, layout="bhsd")
+    assert not result.ok and result.bad == 1 and "batch 1, head 2, row 4, column 3" in result.problems[0]
+
+    nan = good.copy()
+    nan[0, 0, 5, 0] = np.nan
+    result = check_attention(q, k, v, nan, causal=True, scale=0.5, layout="bhsd")
+    assert not result.ok and result.nan == 1 and "1 NaN in O" in result.problems
+
+    blind = good.copy()
+    blind[0, 1, 0, 2] = 1e-30  # row 0 sees no key (S_q 6 > S_k 4)
+    assert any("see no key must be 0" in p for p in check_attention(q, k, v, blind, causal=True, scale=0.5, layout="bhsd").problems)
+
+    off = lse.copy()
+    off[0, 0, 3] += 0.1
+    assert any("log-sum-exp" in p for p in check_attention(q, k, v, good, causal=True, scale=0.5, layout="bhsd", lse=off).problems)
+    finite_blind = lse.copy()
+    finite_blind[0, 0, 0] = 0.0
+    assert not check_attention(q, k, v, good, causal=True, scale=0.5, layout="bhsd", lse=finite_blind).ok
+
+
+def test_large_problems_sample_rows_with_the_first_and_the_last() -> None:
+    rng = np.random.default_rng(1)
+    assert sample_rows(rng, 1024, 1024).tolist() == list(range(1024))
+    rows = sample_rows(rng, 4097, 4096)
+    assert 4097 * 4096 > FULL_CHECK_LIMIT
+    assert rows[0] == 0 and rows[-1] == 4096 and len(rows) <= SAMPLE_ROWS + 2 and (np.diff(rows) > 0).all()
+
+
+@pytest.mark.parametrize(("shapes", "needle"), [
+    (((1, 4, 3, 8), (1, 3, 5, 8), (1, 3, 5, 8)), "K/V's 3 heads must divide Q's 4"),
+    (((1, 4, 3, 8), (1, 2, 5, 8), (1, 2, 6, 8)), "V's shape"),
+    (((1, 4, 3, 8), (1, 2, 5, 16), (1, 2, 5, 16)), "head dim 16"),
+    (((4, 3, 8), (1, 2, 5, 8), (1, 2, 5, 8)), "Q has 4 dimensions"),
+])
+def test_mismatched_shapes_are_refused_by_name(shapes, needle) -> None:
+    q, k, v = (np.ones(s) for s in shapes)
+    with pytest.raises(ValueError, match=needle):
+        reference(q, k, v, causal=False, scale=1.0, layout="bhsd")
+
+
+def test_an_unknown_layout_is_refused() -> None:
+    q, k, v = _inputs()
+    with pytest.raises(ValueError, match="layout is bshd or bhsd, not 'sbhd'"):
+        reference(q, k, v, causal=False, scale=1.0, layout="sbhd")
