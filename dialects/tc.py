@@ -66,6 +66,7 @@ from lower_tc.dialects.tc_attrs import (
     WmmaLayoutAttr,
 )
 from lower_tc.dialects.tc_types import (
+    AFragType,
     AccType,
     TileType,
     WMMA_REGS,
@@ -92,6 +93,7 @@ from lower_tc.dialects.tc_acc_ops import (
 )
 from lower_tc.dialects.tc_mma_ops import (
     MMA_OPS,
+    AccToAOp,
     Tcgen05MmaOp,
     WgmmaOp,
 )
@@ -119,6 +121,7 @@ ATTRIBUTES = [
     LayoutAttr,
     TileType,
     AccType,
+    AFragType,
     WmmaFragType,
     DescAttr,
     IdescAttr,

@@ -20,7 +20,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_valid_n
 from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_gemm_kernel, lost_gemm_loop
-from lower_tc.dialects.tc_types import AccType, TileType
+from lower_tc.dialects.tc_types import AFragType, AccType, TileType
 from lower_tc.layout import LayoutError, Major, element_type
 from lower_tc.layout.instr_desc import InstrDescriptor
 from lower_tc.layout.targets import Arch, check_operand_type
@@ -77,12 +77,13 @@ class WgmmaOp(IRDLOperation):
 
     One wgmma.mma_async per 32-byte K-slice of the tiles, accumulating into
     %acc. With ``a_in_registers``, A is first loaded from its tile into the
-    warpgroup's registers (the register form of wgmma).
+    warpgroup's registers (the register form of wgmma). A may also be a
+    ``!tc.afrag`` (``tc.acc_to_a``): already in registers, read as it is.
     """
 
     name = "tc.wgmma"
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
-    a = operand_def(TileType)
+    a = operand_def(TileType | AFragType)
     b = operand_def(TileType)
     acc = operand_def(ACC)
     result = result_def(ACC)
@@ -101,8 +102,11 @@ class WgmmaOp(IRDLOperation):
 
     def verify_(self) -> None:
         a, b, acc = self.a.type, self.b.type, self.acc.type
-        assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
+        assert isinstance(a, TileType | AFragType) and isinstance(b, TileType) and isinstance(acc, AccType)
         _check_target(self, Arch.SM90A)
+        if isinstance(a, AFragType):
+            self._verify_fragment_a(a, b, acc)
+            return
         if a.mn != 64 and not (in_gemm_kernel(self) and a.mn % 64 == 0 and a.mn <= 256):
             raise VerifyException(lost_gemm_loop(enclosing_kernel(self)) or f"wgmma has M = 64: the A tile is {a.mn}x{a.k}")
         pair = {a.dtype, b.dtype}
@@ -124,6 +128,59 @@ class WgmmaOp(IRDLOperation):
         if self.a_in_registers is not None and a.major is not Major.K:
             raise VerifyException("wgmma with A in registers needs a K-major A tile")
         _check_acc_consumed(self, self.acc)
+
+    def _verify_fragment_a(self, a: AFragType, b: TileType, acc: AccType) -> None:
+        """A already in registers (`tc.acc_to_a`): a 16-bit A and B of its type, K agreeing."""
+        if self.a_in_registers is not None:
+            raise VerifyException("A is a register fragment already: `a_in_registers` loads a tile's A into registers")
+        if b.dtype != a.dtype:
+            raise VerifyException(f"wgmma cannot multiply {a.dtype} by {b.dtype}")
+        try:
+            check_operand_type(Arch.SM90A, b.dtype, b.major is Major.MN)
+        except LayoutError as err:
+            raise VerifyException(str(err)) from None
+        if b.mn not in wgmma_valid_n(a.dtype):
+            raise VerifyException(f"wgmma N must be a multiple of 8 from 8 to 256, not {b.mn}")
+        if a.k != b.k:
+            raise VerifyException(f"A has K = {a.k} but B has K = {b.k}")
+        if (acc.m, acc.n) != (64, b.mn):
+            raise VerifyException(f"the accumulator is {acc.m}x{acc.n} but A x B is 64x{b.mn}")
+        if a.k % 16:
+            raise VerifyException(f"K = {a.k} is not a whole number of 16-element (32-byte) instruction K-slices")
+        if acc.dtype not in WGMMA_ACCUMULATORS[a.dtype]:
+            raise VerifyException(f"wgmma with {a.dtype} accumulates in {' or '.join(WGMMA_ACCUMULATORS[a.dtype])}, not {acc.dtype}")
+        _check_acc_consumed(self, self.acc)
+
+
+@irdl_op_definition
+class AccToAOp(IRDLOperation):
+    """``%p = tc.acc_to_a %s : !tc.acc<64x64xf32> to !tc.afrag<64x64xbf16>`` (sm_90a): an
+    f32 accumulator rounded to 16-bit and kept in registers as the A operand of a later
+    tc.wgmma (attention's P from S). Its K columns are the accumulator's N columns; each
+    thread packs its own registers (layout/fragments.py: two n8 blocks of the accumulator
+    are one k16 slice of A), so no data moves between threads."""
+
+    name = "tc.acc_to_a"
+    acc = operand_def(AccType)
+    result = result_def(AFragType)
+    assembly_format = "$acc attr-dict `:` type($acc) `to` type($result)"
+
+    def __init__(self, acc: SSAValue, result_type: AFragType):
+        super().__init__(operands=[acc], result_types=[result_type])
+
+    def verify_(self) -> None:
+        acc, frag = self.acc.type, self.result.type
+        assert isinstance(acc, AccType) and isinstance(frag, AFragType)
+        _check_target(self, Arch.SM90A)
+        if in_gemm_kernel(self):
+            raise VerifyException("tc.acc_to_a is for single-tile kernels (a GEMM loop's accumulators are its own)")
+        if acc.dtype != "f32":
+            raise VerifyException(f"tc.acc_to_a rounds an f32 accumulator, not {acc.dtype}")
+        if (acc.m, acc.n) != (frag.mn, frag.k):
+            raise VerifyException(f"the accumulator is {acc.m}x{acc.n} but the fragment is {frag.mn}x{frag.k}: "
+                                  "A's K columns are the accumulator's N columns")
+        if acc.n % 16:
+            raise VerifyException(f"the accumulator's N = {acc.n} is not whole 16-column K-slices of A")
 
 
 @irdl_op_definition
@@ -199,4 +256,4 @@ class Tcgen05MmaOp(IRDLOperation):
 
 
 #: This module's ops, in the order dialects/tc.py registers them.
-MMA_OPS = [WgmmaOp, Tcgen05MmaOp]
+MMA_OPS = [AccToAOp, WgmmaOp, Tcgen05MmaOp]

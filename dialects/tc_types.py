@@ -209,6 +209,55 @@ class AccType(ParametrizedAttribute, TypeAttribute):
             _print_shape_and_type(printer, (self.m, self.n), self.element_type)
 
 
+@irdl_attr_definition
+class AFragType(ParametrizedAttribute, TypeAttribute):
+    """``!tc.afrag<64x64xbf16>``: an M x K A operand held in the warpgroup's registers in
+    wgmma's register-A layout (layout/fragments.py), made from an accumulator by
+    ``tc.acc_to_a`` (attention's P = softmax(S) fed to the P V wgmma)."""
+
+    name = "tc.afrag"
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+
+    def __init__(self, shape: Sequence[int], elt: Attribute):
+        super().__init__(ArrayAttr([IntAttr(d) for d in shape]), elt)
+
+    @property
+    def mn(self) -> int:
+        """M (the rows; named as TileType names them, so a wgmma reads either alike)."""
+        return self.shape.data[0].data
+
+    @property
+    def k(self) -> int:
+        return self.shape.data[1].data
+
+    @property
+    def dtype(self) -> str:
+        return dtype_name(self.element_type)
+
+    def verify(self) -> None:
+        if len(self.shape.data) != 2:
+            raise VerifyException("an A fragment is 2-d: M x K")
+        if self.mn != 64:
+            raise VerifyException(f"an A fragment is one warpgroup's 64 rows (wgmma's M), not {self.mn}")
+        if self.dtype not in ("bf16", "f16"):
+            raise VerifyException(
+                f"an A fragment made from an accumulator is bf16 or f16, not {self.dtype} (8-bit P needs "
+                "a shuffle within each quad of lanes: docs/attention.md; not built)"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, elt = _parse_shape_and_type(parser)
+        return (ArrayAttr([IntAttr(d) for d in dims]), elt)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            _print_shape_and_type(printer, (self.mn, self.k), self.element_type)
+
+
 #: WMMA shapes (M, N, K) and the operand types each takes (PTX ISA wmma.mma).
 WMMA_SHAPES: dict[str, tuple[int, int, int]] = {
     "m16n16k16": (16, 16, 16),

@@ -67,7 +67,7 @@ class ComputeDescriptorsPass(ModulePass):
             arch = Arch.SM90A if isinstance(mma, WgmmaOp) else Arch.SM100A
             try:
                 register_a = (
-                    mma.a_in_registers is not None
+                    mma.a_in_registers is not None or not isinstance(mma.a.type, TileType)  # a !tc.afrag
                     if isinstance(mma, WgmmaOp)
                     else mma.a_in_tmem is not None
                 )

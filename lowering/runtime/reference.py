@@ -66,7 +66,33 @@ class Store:
     extent: tuple[int, int] | None = None
 
 
-Step = Union[Load, Zero, Mma, Store]
+@dataclass(frozen=True)
+class Round:
+    """value = `source` rounded to `dtype` ("bf16" or "f16", round to nearest even), as
+    tc.acc_to_a rounds an accumulator into an A operand in registers. Its error scale is
+    ROUND_SCALE x |value|: where the kernel's f32 accumulator and the float64 one sit on
+    either side of a rounding boundary the two roundings differ by one place (2^-8 of the
+    value in bf16), which that scale admits under the 16-bit operands' tolerance."""
+
+    value: int
+    source: int
+    dtype: str
+
+
+#: The error scale of a rounded value, in multiples of its magnitude: one bf16 place (2^-8)
+#: over the 1e-4 tolerance of 16-bit operands (lowering/runtime/checks.py), rounded up.
+ROUND_SCALE = 40.0
+
+
+def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
+    """float64 `values` rounded to `dtype` and back (round to nearest even)."""
+    import ml_dtypes  # a dependency of lower-tc; imported where used
+
+    kind = {"bf16": ml_dtypes.bfloat16, "f16": np.float16}[dtype]
+    return values.astype(kind).astype(np.float64)
+
+
+Step = Union[Load, Zero, Mma, Store, Round]
 
 
 @dataclass(frozen=True)
@@ -122,6 +148,10 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
             if step.b_is_nk:
                 b, b_abs = b.T, b_abs.T
             env[step.result] = (c + a @ b, c_abs + a_abs @ b_abs)
+        elif isinstance(step, Round):
+            feeds[step.value] = feeds.get(step.source, frozenset())
+            rounded = round_to(env[step.source][0], step.dtype)
+            env[step.value] = (rounded, ROUND_SCALE * np.abs(rounded))
         elif isinstance(step, Store):
             if step.arg not in out.values:
                 shape = inputs[step.arg].shape

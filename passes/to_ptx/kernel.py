@@ -58,6 +58,7 @@ class KernelLowering:
     tmem_alloc: TmemAlloc | None = None  # tcgen05: the one allocation
     tmem_columns: dict[SSAValue, int] = field(default_factory=dict)  # accumulator -> first column
     frags: dict[SSAValue, SSAValue] = field(default_factory=dict)  # WMMA fragment -> registers
+    a_frags: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # !tc.afrag -> 4 b32 per K-slice
 
     # -- emission helpers -------------------------------------------------------------
 

@@ -10,25 +10,51 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout, element_type
-from lower_tc.layout.fragments import A_REGISTERS, a_register_start
+from lower_tc.layout.fragments import A_REGISTERS, K_PER_SLICE, a_from_accumulator, a_register_start
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
 from lower_tc.passes.to_ptx.kernel import KernelLowering
-from lower_tc.passes.to_ptx.values import THREADS
+from lower_tc.passes.to_ptx.values import THREADS, f32
 
+
+
+def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
+    """The accumulator rounded to 16-bit pairs as A's register fragments, 4 x b32 per
+    K-slice s: register r packs accumulator registers 8s + 2r (low half) and 8s + 2r + 1
+    (high) of the same thread (layout/fragments.py `a_from_accumulator`)."""
+    frag_t = op.result.type
+    assert isinstance(frag_t, tc.AFragType)
+    acc = kl.acc_of(op, op.acc)
+    regs = wgmma_acc(kl, op, acc)
+    k = K_PER_SLICE[16]
+    slices = []
+    for s in range(frag_t.k // k):
+        sources = a_from_accumulator(16, s)
+        frag = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(A_REGISTERS, i32),
+                        comment=f"A fragment of K-slice {s}: {frag_t.dtype} pairs of the accumulator" if s == 0 else None)
+        for r in range(A_REGISTERS):
+            lo, hi = (src.register for src in sources[0][r])  # every thread's own registers, the same indices
+            lo_v = kl.b.val(ptx.RegOfOp, [regs], f32, regs=lo)
+            hi_v = kl.b.val(ptx.RegOfOp, [regs], f32, regs=hi)
+            packed = kl.b.val(ptx.CvtOp, [hi_v, lo_v], i32, type=f"rn.{frag_t.dtype}x2.f32")
+            kl.b.emit(ptx.AssignOp, [kl.b.val(ptx.RegOfOp, [frag], i32, regs=r), packed], type="b32")
+        slices.append(frag)
+    kl.a_frags[op.result] = slices
 
 
 def lower_wgmma(kl: KernelLowering, op: tc.WgmmaOp) -> None:
     """One wgmma.mma_async per K-slice into the accumulator's registers, then commit and wait."""
     a_t, b_t = op.a.type, op.b.type
-    assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
+    assert isinstance(a_t, tc.TileType | tc.AFragType) and isinstance(b_t, tc.TileType)
     acc = kl.acc_of(op, op.acc)
     regs = wgmma_acc(kl, op, acc)
     kl.accs[op.result] = acc
     dtype = a_t.dtype
     kpi = element_type(dtype).k_per_instruction
     b_descs = [kl.desc_reg(d) for d in kl.descs(op, "tc.b_descs")]
-    register_a = op.a_in_registers is not None
-    if register_a:
+    register_a = op.a_in_registers is not None or isinstance(a_t, tc.AFragType)
+    if isinstance(a_t, tc.AFragType):
+        a_ops = kl.a_frags[op.a]  # tc.acc_to_a made them
+    elif register_a:
         a_ops = a_fragments(kl, op, kl.tiles[op.a], len(b_descs))
     else:
         a_ops = [kl.desc_reg(d) for d in kl.descs(op, "tc.a_descs")]
@@ -40,7 +66,7 @@ def lower_wgmma(kl: KernelLowering, op: tc.WgmmaOp) -> None:
             ptx.WgmmaMmaAsyncOp, [regs, a_op, b_desc],
             shape=f"m64n{b_t.mn}k{kpi}", dtype=acc.type.dtype, atype=dtype, btype=b_t.dtype,
             scale_d=1, scale=0 if is_int else 1,
-            trans_a=(1 if a_t.major is Major.MN else 0) if sixteen and not register_a else -1,
+            trans_a=(1 if a_t.major is Major.MN else 0) if sixteen and not register_a else -1,  # type: ignore[union-attr]
             trans_b=(1 if b_t.major is Major.MN else 0) if sixteen else -1,
         )
     kl.b.emit(ptx.WgmmaCommitGroupOp)
