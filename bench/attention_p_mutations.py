@@ -1,26 +1,53 @@
-"""P in registers on the GPU, right and deliberately wrong: the example
-examples/attention_p_in_registers.mlir as lowered, then with tc.acc_to_a packing each pair
-high element first, then with each K-slice of P taken from the next slice's registers.
-The right packing must pass the runner's float64 check and both wrong ones must fail it:
-the check can tell the fragment layout apart (docs/attention.md).
+"""Attention's register-level pieces on the GPU, right and deliberately wrong: each example
+as lowered must pass the runner's float64 check, and each mutation must fail it, which shows
+that the check tells the layouts apart (docs/attention.md):
+
+- examples/attention_p_in_registers.mlir: tc.acc_to_a packing each pair high element
+  first; each K-slice of P taken from the next slice's registers;
+- examples/attention_tile.mlir: the row maximum and sum reduced across two lanes of the
+  quad instead of four.
 
     python bench/attention_p_mutations.py     # on an sm_90a GPU, lower-tc installed
 """
+
+from __future__ import annotations
+
 from pathlib import Path
-import lower_tc.passes.to_ptx.wgmma as w
+
+import lower_tc.passes.to_ptx.softmax as softmax
+import lower_tc.passes.to_ptx.wgmma as wgmma
 from lower_tc.layout.fragments import a_from_accumulator as right
 from lower_tc.lowering.compile import compile_source
 from lower_tc.lowering.runtime.run import run_kernel
 
-def swapped(bits, s):
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def swapped(bits: int, s: int):
     return [[[e[1], e[0]] for e in regs] for regs in right(bits, s)]
 
-def next_slice(bits, s):
+
+def next_slice(bits: int, s: int):
     return right(bits, (s + 1) % 4)
 
-for name, fake in (("right", right), ("lo/hi swapped", swapped), ("K-slices rotated", next_slice)):
-    w.a_from_accumulator = fake
-    src = Path("examples/attention_p_in_registers.mlir").read_text()
-    k = compile_source(src, f"{name}.mlir", assemble=True)[0]
-    r = run_kernel(k, 1)
-    print(name, "PASS" if r.passed else "FAIL", r.summary().splitlines()[0][:160])
+
+def run(example: str, what: str) -> None:
+    source = (EXAMPLES / example).read_text()
+    kernel = compile_source(source, f"{what}.mlir", assemble=True)[0]
+    result = run_kernel(kernel, 1)
+    print(f"{example}, {what}: {'PASS' if result.passed else 'FAIL'}: {result.summary().splitlines()[0]}")
+
+
+def main() -> int:
+    for what, packing in (("as lowered", right), ("pairs high element first", swapped), ("K-slices rotated", next_slice)):
+        wgmma.a_from_accumulator = packing
+        run("attention_p_in_registers.mlir", what)
+    wgmma.a_from_accumulator = right
+    run("attention_tile.mlir", "as lowered")
+    softmax.QUAD_LANES = (1,)
+    run("attention_tile.mlir", "rows reduced over two lanes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -93,6 +93,7 @@ from lower_tc.dialects.tc_acc_ops import (
 )
 from lower_tc.dialects.tc_mma_ops import (
     MMA_OPS,
+    AccSoftmaxOp,
     AccToAOp,
     Tcgen05MmaOp,
     WgmmaOp,

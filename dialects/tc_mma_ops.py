@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import FloatAttr, Float32Type, UnitAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -14,6 +15,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -153,6 +155,37 @@ class WgmmaOp(IRDLOperation):
 
 
 @irdl_op_definition
+class AccSoftmaxOp(IRDLOperation):
+    """``%p = tc.acc_softmax %s scale 0.125 : !tc.acc<64x64xf32>`` (sm_90a): the softmax of
+    each row of `scale` x S, in the accumulator's layout (attention's P for a block of keys
+    that is the whole row). Each thread holds two rows' N/4 elements each; a row's maximum
+    and sum are reduced across the four threads of its quad (shfl.sync.bfly 1 and 2), the
+    exponentials are exp2((s - max) x scale x log2 e) (ex2.approx)."""
+
+    name = "tc.acc_softmax"
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    acc = operand_def(ACC)
+    result = result_def(ACC)
+    scale = prop_def(FloatAttr[Float32Type])
+    assembly_format = "$acc `scale` $scale attr-dict `:` type($acc)"
+
+    def __init__(self, acc: SSAValue, scale: float):
+        super().__init__(operands=[acc], result_types=[acc.type], properties={"scale": FloatAttr(scale, Float32Type())})
+
+    def verify_(self) -> None:
+        acc = self.acc.type
+        assert isinstance(acc, AccType)
+        _check_target(self, Arch.SM90A)
+        if in_gemm_kernel(self):
+            raise VerifyException("tc.acc_softmax is for single-tile kernels")
+        if acc.dtype != "f32" or acc.m != 64:
+            raise VerifyException(f"tc.acc_softmax works on a wgmma accumulator of 64 rows in f32, not {acc.m}x{acc.n}x{acc.dtype}")
+        value = self.scale.value.data
+        if not (math.isfinite(value) and value > 0):
+            raise VerifyException(f"the softmax scale is a finite number above 0, not {value}")
+
+
+@irdl_op_definition
 class AccToAOp(IRDLOperation):
     """``%p = tc.acc_to_a %s : !tc.acc<64x64xf32> to !tc.afrag<64x64xbf16>`` (sm_90a): an
     f32 accumulator rounded to 16-bit and kept in registers as the A operand of a later
@@ -256,4 +289,4 @@ class Tcgen05MmaOp(IRDLOperation):
 
 
 #: This module's ops, in the order dialects/tc.py registers them.
-MMA_OPS = [AccToAOp, WgmmaOp, Tcgen05MmaOp]
+MMA_OPS = [AccSoftmaxOp, AccToAOp, WgmmaOp, Tcgen05MmaOp]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import tc
-from lower_tc.lowering.runtime.reference import Load, Mma, ReferenceProgram, Round, Step, Store, Zero
+from lower_tc.lowering.runtime.reference import Load, Mma, ReferenceProgram, Round, Softmax, Step, Store, Zero
 
 
 def reference_program(kernel: Operation) -> ReferenceProgram:
@@ -42,6 +42,8 @@ def reference_program(kernel: Operation) -> ReferenceProgram:
             steps.append(Load(num(op.acc), arg(op.src)))
         elif isinstance(op, tc.WgmmaOp | tc.Tcgen05MmaOp):
             steps.append(Mma(num(op.result), num(op.a), num(op.b), num(op.acc), True, dtypes(op.a, op.b)))
+        elif isinstance(op, tc.AccSoftmaxOp):
+            steps.append(Softmax(num(op.result), num(op.acc), op.scale.value.data))
         elif isinstance(op, tc.AccToAOp):
             steps.append(Round(num(op.result), num(op.acc), op.result.type.dtype))  # type: ignore[attr-defined]
         elif isinstance(op, tc.AccStoreOp):

@@ -57,3 +57,47 @@ def test_p_in_registers_runs_right_on_the_gpu(require_gpu) -> None:
     for seed in (1, 2, 3):
         result = run_kernel(kernel, seed)
         assert result.passed, result.summary()
+
+
+TILE = ROOT / "examples" / "attention_tile.mlir"
+
+
+def _tile(assemble: bool = False):
+    return compile_source(TILE.read_text(), TILE.name, assemble=assemble)[0]
+
+
+@needs_ptxas
+def test_one_tile_attention_reduces_rows_across_quads_and_keeps_both_mmas_on_the_tensor_cores() -> None:
+    sass = disassemble(_tile(assemble=True).cubin)
+    mmas = [ln for ln in sass.splitlines() if "HGMMA" in ln]
+    assert len(mmas) == 8 and sum(bool(re.search(r"HGMMA\.\S+ R\d+, R\d+, gdesc", ln)) for ln in mmas) == 4
+    assert len(re.findall(r"SHFL\.BFLY", sass)) == 8  # max and sum, two rows, lanes 1 and 2
+    assert "MUFU.EX2" in sass
+    assert not re.search(r"\b(LDL|STL)\b", sass)
+
+
+def test_one_tile_attentions_reference_is_float64_attention_with_p_in_bf16() -> None:
+    """The runner's reference program of the example is softmax(Q K^T / 8) rounded to bf16,
+    times V, and that passes the attention check (lowering/runtime/attention_check.py)."""
+    from lower_tc.lowering.runtime.attention_check import check_attention
+    from lower_tc.lowering.runtime.reference import softmax_rows
+
+    kernel = _tile()
+    rng = np.random.default_rng(5)
+    q, k_t, v = (round_to(rng.standard_normal((64, 64)), "bf16") for _ in range(3))
+    o = reference(kernel.reference, {0: q, 1: k_t, 2: v, 3: np.zeros((64, 64))}).values[3]
+    np.testing.assert_array_equal(o, round_to(softmax_rows(q @ k_t, 0.125), "bf16") @ v)
+    bhsd = lambda x: x[None, None]  # noqa: E731
+    result = check_attention(bhsd(q), bhsd(k_t.T), bhsd(v), bhsd(o), causal=False, scale=0.125, layout="bhsd", out_dtype="f32")
+    assert result.ok, result.problems
+
+
+@pytest.mark.gpu
+def test_one_tile_attention_runs_right_on_the_gpu(require_gpu) -> None:
+    from lower_tc.lowering.runtime.run import run_kernel
+
+    require_gpu("sm_90a")
+    kernel = _tile(assemble=True)
+    for seed in (1, 2, 3):
+        result = run_kernel(kernel, seed)
+        assert result.passed, result.summary()

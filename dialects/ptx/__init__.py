@@ -24,8 +24,8 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from lower_tc.dialects.ptx.arith import (
-    AddOp, AndOp, CvtaToGlobalOp, CvtOp, DivOp, MinOp, MovOp, MulLoOp, MulWideOp, OrOp, RemOp,
-    SelpOp, SetpOp, ShlOp, ShrOp, SubOp, XorOp,
+    AddOp, AndOp, CvtaToGlobalOp, CvtOp, DivOp, Ex2Op, MaxOp, MinOp, MovOp, MulLoOp, MulOp, MulWideOp, OrOp,
+    RcpOp, RemOp, SelpOp, SetpOp, ShflBflyOp, ShlOp, ShrOp, SubOp, XorOp,
 )
 from lower_tc.dialects.ptx.base import COMMENT, Names, PtxOp, RegsType, brace, build, cta_group, regs_list
 from lower_tc.dialects.ptx.control import (
@@ -59,7 +59,7 @@ OPS = [
     LdParamOp, ParamAddrOp, SregOp, MovImmOp, SymAddrOp, FillOp, PackOp, UnpackOp, SetMaxNRegOp,
     AssignOp, RegOfOp, DeclRegsOp,
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
-    RemOp, MinOp, MovOp, SelpOp, SetpOp,
+    RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, RcpOp, ShflBflyOp,
     LabelOp, BraOp, BarSyncOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
     LdOp, StOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,

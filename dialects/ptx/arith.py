@@ -60,6 +60,22 @@ RemOp = _alu("ptx.rem", "rem")
 MinOp = _alu("ptx.min", "min")
 MovOp = _alu("ptx.mov", "mov")  # a register copy (or an f32 add of C: ptx.add with type f32)
 SelpOp = _alu("ptx.selp", "selp")  # args = (if true, if false, predicate)
+MaxOp = _alu("ptx.max", "max")
+MulOp = _alu("ptx.mul", "mul")  # floating point (mul.f32); integers have mul.lo / mul.wide
+Ex2Op = _alu("ptx.ex2", "ex2", _Cvt)  # type "approx.f32" (or approx.ftz.f32): 2^a
+RcpOp = _alu("ptx.rcp", "rcp", _Cvt)  # type "approx.ftz.f32" (or rn.f32, a subroutine call): 1 / a
+
+
+@irdl_op_definition
+class ShflBflyOp(PtxOp):
+    """``shfl.sync.bfly.b32 d, a, lane_mask, 31, 0xffffffff``: every lane of the warp takes
+    `a` from the lane whose index differs by `lane_mask` (XOR); all 32 lanes take part."""
+
+    name = "ptx.shfl_bfly"
+    lane_mask = prop_def(INT)
+
+    def render(self, n: Names) -> str:
+        return f"shfl.sync.bfly.b32 {n(self.res[0])}, {n(self.args[0])}, {self.prop('lane_mask')}, 31, -1;"
 
 
 @irdl_op_definition

@@ -79,6 +79,24 @@ class Round:
     dtype: str
 
 
+@dataclass(frozen=True)
+class Softmax:
+    """value = the softmax of each row of `scale` x `source` (tc.acc_softmax). Its error
+    scale is |p| (1 + 2 x scale x the row's largest error scale of the source): an error e
+    in the scores moves p_i by at most 2 p_i scale max|e|."""
+
+    value: int
+    source: int
+    scale: float
+
+
+def softmax_rows(values: np.ndarray, scale: float) -> np.ndarray:
+    """The softmax of each row of scale x `values`, float64."""
+    x = scale * values
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
 #: The error scale of a rounded value, in multiples of its magnitude: one bf16 place (2^-8)
 #: over the 1e-4 tolerance of 16-bit operands (lowering/runtime/checks.py), rounded up.
 ROUND_SCALE = 40.0
@@ -92,7 +110,7 @@ def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
     return values.astype(kind).astype(np.float64)
 
 
-Step = Union[Load, Zero, Mma, Store, Round]
+Step = Union[Load, Zero, Mma, Store, Round, Softmax]
 
 
 @dataclass(frozen=True)
@@ -148,6 +166,11 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
             if step.b_is_nk:
                 b, b_abs = b.T, b_abs.T
             env[step.result] = (c + a @ b, c_abs + a_abs @ b_abs)
+        elif isinstance(step, Softmax):
+            feeds[step.value] = feeds.get(step.source, frozenset())
+            source, source_scale = env[step.source]
+            p = softmax_rows(source, step.scale)
+            env[step.value] = (p, p * (1 + 2 * step.scale * source_scale.max(axis=1, keepdims=True)))
         elif isinstance(step, Round):
             feeds[step.value] = feeds.get(step.source, frozenset())
             rounded = round_to(env[step.source][0], step.dtype)

@@ -21,6 +21,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.passes.to_ptx.accumulators import lower_acc_load, lower_acc_store, lower_acc_zero
 from lower_tc.passes.to_ptx.copies import lower_copy, lower_smem_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering, Lowering
+from lower_tc.passes.to_ptx.softmax import lower_acc_softmax
 from lower_tc.passes.to_ptx.tcgen05 import lower_tcgen05_mma
 from lower_tc.passes.to_ptx.wgmma import lower_acc_to_a, lower_wgmma
 from lower_tc.passes.to_ptx.wmma import lower_wmma_load, lower_wmma_mma, lower_wmma_store, lower_wmma_zero
@@ -33,6 +34,7 @@ LOWERINGS: Mapping[type[Operation], Lowering] = {
     tc.AccLoadOp: lower_acc_load,
     tc.WgmmaOp: lower_wgmma,
     tc.AccToAOp: lower_acc_to_a,
+    tc.AccSoftmaxOp: lower_acc_softmax,
     tc.Tcgen05MmaOp: lower_tcgen05_mma,
     tc.AccStoreOp: lower_acc_store,
     tc.WmmaLoadOp: lower_wmma_load,

@@ -1,0 +1,75 @@
+"""tc.acc_softmax -> the softmax of each row of a wgmma accumulator, in its registers.
+
+In the accumulator fragment (layout/fragments.py) thread 4g + q of warp w holds rows
+16w + g (registers i with (i % 4) // 2 = 0) and 16w + g + 8 (the others), N/4 elements of
+each, and the four threads of a quad hold the whole of those two rows between them. So
+each row's maximum and sum are the thread's own, then reduced across its quad with
+shfl.sync.bfly 1 and 2 (every lane ends with the row's value). The exponentials are
+exp2(s c - m c) with c = scale x log2 e (ex2.approx, as FlashAttention computes them), the
+row's largest element giving exactly 1, and each is multiplied by the reciprocal of its
+row's sum (rcp.approx.ftz: rcp.rn.f32 is a subroutine call, and a call in the kernel makes
+ptxas serialize every wgmma, C7509, as nvJitLink showed on the H100).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.passes.to_ptx.accumulators import wgmma_acc, wgmma_regs_type
+from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.values import Acc, f32
+
+#: Lanes of a quad: the butterfly distances that reduce a row across it.
+QUAD_LANES = (1, 2)
+
+
+def f32_immediate(value: float) -> str:
+    """PTX's exact hexadecimal spelling of an f32 (0fXXXXXXXX)."""
+    return "0f" + struct.pack(">f", value).hex().upper()
+
+
+def _quad_reduce(kl: KernelLowering, x: SSAValue, op: type) -> SSAValue:
+    for lane in QUAD_LANES:
+        other = kl.b.val(ptx.ShflBflyOp, [x], f32, lane_mask=lane)
+        x = kl.b.val(op, [x, other], f32, type="f32")
+    return x
+
+
+def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
+    """The result is a new register run of the accumulator's type (module docstring)."""
+    t = op.acc.type
+    assert isinstance(t, tc.AccType)
+    b = kl.b
+    regs = wgmma_acc(kl, op, kl.acc_of(op, op.acc))
+    scale = op.scale.value.data
+    c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
+              comment=f"softmax of each row of {scale:g} x S: exp2 of (s - max) x {scale:g} x log2 e")
+    out = b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t))
+    for half in (0, 1):  # rows g and g + 8 of the thread's warp
+        index = [i for i in range(t.n // 2) if (i % 4) // 2 == half]
+        values = [b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in index]
+        top = values[0]
+        for v in values[1:]:
+            top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
+        top = _quad_reduce(kl, top, ptx.MaxOp)
+        top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
+        exps = []
+        for v in values:
+            x = b.val(ptx.SubOp, [b.val(ptx.MulOp, [v, c], f32, type="f32"), top_c], f32, type="f32")
+            exps.append(b.val(ptx.Ex2Op, [x], f32, type="approx.f32"))
+        total = exps[0]
+        for e in exps[1:]:
+            total = b.val(ptx.AddOp, [total, e], f32, type="f32")
+        total = _quad_reduce(kl, total, ptx.AddOp)
+        inverse = b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")  # MUFU.RCP: rcp.rn is a subroutine call, which serializes wgmma
+        for i, e in zip(index, exps):
+            p = b.val(ptx.MulOp, [e, inverse], f32, type="f32")
+            b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), p], type="f32")
+    kl.accs[op.result] = Acc(t, "zero", regs=out, origin=op.result)  # its registers are set: init is not read
+
+
+__all__ = ["QUAD_LANES", "f32_immediate", "lower_acc_softmax"]
