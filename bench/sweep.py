@@ -26,7 +26,8 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from dataclasses import dataclass
 
 ELEMENT = {
@@ -187,18 +188,45 @@ def offset_configs() -> Iterator[Config]:
                 break
 
 
-def ci_subset() -> list[Config]:
-    """A representative slice for CI (assembled and SASS-checked, no GPU): every dtype,
-    major pair, swizzle and copy path once, at a few N and K."""
+def value_pairs(signature: tuple) -> set[tuple]:
+    """Every pair of a signature's axis values, each with its axes' positions."""
+    return {(i, signature[i], j, signature[j]) for i in range(len(signature)) for j in range(i + 1, len(signature))}
+
+
+def pairwise(configs: list, signature: Callable[[Any], tuple]) -> list:
+    """The configurations (in order) that each bring a pair of axis values none before them
+    had: every pair of values that occurs among `configs` occurs in the result, in about a
+    quarter as many configurations (pairwise coverage)."""
     seen: set[tuple] = set()
     out = []
-    for c in itertools.chain(all_configs(), offset_configs()):
-        sig = (c.dtype, c.b_dtype, c.a_major, c.b_major, c.swizzle, c.copy, c.a_regs, c.acc,
-               c.a_offset >= 0, c.relative, c.a_global, c.b_global, c.pad > 0)
-        if sig not in seen:
-            seen.add(sig)
+    for c in configs:
+        pairs = value_pairs(signature(c))
+        if not pairs <= seen:
+            seen |= pairs
             out.append(c)
     return out
+
+
+def ci_signature(c: Config) -> tuple:
+    """What the CI slice tells configurations apart by (the major pair one axis, so that
+    every type meets every pair)."""
+    return (c.dtype, c.b_dtype, (c.a_major, c.b_major), c.swizzle, c.copy, c.a_regs, c.acc,
+            c.a_offset >= 0, c.relative, c.a_global, c.b_global, c.pad > 0)
+
+
+def ci_subset() -> list[Config]:
+    """A representative slice for CI (assembled and SASS-checked, no GPU): of the
+    configurations with distinct `ci_signature`s, every pair of axis values (dtype, major
+    pair, swizzle, copy path, register A, accumulator, offsets, ...) at least once; the
+    whole sweep runs on the GPU (docs/sweep.md)."""
+    seen: set[tuple] = set()
+    distinct = []
+    for c in itertools.chain(all_configs(), offset_configs()):
+        sig = ci_signature(c)
+        if sig not in seen:
+            seen.add(sig)
+            distinct.append(c)
+    return pairwise(distinct, ci_signature)
 
 
 # -- IR ---------------------------------------------------------------------------------------
@@ -391,18 +419,14 @@ def tc5_configs() -> Iterator[Tc5Config]:
                 yield c
 
 
+def tc5_signature(c: Tc5Config) -> tuple:
+    return (c.dtype, c.b_dtype, c.m, (c.a_major, c.b_major), c.copy, c.a_tmem, c.acc, c.c_load, c.swizzle)
+
+
 def tc5_ci_subset() -> list[Tc5Config]:
-    """Every type pair with each M, major pair, copy path, A source, accumulator and C,
-    and every (type, major, swizzle), at least once."""
-    seen: set[tuple] = set()
-    out = []
-    for c in tc5_configs():
-        sigs = [(c.dtype, c.b_dtype, c.m, c.a_major, c.b_major, c.copy, c.a_tmem, c.acc, c.c_load),
-                (c.dtype, c.a_major, c.b_major, c.swizzle)]
-        if any(sig not in seen for sig in sigs):
-            seen.update(sigs)
-            out.append(c)
-    return out
+    """Every type with each M, major pair, swizzle, copy path, A source, accumulator and C,
+    and every type pair, at least once: pairwise over the tcgen05 configurations."""
+    return pairwise(list(tc5_configs()), tc5_signature)
 
 
 def tc5_global(rows: int, cols: int, element: str, k_contiguous_dim: int | None) -> str:
