@@ -168,35 +168,20 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             printer.print_attribute(self.layout)
 
 
-@irdl_attr_definition
-class AccType(ParametrizedAttribute, TypeAttribute):
-    """``!tc.acc<64x128xf32>``: an M x N accumulator (registers, or tensor memory on sm_100a)."""
-
-    name = "tc.acc"
+class _Matrix:
+    """The parameters of a 2-d register type (its shape, its element type): built from a
+    shape and written ``<RxCxT>``. A mixin of methods only: each type declares the two
+    parameters itself, as xDSL reads them from the class."""
 
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
 
     def __init__(self, shape: Sequence[int], elt: Attribute):
-        super().__init__(ArrayAttr([IntAttr(d) for d in shape]), elt)
-
-    @property
-    def m(self) -> int:
-        return self.shape.data[0].data
-
-    @property
-    def n(self) -> int:
-        return self.shape.data[1].data
+        super().__init__(ArrayAttr([IntAttr(d) for d in shape]), elt)  # type: ignore[call-arg]
 
     @property
     def dtype(self) -> str:
         return dtype_name(self.element_type)
-
-    def verify(self) -> None:
-        if len(self.shape.data) != 2:
-            raise VerifyException("an accumulator is 2-d: M x N")
-        if self.dtype not in ("f32", "f16", "s32"):
-            raise VerifyException(f"accumulators are f32, f16 or s32 (i32), not {self.dtype}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -206,11 +191,35 @@ class AccType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            _print_shape_and_type(printer, (self.m, self.n), self.element_type)
+            _print_shape_and_type(printer, tuple(d.data for d in self.shape.data), self.element_type)
 
 
 @irdl_attr_definition
-class AFragType(ParametrizedAttribute, TypeAttribute):
+class AccType(_Matrix, ParametrizedAttribute, TypeAttribute):
+    """``!tc.acc<64x128xf32>``: an M x N accumulator (registers, or tensor memory on sm_100a)."""
+
+    name = "tc.acc"
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+
+    @property
+    def m(self) -> int:
+        return self.shape.data[0].data
+
+    @property
+    def n(self) -> int:
+        return self.shape.data[1].data
+
+    def verify(self) -> None:
+        if len(self.shape.data) != 2:
+            raise VerifyException("an accumulator is 2-d: M x N")
+        if self.dtype not in ("f32", "f16", "s32"):
+            raise VerifyException(f"accumulators are f32, f16 or s32 (i32), not {self.dtype}")
+
+
+@irdl_attr_definition
+class AFragType(_Matrix, ParametrizedAttribute, TypeAttribute):
     """``!tc.afrag<64x64xbf16>``: an M x K A operand held in the warpgroup's registers in
     wgmma's register-A layout (layout/fragments.py), made from an accumulator by
     ``tc.acc_to_a`` (attention's P = softmax(S) fed to the P V wgmma)."""
@@ -220,9 +229,6 @@ class AFragType(ParametrizedAttribute, TypeAttribute):
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
 
-    def __init__(self, shape: Sequence[int], elt: Attribute):
-        super().__init__(ArrayAttr([IntAttr(d) for d in shape]), elt)
-
     @property
     def mn(self) -> int:
         """M (the rows; named as TileType names them, so a wgmma reads either alike)."""
@@ -231,10 +237,6 @@ class AFragType(ParametrizedAttribute, TypeAttribute):
     @property
     def k(self) -> int:
         return self.shape.data[1].data
-
-    @property
-    def dtype(self) -> str:
-        return dtype_name(self.element_type)
 
     def verify(self) -> None:
         if len(self.shape.data) != 2:
@@ -246,16 +248,6 @@ class AFragType(ParametrizedAttribute, TypeAttribute):
                 f"an A fragment made from an accumulator is bf16 or f16, not {self.dtype} (8-bit P needs "
                 "a shuffle within each quad of lanes: docs/attention.md; not built)"
             )
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            dims, elt = _parse_shape_and_type(parser)
-        return (ArrayAttr([IntAttr(d) for d in dims]), elt)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            _print_shape_and_type(printer, (self.mn, self.k), self.element_type)
 
 
 #: WMMA shapes (M, N, K) and the operand types each takes (PTX ISA wmma.mma).

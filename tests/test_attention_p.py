@@ -48,15 +48,6 @@ def test_the_reference_rounds_s_to_bf16_before_p_v() -> None:
     assert out.written[3].all()
 
 
-@pytest.mark.gpu
-def test_p_in_registers_runs_right_on_the_gpu(require_gpu) -> None:
-    from lower_tc.lowering.runtime.run import run_kernel
-
-    require_gpu("sm_90a")
-    kernel = _kernel(assemble=True)
-    for seed in (1, 2, 3):
-        result = run_kernel(kernel, seed)
-        assert result.passed, result.summary()
 
 
 TILE = ROOT / "examples" / "attention_tile.mlir"
@@ -93,11 +84,13 @@ def test_one_tile_attentions_reference_is_float64_attention_with_p_in_bf16() -> 
 
 
 @pytest.mark.gpu
-def test_one_tile_attention_runs_right_on_the_gpu(require_gpu) -> None:
+@pytest.mark.parametrize("path", [EXAMPLE, TILE], ids=lambda p: p.stem)
+def test_the_attention_examples_run_right_on_the_gpu(path, require_gpu) -> None:
+    """P in registers and one-tile attention against float64, three seeds each."""
     from lower_tc.lowering.runtime.run import run_kernel
 
     require_gpu("sm_90a")
-    kernel = _tile(assemble=True)
+    kernel = compile_source(path.read_text(), path.name, assemble=True)[0]
     for seed in (1, 2, 3):
         result = run_kernel(kernel, seed)
         assert result.passed, result.summary()
