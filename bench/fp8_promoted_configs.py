@@ -45,9 +45,7 @@ def main() -> int:
             lower_tc.matmul(a, b, out=d, **options)
             torch.cuda.synchronize()
             runs[name] = options
-        except lower_tc.LaunchError as err:
-            print(f"{name}: refused: {err}")
-        except lower_tc.CompileError as err:
+        except (lower_tc.LaunchError, lower_tc.CompileError) as err:
             print(f"{name}: refused: {err}")
     samples: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(15):

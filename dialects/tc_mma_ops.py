@@ -28,8 +28,8 @@ from lower_tc.layout.instr_desc import InstrDescriptor
 from lower_tc.layout.targets import Arch, check_operand_type
 
 
-def _check_pair(a: TileType, b: TileType, acc: AccType, b_share: int = 1) -> None:
-    """A x B fills the accumulator; with b_share = 2 (a CTA pair's MMA) this CTA's B tile
+def _check_pair(a: TileType | AFragType, b: TileType, acc: AccType, b_share: int = 1) -> None:
+    """A x B fills the accumulator (A a tile, or a register fragment); with b_share = 2 (a CTA pair's MMA) this CTA's B tile
     holds half of the accumulator's columns and the peer's the other half."""
     if a.k != b.k:
         raise VerifyException(f"A has K = {a.k} but B has K = {b.k}")
@@ -106,17 +106,18 @@ class WgmmaOp(IRDLOperation):
         a, b, acc = self.a.type, self.b.type, self.acc.type
         assert isinstance(a, TileType | AFragType) and isinstance(b, TileType) and isinstance(acc, AccType)
         _check_target(self, Arch.SM90A)
-        if isinstance(a, AFragType):
-            self._verify_fragment_a(a, b, acc)
-            return
-        if a.mn != 64 and not (in_gemm_kernel(self) and a.mn % 64 == 0 and a.mn <= 256):
+        fragment = isinstance(a, AFragType)  # A already in registers (tc.acc_to_a): 64 rows, 16-bit
+        if fragment and self.a_in_registers is not None:
+            raise VerifyException("A is a register fragment already: `a_in_registers` loads a tile's A into registers")
+        if not fragment and a.mn != 64 and not (in_gemm_kernel(self) and a.mn % 64 == 0 and a.mn <= 256):
             raise VerifyException(lost_gemm_loop(enclosing_kernel(self)) or f"wgmma has M = 64: the A tile is {a.mn}x{a.k}")
         pair = {a.dtype, b.dtype}
         same_kind = a.dtype == b.dtype or pair <= {"e4m3", "e5m2"} or pair <= {"s8", "u8"}
         if not same_kind:
             raise VerifyException(f"wgmma cannot multiply {a.dtype} by {b.dtype}")
         try:
-            check_operand_type(Arch.SM90A, a.dtype, a.major is Major.MN)
+            if not fragment:  # a fragment has no shared-memory layout to check
+                check_operand_type(Arch.SM90A, a.dtype, a.major is Major.MN)
             check_operand_type(Arch.SM90A, b.dtype, b.major is Major.MN)
         except LayoutError as err:
             raise VerifyException(str(err)) from None
@@ -127,30 +128,8 @@ class WgmmaOp(IRDLOperation):
         if acc.dtype not in WGMMA_ACCUMULATORS[a.dtype]:
             allowed = " or ".join(WGMMA_ACCUMULATORS[a.dtype])
             raise VerifyException(f"wgmma with {a.dtype} accumulates in {allowed}, not {acc.dtype}")
-        if self.a_in_registers is not None and a.major is not Major.K:
+        if self.a_in_registers is not None and a.major is not Major.K:  # type: ignore[union-attr]  # (a tile: refused above for a fragment)
             raise VerifyException("wgmma with A in registers needs a K-major A tile")
-        _check_acc_consumed(self, self.acc)
-
-    def _verify_fragment_a(self, a: AFragType, b: TileType, acc: AccType) -> None:
-        """A already in registers (`tc.acc_to_a`): a 16-bit A and B of its type, K agreeing."""
-        if self.a_in_registers is not None:
-            raise VerifyException("A is a register fragment already: `a_in_registers` loads a tile's A into registers")
-        if b.dtype != a.dtype:
-            raise VerifyException(f"wgmma cannot multiply {a.dtype} by {b.dtype}")
-        try:
-            check_operand_type(Arch.SM90A, b.dtype, b.major is Major.MN)
-        except LayoutError as err:
-            raise VerifyException(str(err)) from None
-        if b.mn not in wgmma_valid_n(a.dtype):
-            raise VerifyException(f"wgmma N must be a multiple of 8 from 8 to 256, not {b.mn}")
-        if a.k != b.k:
-            raise VerifyException(f"A has K = {a.k} but B has K = {b.k}")
-        if (acc.m, acc.n) != (64, b.mn):
-            raise VerifyException(f"the accumulator is {acc.m}x{acc.n} but A x B is 64x{b.mn}")
-        if a.k % 16:
-            raise VerifyException(f"K = {a.k} is not a whole number of 16-element (32-byte) instruction K-slices")
-        if acc.dtype not in WGMMA_ACCUMULATORS[a.dtype]:
-            raise VerifyException(f"wgmma with {a.dtype} accumulates in {' or '.join(WGMMA_ACCUMULATORS[a.dtype])}, not {acc.dtype}")
         _check_acc_consumed(self, self.acc)
 
 

@@ -5,6 +5,7 @@ to bf16 before P V, and on a GPU the kernel matches float64 (docs/attention.md).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,12 +17,13 @@ from lower_tc.lowering.compile import compile_source
 from lower_tc.lowering.runtime.reference import Round, reference, round_to
 
 EXAMPLE = ROOT / "examples" / "attention_p_in_registers.mlir"
+TILE = ROOT / "examples" / "attention_tile.mlir"
 needs_ptxas = pytest.mark.skipif(find_tool("ptxas") is None or find_disassembler() is None,
                                  reason="ptxas or nvdisasm/cuobjdump not found (pip install 'lower-tc[test]')")
 
 
-def _kernel(assemble: bool = False):
-    return compile_source(EXAMPLE.read_text(), EXAMPLE.name, assemble=assemble)[0]
+def _kernel(path: Path = EXAMPLE, assemble: bool = False):
+    return compile_source(path.read_text(), path.name, assemble=assemble)[0]
 
 
 @needs_ptxas
@@ -50,16 +52,10 @@ def test_the_reference_rounds_s_to_bf16_before_p_v() -> None:
 
 
 
-TILE = ROOT / "examples" / "attention_tile.mlir"
-
-
-def _tile(assemble: bool = False):
-    return compile_source(TILE.read_text(), TILE.name, assemble=assemble)[0]
-
 
 @needs_ptxas
 def test_one_tile_attention_reduces_rows_across_quads_and_keeps_both_mmas_on_the_tensor_cores() -> None:
-    sass = disassemble(_tile(assemble=True).cubin)
+    sass = disassemble(_kernel(TILE, assemble=True).cubin)
     mmas = [ln for ln in sass.splitlines() if "HGMMA" in ln]
     assert len(mmas) == 8 and sum(bool(re.search(r"HGMMA\.\S+ R\d+, R\d+, gdesc", ln)) for ln in mmas) == 4
     assert len(re.findall(r"SHFL\.BFLY", sass)) == 8  # max and sum, two rows, lanes 1 and 2
@@ -73,7 +69,7 @@ def test_one_tile_attentions_reference_is_float64_attention_with_p_in_bf16() -> 
     from lower_tc.lowering.runtime.attention_check import check_attention
     from lower_tc.lowering.runtime.reference import softmax_rows
 
-    kernel = _tile()
+    kernel = _kernel(TILE)
     rng = np.random.default_rng(5)
     q, k_t, v = (round_to(rng.standard_normal((64, 64)), "bf16") for _ in range(3))
     o = reference(kernel.reference, {0: q, 1: k_t, 2: v, 3: np.zeros((64, 64))}).values[3]
@@ -90,7 +86,7 @@ def test_the_attention_examples_run_right_on_the_gpu(path, require_gpu) -> None:
     from lower_tc.lowering.runtime.run import run_kernel
 
     require_gpu("sm_90a")
-    kernel = compile_source(path.read_text(), path.name, assemble=True)[0]
+    kernel = _kernel(path, assemble=True)
     for seed in (1, 2, 3):
         result = run_kernel(kernel, seed)
         assert result.passed, result.summary()

@@ -75,13 +75,23 @@ def reference(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool, scal
               layout: str = "bshd", rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(O, log-sum-exp) in float64: O as (batch, heads, rows, head dim) and the log-sum-exp
     as (batch, heads, rows), for the query `rows` (all where None), whatever `layout`."""
-    qh, kh, vh = _bhsd(q, layout, "Q"), _bhsd(k, layout, "K"), _bhsd(v, layout, "V")
-    b, h, hk, sq, sk, d = _shapes(qh, kh, vh)
+    (out,), lse = _attend(q, k, (v,), causal=causal, scale=scale, layout=layout, rows=rows)
+    return out, lse
+
+
+def _attend(q: np.ndarray, k: np.ndarray, values: tuple[np.ndarray, ...], *, causal: bool, scale: float,
+            layout: str, rows: np.ndarray | None) -> tuple[list[np.ndarray], np.ndarray]:
+    """P V for each V of `values` (each of K's shape), P computed once per head, and the
+    log-sum-exp: O for `reference`, and O with sum_j p_ij |v_jd| (the scale of the error
+    P's rounding can make) for `check_attention` from one softmax."""
+    qh, kh = _bhsd(q, layout, "Q"), _bhsd(k, layout, "K")
+    vhs = [_bhsd(v, layout, "V") for v in values]
+    b, h, hk, sq, sk, d = _shapes(qh, kh, vhs[0])
     rows = np.arange(sq) if rows is None else np.asarray(rows)
     seen = visible_keys(sq, sk, causal)[rows]
     mask = np.arange(sk)[None, :] < seen[:, None]  # rows x S_k
     group = h // hk
-    out = np.zeros((b, h, len(rows), d))
+    outs = [np.zeros((b, h, len(rows), d)) for _ in vhs]
     lse = np.full((b, h, len(rows)), -np.inf)
     for head in range(h):
         kv = head // group
@@ -94,16 +104,9 @@ def reference(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool, scal
         with np.errstate(invalid="ignore", divide="ignore"):
             p = np.where(total > 0, p / total, 0.0)
             lse[:, head] = np.where(some[..., 0], (m + np.log(total))[..., 0], -np.inf)
-        out[:, head] = np.einsum("brk,bkd->brd", p, vh[:, kv])
-    return out, lse
-
-
-def weights_times_abs_v(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool, scale: float,
-                        layout: str, rows: np.ndarray) -> np.ndarray:
-    """sum_j p_ij |v_jd| for the query `rows`, (batch, heads, rows, head dim): the scale of
-    the error P's rounding can make in O."""
-    abs_v = np.abs(np.asarray(v, dtype=np.float64))
-    return reference(q, k, abs_v, causal=causal, scale=scale, layout=layout, rows=rows)[0]
+        for out, vh in zip(outs, vhs):
+            out[:, head] = np.einsum("brk,bkd->brd", p, vh[:, kv])
+    return outs, lse
 
 
 def sample_rows(rng: np.random.Generator, sq: int, sk: int) -> np.ndarray:
@@ -142,9 +145,9 @@ def check_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, o: np.ndarray, 
     if got.shape != qh.shape:
         raise ValueError(f"O's shape {np.shape(o)} is not Q's {np.shape(q)}")
     rows = sample_rows(rng, sq, sk)
-    want, want_lse = reference(q, k, v, causal=causal, scale=scale, layout=layout, rows=rows)
-    bound = 2 * ROUNDING[p_dtype] * weights_times_abs_v(q, k, v, causal=causal, scale=scale, layout=layout, rows=rows) \
-        + ROUNDING[out_dtype] * np.abs(want)
+    (want, weighted_abs_v), want_lse = _attend(q, k, (v, np.abs(np.asarray(v, dtype=np.float64))), causal=causal,
+                                               scale=scale, layout=layout, rows=rows)
+    bound = 2 * ROUNDING[p_dtype] * weighted_abs_v + ROUNDING[out_dtype] * np.abs(want)
     here = got[:, :, rows]
     nan = int(np.isnan(here).sum())
     err = np.abs(here - want)
@@ -176,4 +179,4 @@ def check_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, o: np.ndarray, 
 
 
 __all__ = ["FULL_CHECK_LIMIT", "LAYOUTS", "ROUNDING", "SAMPLE_ROWS", "AttentionCheck", "check_attention", "reference",
-           "sample_rows", "visible_keys", "weights_times_abs_v"]
+           "sample_rows", "visible_keys"]

@@ -18,6 +18,8 @@ from typing import Union
 
 import numpy as np
 
+from lower_tc.lowering.runtime.inputs import STORAGE
+
 
 @dataclass(frozen=True)
 class Load:
@@ -103,11 +105,8 @@ ROUND_SCALE = 40.0
 
 
 def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
-    """float64 `values` rounded to `dtype` and back (round to nearest even)."""
-    import ml_dtypes  # a dependency of lower-tc; imported where used
-
-    kind = {"bf16": ml_dtypes.bfloat16, "f16": np.float16}[dtype]
-    return values.astype(kind).astype(np.float64)
+    """float64 `values` rounded to `dtype`'s storage type and back (round to nearest even)."""
+    return values.astype(STORAGE[dtype]).astype(np.float64)
 
 
 Step = Union[Load, Zero, Mma, Store, Round, Softmax]

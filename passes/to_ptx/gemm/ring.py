@@ -38,6 +38,11 @@ class Step:
     first: SSAValue | None  # None: every iteration releases
     prev_empty: SSAValue
 
+    @property
+    def releases_own(self) -> bool:
+        """Whether the step releases its own stage (a consumer of depth 0)."""
+        return self.prev is self.s
+
 
 @dataclass(frozen=True)
 class Ring:

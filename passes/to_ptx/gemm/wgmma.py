@@ -128,8 +128,8 @@ class Wgmma:
             b.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **{**self.props, **({"scale_d": 0} if fresh else {})})
         b.emit(ptx.WgmmaCommitGroupOp)
         if self.total is not None:
-            own = st.prev is st.s  # a step that releases its own stage (the warp-specialised schedule)
-            b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="promoted: this step's MMAs are done" + (": release its stage" if own else ""))
+            done = "promoted: this step's MMAs are done" + (": release its stage" if st.releases_own else "")
+            b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment=done)
             self.promote(b)
         else:
             b.emit(ptx.WgmmaWaitGroupOp, pending=self.depth, comment=f"iteration i-{self.depth}'s MMAs are done: release its stage")
