@@ -1,7 +1,8 @@
 // Diagnostics of P in registers (tc.acc_to_a and a tc.wgmma reading a !tc.afrag), each
 // located: an accumulator that is not f32, a fragment whose shape is not the accumulator's,
 // an 8-bit fragment (its quad shuffle is not built), A's K against B's, `a_in_registers` on
-// a fragment, mixed 16-bit types, sm_100a.
+// a fragment, mixed 16-bit types, sm_100a; an accumulator N that is not whole k16 slices, a
+// fragment of other than 64 rows, tc.acc_to_a in a loop-level GEMM kernel.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 func.func @f16_acc(%Q: memref<64x64xf16>, %D: memref<64x64xf16>) attributes {tc.target = "sm_90a"} {
   %q = tc.smem_tile : !tc.tile<64x64xf16, #tc.layout<k, swizzle = auto>>
@@ -91,3 +92,39 @@ func.func @sm100(%D: memref<128x64xf32>) attributes {tc.target = "sm_100a"} {
   func.return
 }
 // CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_to_a needs target sm_90a, but the kernel targets sm_100a{{$}}
+
+// -----
+
+func.func @n24(%Q: memref<64x64xbf16>, %K: memref<64x24xbf16>) attributes {tc.target = "sm_90a"} {
+  %q = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile : !tc.tile<24x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %Q to %q as a : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %K to %k as b : memref<64x24xbf16>, !tc.tile<24x64xbf16, #tc.layout<k, swizzle = auto>>
+  %zero = tc.acc_zero : !tc.acc<64x24xf32>
+  %s = tc.wgmma %q, %k, %zero : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<24x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x24xf32>
+  %p = tc.acc_to_a %s : !tc.acc<64x24xf32> to !tc.afrag<64x24xbf16>
+  func.return
+}
+// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: the accumulator's N = 24 is not whole 16-column K-slices of A{{$}}
+
+// -----
+
+func.func @rows(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %zero = tc.acc_zero : !tc.acc<64x64xf32>
+  %p = tc.acc_to_a %zero : !tc.acc<64x64xf32> to !tc.afrag<128x64xbf16>
+  func.return
+}
+// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:50: error: an A fragment is one warpgroup's 64 rows (wgmma's M), not 128{{$}}
+
+// -----
+
+func.func @in_loop_a(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+  }
+  %zero = tc.acc_zero : !tc.acc<64x64xf32>
+  %p = tc.acc_to_a %zero : !tc.acc<64x64xf32> to !tc.afrag<64x64xbf16>
+  func.return
+}
+// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_to_a is for single-tile kernels (a GEMM loop's accumulators are its own){{$}}

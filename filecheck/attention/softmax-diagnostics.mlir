@@ -1,5 +1,6 @@
 // Diagnostics of tc.acc_softmax, each located: a scale that is not a finite number above 0,
-// an accumulator that is not f32 (its 64-row wgmma fragment), sm_100a.
+// an accumulator that is not f32 (its 64-row wgmma fragment), sm_100a, a loop-level GEMM
+// kernel, a negative scale.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 func.func @zero_scale(%Q: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
   %q = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
@@ -31,3 +32,25 @@ func.func @sm100(%D: memref<128x64xf32>) attributes {tc.target = "sm_100a"} {
   func.return
 }
 // CHECK: softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_softmax needs target sm_90a, but the kernel targets sm_100a{{$}}
+
+// -----
+
+func.func @in_loop_s(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+  }
+  %zero = tc.acc_zero : !tc.acc<64x64xf32>
+  %p = tc.acc_softmax %zero scale 0.5 : !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK: softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_softmax is for single-tile kernels{{$}}
+
+// -----
+
+func.func @negative_scale(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %zero = tc.acc_zero : !tc.acc<64x64xf32>
+  %p = tc.acc_softmax %zero scale -0.5 : !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK: softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: the softmax scale is a finite number above 0, not -0.5{{$}}
