@@ -20,7 +20,8 @@ the batch in the tile walk, the register and TMA-store epilogues), B one matrix 
 batch (2-d, or a batch of 1), sizes known at launch, C, and padding between matrices
 (checked untouched like the padding between rows).
 
-Split-K GEMMs (`split_k_cases`, after the batched ones; `--match split_k`): S CTAs of a
+Split-K GEMMs (`split_k_cases`, after the batched ones; `--match split_k`; through global
+memory `--match reduceglobal`): S CTAs of a
 cluster per tile at ragged shapes and long K, every type, the schedules, C, sizes known at
 launch (ranks with an empty K slice), batches, and the shapes split-K is for.
 """
@@ -33,6 +34,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from lower_tc.layout.dtypes import element_type
 from lower_tc.lowering.api.matmul_program import ELEMENT_BYTES, Matrix, dense_ld, matmul_program
 from lower_tc.lowering.runtime.sizes import BatchShape
 
@@ -282,7 +284,57 @@ def split_k_cases() -> list[GemmCase]:
         out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, a == "bf16", (128, 128, 128, 4), options="split_k = 8"))
         out.append(GemmCase(a, b, acc, d, 16, 4096, 4096, True, False, (64, 128, 128, 4), options="split_k = 4"))
         out.append(GemmCase(a, b, acc, d, 128, 1536, 7168, True, False, (128, 128, 128, 4), options="split_k = 4"))
-    return out + split_k_default_cases()
+    return out + split_k_global_cases() + split_k_default_cases()
+
+
+#: Split-K through global memory: `reduce = "global"` after the split.
+GLOBAL = ', reduce = "global"'
+
+
+def split_k_global_cases() -> list[GemmCase]:
+    """Split-K through global memory (`reduce = "global"`): every type but the f16
+    accumulator's at S = 2, 5, 16 (ragged, K not a multiple of BK), the bf16 transposes,
+    the options above and S = 12 and 32 on four types and shapes, fixed configurations, C,
+    sizes known at launch (K = 40: one K tile for four CTAs), batches, and the shapes it is
+    for, among them grids of more CTAs than the GPU runs at once."""
+    out: list[GemmCase] = []
+    kinds = [t for t in TYPES if t[2] != "f16"]
+    for a, b, acc, d in kinds:
+        for s in (2, 5, 16):
+            out.append(GemmCase(a, b, acc, d, 200, 136, 2050, True, False, None, options=f"split_k = {s}{GLOBAL}"))
+    for a_row, b_row in [(True, False), (False, False), (False, True)]:
+        for shape in SPLIT_K_SHAPES[:2]:
+            out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, a_row, b_row, None, options=f"split_k = 4{GLOBAL}"))
+    for a, b, acc, d in (TYPES[0], TYPES[1], TYPES[4], TYPES[7]):
+        for shape in SPLIT_K_SHAPES:
+            for options in SPLIT_K_OPTIONS[1:] + ["split_k = 12", "split_k = 32"]:
+                split = int(options.split(",")[0].split("=")[1])
+                if -(-shape[2] // (1024 // element_type(a).bits)) < split:  # fewer K tiles than CTAs: refused
+                    continue
+                out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, options=options + GLOBAL))
+    for config, options in (((128, 256, 128, 3), "split_k = 2"), ((64, 128, 128, 4), "split_k = 4"),
+                            ((256, 128, 128, 3), 'split_k = 3, schedule = "pipelined"'), ((64, 64, 64, 3), "split_k = 6")):
+        for a, b, acc, d in (TYPES[0], TYPES[4]):
+            out.append(GemmCase(a, b, acc, d, 300, 520, 5000, True, False, config, options=options + GLOBAL))
+    for a, b, acc, d in kinds:  # C
+        out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, with_c=True, options=f"split_k = 4{GLOBAL}"))
+    for a, b, acc, d in (TYPES[0], TYPES[4], TYPES[7]):  # sizes known at launch
+        for shape in [(129, 65, 4099), (300, 520, 40), (1000, 1000, 1000)]:
+            for options in ("split_k = 4", 'split_k = 3, schedule = "pipelined"', "split_k = 24"):
+                out.append(GemmCase(a, b, acc, d, *shape, True, False, None, dynamic=True, options=options + GLOBAL))
+        out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, dynamic=True, with_c=True, options=f"split_k = 8{GLOBAL}"))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):  # batches
+        for options in ("split_k = 4", "split_k = 4, raster = 0", 'split_k = 2, schedule = "pipelined", raster = 0'):
+            out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, batch=3, options=options + GLOBAL))
+        out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, batch=3, dynamic=True, with_c=True, options=f"split_k = 12{GLOBAL}"))
+        out.append(GemmCase(a, b, acc, d, 300, 40, 3000, True, False, None, batch=2, broadcast_b="2d", pad=64, options=f"split_k = 8{GLOBAL}"))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):  # the shapes it is for
+        out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, a == "bf16", (128, 128, 128, 4), options=f"split_k = 8{GLOBAL}"))
+        out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, False, (64, 64, 128, 8), options=f"split_k = 8{GLOBAL}"))  # 512 CTAs
+        out.append(GemmCase(a, b, acc, d, 1024, 1024, 32768, True, False, (128, 256, 128, 3), options=f"split_k = 4{GLOBAL}"))
+        out.append(GemmCase(a, b, acc, d, 16, 4096, 4096, True, False, (64, 64, 128, 8), options=f"split_k = 2{GLOBAL}"))
+        out.append(GemmCase(a, b, acc, d, 128, 1536, 7168, True, False, (128, 128, 128, 4), options=f"split_k = 11{GLOBAL}"))
+    return out
 
 
 #: Shapes whose default kernel (no configuration, no options) is split over K by the cost

@@ -28,10 +28,12 @@ from lower_tc.dialects.tc_attrs import Operand, OperandAttr
 from lower_tc.dialects.tc_globals import Matrix, check_batch_stride, check_index_sizes, check_row_pitch, check_tma_source, matrix, tma_dtype_problem
 from lower_tc.dialects.tc_types import AccType, TileType, dtype_name
 from lower_tc.layout.gemm import STORE_TYPES
+from lower_tc.layout.split_k import REDUCES
 
 
-#: What `tc.window_store ... reduce X` sums over: the CTAs of a split-K cluster.
-REDUCTIONS = ("cluster",)
+#: What `tc.window_store ... reduce X` sums over: the CTAs of a split-K cluster, or split-K's
+#: CTAs through the global workspace (layout/split_k.py REDUCES).
+REDUCTIONS = REDUCES
 
 #: What works instead of a GEMM (tc.matmul or the loop level) of 4- or 6-bit types.
 SUB_BYTE_GEMM = ("multiply 4- and 6-bit types in a single-tile tcgen05 kernel whose tiles are "
@@ -148,7 +150,10 @@ class WindowStoreOp(IRDLOperation):
     ``reduce cluster`` (after C): the accumulator is this CTA's partial tile of a split-K
     cluster (``split_k = S`` in the kernel's #tc.gemm_schedule), each CTA having taken a
     slice of K; the S partials are summed in rank order 0, 1, ..., S-1 (the same bits every
-    run), C added once, and each element stored once (docs/gemm.md, "Split-K")."""
+    run), C added once, and each element stored once (docs/gemm.md, "Split-K").
+    ``reduce global``: the same sum, of the S consecutive CTAs along x (``split_k = S,
+    reduce = global``), through a workspace in global memory; the CTA that finishes last
+    sums and stores."""
 
     name = "tc.window_store"
     acc = operand_def(AccType)
@@ -167,7 +172,7 @@ class WindowStoreOp(IRDLOperation):
 
     @property
     def reduces(self) -> bool:
-        """The store sums the partial tiles of a split-K cluster (``reduce cluster``)."""
+        """The store sums split-K's partial tiles (``reduce cluster`` or ``reduce global``)."""
         return self.reduce is not None
 
     @classmethod
@@ -183,7 +188,7 @@ class WindowStoreOp(IRDLOperation):
             reduce = parser.parse_optional_identifier()
             if reduce not in REDUCTIONS:
                 shown = reduce if reduce is not None else parser._current_token.text  # pyright: ignore[reportPrivateUsage]
-                parser.raise_error(f"tc.window_store reduces over the cluster (`reduce cluster`), not {shown}", start, max(parser.pos, start + 1))
+                parser.raise_error(f"tc.window_store reduces over the cluster (`reduce cluster`) or the global workspace (`reduce global`), not {shown}", start, max(parser.pos, start + 1))
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         acc_t = parser.parse_type()
@@ -232,7 +237,7 @@ class WindowStoreOp(IRDLOperation):
         check_output(self.dst.type, acc.dtype, "D")
         _check_index_count(self.dst.type, self.batch, "D")
         if self.reduce is not None and self.reduce.data not in REDUCTIONS:
-            raise VerifyException(f"tc.window_store reduces over the cluster (`reduce cluster`), not {self.reduce.data}")
+            raise VerifyException(f"tc.window_store reduces over the cluster (`reduce cluster`) or the global workspace (`reduce global`), not {self.reduce.data}")
         if self.c is not None:
             check_output(self.c.type, acc.dtype, "C", written=False)
             if self.c.type.get_shape() != self.dst.type.get_shape():  # type: ignore[union-attr]

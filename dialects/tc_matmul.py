@@ -195,6 +195,7 @@ class MatmulOp(IRDLOperation):
     epilogue = opt_prop_def(StringAttr)
     l2_promotion = opt_prop_def(IntegerAttr[I64])
     split_k = opt_prop_def(IntegerAttr[I64])
+    reduce = opt_prop_def(StringAttr)
     accumulation = opt_prop_def(StringAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 

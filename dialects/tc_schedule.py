@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from lower_tc.layout.limits import MAX_CLUSTER, MAX_INDEX
-from lower_tc.layout.split_k import SPLIT_K_VALUES
+from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, SPLIT_K_VALUES, split_k_range_problem
 
 
 class OptionKind(StrEnum):
@@ -109,6 +109,12 @@ SPLIT_K_CONFLICTS = {
     "cluster = 2": "the cluster is split_k's, its CTAs sharing one tile's K",
     "epilogue = tma": "the reduced tile is stored from registers",
 }
+#: The same for split-K through the global workspace (reduce = global).
+GLOBAL_SPLIT_K_CONFLICTS = {
+    "persistent": "each CTA computes one tile's slice of K and leaves (not persistent)",
+    "cluster = 2": "the S consecutive CTAs along x share one tile's K, not B's loads",
+    "epilogue = tma": "the reduced tile is stored from registers",
+}
 
 #: The GEMM options, in the order they print.
 GEMM_OPTIONS: tuple[GemmOption, ...] = (
@@ -161,10 +167,17 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
     ),
     GemmOption(
         "split_k", OptionKind.INTEGER, 1,
-        what="an integer (CTAs of a cluster sharing a tile's K)",
-        allowed=f"1 to {MAX_CLUSTER} (CTAs of a portable cluster, each taking a slice of K)",
-        doc="CTAs of a cluster that split a tile's K and sum their partial tiles (sm_90a, not persistent)",
+        what="an integer (CTAs sharing a tile's K)",
+        allowed=f"1 to {MAX_GLOBAL_SPLIT} (CTAs sharing a tile's K; 1 to {MAX_CLUSTER} with reduce = cluster)",
+        doc="CTAs that split a tile's K and sum their partial tiles (sm_90a, not persistent)",
         values=SPLIT_K_VALUES,
+    ),
+    GemmOption(
+        "reduce", OptionKind.NAME, "cluster",
+        what='a string ("cluster" or "global")',
+        allowed="one of cluster, global",
+        doc="how split-K's CTAs sum their partial tiles: a cluster's shared memory, or a workspace in global memory",
+        values=REDUCES,
     ),
     GemmOption(
         "accumulation", OptionKind.NAME, "fast",
@@ -191,6 +204,7 @@ class MatmulOptions:
     epilogue: str | None = None
     l2_promotion: int | None = None
     split_k: int | None = None
+    reduce: str | None = None
     accumulation: str | None = None
 
 
@@ -204,7 +218,8 @@ class GemmSchedule:
     cluster: int = 1
     epilogue: str | None = None  # None: TMA stores wherever they apply (sm_90a)
     l2_promotion: int | None = None  # bytes; None: the tensor maps' default
-    split_k: int = 1  # CTAs of a cluster that split each tile's K (layout/split_k.py)
+    split_k: int = 1  # CTAs that split each tile's K (layout/split_k.py)
+    reduce: str = "cluster"  # how they sum their partial tiles: a cluster's shared memory or a global workspace
     accumulation: str = "fast"  # fp8: "promoted" adds each K step's partial sums into f32 registers
 
     @property
@@ -214,6 +229,17 @@ class GemmSchedule:
     @property
     def warp_specialized(self) -> bool:
         return self.schedule == "warp_specialized"
+
+    @property
+    def cluster_split(self) -> int:
+        """CTAs of a split-K cluster (1 where K is not split or is split through the
+        global workspace)."""
+        return self.split_k if self.reduce == "cluster" else 1
+
+    @property
+    def global_split(self) -> bool:
+        """Split-K through the global workspace (layout/split_k.py)."""
+        return self.split_k > 1 and self.reduce == "global"
 
     def problem(self) -> tuple[str, str] | None:
         """(the option at fault, why) where a value is out of range or the options do not
@@ -235,10 +261,17 @@ class GemmSchedule:
                 if set_:
                     return name, (f"{name} is for the warp-specialised schedule "
                                   f"(#tc.gemm_schedule<warp_specialized, {entry}>)")
+        why = split_k_range_problem(self.split_k, self.reduce)
+        if why:
+            return "split_k", why
+        if self.reduce != "cluster" and self.split_k == 1:
+            return "reduce", (f"reduce = {self.reduce} is how split-K's CTAs sum their partial tiles: "
+                              f"it needs split_k = S (2 to {MAX_GLOBAL_SPLIT})")
         if self.split_k != 1:
+            conflicts = GLOBAL_SPLIT_K_CONFLICTS if self.global_split else SPLIT_K_CONFLICTS
             for conflict, set_ in (("persistent", self.persistent), ("cluster = 2", self.cluster != 1), ("epilogue = tma", self.epilogue == "tma")):
                 if set_:
-                    return "split_k", f"split_k = {self.split_k} does not go with {conflict}: {SPLIT_K_CONFLICTS[conflict]}"
+                    return "split_k", f"split_k = {self.split_k} does not go with {conflict}: {conflicts[conflict]}"
         if self.promoted and self.mma_depth != 1:
             return "accumulation", (f"accumulation = promoted waits for each K step's MMAs before it adds their sums: "
                                     f"it does not go with mma_depth = {self.mma_depth}")
@@ -275,6 +308,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
     epilogue: StringAttr | NoneAttr
     l2_promotion: IntAttr | NoneAttr
     split_k: IntAttr
+    reduce: StringAttr
     accumulation: StringAttr
 
     @classmethod
@@ -287,6 +321,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             StringAttr(s.epilogue) if s.epilogue is not None else NoneAttr(),
             IntAttr(s.l2_promotion) if s.l2_promotion is not None else NoneAttr(),
             IntAttr(s.split_k),
+            StringAttr(s.reduce),
             StringAttr(s.accumulation),
         )
 
@@ -300,6 +335,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             epilogue=self.epilogue.data if isinstance(self.epilogue, StringAttr) else None,
             l2_promotion=self.l2_promotion.data if isinstance(self.l2_promotion, IntAttr) else None,
             split_k=self.split_k.data,
+            reduce=self.reduce.data,
             accumulation=self.accumulation.data,
         )
 
@@ -376,6 +412,7 @@ __all__ = [
     "ACCUMULATIONS",
     "EPILOGUES",
     "GEMM_OPTIONS",
+    "GLOBAL_SPLIT_K_CONFLICTS",
     "GemmOption",
     "GemmSchedule",
     "GemmScheduleAttr",

@@ -20,7 +20,7 @@ from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, p
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER
-from lower_tc.layout.split_k import valid_split_k
+from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, valid_split_k
 from lower_tc.layout.targets import Arch
 
 #: (BM, BN) tiles of sm_90a's warp-specialised kernel (one or two consumer warpgroups),
@@ -62,25 +62,31 @@ def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM9
 
 @dataclass(frozen=True)
 class Choice:
-    """The default kernel of a GEMM: its tile configuration and split-K (1: none)."""
+    """The default kernel of a GEMM: its tile configuration and split-K (1: none), and how
+    the split sums its partial tiles (layout/split_k.py)."""
 
     config: GemmConfig
     split_k: int = 1
+    reduce: str = "cluster"
 
 
 def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, batch: int = 1,
-                    machine: Machine = H100) -> tuple[int, ...]:
+                    machine: Machine = H100, reduce: str = "cluster") -> tuple[int, ...]:
     """The S > 1 worth weighing with `config` (layout/split_k.py): none where its tiles
-    fill half the SMs or more; else the largest S whose clusters still run at once (one
-    wave: `Machine.max_clusters`), and half of it, each where K and shared memory allow."""
+    fill half the SMs or more; else the largest S whose CTAs still run at once (one wave:
+    through a cluster, `Machine.max_clusters` of them; through global memory, the SMs), and
+    half of it, each where K and shared memory allow."""
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     if 2 * tiles > machine.sms:
         return ()
-    fits = [s for s in range(2, MAX_CLUSTER + 1) if tiles <= machine.max_clusters(s)]
+    if reduce == "global":
+        fits = [s for s in range(2, MAX_GLOBAL_SPLIT + 1) if tiles * s <= machine.sms]
+    else:
+        fits = [s for s in range(2, MAX_CLUSTER + 1) if tiles <= machine.max_clusters(s)]
     if not fits:
         return ()
     most = max(fits)
-    valid = valid_split_k(config, a, b, k)
+    valid = valid_split_k(config, a, b, k, reduce=reduce)
     return tuple(sorted({s for s in (most, most // 2) if s >= 2 and s in valid}))
 
 
@@ -95,12 +101,13 @@ def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> Ge
 
 def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
            *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True,
-           promoted: bool = False) -> Choice:
+           promoted: bool = False, reduces: tuple[str, ...] | None = None) -> Choice:
     """The default kernel of an M x N x K GEMM (times `batch`; None: a size known only at
     launch): the cost model's fastest of `tile_configs`, each also split over K where
-    `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open), on
-    sm_90a where every size is known; else `rule_config`, not split. `promoted` (fp8's
-    promoted accumulation): only tiles whose two accumulators fit the registers."""
+    `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open; `reduces`:
+    the ways of summing the partial tiles weighed, None: both), on sm_90a where every size
+    is known; else `rule_config`, not split. `promoted` (fp8's promoted accumulation): only
+    tiles whose two accumulators fit the registers."""
     if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
@@ -109,14 +116,18 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
     if not configs:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
-    choices = [Choice(c, s) for c in configs
-               for s in (1, *(split_k_options(m, n, k, c, a, b, batch, machine) if split else ()))]
+    ways = reduces if reduces is not None else REDUCES
+    choices = [Choice(c) for c in configs]
+    if split:
+        choices += [Choice(c, s, r) for c in configs for r in ways
+                    for s in split_k_options(m, n, k, c, a, b, batch, machine, r)]
 
-    def cost(c: Choice) -> tuple[float, int, int, int]:
-        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k)  # type: ignore[arg-type]
+    def cost(c: Choice) -> tuple[float, int, int, int, bool]:
+        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce)  # type: ignore[arg-type]
         # where HBM bounds several equally: the fewest CTAs (the least re-reading through
-        # L2), then the deepest ring (measured on the suite's decoding shapes), unsplit first
-        return (e.seconds, e.ctas, -c.config.stages, c.split_k)
+        # L2), then the deepest ring (measured on the suite's decoding shapes), unsplit
+        # first, a cluster's split before the global one (no workspace)
+        return (e.seconds, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
 
     return min(choices, key=cost)
 

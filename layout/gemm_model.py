@@ -37,6 +37,7 @@ class Machine:
     load_latency_s: float  # a TMA load's time in flight under load (Little's law)
     wave_overhead_s: float  # a wave's fill of the ring and its epilogue
     split_k_overhead_s: float = 0.0  # a split-K wave's extra per CTA of its clusters: the partial tiles, the cluster barriers, the reduction
+    partial_bytes_per_s: float = 0.0  # the rate at which a global split-K's last CTA reads the tile's partials (its own L2 bandwidth)
     clusters_at_once: dict[int, int] = field(default_factory=dict)  # cluster size -> clusters that run at once
 
     def max_clusters(self, size: int) -> int:
@@ -54,6 +55,7 @@ H100 = Machine(
     load_latency_s=3e-6,
     wave_overhead_s=2e-6,
     split_k_overhead_s=1e-6,  # fitted on the tuning study of decode, batch and long-K shapes (docs/performance.md)
+    partial_bytes_per_s=150e9,  # one SM's share of L2 bandwidth, about 64 bytes a clock
     # the driver's cuOccupancyMaxActiveClusters with one CTA per SM (bench/cluster_occupancy.py,
     # H100 80GB HBM3, 2026-11-27: docs/results/cluster_occupancy_h100.txt)
     clusters_at_once={1: 132, 2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15},
@@ -96,29 +98,37 @@ class Estimate:
 
 
 def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str = "bf16", batch: int = 1,
-             machine: Machine = H100, split_k: int = 1) -> Estimate:
+             machine: Machine = H100, split_k: int = 1, reduce: str = "cluster") -> Estimate:
     """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring).
 
     With `split_k` = S each tile takes S CTAs, each over ceil(T / S) of the T K steps (the
-    longest rank's share); the waves count the clusters that run at once (`max_clusters`),
-    and each pays the reduction, S x `split_k_overhead_s`."""
+    longest rank's share). Split through a cluster (`reduce` "cluster"), the waves count the
+    clusters that run at once (`max_clusters`), and each pays the reduction, S x
+    `split_k_overhead_s`; through global memory ("global"), the waves count CTAs, and each
+    pays its last CTAs' read of the S partial tiles at `partial_bytes_per_s`."""
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     ctas = tiles * split_k
+    split_global = split_k > 1 and reduce == "global"
     # a split-K cluster's CTAs share a GPC, so fewer than sms / S clusters run at once
     # (clusters of 1 are the CTAs: max_clusters(1) is the SM count)
-    waves = -(-tiles // machine.max_clusters(split_k))
+    cluster = 1 if split_global else split_k
+    waves = -(-ctas // machine.sms) if split_global else -(-tiles // machine.max_clusters(split_k))
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
     k_tiles = -(-k // config.bk)
     k_steps = -(-k_tiles // split_k)  # the K steps of the longest rank
     k_cta = k if split_k == 1 else k_steps * config.bk  # unsplit: K as it is (the fitted constants')
     compute = waves * 2.0 * config.bm * config.bn * k_cta / (per_sm * tile_efficiency(config))
     ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
-    running = min(ctas, machine.max_clusters(split_k) * split_k)
+    running = min(ctas, machine.max_clusters(cluster) * cluster)
     in_flight = running * ring * config.stage_bytes(a, b)
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
     moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
-    overhead = waves * (machine.wave_overhead_s + (split_k * machine.split_k_overhead_s if split_k > 1 else 0.0))
+    if split_global:
+        reduction = split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
+    else:
+        reduction = split_k * machine.split_k_overhead_s if split_k > 1 else 0.0
+    overhead = waves * (machine.wave_overhead_s + reduction)
     return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead)
 
 

@@ -1,6 +1,7 @@
 """The candidates a tuner times for one GEMM: the default kernel first, then every
 configuration the default chooser weighs (layout/gemm_choice.py `tile_configs`), each
-persistent and not, and split over K where the chooser weighs that (`split_k_options`).
+persistent and not, and split over K where the chooser weighs that (`split_k_options`),
+through a cluster and through global memory.
 
 Plain data (no xDSL, no CUDA): the tuner (lowering/api/tuning.py, `lower-tc run --tune`)
 compiles and times each candidate on the device, and bench/gemm_tune_suite.py times them
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
 from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs
+from lower_tc.layout.split_k import REDUCES
 from lower_tc.layout.targets import Arch
 
 
@@ -53,7 +55,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 found.append(Candidate(config))
         return found
     if chosen.split_k > 1:
-        found = [Candidate(first, (("persistent", False), ("split_k", chosen.split_k)))]
+        found = [Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce)))]
     else:
         found = [Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
 
@@ -66,8 +68,9 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             continue
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))
-        for s in split_k_options(m, n, k, config, a, b, batch):
-            add(Candidate(config, (("persistent", False), ("split_k", s))))
+        for reduce in REDUCES:
+            for s in split_k_options(m, n, k, config, a, b, batch, reduce=reduce):
+                add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", reduce))))
     return found
 
 

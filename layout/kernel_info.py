@@ -13,8 +13,11 @@ launch": an argument's shape or stride, a tensor map's global dimensions and str
 GEMM's M, N, K. `resolve_sizes` (lowering/runtime/sizes.py) fills those in from the sizes the
 caller gives and returns a resolved KernelInfo.
 
-Versioning: the JSON's top-level "version" is `KERNEL_INFO_VERSION`, which a change of the
-contract's meaning raises; `from_json` refuses JSON without it or of another version.
+Versioning: the JSON's top-level "version" is raised by a change of the contract's meaning;
+`from_json` refuses JSON without it or of a version it does not read (`READ_VERSIONS`).
+Version 2 added `workspace` (scratch memory the launcher passes after the arguments'
+addresses: split-K through global memory); a kernel without one is still written as
+version 1, so a reader of version 1 refuses exactly the kernels it could not launch.
 """
 
 from __future__ import annotations
@@ -25,9 +28,17 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from lower_tc.layout.gemm import GemmConfig
+from lower_tc.layout.split_k import workspace_bytes
 
-#: The version of this contract: the JSON's top-level "version".
-KERNEL_INFO_VERSION = 1
+#: The newest version of this contract (the JSON's top-level "version"), written for a
+#: kernel with a workspace; one without is written as BASE_VERSION.
+KERNEL_INFO_VERSION = 2
+BASE_VERSION = 1
+#: The versions `from_json` reads.
+READ_VERSIONS = (1, 2)
+#: The PTX parameter of the workspace's address (after the arguments' .u64 addresses;
+#: every argument's parameter starts with "p_").
+WORKSPACE_PARAM = "workspace"
 
 #: A dimension or stride that is known only at launch.
 Size = Union[int, None]
@@ -220,8 +231,10 @@ class GemmInfo:
     K x M (N x K); the kernel reads it through a `tc.transpose` view. They are in the JSON
     only where true. C may be D (the same argument: D += A x B).
 
-    `split_k` (S > 1, in the JSON only then): each tile's K is split over the S CTAs of a
-    cluster (`cluster` is [S, 1, 1]), which sum their partial tiles and store D once."""
+    `split_k` (S > 1, in the JSON only then): each tile's K is split over S CTAs, which sum
+    their partial tiles and store D once: the CTAs of a cluster (`cluster` is [S, 1, 1]),
+    or with `reduce` "global" (in the JSON only then) S consecutive CTAs along x through
+    the kernel's `workspace`."""
 
     a: int
     b: int
@@ -237,6 +250,7 @@ class GemmInfo:
     a_transposed: bool = False
     b_transposed: bool = False
     split_k: int = 1
+    reduce: str = "cluster"
 
     def to_dict(self) -> dict[str, Any]:
         c = self.config
@@ -251,6 +265,8 @@ class GemmInfo:
                 out[key] = True
         if self.split_k != 1:
             out["split_k"] = self.split_k
+        if self.reduce != "cluster":
+            out["reduce"] = self.reduce
         return out
 
     @classmethod
@@ -261,8 +277,35 @@ class GemmInfo:
             GemmConfig(int(c["bm"]), int(c["bn"]), int(c["bk"]), int(c["stages"])),
             batched="batch" in d, batch=d.get("batch", 1),
             a_transposed=bool(d.get("a_transposed", False)), b_transposed=bool(d.get("b_transposed", False)),
-            split_k=int(d.get("split_k", 1)),
+            split_k=int(d.get("split_k", 1)), reduce=str(d.get("reduce", "cluster")),
         )
+
+
+@dataclass(frozen=True)
+class WorkspaceInfo:
+    """Scratch memory in global memory that the kernel needs (split-K through global
+    memory, layout/split_k.py): a slot of `partial_bytes` per CTA of the launched grid, then
+    a u32 counter per tile of `split_k` CTAs. Its address is the .u64 parameter
+    WORKSPACE_PARAM. It must be zero before the first launch; each launch leaves it so (the
+    partials are rewritten, the counters reset), so one workspace serves launches that run
+    one after another (one stream), not two at once."""
+
+    partial_bytes: int
+    split_k: int
+
+    def bytes(self, ctas: int) -> int:
+        """The workspace's size for a grid of `ctas` CTAs."""
+        return workspace_bytes(ctas, self.split_k, self.partial_bytes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"partial_bytes": self.partial_bytes, "split_k": self.split_k}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> WorkspaceInfo:
+        info = cls(int(d["partial_bytes"]), int(d["split_k"]))
+        if info.partial_bytes <= 0 or info.split_k < 2:
+            raise KernelInfoError(f"a workspace has positive partial_bytes and split_k >= 2, not {dict(d)!r}")
+        return info
 
 
 @dataclass(frozen=True)
@@ -281,7 +324,12 @@ class KernelInfo:
     size_params: tuple[SizeParam, ...] | None = None
     gemm: GemmInfo | None = None
     cluster: tuple[int, int, int] | None = None  # CTAs per cluster (None: no cluster launch)
-    version: int = field(default=KERNEL_INFO_VERSION)
+    workspace: WorkspaceInfo | None = None  # scratch memory the launcher passes (None: none)
+
+    @property
+    def version(self) -> int:
+        """The contract version the JSON is written in (the module's docstring)."""
+        return KERNEL_INFO_VERSION if self.workspace is not None else BASE_VERSION
 
     @property
     def launch_grid(self) -> tuple[GridEntry, GridEntry, GridEntry]:
@@ -315,6 +363,8 @@ class KernelInfo:
             out["gemm"] = self.gemm.to_dict()
         if self.cluster is not None:
             out["cluster"] = list(self.cluster)
+        if self.workspace is not None:
+            out["workspace"] = self.workspace.to_dict()
         return out
 
     def to_json(self) -> str:
@@ -324,10 +374,12 @@ class KernelInfo:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> KernelInfo:
         if "version" not in d:
-            raise KernelInfoError(f"not a kernel's launch metadata: it has no version (this lower-tc reads version {KERNEL_INFO_VERSION})")
+            raise KernelInfoError(f"not a kernel's launch metadata: it has no version (this lower-tc reads versions {_versions()})")
         version = d["version"]
-        if version != KERNEL_INFO_VERSION:
-            raise KernelInfoError(f"kernel metadata version {version}: this lower-tc reads version {KERNEL_INFO_VERSION}")
+        if version not in READ_VERSIONS:
+            raise KernelInfoError(f"kernel metadata version {version}: this lower-tc reads versions {_versions()}")
+        if d.get("workspace") is not None and version < KERNEL_INFO_VERSION:
+            raise KernelInfoError(f"kernel metadata version {version} has no workspace: a workspace is version {KERNEL_INFO_VERSION}'s")
         try:
             grid = d.get("grid")
             size_params = d.get("size_params")
@@ -339,7 +391,7 @@ class KernelInfo:
                 size_params=tuple(SizeParam.from_dict(p) for p in size_params) if size_params is not None else None,
                 gemm=GemmInfo.from_dict(d["gemm"]) if d.get("gemm") is not None else None,
                 cluster=_triple(d["cluster"]) if d.get("cluster") is not None else None,
-                version=int(version),
+                workspace=WorkspaceInfo.from_dict(d["workspace"]) if d.get("workspace") is not None else None,
             )
         except KernelInfoError:
             raise
@@ -349,6 +401,10 @@ class KernelInfo:
     @classmethod
     def from_json(cls, text: str) -> KernelInfo:
         return cls.from_dict(json.loads(text))
+
+
+def _versions() -> str:
+    return " and ".join(str(v) for v in READ_VERSIONS)
 
 
 def _dims(values: Any) -> tuple[Size, ...]:
@@ -378,6 +434,7 @@ def _tuple_or_none(values: Any) -> tuple[int, ...] | None:
 
 
 __all__ = [
-    "KERNEL_INFO_VERSION", "ArgInfo", "GemmInfo", "GridEntry", "GridFromArg", "KernelInfo",
-    "KernelInfoError", "PersistentGrid", "SIZE_PARAM_KINDS", "SizeParam", "TensorMap",
+    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "WORKSPACE_PARAM", "ArgInfo", "GemmInfo", "GridEntry",
+    "GridFromArg", "KernelInfo", "KernelInfoError", "PersistentGrid", "SIZE_PARAM_KINDS", "SizeParam", "TensorMap",
+    "WorkspaceInfo",
 ]

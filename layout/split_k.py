@@ -1,11 +1,22 @@
-"""Split-K on sm_90a: S CTAs of one thread-block cluster compute the same BM x BN tile of D,
-each over a slice of K, and reduce their partial tiles through distributed shared memory in
-a fixed order (docs/gemm.md, "Split-K"). Plain data and arithmetic, for tc-expand-matmul,
-the GEMM lowering and a chooser or tuner that asks which S a problem allows.
+"""Split-K on sm_90a: S CTAs compute the same BM x BN tile of D, each over a slice of K, and
+sum their partial tiles in a fixed order (docs/gemm.md, "Split-K"), in one of two ways
+(`reduce`):
 
-- S is 2 to 8: a cluster of up to 8 CTAs is portable (CUDA launches it on every GPU of
-  compute capability 9.0 without the non-portable attribute); any S in that range works,
-  BM need not divide by S (the reduction hands out its passes round-robin).
+- "cluster": the S CTAs are one thread-block cluster and reduce through distributed shared
+  memory. S is 2 to 8: a cluster of up to 8 CTAs is portable (CUDA launches it on every GPU
+  of compute capability 9.0 without the non-portable attribute); BM need not divide by S
+  (the reduction hands out its passes round-robin). A cluster's CTAs share one GPC, so
+  fewer clusters than SMs / S run at once (15 of 8 on the H100).
+- "global": the S CTAs are any S consecutive CTAs along x, with no cluster: each writes its
+  partial tile to a workspace in global memory, counts itself in the tile's counter (an
+  atomic add), and the CTA that counts last sums the S partials, rank 0 first, and stores
+  D; the others leave. Nothing waits for another CTA, so any grid runs; S is 2 to 32.
+  The workspace (`workspace_bytes`) is the launcher's: its counters must be zero before
+  the first launch, and each launch leaves them zero (the last CTA resets its tile's).
+
+Plain data and arithmetic, for tc-expand-matmul, the GEMM lowering, the launcher and a
+chooser or tuner that asks which S a problem allows.
+
 - Rank r of the cluster takes the K tiles [r T / S, (r + 1) T / S) of the T = ceil(K / BK)
   tiles (integer division): balanced, in rank order, every tile once. Where K is known at
   compile time T >= S (every rank has a tile); known at launch, a rank may get none and
@@ -22,8 +33,16 @@ from lower_tc.layout.gemm import BARRIER_BYTES_PER_STAGE, GemmConfig
 from lower_tc.layout.limits import MAX_CLUSTER, SMEM_CAPACITY
 from lower_tc.layout.targets import Arch
 
-#: The cluster sizes split-K takes (portable clusters).
-SPLIT_K_VALUES = tuple(range(1, MAX_CLUSTER + 1))
+#: How split-K sums its partial tiles (module docstring).
+REDUCES = ("cluster", "global")
+#: The most CTAs that share one tile's K through the global workspace.
+MAX_GLOBAL_SPLIT = 32
+#: The values split_k takes: up to MAX_CLUSTER with reduce = "cluster" (portable clusters),
+#: up to MAX_GLOBAL_SPLIT with reduce = "global".
+SPLIT_K_VALUES = tuple(range(1, MAX_GLOBAL_SPLIT + 1))
+#: Why an f16 accumulator does not go with the global reduction.
+GLOBAL_F16 = ("reduce = global sums f32 or s32 partial tiles from the accumulator's registers; "
+              "an f16 accumulator needs reduce = cluster (which widens it to f32)")
 #: Why a target other than sm_90a refuses split-K.
 SPLIT_K_TARGET = "split_k is sm_90a only for now"
 #: Bytes of one partial element (f32 or s32).
@@ -57,12 +76,26 @@ def split_k_smem(config: GemmConfig, a: str, b: str) -> int:
     return max(ring, partial_bytes(config.bm, config.bn)) + config.stages * BARRIER_BYTES_PER_STAGE
 
 
-def split_k_problem(split_k: int, config: GemmConfig, a: str, b: str, k: int | None, arch: Arch = Arch.SM90A) -> str | None:
+def split_k_range_problem(split_k: int, reduce: str) -> str | None:
+    """Why `split_k` is out of the range `reduce` takes, or None."""
+    if reduce == "global":
+        if not 1 <= split_k <= MAX_GLOBAL_SPLIT:
+            return f"split_k is 1 to {MAX_GLOBAL_SPLIT} with reduce = global, not {split_k}"
+        return None
+    if not 1 <= split_k <= MAX_CLUSTER:
+        return (f"split_k = {split_k} with reduce = cluster: a portable cluster has 1 to {MAX_CLUSTER} CTAs "
+                f"(reduce = global takes up to {MAX_GLOBAL_SPLIT})")
+    return None
+
+
+def split_k_problem(split_k: int, config: GemmConfig, a: str, b: str, k: int | None, arch: Arch = Arch.SM90A,
+                    reduce: str = "cluster") -> str | None:
     """Why `split_k` does not suit this configuration and K (None: known at launch), or None."""
     if split_k == 1:
         return None
-    if split_k not in SPLIT_K_VALUES:
-        return f"split_k is 1 to {MAX_CLUSTER} (CTAs of a portable cluster), not {split_k}"
+    why = split_k_range_problem(split_k, reduce)
+    if why:
+        return why
     if arch is not Arch.SM90A:
         return SPLIT_K_TARGET
     if k is not None:
@@ -70,6 +103,8 @@ def split_k_problem(split_k: int, config: GemmConfig, a: str, b: str, k: int | N
         if tiles < split_k:
             return (f"split_k = {split_k}: K = {k} has {tiles} K tile(s) of {config.bk}, fewer than the "
                     f"{split_k} CTAs that would share them")
+    if reduce == "global":  # the partial tile goes from registers to the workspace
+        return None
     need = split_k_smem(config, a, b)
     if need > SMEM_CAPACITY:
         return (f"split_k = {split_k}: the {config.bm}x{config.bn} f32 partial tile needs "
@@ -78,13 +113,44 @@ def split_k_problem(split_k: int, config: GemmConfig, a: str, b: str, k: int | N
     return None
 
 
-def valid_split_k(config: GemmConfig, a: str, b: str, k: int | None, arch: Arch = Arch.SM90A) -> tuple[int, ...]:
+def valid_split_k(config: GemmConfig, a: str, b: str, k: int | None, arch: Arch = Arch.SM90A,
+                  reduce: str = "cluster") -> tuple[int, ...]:
     """Every S > 1 that a GEMM with this configuration and K can be split into (for a
     chooser or tuner: which of them is fastest is the device's to say)."""
-    return tuple(s for s in SPLIT_K_VALUES[1:] if split_k_problem(s, config, a, b, k, arch) is None)
+    return tuple(s for s in SPLIT_K_VALUES[1:] if split_k_problem(s, config, a, b, k, arch, reduce) is None)
+
+
+# -- the global reduction's workspace ----------------------------------------------------
+#
+# One slot of `partial_bytes` per CTA of the grid, at its linear block index
+# (x + X (y + Y z)), then one u32 counter per tile (the S CTAs x = S t .. S t + S - 1 of a
+# row of the grid share tile t of that row: counter (linear index) / S). A slot holds the
+# CTA's accumulator fragment as its registers lie (`fragment_offset`): each consumer
+# warpgroup's 64 x BN block in turn, in it 16-byte groups of four registers, the 128
+# threads' group j side by side, so a warp's store is 512 contiguous bytes. Only the CTA
+# in the same place of another CTA's tile reads a slot, so no row order is needed.
+
+
+def workspace_partial_bytes(bm: int, bn: int) -> int:
+    """Bytes of one CTA's slot: its BM x BN partial tile in f32 (s32)."""
+    return bm * bn * PARTIAL_BYTES
+
+
+def workspace_bytes(ctas: int, split_k: int, partial: int) -> int:
+    """Bytes of the workspace of a grid of `ctas` CTAs, `split_k` to a tile, slots of
+    `partial` bytes: the slots, then a u32 counter per tile, rounded up to 16 bytes."""
+    tiles = -(-ctas // split_k)
+    return -(-(ctas * partial + 4 * tiles) // 16) * 16
+
+
+def fragment_offset(warpgroup: int, thread: int, group: int, bn: int) -> int:
+    """Byte offset in a slot of registers 4 group .. 4 group + 3 of `thread` (0 to 127) of
+    consumer warpgroup `warpgroup`, whose m64nBN f32 fragment has BN / 2 registers."""
+    return warpgroup * 64 * bn * PARTIAL_BYTES + (group * 128 + thread) * 16
 
 
 __all__ = [
-    "CHUNK", "PARTIAL_BYTES", "SPLIT_K_TARGET", "SPLIT_K_VALUES", "k_slice", "partial_bytes", "partial_pitch",
-    "split_k_problem", "split_k_smem", "valid_split_k",
+    "CHUNK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
+    "fragment_offset", "k_slice", "partial_bytes", "partial_pitch", "split_k_problem", "split_k_range_problem",
+    "split_k_smem", "valid_split_k", "workspace_bytes", "workspace_partial_bytes",
 ]

@@ -4,9 +4,11 @@ promises whoever launches it (its `KernelInfo`), re-exported from
 
 A `KernelInfo` crosses every boundary as JSON (`to_json`, `from_json`): in the PTX (the
 ``// lower-tc kernel NAME: {...}`` line above each kernel), in ``k.cubin.json`` beside a
-cubin, and from `lower_tc.kernels(module)`. Its top-level ``"version"`` is
-`KERNEL_INFO_VERSION`; a change of the contract's meaning raises it, and `from_json`
-refuses another version (docs/gemm.md, "Launching", describes every field).
+cubin, and from `lower_tc.kernels(module)`. Its top-level ``"version"`` is raised by a
+change of the contract's meaning, and `from_json` refuses a version not in
+`READ_VERSIONS` (docs/gemm.md, "Launching", describes every field). A kernel that needs a
+`WorkspaceInfo` (split-K through global memory) is written as `KERNEL_INFO_VERSION` (2),
+every other as `BASE_VERSION` (1).
 
 ``None`` in a shape, a stride, a tensor map's dimensions or the GEMM's M, N, K means
 "known only at launch"; a grid entry is a count, a `GridFromArg` (ceil of an argument's
@@ -17,7 +19,10 @@ from __future__ import annotations
 
 from lower_tc.layout.gemm import GemmConfig
 from lower_tc.layout.kernel_info import (
+    BASE_VERSION,
     KERNEL_INFO_VERSION,
+    READ_VERSIONS,
+    WORKSPACE_PARAM,
     ArgInfo,
     GemmInfo,
     GridEntry,
@@ -28,9 +33,11 @@ from lower_tc.layout.kernel_info import (
     Size,
     SizeParam,
     TensorMap,
+    WorkspaceInfo,
 )
 
 __all__ = [
-    "KERNEL_INFO_VERSION", "ArgInfo", "GemmConfig", "GemmInfo", "GridEntry", "GridFromArg", "KernelInfo",
-    "KernelInfoError", "PersistentGrid", "Size", "SizeParam", "TensorMap",
+    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "WORKSPACE_PARAM", "ArgInfo", "GemmConfig", "GemmInfo",
+    "GridEntry", "GridFromArg", "KernelInfo", "KernelInfoError", "PersistentGrid", "Size", "SizeParam", "TensorMap",
+    "WorkspaceInfo",
 ]

@@ -29,14 +29,14 @@ from lower_tc.dialects.ptx.arith import (
 )
 from lower_tc.dialects.ptx.base import COMMENT, Names, PtxOp, RegsType, brace, build, cta_group, regs_list
 from lower_tc.dialects.ptx.control import (
-    BarSyncOp, BraOp, ClusterBarrierOp, ElectSyncOp, FenceProxyAsyncOp, LabelOp, RetOp,
+    BarRedOrOp, BarSyncOp, BraOp, ClusterBarrierOp, ElectSyncOp, FenceGpuOp, FenceProxyAsyncOp, LabelOp, RetOp,
 )
 from lower_tc.dialects.ptx.kernel import PTX_VERSION, TARGET_ATTR, VERSION_ATTR, KernelOp, TableOp
 from lower_tc.dialects.ptx.mbarrier import (
     FenceMbarrierInitOp, MapaOp, MbarrierArriveClusterOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierInitOp, MbarrierInvalOp, MbarrierTryWaitParityOp,
 )
-from lower_tc.dialects.ptx.memory import CvtFromRegOp, CvtToRegOp, LdOp, LdRegsOp, StmatrixOp, StOp
+from lower_tc.dialects.ptx.memory import AtomAddOp, CvtFromRegOp, CvtToRegOp, LdOp, LdRegsOp, StmatrixOp, StOp
 from lower_tc.dialects.ptx.modifiers import ModifierError
 from lower_tc.dialects.ptx.moves import (
     AssignOp, DeclRegsOp, FillOp, LdParamOp, MovImmOp, PackOp, ParamAddrOp, RegOfOp, SetMaxNRegOp, SregOp,
@@ -60,8 +60,8 @@ OPS = [
     AssignOp, RegOfOp, DeclRegsOp,
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
     RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, RcpOp, ShflBflyOp,
-    LabelOp, BraOp, BarSyncOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
-    LdOp, StOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
+    LabelOp, BraOp, BarSyncOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
+    LdOp, StOp, AtomAddOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierTryWaitParityOp, MbarrierInvalOp, MapaOp, MbarrierArriveClusterOp,
     PrefetchTensormapOp, CpAsyncBulkTensorOp, CpAsyncBulkTensorStoreOp, CpAsyncBulkCommitGroupOp,

@@ -81,6 +81,33 @@ class ElectSyncOp(PtxOp):
 
 
 @irdl_op_definition
+class BarRedOrOp(PtxOp):
+    """``bar.red.or.pred %p, id[, count], %q``: a barrier (every thread of the CTA at 0,
+    or the named barrier `barrier` that `count` threads meet at) that also gives each of
+    them the or of the threads' predicates `q`: args = (q,), result = p."""
+
+    name = "ptx.bar_red_or"
+    barrier = prop_def(INT)
+    count = opt_prop_def(INT)
+
+    def render(self, n: Names) -> str:
+        count = f", {self.prop('count')}" if self.has("count") else ""
+        return f"bar.red.or.pred {n(self.res[0])}, {self.prop('barrier')}{count}, {n(self.args[0])};"
+
+
+@irdl_op_definition
+class FenceGpuOp(PtxOp):
+    """``fence.acq_rel.gpu``: this thread's memory accesses before it are ordered before
+    its accesses after it for every thread of the GPU (what the global split-K's partial
+    tiles and counters need; CUDA's __threadfence)."""
+
+    name = "ptx.fence_gpu"
+
+    def render(self, n: Names) -> str:
+        return "fence.acq_rel.gpu;"
+
+
+@irdl_op_definition
 class RetOp(PtxOp):
     name = "ptx.ret"
 

@@ -65,6 +65,19 @@ class StOp(PtxOp):
 
 
 @irdl_op_definition
+class AtomAddOp(PtxOp):
+    """``atom.acq_rel.gpu.global.add.u32 %r, [addr], imm``: adds `imm` to the u32 at the
+    global address and gives the value before, ordered as a release of this thread's
+    earlier accesses and an acquire of the later ones at GPU scope: args = (address,)."""
+
+    name = "ptx.atom_add"
+    imm = prop_def(INT)
+
+    def render(self, n: Names) -> str:
+        return f"atom.acq_rel.gpu.global.add.u32 {n(self.res[0])}, [{n(self.args[0])}], {self.prop('imm')};"
+
+
+@irdl_op_definition
 class LdRegsOp(PtxOp):
     """Loads into a slice of a register run: ``ld.global.v2.f32 {%f4, %f5}, [%rd+8]``
     (args = (address, run); `regs` = the slice's first index)."""

@@ -32,6 +32,7 @@ from lower_tc.lowering.runtime.arrays import ArrayView, view_of
 from lower_tc.lowering.runtime.errors import ArgumentError, ShapeError
 from lower_tc.lowering.runtime.sizes import Shape, resolve_sizes
 from lower_tc.lowering.runtime.streams import stream_handle
+from lower_tc.lowering.runtime.workspace import Workspaces
 
 #: Entries each of a kernel's caches keeps (sizes, tensor maps).
 CACHE_SIZE = 64
@@ -105,6 +106,7 @@ class Kernel:
         self._plans: LruCache[Hashable, tuple[launcher.LaunchPlan, launcher.DeviceKernel]] = LruCache(CACHE_SIZE)
         # the same launches found from torch tensors' own attributes, before any view is built
         self._torch_plans: LruCache[Hashable, tuple[launcher.LaunchPlan, launcher.DeviceKernel]] = LruCache(CACHE_SIZE)
+        self._workspaces = Workspaces()  # split-K's scratch memory, where the contract asks for it
 
     # -- what a user reads ------------------------------------------------------------
 
@@ -150,11 +152,15 @@ class Kernel:
         the arrays or the GPU do not fit the kernel."""
         check_count(self._info, len(arrays))
         handle = stream_handle(stream, arrays)
+        # a workspace serves one stream's launches: a launch on another stream is another one
+        on_stream = int(handle) if self._info.workspace is not None else None
         fast = torch_key(arrays)
+        if fast is not None and on_stream is not None:
+            fast = (fast, on_stream)
         found = self._torch_plans.get(fast) if fast is not None else None
         if found is None:
             views = [view_of(x, arg_name(a), stream=handle) for x, a in zip(arrays, self._info.args)]
-            found = self._prepare(views)
+            found = self._prepare(views, on_stream)
             if fast is not None:
                 self._torch_plans.put(fast, found)
         else:
@@ -173,10 +179,12 @@ class Kernel:
         launcher.make_current(session.driver(), loaded)
         return plan
 
-    def _prepare(self, views: list[ArrayView]) -> tuple[launcher.LaunchPlan, launcher.DeviceKernel]:
+    def _prepare(self, views: list[ArrayView], stream: int | None = None) -> tuple[launcher.LaunchPlan, launcher.DeviceKernel]:
+        """The launch for these arguments (and, for a kernel with a workspace, `stream`'s
+        workspace; the runner's launches, one after another, share the None stream's)."""
         cuda = session.driver()
         session.check_usable()
-        key = tuple((v.ptr, v.shape, v.strides, v.dtype, v.device_id, v.readonly) for v in views)
+        key = (tuple((v.ptr, v.shape, v.strides, v.dtype, v.device_id, v.readonly) for v in views), stream)
         found = self._plans.get(key)
         if found is not None:
             return found
@@ -187,7 +195,12 @@ class Kernel:
         sized = self._sized.get(sizes_key) or self._sized.put(sizes_key, self._resolve(shapes, loaded.sms))
         pointers = tuple(v.ptr for v in views)
         maps = launcher.encode_tensor_maps(cuda, sized.info, pointers)
-        plan = launcher.plan(loaded.function, sized.info, sized.grid, pointers, maps)
+        workspace = None
+        if sized.info.workspace is not None:  # its address follows the arguments'
+            gx, gy, gz = sized.grid
+            workspace = self._workspaces.get(cuda, loaded.device_id, stream, sized.info.workspace.bytes(gx * gy * gz))
+            pointers += (workspace.ptr,)
+        plan = launcher.plan(loaded.function, sized.info, sized.grid, pointers, maps, keep=(workspace,) if workspace else ())
         return self._plans.put(key, (plan, loaded))
 
     def cache_info(self) -> dict[str, tuple[int, int]]:

@@ -9,7 +9,8 @@ timing: lowering/runtime/launch.py):
    (cuda.bindings) from the kernel's resolved contract and the arguments' addresses;
 3. the grid: the contract's counts, a persistent kernel's one CTA per SM (at most one
    per tile) in whole clusters;
-4. the parameter block in the PTX entry's order: a u64 address per argument, the .u32
+4. the parameter block in the PTX entry's order: a u64 address per argument, the
+   workspace's where the contract has one (the caller's: `Kernel` owns it), the .u32
    size parameters, each 128-byte tensor map by value;
 5. `cuLaunchKernel` on the caller's stream.
 
@@ -181,12 +182,18 @@ def pack_params(pointers: tuple[int, ...], sizes: tuple[int, ...], tensor_maps: 
     return np.array(addresses, dtype=np.uint64), (values, *tensor_maps)
 
 
-def plan(function: Any, info: KernelInfo, grid: tuple[int, int, int], pointers: tuple[int, ...], tensor_maps: tuple[Any, ...]) -> LaunchPlan:
-    """A launch of a resolved kernel on the arguments at `pointers`."""
+def plan(function: Any, info: KernelInfo, grid: tuple[int, int, int], pointers: tuple[int, ...], tensor_maps: tuple[Any, ...],
+         keep: tuple[Any, ...] = ()) -> LaunchPlan:
+    """A launch of a resolved kernel on the arguments at `pointers` (then its workspace's
+    address, where it has one); `keep`: what the launch must keep alive (the workspace)."""
     if not resolved(info):
         raise RunError(f"kernel {info.name} has sizes known only at launch: resolve_sizes first")
+    expected = len(info.args) + (info.workspace is not None)
+    if len(pointers) != expected:
+        raise RunError(f"kernel {info.name} takes {expected} addresses (its arguments"
+                       f"{' and its workspace' if info.workspace is not None else ''}), not {len(pointers)}")
     params, holders = pack_params(pointers, size_values(info), tensor_maps)
-    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders)
+    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders + keep)
 
 
 def enqueue(cuda: Cuda, p: LaunchPlan, stream: Any) -> None:

@@ -77,12 +77,13 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
     a, b = op.types
     acc = op.acc_type
     given = op.options.split_k
+    reduce = op.options.reduce or "cluster"
     if op.config is not None:
         config = op.config.config
         why = config_problem(config, a, b, acc, arch)
         if why:
             error_at(op, why)
-        return Choice(config, given or 1)
+        return Choice(config, given or 1, reduce)
     d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
     promoted = op.options.accumulation == "promoted" and arch is Arch.SM90A  # two accumulators: smaller tiles
     if (op.options.cluster or 1) > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
@@ -94,8 +95,9 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
     try:
         if given is not None:  # split-K asked for (or 1: not split): the best configuration for it
             config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted)
-            return Choice(config, given)
-        return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted)
+            return Choice(config, given, reduce)
+        reduces = (op.options.reduce,) if op.options.reduce is not None else None
+        return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted, reduces=reduces)
     except LayoutError as err:
         error_at(op, str(err))
 
@@ -171,6 +173,7 @@ class ExpandMatmulPass(ModulePass):
         arch = tc.kernel_target(mm) or Arch.SM90A
         choice = _choice(mm, arch, self._split_open(mm))
         config, split_k = choice.config, choice.split_k
+        reduce = choice.reduce if split_k > 1 else "cluster"
         m, n, k = mm.problem
         if self.remarks:
             who = f"{config.warpgroups} warpgroup(s)" if arch is Arch.SM90A else "tcgen05, one warpgroup"
@@ -179,7 +182,7 @@ class ExpandMatmulPass(ModulePass):
             if arch is not Arch.SM90A and schedule == "warp_specialized":
                 who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
             batch = "" if not mm.batched else f"{'?' if mm.batch is None else mm.batch} x "
-            split = f", split over K by {split_k}" if split_k > 1 else ""
+            split = f", split over K by {split_k}" + (" through global memory" if reduce == "global" else "") if split_k > 1 else ""
             split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
             remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
@@ -206,7 +209,7 @@ class ExpandMatmulPass(ModulePass):
         b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major), config.stages)
         schedule, raster = self._choices(mm, arch, config)
         if split_k > 1:
-            _check_split_k(mm, arch, config, split_k)
+            _check_split_k(mm, arch, config, split_k, reduce)
         why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster, split_k)
         if why:
             error_at(mm, why)
@@ -260,7 +263,7 @@ class ExpandMatmulPass(ModulePass):
         if origin.rank is not None:  # this rank's K tiles [r T / S, (r + 1) T / S)
             slice_ops, k_lo, k_hi = k_slice_ops(origin.rank, c_k.results[0], k, config.bk, split_k, c_bk.result, const)
         loop = scf.ForOp(k_lo, k_hi, c_bk, [zero.acc], Region(loop_body))
-        store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c, matrix_index, reduce="cluster" if split_k > 1 else None)
+        store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c, matrix_index, reduce=reduce if split_k > 1 else None)
         new_ops = [a_tile, b_tile, *tile_ops, c0, *k_ops, c_bk, *slice_ops, zero, loop, store]
         hints = [(a_tile.tile, "a"), (b_tile.tile, "b"), (m0, "m0"), (n0, "n0"),
                  (c0.result, "c0"), (c_k.results[0], "k_end"), (c_bk.result, "bk"), (zero.acc, "zero"),
@@ -278,14 +281,15 @@ class ExpandMatmulPass(ModulePass):
         mm.erase()
         kernel.attributes[GRID_ATTR] = grid
         kernel.attributes[SCHEDULE_ATTR] = GemmScheduleAttr.from_schedule(
-            self._kernel_schedule(mm, arch, config, schedule, raster, cluster, split_k))
+            self._kernel_schedule(mm, arch, config, schedule, raster, cluster, split_k, reduce))
         try:
             for o in new_ops:
                 o.verify()
         except VerifyException as err:
             error_at(mm, f"the expanded kernel does not verify: {err}")
 
-    def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int, split_k: int = 1) -> GemmSchedule:
+    def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int, split_k: int = 1,
+                         reduce: str = "cluster") -> GemmSchedule:
         """The kernel's #tc.gemm_schedule: the op's options with the chosen schedule, where
         they go together (each error at the op)."""
         m, n = walk_sizes(mm)
@@ -322,7 +326,8 @@ class ExpandMatmulPass(ModulePass):
             why = promoted_problem(a, b, mm.acc_type, config.bm, config.bn, config.bk, arch)
             if why:
                 error_at(mm, why)
-        kernel_schedule = GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k, accumulation)
+        kernel_schedule = GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k,
+                                       reduce=reduce, accumulation=accumulation)
         problem = kernel_schedule.problem()  # what the options' table says does not go together (mma_depth with promoted)
         if problem:
             error_at(mm, problem[1])

@@ -16,24 +16,27 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_matmul import MatmulOp
-from lower_tc.dialects.tc_schedule import SPLIT_K_CONFLICTS
+from lower_tc.dialects.tc_schedule import GLOBAL_SPLIT_K_CONFLICTS, SPLIT_K_CONFLICTS
 from lower_tc.layout import Arch
 from lower_tc.layout.gemm import GemmConfig
-from lower_tc.layout.split_k import SPLIT_K_TARGET, split_k_problem
+from lower_tc.layout.split_k import GLOBAL_F16, SPLIT_K_TARGET, split_k_problem
 
 
-def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int) -> None:
+def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, reduce: str = "cluster") -> None:
     """A located error where `split_k` (> 1) does not go with the op's other options, its
-    target, its K or its configuration's shared memory."""
+    target, its K, its accumulator or its configuration's shared memory."""
     given = mm.options
     if arch is not Arch.SM90A:
         error_at(mm, SPLIT_K_TARGET)
+    conflicts = GLOBAL_SPLIT_K_CONFLICTS if reduce == "global" else SPLIT_K_CONFLICTS
     for conflict, set_ in (("persistent", given.persistent), ("cluster = 2", given.cluster == 2),
                            ("epilogue = tma", given.epilogue == "tma")):
         if set_:
-            error_at(mm, f"split_k = {split_k} does not go with {conflict}: {SPLIT_K_CONFLICTS[conflict]}")
+            error_at(mm, f"split_k = {split_k} does not go with {conflict}: {conflicts[conflict]}")
+    if reduce == "global" and mm.acc_type == "f16":
+        error_at(mm, GLOBAL_F16)
     a, b = mm.types
-    why = split_k_problem(split_k, config, a, b, mm.problem[2], arch)
+    why = split_k_problem(split_k, config, a, b, mm.problem[2], arch, reduce)
     if why:
         error_at(mm, why)
 

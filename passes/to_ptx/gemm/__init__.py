@@ -18,6 +18,7 @@ emit.py); a schedule is a recipe that composes them:
     epilogue_registers.py, epilogue_tma.py, epilogue_tmem.py   storing D
     split_k.py, k_slices.py  split-K: the cluster's reduction of its partial tiles, and
                           the check that its CTAs' K ranges take every K step once
+    split_k_global.py     split-K through a workspace in global memory (no cluster)
     launch.py             parameters, grid, shared memory and metadata of the kernel
 
 A new schedule is a new recipe module (and a line in `SCHEDULES` below); a new MMA family
@@ -65,7 +66,7 @@ def lower_gemm_kernel(kernel: Operation) -> ptx.KernelOp:
     except VerifyException as err:
         error_at(kernel, str(err))
     recipe = SCHEDULES[(target, options.schedule)]
-    check_reduces(kernel, options.split_k)
+    check_reduces(kernel, options)
     k = GemmKernel.read(kernel, options)
     done = k.b.located(k.loop_op, lambda _: recipe(k))
     store = None

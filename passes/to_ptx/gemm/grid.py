@@ -11,13 +11,14 @@ from xdsl.ir import Operation
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_kernel import GRID_ATTR
 from lower_tc.layout.kernel_info import GridEntry, GridFromArg
-from lower_tc.layout.limits import MAX_CLUSTER, grid_problem
+from lower_tc.layout.limits import grid_problem
+from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, dim_names
 
 Grid = tuple[GridEntry, GridEntry, GridEntry]
 
 USAGE = ("tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile), "
-         "or [arg, dim, tile, times] (that many times as many, 1 to 8: a split-K cluster's CTAs per tile)")
+         f"or [arg, dim, tile, times] (that many times as many, 1 to {MAX_GLOBAL_SPLIT}: split-K's CTAs per tile)")
 
 
 def read_grid(kernel: Operation, args: KernelArgs, uses_block_id: bool) -> Grid:
@@ -39,7 +40,7 @@ def read_grid(kernel: Operation, args: KernelArgs, uses_block_id: bool) -> Grid:
             error_at(kernel, USAGE)
         arg, dim, tile, *times_ = (p.value.data for p in parts)  # type: ignore[union-attr]
         times = times_[0] if times_ else 1
-        if not (0 <= arg < len(args.values) and tile >= 1 and 1 <= times <= MAX_CLUSTER):
+        if not (0 <= arg < len(args.values) and tile >= 1 and 1 <= times <= MAX_GLOBAL_SPLIT):
             error_at(kernel, USAGE)
         names = dim_names(args.geometry[args.values[arg]])
         if not 0 <= dim < len(names):

@@ -10,7 +10,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import Matrix, WindowStoreOp
 from lower_tc.layout.gemm import GemmConfig
-from lower_tc.layout.kernel_info import ArgInfo, GemmInfo, KernelInfo, PersistentGrid
+from lower_tc.layout.kernel_info import WORKSPACE_PARAM, ArgInfo, GemmInfo, KernelInfo, PersistentGrid
 from lower_tc.passes.to_ptx.emit import kernel_op as build_kernel_op
 from lower_tc.passes.to_ptx.emit import param_name
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
@@ -43,7 +43,7 @@ def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo
         config=GemmConfig(loop.acc_type.m, loop.acc_type.n, loop.step, loop.stages),
         batched=d.batched, batch=d.batch,
         a_transposed=a_src in k.args.views, b_transposed=b_src in k.args.views,
-        split_k=k.options.split_k,
+        split_k=k.options.split_k, reduce=k.options.reduce if k.options.split_k > 1 else "cluster",
     )
 
 
@@ -51,6 +51,8 @@ def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.Kern
     """The ptx.kernel of everything emitted, with its parameters and metadata."""
     args = k.args.values
     params = [f".param .u64 {param_name(a)}" for a in args]
+    if lowered.workspace is not None:  # the launcher's scratch memory, after the arguments
+        params.append(f".param .u64 {WORKSPACE_PARAM}")
     params += [f".param .u32 {p.param}" for p in k.args.size_params]
     params += [f".param .align 64 .b8 {tm.param}[128]" for tm in k.tensor_maps]
     smem_bytes = k.memory.total(k.kernel)
@@ -68,6 +70,7 @@ def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.Kern
         tensor_maps=tuple(k.tensor_maps),
         gemm=gemm_info(k, lowered, store),
         cluster=(lowered.cluster, 1, 1) if lowered.cluster > 1 else None,
+        workspace=lowered.workspace,
     )
     kernel = build_kernel_op(k.kernel, k.b.ops, params, lowered.threads, smem_bytes, info)
     if lowered.max_registers:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.layout.kernel_info import WorkspaceInfo
 from lower_tc.passes.to_ptx.gemm.epilogue_tma import TmaStore
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop
 
@@ -25,3 +26,4 @@ class Lowered:
     at_exit: Callable[[], None] | None = None  # after the cluster barrier
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
     persistent_tiles: int | None = None  # one CTA per SM walks this many tiles
+    workspace: WorkspaceInfo | None = None  # scratch memory the launcher passes (global split-K)

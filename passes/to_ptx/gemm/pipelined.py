@@ -34,6 +34,7 @@ from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 from lower_tc.passes.to_ptx.gemm.grid import check_clusters
 from lower_tc.passes.to_ptx.gemm.ring import Ring, Step
 from lower_tc.passes.to_ptx.gemm.split_k import SplitK
+from lower_tc.passes.to_ptx.gemm.split_k_global import GlobalSplitK
 from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, read_windows
 
 
@@ -78,8 +79,9 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
     windows = read_windows(loop, k.args, k.index, k.tensor_maps, k.options.l2_promotion)
     warpgroups = wgmma.warpgroups(loop)
     split = SplitK.prepare(k, loop)  # its partial tile's shared memory comes before the barriers
+    split_global = GlobalSplitK.prepare(k, loop)
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
-    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None else None
+    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None and split_global is None else None
     if split is not None:
         check_clusters(k.kernel, k.grid, split.size)
     ring.init_barriers(regs.is_thread0, 128 * warpgroups, [], cluster=False)
@@ -106,12 +108,17 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
     def store(op: WindowStoreOp) -> None:
         if split is not None:
             split.store(k, op, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False)
+        elif split_global is not None:
+            done = split_global.reduce(k, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False)
+            store_fragments(k, op, acc, loop.acc_type, regs.wg)
+            b.emit(ptx.LabelOp, label=done)
         elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, regs.wg)
         else:
             store_fragments(k, op, acc, loop.acc_type, regs.wg)
 
-    return Lowered(loop, 128 * warpgroups, store, tma_store, cluster=split.size if split is not None else 1)
+    return Lowered(loop, 128 * warpgroups, store, tma_store, cluster=split.size if split is not None else 1,
+                   workspace=split_global.info if split_global is not None else None)
 
 
 def lower_tcgen05(k: GemmKernel) -> Lowered:

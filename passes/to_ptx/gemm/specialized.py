@@ -35,6 +35,7 @@ from lower_tc.passes.to_ptx.gemm.grid import check_clusters, persistent_tiles
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 from lower_tc.passes.to_ptx.gemm.ring import Ring
 from lower_tc.passes.to_ptx.gemm.split_k import SplitK
+from lower_tc.passes.to_ptx.gemm.split_k_global import GlobalSplitK
 from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, producer_loop, read_windows
 
 #: Registers per thread of the producer after setmaxnreg.dec.
@@ -78,8 +79,9 @@ def lower(k: GemmKernel) -> Lowered:
     # with a cluster, lane 0 of each consumer warp releases a stage on both CTAs
     empty_arrivals = cluster * 4 * warpgroups if multicast else 128 * warpgroups
     split = SplitK.prepare(k, loop)  # its partial tile's shared memory comes before the barriers
+    split_global = GlobalSplitK.prepare(k, loop)
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
-    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None else None
+    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None and split_global is None else None
     ring.init_barriers(regs.is_thread0, empty_arrivals, [], cluster=multicast is not None)
     loads = TmaLoads(b, regs.smem, windows, loop.lb, loop.step, ring.full_off, multicast=multicast)
     loads.bind_tensor_maps()
@@ -130,6 +132,10 @@ def lower(k: GemmKernel) -> Lowered:
     def store(op: WindowStoreOp) -> None:
         if split is not None:
             split.store(k, op, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True)
+        elif split_global is not None:
+            done = split_global.reduce(k, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True)
+            store_fragments(k, op, acc, loop.acc_type, consumer_wg)
+            b.emit(ptx.LabelOp, label=done)
         elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)
         else:
@@ -145,7 +151,7 @@ def lower(k: GemmKernel) -> Lowered:
         ring.advance(s, p, st.p_flip)
 
     facts = dict(threads=128 * warpgroups + 128, exit_label=exit_label, cluster=cluster, tma_store=tma_store,
-                 max_registers=entry_registers(warpgroups))
+                 max_registers=entry_registers(warpgroups), workspace=split_global.info if split_global else None)
     if tiles is None:
         b.counted_loop(loop.trips, consume)
         mma.drain(b)

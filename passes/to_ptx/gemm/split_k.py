@@ -27,6 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.dialects.tc_schedule import GemmSchedule
 from lower_tc.layout.limits import SMEM_CAPACITY
 from lower_tc.layout.split_k import CHUNK, partial_pitch
 from lower_tc.passes.to_ptx.emit import PtxBuilder
@@ -40,17 +41,23 @@ f32 = Float32Type()
 MAX_OFFSET = 2**31 - 1
 
 
-def check_reduces(kernel: Operation, split_k: int) -> None:
+def check_reduces(kernel: Operation, options: GemmSchedule) -> None:
     """A located error where the kernel's store and its schedule disagree on split-K."""
     store = find_store(kernel)
     if store is None:
         return
+    split_k = options.split_k
     if split_k == 1 and store.reduces:
-        error_at(store, "`reduce cluster` sums the partial tiles of a split-K cluster: the kernel's "
-                        "#tc.gemm_schedule needs split_k = S (2 to 8)")
+        assert store.reduce is not None
+        how = "a split-K cluster" if store.reduce.data == "cluster" else "split-K's CTAs through the global workspace"
+        error_at(store, f"`reduce {store.reduce.data}` sums the partial tiles of {how}: the kernel's "
+                        f"#tc.gemm_schedule needs split_k = S" + (" (2 to 8)" if store.reduce.data == "cluster" else ", reduce = global"))
     if split_k > 1 and not store.reduces:
         error_at(store, f"split_k = {split_k}: each CTA of a cluster holds a partial tile of D, which the store sums: "
-                        "tc.window_store ... reduce cluster")
+                        f"tc.window_store ... reduce {options.reduce}")
+    if split_k > 1 and store.reduce is not None and store.reduce.data != options.reduce:
+        error_at(store, f"`reduce {store.reduce.data}` but the kernel's #tc.gemm_schedule has reduce = {options.reduce}: "
+                        "the store sums the partial tiles the way the schedule splits K")
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,7 @@ class SplitK:
     def prepare(cls, k: GemmKernel, loop: KLoop) -> "SplitK | None":
         """The kernel's split-K, checked (located errors), with shared memory for its
         partial tile taken before the ring's barriers; None without split_k."""
-        store, size = find_store(k.kernel), k.options.split_k
+        store, size = find_store(k.kernel), k.options.cluster_split
         if store is None or size == 1:
             return None
         acc_t = loop.acc_type

@@ -1,0 +1,147 @@
+"""Split-K through the global workspace (`tc.window_store ... reduce global` with
+`split_k = S, reduce = global` in the kernel's #tc.gemm_schedule, sm_90a; layout/split_k.py):
+the S consecutive CTAs along x of a tile each hold a partial tile over their slice of K
+(k_slices.py checks the slices). No CTA waits for another, so the grid needs no cluster
+and may be larger than what runs at once:
+
+    every consumer thread stores its fragment's registers into its CTA's slot of the
+        workspace (16-byte stores; a warp's are 512 contiguous bytes), then
+        fence.acq_rel.gpu
+    the consumers meet; the first adds 1 to the tile's counter (atom.acq_rel.gpu) and so
+        learns whether its CTA is the tile's last
+    the consumers meet again, the flag or-reduced (bar.red.or.pred): all but the tile's
+        last CTA skip the store
+    the last: fence.acq_rel.gpu, the counter reset to 0 (the next launch finds it so),
+        the S slots summed into the accumulator's registers, rank 0 first (its own slot is
+        read back like the others': the same sum whichever CTA comes last), then D
+        stored as an unsplit kernel stores it (epilogue_registers.py)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import Float32Type, i1, i32, i64
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
+from lower_tc.layout.kernel_info import WORKSPACE_PARAM, WorkspaceInfo
+from lower_tc.layout.split_k import GLOBAL_F16, fragment_offset, workspace_partial_bytes
+from lower_tc.passes.to_ptx.emit import PtxBuilder
+from lower_tc.passes.to_ptx.gemm.context import GemmKernel
+from lower_tc.passes.to_ptx.gemm.k_slices import check_k_slices
+from lower_tc.passes.to_ptx.gemm.kloop import KLoop, find_store
+
+f32 = Float32Type()
+#: Registers of partials loaded ahead of their sums (a few 16-byte loads of each slot).
+LOADS_IN_FLIGHT = 32
+
+
+@dataclass(frozen=True)
+class GlobalSplitK:
+    """A kernel's split over K through the global workspace."""
+
+    size: int  # S: CTAs per tile
+    acc_t: tc.AccType
+    workspace: SSAValue  # the workspace's global address
+
+    @property
+    def info(self) -> WorkspaceInfo:
+        """What the launcher allocates (the launch contract's `workspace`)."""
+        return WorkspaceInfo(workspace_partial_bytes(self.acc_t.m, self.acc_t.n), self.size)
+
+    @classmethod
+    def prepare(cls, k: GemmKernel, loop: KLoop) -> "GlobalSplitK | None":
+        """The kernel's global split-K, checked (located errors); None without one."""
+        store, options = find_store(k.kernel), k.options
+        if store is None or not options.global_split:
+            return None
+        acc_t = loop.acc_type
+        if acc_t.dtype == "f16":
+            error_at(store, GLOBAL_F16)
+        x = k.grid[0]
+        if isinstance(x, int) and x % options.split_k:
+            error_at(k.kernel, f"split_k = {options.split_k}: the {options.split_k} consecutive CTAs along x of a tile "
+                               f"share its K, so the grid's x ({x}) must be a multiple of {options.split_k} (tc.grid)")
+        check_k_slices(loop.op, loop.step, options.split_k, k.index, k.args, k.grid)
+        b = k.b
+        raw = b.val(ptx.LdParamOp, result=i64, type="u64", param=WORKSPACE_PARAM,
+                    comment=f"split-K over {options.split_k} CTAs: their partial tiles go through the workspace")
+        return cls(options.split_k, acc_t, b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64"))
+
+    def reduce(self, k: GemmKernel, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, meet_consumers: bool) -> str:
+        """The consumers' part (module docstring) up to the store; returns the label the
+        store must end with, where the tile's other CTAs go."""
+        b, size, acc_t = k.b, self.size, self.acc_t
+        kind = "s32" if acc_t.dtype == "s32" else "f32"
+        groups = acc_t.n // 8  # 16-byte groups of an m64nN fragment's N / 2 registers
+        partial = workspace_partial_bytes(acc_t.m, acc_t.n)
+        # where this CTA's slot and its thread's part of it are
+        cx = b.val(ptx.SregOp, sreg="ctaid.x", comment=f"split-K: CTA x + X (y + Y z) has slot {partial} bytes there; tile's counter after the slots")
+        cy, cz = b.val(ptx.SregOp, sreg="ctaid.y"), b.val(ptx.SregOp, sreg="ctaid.z")
+        nx, ny, nz = (b.val(ptx.SregOp, sreg=f"nctaid.{d}") for d in "xyz")
+        yz = b.val(ptx.AddOp, [cy, b.val(ptx.MulLoOp, [ny, cz], type="u32")], type="u32")
+        linear = b.val(ptx.AddOp, [cx, b.val(ptx.MulLoOp, [nx, yz], type="u32")], type="u32")
+        ctas = b.val(ptx.MulLoOp, [b.val(ptx.MulLoOp, [nx, ny], type="u32"), nz], type="u32")
+        rank = b.val(ptx.RemOp, [cx], type="u32", imm=size)
+        thread = b.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127)
+        within = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [wg], type="u32", imm=fragment_offset(1, 0, 0, acc_t.n)),
+                                   b.val(ptx.ShlOp, [thread], type="b32", imm=4)], type="u32")
+        within64 = b.val(ptx.CvtOp, [within], i64, type="u64.u32")
+        base = b.val(ptx.AddOp, [self.workspace, within64], i64, type="s64")
+        mine = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [linear], i64, type="u32", imm=partial)], i64, type="s64")
+        for j in range(groups):
+            b.emit(ptx.StOp, [mine, acc], space="global", type=kind, vec=4, regs=4 * j, offset=j * 128 * 16,
+                   comment="split-K: this CTA's partial tile into its slot" if j == 0 else None)
+        b.emit(ptx.FenceGpuOp)
+        barrier = dict(count=threads) if meet_consumers else {}
+        if meet_consumers:
+            b.emit(ptx.BarSyncOp, [b.imm(1)], count=threads, comment="split-K: every partial of this CTA is stored")
+        else:
+            b.emit(ptx.BarSyncOp, comment="split-K: every partial of this CTA is stored")
+        first = b.val(ptx.SetpOp, [k.regs.tid], i1, cmp="eq", type="u32", imm=first_thread)
+        counters = b.val(ptx.AddOp, [self.workspace, b.val(ptx.MulWideOp, [ctas], i64, type="u32", imm=partial)], i64, type="s64")
+        tile = b.val(ptx.DivOp, [linear], type="u32", imm=size)
+        counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [tile], i64, type="u32", imm=4)], i64, type="s64")
+        before = b.val(ptx.MovImmOp, result=i32, type="u32", value=0)
+        counted = b.label("counted")
+        b.emit(ptx.BraOp, [first], label=counted, negate=1)
+        old = b.val(ptx.AtomAddOp, [counter], i32, imm=1, comment=f"split-K: count this CTA in its tile's; the {size}th is last")
+        b.emit(ptx.AssignOp, [before, old], type="u32")
+        b.emit(ptx.LabelOp, label=counted)
+        came_last = b.val(ptx.SetpOp, [before], i1, cmp="eq", type="u32", imm=size - 1)
+        last = b.val(ptx.BarRedOrOp, [came_last], i1, barrier=1 if meet_consumers else 0, **barrier)
+        skip = b.label("split_k_done")
+        b.emit(ptx.BraOp, [last], label=skip, negate=1, comment="split-K: the tile's last CTA sums and stores; the others are done")
+        b.emit(ptx.FenceGpuOp)
+        reset = b.label("reset")
+        b.emit(ptx.BraOp, [first], label=reset, negate=1)
+        b.emit(ptx.StOp, [counter, b.imm(0)], space="global", type="u32", vec=1, offset=0, comment="split-K: the counter is 0 again for the next launch")
+        b.emit(ptx.LabelOp, label=reset)
+        tile_first = b.val(ptx.SubOp, [linear, rank], type="u32")
+        slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=partial)], i64, type="s64")
+        self._sum(b, slots, acc, kind, groups, partial)
+        return skip
+
+    def _sum(self, b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: int, partial: int) -> None:
+        """acc = slot 0 + slot 1 + ... + slot S-1, register by register, in that order."""
+        size = self.size
+        reg_type = f32 if kind == "f32" else i32
+        batch = max(1, LOADS_IN_FLIGHT // (4 * size))
+        for first in range(0, groups, batch):
+            chosen = range(first, min(groups, first + batch))
+            loaded = {j: [b.emit(ptx.LdOp, [slots], [reg_type] * 4, space="global", type=kind, vec=4,
+                                 offset=s * partial + j * 128 * 16,
+                                 comment=f"split-K: rank {s}'s partial" if j == 0 else None).res for s in range(size)]
+                      for j in chosen}
+            for j in chosen:
+                parts = loaded[j]
+                for e in range(4):
+                    total = parts[0][e]
+                    for part in parts[1:]:  # rank order: the same sum every run
+                        total = b.val(ptx.AddOp, [total, part[e]], reg_type, type=kind)
+                    b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [acc], reg_type, regs=4 * j + e), total], type="b32" if kind == "s32" else "f32")
+
+
+__all__ = ["GlobalSplitK", "LOADS_IN_FLIGHT"]

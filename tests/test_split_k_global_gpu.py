@@ -1,0 +1,133 @@
+"""On an sm_90a GPU: split-K through global memory (`split_k = S, reduce = "global"`: S
+consecutive CTAs along x per tile, their partial tiles written to the kernel's workspace,
+summed in rank order by the tile's last CTA) through `lower_tc.matmul` on torch tensors.
+Every operand type it takes (f32 and s32 accumulators), the transposes, S from 2 to 32,
+both schedules, grids of more CTAs than the GPU runs at once, ragged sizes, sizes known at
+launch (ranks with an empty slice of K), C, batches, and the workspace's counters: left
+at zero by each launch (four launches in a row give the same bits), one workspace per
+stream (launches on two streams at once). Outputs are poisoned before each launch and
+compared with float64 under the runner's tolerances (test_callable_gpu's check). Each test
+skips, with the reason, without an sm_90a GPU or torch.
+
+Run on the GPU machine: python -m pytest -m gpu tests/test_split_k_global_gpu.py -v
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import lower_tc
+from test_callable_gpu import _id, check, operand, poisoned
+from test_split_k_gpu import CASES, K, M, N, run
+
+pytestmark = pytest.mark.gpu
+
+GLOBAL = {"reduce": "global"}
+#: The cases whose accumulator the global reduction takes (f32, s32: not f16).
+GLOBAL_CASES = [c for c in CASES if c[2] != "f16"]
+
+
+@pytest.fixture(autouse=True)
+def gpu(require_gpu, kernel_cache) -> None:
+    require_gpu("sm_90a")
+
+
+@pytest.mark.parametrize("split_k", [2, 5, 16])
+@pytest.mark.parametrize("case", GLOBAL_CASES, ids=[_id(c) for c in GLOBAL_CASES])
+def test_every_type_and_transpose(torch, case, split_k) -> None:
+    run(torch, case, M, N, K, seed=split_k, split_k=split_k, **GLOBAL)
+
+
+@pytest.mark.parametrize("options", [
+    {"split_k": 3, "schedule": "pipelined"},
+    {"split_k": 5, "raster": 0},
+    {"split_k": 8, "mma_depth": 2},
+    {"split_k": 32},
+    {"split_k": 2, "config": (128, 256, 64, 4)},
+    {"split_k": 4, "config": (64, 128, 128, 4)},
+    {"split_k": 6, "config": (64, 64, 64, 3)},
+    {"split_k": 3, "schedule": "pipelined", "config": (256, 128, 64, 3)},
+], ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()).replace(" ", ""))
+def test_schedules_and_configurations(torch, options) -> None:
+    opts = dict(options)
+    config = opts.pop("config", None)
+    if config is not None and config[2] == 128:  # BK in bytes of e4m3: 128 elements
+        case = ("e4m3", "e4m3", "f32", "bf16", True, False)
+    else:
+        case = ("bf16", "bf16", "f32", "bf16", True, True)
+    run(torch, case, 300, 520, 5008, seed=11, config=config, **opts, **GLOBAL)
+
+
+@pytest.mark.parametrize("case", [CASES[0], CASES[7], CASES[10]], ids=_id)
+@pytest.mark.parametrize(("m", "n", "k", "split_k"), [(M, N, K, 4), (300, 520, 48, 4), (129, 64, 208, 8), (1000, 1000, 1008, 24)])
+def test_sizes_known_at_launch(torch, case, m, n, k, split_k) -> None:
+    """K = 48 and 208 (one K tile for 4 CTAs; four of 64, two of 128, for 8; 16 or 8 for
+    24): the ranks whose slice is empty store a zero partial and count themselves."""
+    run(torch, case, m, n, k, seed=21, dynamic=True, split_k=split_k, **GLOBAL)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+@pytest.mark.parametrize("case", [CASES[0], CASES[4], CASES[7], CASES[10]], ids=_id)
+def test_c_is_added_once(torch, case, dynamic) -> None:
+    run(torch, case, M, N, K, seed=31, c=True, dynamic=dynamic, split_k=4, **GLOBAL)
+
+
+@pytest.mark.parametrize("options", [{"split_k": 4}, {"split_k": 4, "raster": 0}, {"split_k": 2, "schedule": "pipelined", "raster": 0},
+                                     {"split_k": 12, "dynamic": True}], ids=["grouped", "grid-z", "pipelined", "dynamic"])
+def test_batches(torch, options) -> None:
+    """Grid z (raster 0) and the grouped order: the workspace's slots and counters follow
+    the linear block index over all three dimensions."""
+    run(torch, CASES[1], 129, 72, 4104, seed=51, batch=3, **options, **GLOBAL)
+
+
+@pytest.mark.parametrize(("case", "m", "n", "k", "config", "split_k"), [
+    (CASES[0], 512, 512, 65536, (128, 128, 64, 4), 8),
+    (CASES[0], 512, 512, 65536, (64, 64, 64, 8), 8),  # 512 CTAs: four times what runs at once
+    (CASES[1], 1024, 1024, 32768, (128, 256, 64, 4), 4),
+    (CASES[1], 16, 4096, 4096, (64, 64, 64, 8), 2),
+    (CASES[7], 128, 1536, 7168, (128, 128, 128, 4), 11),
+], ids=["long-k", "more-ctas-than-sms", "long-k-128x256", "decode", "few-tiles-e4m3"])
+def test_the_shapes_it_is_for(torch, case, m, n, k, config, split_k) -> None:
+    run(torch, case, m, n, k, seed=61, config=config, split_k=split_k, **GLOBAL)
+
+
+@pytest.mark.parametrize("options", [{"split_k": 8}, {"split_k": 3, "schedule": "pipelined"}, {"split_k": 16, "dynamic": True}],
+                         ids=["ws8", "pipelined3", "dynamic16"])
+def test_launches_in_a_row_give_the_same_bits(torch, options) -> None:
+    """The partials are summed in rank order whichever CTA comes last, and each launch
+    leaves the counters at zero for the next (one that did not would leave D poisoned):
+    four launches on the same workspace give the same bits (f32 D: every bit shows)."""
+    a, b = operand(torch, 256, 16384, "bf16", True, 71), operand(torch, 16384, 384, "bf16", False, 72)
+    first = poisoned(torch, (256, 384), "f32")
+    lower_tc.matmul(a, b, first, **options, **GLOBAL)
+    for _ in range(3):
+        again = poisoned(torch, (256, 384), "f32")
+        lower_tc.matmul(a, b, again, **options, **GLOBAL)
+        torch.cuda.synchronize()
+        assert torch.equal(first.view(torch.int32), again.view(torch.int32))
+    check(torch, first, a, b, "bf16", "f32", "f32")
+
+
+def test_each_stream_has_its_own_workspace(torch) -> None:
+    """One compiled kernel launched on two streams at once, many times: each stream's
+    launches use their own workspace (one shared would mix the two streams' partials and
+    counters)."""
+    m, n, k = 256, 256, 32768
+    source = (f'func.func @g(%A: memref<{m}x{k}xbf16>, %B: memref<{k}x{n}xbf16>, %D: memref<{m}x{n}xf32>) '
+              f'attributes {{tc.target = "sm_90a"}} {{\n  tc.matmul %A, %B to %D {{split_k = 16, reduce = "global"}} : '
+              f"memref<{m}x{k}xbf16>, memref<{k}x{n}xbf16>, memref<{m}x{n}xf32>\n  func.return\n}}\n")
+    kernel = lower_tc.compile(source)
+    assert kernel.info.workspace is not None and kernel.info.cluster is None
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    inputs = [(operand(torch, m, k, "bf16", True, 81 + 2 * i), operand(torch, k, n, "bf16", True, 82 + 2 * i)) for i in range(2)]
+    outs = [[poisoned(torch, (m, n), "f32") for _ in range(8)] for _ in range(2)]
+    torch.cuda.synchronize()
+    for r in range(8):
+        for s, stream in enumerate(streams):
+            with torch.cuda.stream(stream):
+                kernel(*inputs[s], outs[s][r], stream=stream)
+    torch.cuda.synchronize()
+    for s in range(2):
+        for r in range(8):
+            assert torch.equal(outs[s][0].view(torch.int32), outs[s][r].view(torch.int32))
+        check(torch, outs[s][0], *inputs[s], "bf16", "f32", "f32")
