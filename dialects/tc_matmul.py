@@ -31,6 +31,7 @@ from lower_tc.dialects.tc_types import dtype_name
 from lower_tc.layout import Arch, LayoutError, element_type
 from lower_tc.layout.gemm import GemmConfig, accumulators, config_problem, default_accumulator, operand_pair_problem
 from lower_tc.layout.targets import check_operand_type
+from lower_tc.layout.split_k import split_k_range_problem
 
 #: The keys of #tc.gemm_config, in order.
 CONFIG_KEYS = ("bm", "bn", "bk", "stages")
@@ -91,6 +92,7 @@ def _parse_options(parser: Parser) -> tuple[MatmulOptions, dict[str, Attribute]]
     errors at the entry."""
     options: dict[str, str | int | bool] = {}
     others: dict[str, Attribute] = {}
+    where: dict[str, tuple[int, int]] = {}
 
     def entry() -> None:
         start = parser.pos
@@ -119,8 +121,14 @@ def _parse_options(parser: Parser) -> tuple[MatmulOptions, dict[str, Attribute]]
         if why:
             parser.raise_error(why, start, end)
         options[name] = given  # type: ignore[assignment]
+        where[name] = (start, end)
 
     parser.parse_optional_comma_separated_list(parser.Delimiter.BRACES, entry)
+    split_k = options.get("split_k")
+    if isinstance(split_k, int):  # its range depends on how the split sums (reduce, in any order)
+        why = split_k_range_problem(split_k, str(options.get("reduce", "cluster")))
+        if why:
+            parser.raise_error(why, *where["split_k"])
     return MatmulOptions(**options), others  # type: ignore[arg-type]
 
 
@@ -344,6 +352,11 @@ class MatmulOp(IRDLOperation):
             if value is None:
                 raise VerifyException(option.type_problem(attr) or "")
             why = option.value_problem(value, str(value))
+            if why:
+                raise VerifyException(why)
+        given = self.options
+        if given.split_k is not None:
+            why = split_k_range_problem(given.split_k, given.reduce or "cluster")
             if why:
                 raise VerifyException(why)
         for name in self.attributes:

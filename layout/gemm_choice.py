@@ -20,7 +20,7 @@ from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, p
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER
-from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, valid_split_k
+from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, reduces_for, valid_split_k
 from lower_tc.layout.targets import Arch
 
 #: (BM, BN) tiles of sm_90a's warp-specialised kernel (one or two consumer warpgroups),
@@ -116,7 +116,7 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
     if not configs:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
-    ways = reduces if reduces is not None else REDUCES
+    ways = tuple(r for r in (reduces if reduces is not None else REDUCES) if r in reduces_for(acc))
     choices = [Choice(c) for c in configs]
     if split:
         choices += [Choice(c, s, r) for c in configs for r in ways

@@ -38,6 +38,7 @@ class Machine:
     wave_overhead_s: float  # a wave's fill of the ring and its epilogue
     split_k_overhead_s: float = 0.0  # a split-K wave's extra per CTA of its clusters: the partial tiles, the cluster barriers, the reduction
     partial_bytes_per_s: float = 0.0  # the rate at which a global split-K's last CTA reads the tile's partials (its own L2 bandwidth)
+    global_split_overhead_s: float = 0.0  # a global split-K wave's fixed extra: the partials' stores, the fences, the counters
     clusters_at_once: dict[int, int] = field(default_factory=dict)  # cluster size -> clusters that run at once
 
     def max_clusters(self, size: int) -> int:
@@ -55,7 +56,11 @@ H100 = Machine(
     load_latency_s=3e-6,
     wave_overhead_s=2e-6,
     split_k_overhead_s=1e-6,  # fitted on the tuning study of decode, batch and long-K shapes (docs/performance.md)
-    partial_bytes_per_s=150e9,  # one SM's share of L2 bandwidth, about 64 bytes a clock
+    # fitted on the tuning study of the decode, few-tile and long-K shapes with both splits
+    # (docs/results/tune_split_k_global_h100.md): a global split pays about 4 us more than
+    # the cluster's on small tiles, and its last CTA reads the partials at about 100 GB/s
+    partial_bytes_per_s=100e9,
+    global_split_overhead_s=4e-6,
     # the driver's cuOccupancyMaxActiveClusters with one CTA per SM (bench/cluster_occupancy.py,
     # H100 80GB HBM3, 2026-11-27: docs/results/cluster_occupancy_h100.txt)
     clusters_at_once={1: 132, 2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15},
@@ -125,7 +130,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
     moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
     if split_global:
-        reduction = split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
+        reduction = machine.global_split_overhead_s + split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
     else:
         reduction = split_k * machine.split_k_overhead_s if split_k > 1 else 0.0
     overhead = waves * (machine.wave_overhead_s + reduction)

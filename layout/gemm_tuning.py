@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
 from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs
-from lower_tc.layout.split_k import REDUCES
+from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.targets import Arch
 
 
@@ -68,7 +68,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             continue
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))
-        for reduce in REDUCES:
+        for reduce in reduces_for(acc):
             for s in split_k_options(m, n, k, config, a, b, batch, reduce=reduce):
                 add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", reduce))))
     return found

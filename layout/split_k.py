@@ -76,6 +76,12 @@ def split_k_smem(config: GemmConfig, a: str, b: str) -> int:
     return max(ring, partial_bytes(config.bm, config.bn)) + config.stages * BARRIER_BYTES_PER_STAGE
 
 
+def reduces_for(acc: str) -> tuple[str, ...]:
+    """The ways split-K can sum partial tiles of accumulator type `acc` (the global
+    reduction takes f32 and s32 registers, not f16 ones: GLOBAL_F16)."""
+    return tuple(r for r in REDUCES if r != "global" or acc != "f16")
+
+
 def split_k_range_problem(split_k: int, reduce: str) -> str | None:
     """Why `split_k` is out of the range `reduce` takes, or None."""
     if reduce == "global":
@@ -151,6 +157,6 @@ def fragment_offset(warpgroup: int, thread: int, group: int, bn: int) -> int:
 
 __all__ = [
     "CHUNK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
-    "fragment_offset", "k_slice", "partial_bytes", "partial_pitch", "split_k_problem", "split_k_range_problem",
+    "fragment_offset", "k_slice", "reduces_for", "partial_bytes", "partial_pitch", "split_k_problem", "split_k_range_problem",
     "split_k_smem", "valid_split_k", "workspace_bytes", "workspace_partial_bytes",
 ]

@@ -11,7 +11,9 @@ import pytest
 
 from conftest import EXAMPLES, ROOT
 from lower_tc.layout.kernel_info import (
+    BASE_VERSION,
     KERNEL_INFO_VERSION,
+    WorkspaceInfo,
     GemmInfo,
     GridFromArg,
     KernelInfo,
@@ -38,7 +40,8 @@ def test_the_json_reads_back_into_the_same_json(path) -> None:
         assert info == kernel.info
         assert info.to_json() == line
         keys = set(json.loads(line))
-        assert keys == (GEMM_KEYS | ({"cluster"} & keys) if info.gemm is not None else SINGLE_TILE_KEYS)
+        assert keys == (GEMM_KEYS | ({"cluster", "workspace"} & keys) if info.gemm is not None else SINGLE_TILE_KEYS)
+        assert not {"cluster", "workspace"} <= keys  # a split through a cluster or through the workspace
 
 
 def test_a_gemm_with_sizes_known_at_launch_keeps_its_nulls() -> None:
@@ -62,18 +65,39 @@ def test_the_persistent_grid_and_the_cluster_round_trip() -> None:
 
 
 def test_the_version_is_written_and_checked() -> None:
-    """The metadata carries the contract's version; JSON of another version, or none, is
-    refused by name."""
+    """The metadata carries the contract's version: 1 for a kernel without a workspace
+    (what a reader of version 1 launches), 2 with one; JSON of a version this lower-tc does
+    not read, or none, or a workspace in version 1, is refused by name."""
     (kernel,) = compile_source((EXAMPLES[0]).read_text(), EXAMPLES[0].name)
     versioned = kernel.info.to_json()
-    assert kernel.info.version == KERNEL_INFO_VERSION == json.loads(versioned)["version"]
+    assert kernel.info.version == BASE_VERSION == 1 == json.loads(versioned)["version"]
     assert KernelInfo.from_json(versioned) == kernel.info
-    with pytest.raises(KernelInfoError, match="version 99"):
-        KernelInfo.from_json(versioned.replace(f'"version": {KERNEL_INFO_VERSION}', '"version": 99'))
+    with pytest.raises(KernelInfoError, match="version 99: this lower-tc reads versions 1 and 2"):
+        KernelInfo.from_json(versioned.replace(f'"version": {BASE_VERSION}', '"version": 99'))
     unversioned = json.loads(versioned)
     del unversioned["version"]
     with pytest.raises(KernelInfoError, match="it has no version"):
         KernelInfo.from_json(json.dumps(unversioned))
+    (split,) = compile_source((ROOT / "examples" / "gemm_bf16_split_k_global_loop.mlir").read_text(), "g.mlir")
+    data = json.loads(split.info.to_json())
+    assert split.info.version == KERNEL_INFO_VERSION == 2 == data["version"]
+    assert data["workspace"] == {"partial_bytes": 128 * 128 * 4, "split_k": 8}
+    data["version"] = 1
+    with pytest.raises(KernelInfoError, match="version 1 has no workspace"):
+        KernelInfo.from_dict(data)
+    data["version"], data["workspace"] = 2, {"partial_bytes": 65536, "split_k": 1}
+    with pytest.raises(KernelInfoError, match="split_k >= 2"):
+        KernelInfo.from_dict(data)
+
+
+def test_the_workspace_fits_the_grid() -> None:
+    """A slot per CTA of the launched grid, then a counter per tile, in whole 16 bytes."""
+    ws = WorkspaceInfo(partial_bytes=65536, split_k=8)
+    assert ws.bytes(128) == 128 * 65536 + 16 * 4
+    assert ws.bytes(12) == 12 * 65536 + 16  # two tiles' counters, rounded up to 16 bytes
+    assert WorkspaceInfo(100, 3).bytes(3) == 304  # 300 bytes of slots, one counter
+    assert WorkspaceInfo(100, 3).bytes(6) == 608  # 600 + two counters
+    assert WorkspaceInfo(100, 2).bytes(6) == 624  # 600 + three counters, rounded up to 16
 
 
 def test_json_that_is_not_a_kernel_contract_is_refused() -> None:

@@ -210,7 +210,7 @@ func.func @badgrid(%A: memref<128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<
   tc.window_store %acc to %D[%c0, %c0] : !tc.acc<128x128xf32>, memref<128x128xf32>
   func.return
 }
-// CHECK: {{.*}}loop-diagnostics.mlir:198:1: error: tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile), or [arg, dim, tile, times] (that many times as many, 1 to 8: a split-K cluster's CTAs per tile){{$}}
+// CHECK: {{.*}}loop-diagnostics.mlir:198:1: error: tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile), or [arg, dim, tile, times] (that many times as many, 1 to 32: split-K's CTAs per tile){{$}}
 
 // -----
 

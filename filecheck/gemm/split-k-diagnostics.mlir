@@ -9,7 +9,7 @@ func.func @range(%A: memref<512x4096xbf16>, %B: memref<4096x512xbf16>, %D: memre
   tc.matmul %A, %B to %D {split_k = 9} : memref<512x4096xbf16>, memref<4096x512xbf16>, memref<512x512xbf16>
   func.return
 }
-// CHECK: split-k-diagnostics.mlir:[[# @LINE - 3]]:27: error: split_k is 1 to 8 (CTAs of a portable cluster, each taking a slice of K), not 9{{$}}
+// CHECK: split-k-diagnostics.mlir:[[# @LINE - 3]]:27: error: split_k = 9 with reduce = cluster: a portable cluster has 1 to 8 CTAs (reduce = global takes up to 32){{$}}
 
 // -----
 
@@ -17,7 +17,7 @@ func.func @wrong_type(%A: memref<512x4096xbf16>, %B: memref<4096x512xbf16>, %D: 
   tc.matmul %A, %B to %D {split_k = "4"} : memref<512x4096xbf16>, memref<4096x512xbf16>, memref<512x512xbf16>
   func.return
 }
-// CHECK: split-k-diagnostics.mlir:[[# @LINE - 3]]:27: error: split_k is an integer (CTAs of a cluster sharing a tile's K), not "4"{{$}}
+// CHECK: split-k-diagnostics.mlir:[[# @LINE - 3]]:27: error: split_k is an integer (CTAs sharing a tile's K), not "4"{{$}}
 
 // -----
 
@@ -126,7 +126,7 @@ func.func @schedule_range(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>
   tc.window_store %acc to %D[%m0, %n0] reduce cluster : !tc.acc<128x128xf32>, memref<512x512xbf16>
   func.return
 }
-// CHECK: split-k-diagnostics.mlir:[[# @LINE - 25]]:225: error: split_k is 1 to 8 (CTAs of a portable cluster, each taking a slice of K), not 9{{$}}
+// CHECK: split-k-diagnostics.mlir:[[# @LINE - 25]]:215: error: split_k = 9 with reduce = cluster: a portable cluster has 1 to 8 CTAs (reduce = global takes up to 32){{$}}
 
 // -----
 
@@ -213,7 +213,7 @@ func.func @reduce_what(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %
   tc.window_store %acc to %D[%m0, %n0] reduce warp : !tc.acc<128x128xf32>, memref<512x512xbf16>
   func.return
 }
-// CHECK: split-k-diagnostics.mlir:[[# @LINE - 3]]:47: error: tc.window_store reduces over the cluster (`reduce cluster`), not warp{{$}}
+// CHECK: split-k-diagnostics.mlir:[[# @LINE - 3]]:47: error: tc.window_store reduces over the cluster (`reduce cluster`) or the global workspace (`reduce global`), not warp{{$}}
 
 // -----
 
@@ -399,8 +399,8 @@ func.func @grid(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memr
 
 // -----
 
-// a grid entry known at launch: [arg, dim, tile, times] with times 1 to 8
-func.func @grid_times(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<?x?xbf16>) attributes {tc.target = "sm_90a", tc.grid = [[2, 1, 128, 9], 4, 1], tc.schedule = #tc.gemm_schedule<warp_specialized, split_k = 8>} {
+// a grid entry known at launch: [arg, dim, tile, times] with times 1 to 32
+func.func @grid_times(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<?x?xbf16>) attributes {tc.target = "sm_90a", tc.grid = [[2, 1, 128, 33], 4, 1], tc.schedule = #tc.gemm_schedule<warp_specialized, split_k = 8>} {
   %a = tc.smem_tile {stages = 4} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
   %b = tc.smem_tile {stages = 4} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
   %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -425,7 +425,7 @@ func.func @grid_times(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D
   tc.window_store %acc to %D[%m0, %n0] reduce cluster : !tc.acc<128x128xf32>, memref<?x?xbf16>
   func.return
 }
-// CHECK: split-k-diagnostics.mlir:[[# @LINE - 25]]:1: error: tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile), or [arg, dim, tile, times] (that many times as many, 1 to 8: a split-K cluster's CTAs per tile){{$}}
+// CHECK: split-k-diagnostics.mlir:[[# @LINE - 25]]:1: error: tc.grid is three entries, each a positive count or [arg, dim, tile] (ceil of that size / tile), or [arg, dim, tile, times] (that many times as many, 1 to 32: split-K's CTAs per tile){{$}}
 
 // -----
 

@@ -89,7 +89,7 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
     if (op.options.cluster or 1) > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
         try:
             rule = rule_config(m, n, k, a, b, acc, arch)
-            return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule, given or 1)
+            return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule, given or 1, reduce)
         except LayoutError as err:
             error_at(op, str(err))
     try:

@@ -70,3 +70,14 @@ def check_clusters(kernel: Operation, grid: Grid, cluster: int) -> None:
     x = grid[0]
     if cluster > 1 and isinstance(x, int) and x % cluster:
         error_at(kernel, f"a cluster launch runs whole clusters of {cluster} CTAs: the grid's x ({x}) is not a multiple of {cluster} (tc.grid)")
+    times_problem(kernel, grid, cluster)
+
+
+def times_problem(kernel: Operation, grid: Grid, split: int) -> None:
+    """A located error where the grid's x is known at launch ([arg, dim, tile, times]) and
+    is not sure to be a multiple of `split` (the CTAs that share a tile, consecutive in x):
+    `times` must be."""
+    x = grid[0]
+    if split > 1 and isinstance(x, GridFromArg) and x.times % split:
+        error_at(kernel, f"the grid's x, [{x.arg}, {x.dim}, {x.tile}, {x.times}], is a multiple of the {split} CTAs that share "
+                         f"a tile only where its times is: [{x.arg}, {x.dim}, {x.tile}, {split}] (tc.grid)")

@@ -53,7 +53,8 @@ def check_reduces(kernel: Operation, options: GemmSchedule) -> None:
         error_at(store, f"`reduce {store.reduce.data}` sums the partial tiles of {how}: the kernel's "
                         f"#tc.gemm_schedule needs split_k = S" + (" (2 to 8)" if store.reduce.data == "cluster" else ", reduce = global"))
     if split_k > 1 and not store.reduces:
-        error_at(store, f"split_k = {split_k}: each CTA of a cluster holds a partial tile of D, which the store sums: "
+        who = "each CTA of a cluster" if options.reduce == "cluster" else f"each of a tile's {split_k} CTAs"
+        error_at(store, f"split_k = {split_k}: {who} holds a partial tile of D, which the store sums: "
                         f"tc.window_store ... reduce {options.reduce}")
     if split_k > 1 and store.reduce is not None and store.reduce.data != options.reduce:
         error_at(store, f"`reduce {store.reduce.data}` but the kernel's #tc.gemm_schedule has reduce = {options.reduce}: "

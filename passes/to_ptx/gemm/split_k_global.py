@@ -12,9 +12,10 @@ and may be larger than what runs at once:
     the consumers meet again, the flag or-reduced (bar.red.or.pred): all but the tile's
         last CTA skip the store
     the last: fence.acq_rel.gpu, the counter reset to 0 (the next launch finds it so),
-        the S slots summed into the accumulator's registers, rank 0 first (its own slot is
-        read back like the others': the same sum whichever CTA comes last), then D
-        stored as an unsplit kernel stores it (epilogue_registers.py)
+        the S slots summed into the accumulator's registers, rank 0's first and then a
+        loop adding ranks 1 to S-1 in order (its own slot is read back like the others':
+        the same sum whichever CTA comes last), then D stored as an unsplit kernel
+        stores it (epilogue_registers.py)
 """
 
 from __future__ import annotations
@@ -30,12 +31,11 @@ from lower_tc.layout.kernel_info import WORKSPACE_PARAM, WorkspaceInfo
 from lower_tc.layout.split_k import GLOBAL_F16, fragment_offset, workspace_partial_bytes
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
+from lower_tc.passes.to_ptx.gemm.grid import times_problem
 from lower_tc.passes.to_ptx.gemm.k_slices import check_k_slices
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop, find_store
 
 f32 = Float32Type()
-#: Registers of partials loaded ahead of their sums (a few 16-byte loads of each slot).
-LOADS_IN_FLIGHT = 32
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ class GlobalSplitK:
         if isinstance(x, int) and x % options.split_k:
             error_at(k.kernel, f"split_k = {options.split_k}: the {options.split_k} consecutive CTAs along x of a tile "
                                f"share its K, so the grid's x ({x}) must be a multiple of {options.split_k} (tc.grid)")
+        times_problem(k.kernel, k.grid, options.split_k)
         check_k_slices(loop.op, loop.step, options.split_k, k.index, k.args, k.grid)
         b = k.b
         raw = b.val(ptx.LdParamOp, result=i64, type="u64", param=WORKSPACE_PARAM,
@@ -125,23 +126,29 @@ class GlobalSplitK:
         return skip
 
     def _sum(self, b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: int, partial: int) -> None:
-        """acc = slot 0 + slot 1 + ... + slot S-1, register by register, in that order."""
-        size = self.size
+        """acc = slot 0 + slot 1 + ... + slot S-1, register by register, in that order: rank
+        0's slot into the registers, then a loop over the other ranks adding theirs (a loop,
+        not S unrolled copies: ptxas would hoist every slot's loads and spill registers)."""
         reg_type = f32 if kind == "f32" else i32
-        batch = max(1, LOADS_IN_FLIGHT // (4 * size))
-        for first in range(0, groups, batch):
-            chosen = range(first, min(groups, first + batch))
-            loaded = {j: [b.emit(ptx.LdOp, [slots], [reg_type] * 4, space="global", type=kind, vec=4,
-                                 offset=s * partial + j * 128 * 16,
-                                 comment=f"split-K: rank {s}'s partial" if j == 0 else None).res for s in range(size)]
-                      for j in chosen}
-            for j in chosen:
-                parts = loaded[j]
+        mov = "b32" if kind == "s32" else "f32"
+
+        def add_slot(at: SSAValue, first: bool, what: str) -> None:
+            for j in range(groups):
+                parts = b.emit(ptx.LdOp, [at], [reg_type] * 4, space="global", type=kind, vec=4, offset=j * 128 * 16,
+                               comment=what if j == 0 else None).res
                 for e in range(4):
-                    total = parts[0][e]
-                    for part in parts[1:]:  # rank order: the same sum every run
-                        total = b.val(ptx.AddOp, [total, part[e]], reg_type, type=kind)
-                    b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [acc], reg_type, regs=4 * j + e), total], type="b32" if kind == "s32" else "f32")
+                    r = b.val(ptx.RegOfOp, [acc], reg_type, regs=4 * j + e)
+                    total = parts[e] if first else b.val(ptx.AddOp, [r, parts[e]], reg_type, type=kind)
+                    b.emit(ptx.AssignOp, [r, total], type=mov)
+
+        add_slot(slots, True, "split-K: rank 0's partial into the registers")
+
+        def next_rank(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            at = b.val(ptx.AddOp, [slots, b.val(ptx.MulWideOp, [i], i64, type="s32", imm=partial)], i64, type="s64")
+            add_slot(at, False, "split-K: rank i's partial added, ranks in order")
+            b.yield_(s, p)
+
+        b.counted_loop(self.size, next_rank, start=1)
 
 
-__all__ = ["GlobalSplitK", "LOADS_IN_FLIGHT"]
+__all__ = ["GlobalSplitK"]
