@@ -87,7 +87,7 @@ def test_save_writes_each_cubin_and_its_contract(example, tmp_path: Path) -> Non
     example["save"](kernels, tmp_path)
     assert (tmp_path / "gemm.cubin").read_bytes()[:4] == b"\x7fELF"
     assert lower_tc.contracts.KernelInfo.from_json((tmp_path / "gemm.json").read_text()) == kernels[0].info
-    assert json.loads((tmp_path / "gemm.json").read_text())["version"] == lower_tc.contracts.KERNEL_INFO_VERSION
+    assert json.loads((tmp_path / "gemm.json").read_text())["version"] == kernels[0].info.version == lower_tc.contracts.BASE_VERSION
     assert kernels[0].kernel().cubin == kernels[0].cubin  # a lower_tc.Kernel on the same cubin
 
 

@@ -30,6 +30,7 @@ SASS = {
     "gemm_bf16": ("wgmma.bf16", "tma"),
     "gemm_bf16_loop": ("wgmma.bf16", "tma"),
     "gemm_bf16_split_k_loop": ("wgmma.bf16", "tma"),
+    "gemm_bf16_split_k_global_loop": ("wgmma.bf16", "tma"),
     "gemm_e4m3": ("wgmma.e4m3", "tma"),
     "gemm_tcgen05_bf16": ("tcgen05.f16", "tma"),
     "gemm_bf16_dynamic": ("wgmma.bf16", "tma"),
