@@ -131,3 +131,44 @@ def test_each_stream_has_its_own_workspace(torch) -> None:
         for r in range(8):
             assert torch.equal(outs[s][0].view(torch.int32), outs[s][r].view(torch.int32))
         check(torch, outs[s][0], *inputs[s], "bf16", "f32", "f32")
+
+
+COOPERATIVE = {"reduce": "cooperative"}
+
+
+@pytest.mark.parametrize(("case", "m", "n", "k", "options"), [
+    (CASES[0], M, N, K, {"split_k": 5}),
+    (CASES[4], M, N, K, {"split_k": 8, "schedule": "pipelined"}),
+    (CASES[7], M, N, K, {"split_k": 2}),
+    (CASES[10], M, N, K, {"split_k": 12}),
+    (CASES[1], 300, 520, 48, {"split_k": 4, "dynamic": True}),  # one K tile for 4 CTAs
+    (CASES[0], 512, 512, 65536, {"split_k": 16, "config": (128, 256, 64, 4)}),
+    (CASES[1], 1024, 1024, 32768, {"split_k": 4, "config": (128, 256, 64, 4)}),
+], ids=["bf16-5", "f32-pipelined-8", "e4m3-2", "s8-12", "dynamic-empty-slices", "long-k-128x256-16", "long-k-1024"])
+def test_cooperative(torch, case, m, n, k, options) -> None:
+    """reduce = cooperative: each of a tile's CTAs sums a share of the partials into slot 0,
+    rank 0 stores D."""
+    opts = dict(options)
+    run(torch, case, m, n, k, seed=91, **opts, **COOPERATIVE)
+
+
+def test_cooperative_launches_in_a_row_give_the_same_bits(torch) -> None:
+    a, b = operand(torch, 256, 16384, "bf16", True, 95), operand(torch, 16384, 384, "bf16", False, 96)
+    outs = []
+    for _ in range(4):
+        d = poisoned(torch, (256, 384), "f32")
+        lower_tc.matmul(a, b, d, split_k=16, **COOPERATIVE)
+        outs.append(d)
+    torch.cuda.synchronize()
+    for d in outs[1:]:
+        assert torch.equal(outs[0].view(torch.int32), d.view(torch.int32))
+    check(torch, outs[0], a, b, "bf16", "f32", "f32")
+
+
+def test_a_cooperative_grid_larger_than_the_gpu_is_refused_before_launching(torch) -> None:
+    """512 x 512 tiles of 64 x 64 split 8 ways: 512 CTAs, more than an H100 holds at once."""
+    a, b = operand(torch, 512, 8192, "bf16", True, 97), operand(torch, 8192, 512, "bf16", True, 98)
+    d = poisoned(torch, (512, 512), "bf16")
+    with pytest.raises(lower_tc.DeviceError, match="all its 512 CTAs must be resident at once"):
+        lower_tc.matmul(a, b, d, config=(64, 64, 64, 4), split_k=8, **COOPERATIVE)
+    assert torch.isnan(d.float()).all()  # nothing ran
