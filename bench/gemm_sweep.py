@@ -284,7 +284,7 @@ def split_k_cases() -> list[GemmCase]:
         out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, a == "bf16", (128, 128, 128, 4), options="split_k = 8"))
         out.append(GemmCase(a, b, acc, d, 16, 4096, 4096, True, False, (64, 128, 128, 4), options="split_k = 4"))
         out.append(GemmCase(a, b, acc, d, 128, 1536, 7168, True, False, (128, 128, 128, 4), options="split_k = 4"))
-    return out + split_k_global_cases() + split_k_cooperative_cases() + split_k_default_cases()
+    return out + split_k_global_cases() + split_k_default_cases()
 
 
 #: Split-K through global memory: `reduce = "global"` after the split.
@@ -334,39 +334,6 @@ def split_k_global_cases() -> list[GemmCase]:
         out.append(GemmCase(a, b, acc, d, 1024, 1024, 32768, True, False, (128, 256, 128, 3), options=f"split_k = 4{GLOBAL}"))
         out.append(GemmCase(a, b, acc, d, 16, 4096, 4096, True, False, (64, 64, 128, 8), options=f"split_k = 2{GLOBAL}"))
         out.append(GemmCase(a, b, acc, d, 128, 1536, 7168, True, False, (128, 128, 128, 4), options=f"split_k = 11{GLOBAL}"))
-    return out
-
-
-#: Split-K through global memory, cooperatively: `reduce = "cooperative"` after the split.
-COOPERATIVE = ', reduce = "cooperative"'
-
-
-def split_k_cooperative_cases() -> list[GemmCase]:
-    """Cooperative split-K (`reduce = "cooperative"`: the whole grid resident, each of a
-    tile's CTAs sums a share): every type but the f16 accumulator's at S = 2, 5, 8, the
-    options on two types and three shapes, C, sizes known at launch (K = 40: empty
-    slices), batches, and the long-K and decode shapes with their wide tiles; every grid at
-    most the H100's 132 CTAs (a larger one is refused before launching)."""
-    out: list[GemmCase] = []
-    for a, b, acc, d in [t for t in TYPES if t[2] != "f16"]:
-        for s in (2, 5, 8):
-            out.append(GemmCase(a, b, acc, d, 200, 136, 2050, True, False, None, options=f"split_k = {s}{COOPERATIVE}"))
-        out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, with_c=True, options=f"split_k = 4{COOPERATIVE}"))
-    for a, b, acc, d in (TYPES[0], TYPES[4]):
-        for shape in [(129, 65, 4099), (300, 520, 20000), (72, 200, 3000)]:
-            for options in ('split_k = 3, schedule = "pipelined"', "split_k = 12", "split_k = 8, mma_depth = 2", "split_k = 5, raster = 0"):
-                out.append(GemmCase(a, b, acc, d, *shape, True, a == "bf16", None, options=options + COOPERATIVE))
-        for shape in [(129, 65, 4099), (300, 520, 40)]:
-            for options in ("split_k = 4", 'split_k = 3, schedule = "pipelined"'):
-                out.append(GemmCase(a, b, acc, d, *shape, True, False, None, dynamic=True, options=options + COOPERATIVE))
-        out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, dynamic=True, with_c=True, options=f"split_k = 8{COOPERATIVE}"))
-        for options in ("split_k = 4", "split_k = 4, raster = 0"):
-            out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, batch=3, options=options + COOPERATIVE))
-        bk = 128 if a == "e4m3" else 64
-        out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, a == "bf16", (128, 256, bk, 3 if a == "e4m3" else 4), options=f"split_k = 16{COOPERATIVE}"))
-        out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, False, (128, 128, bk, 4), options=f"split_k = 8{COOPERATIVE}"))
-        out.append(GemmCase(a, b, acc, d, 1024, 1024, 32768, True, False, (128, 256, bk, 3 if a == "e4m3" else 4), options=f"split_k = 4{COOPERATIVE}"))
-        out.append(GemmCase(a, b, acc, d, 16, 4096, 4096, True, False, (64, 64, bk, 8), options=f"split_k = 2{COOPERATIVE}"))
     return out
 
 

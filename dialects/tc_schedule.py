@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from lower_tc.layout.limits import MAX_CLUSTER, MAX_INDEX
-from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, SPLIT_K_VALUES, WORKSPACE_REDUCES, split_k_range_problem
+from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, SPLIT_K_VALUES, split_k_range_problem
 
 
 class OptionKind(StrEnum):
@@ -174,10 +174,9 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
     ),
     GemmOption(
         "reduce", OptionKind.NAME, "cluster",
-        what='a string ("cluster", "global" or "cooperative")',
-        allowed="one of cluster, global, cooperative",
-        doc="how split-K's CTAs sum their partial tiles: a cluster's shared memory, or a workspace in global memory "
-            "(the last CTA of a tile, or all of them in a cooperative launch)",
+        what='a string ("cluster" or "global")',
+        allowed="one of cluster, global",
+        doc="how split-K's CTAs sum their partial tiles: a cluster's shared memory, or a workspace in global memory",
         values=REDUCES,
     ),
     GemmOption(
@@ -239,9 +238,8 @@ class GemmSchedule:
 
     @property
     def global_split(self) -> bool:
-        """Split-K through the global workspace (layout/split_k.py): reduce = global or
-        cooperative."""
-        return self.split_k > 1 and self.reduce in WORKSPACE_REDUCES
+        """Split-K through the global workspace (layout/split_k.py)."""
+        return self.split_k > 1 and self.reduce == "global"
 
     def problem(self) -> tuple[str, str] | None:
         """(the option at fault, why) where a value is out of range or the options do not

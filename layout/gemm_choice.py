@@ -20,7 +20,7 @@ from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, p
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER
-from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, WORKSPACE_REDUCES, reduces_for, valid_split_k
+from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, reduces_for, valid_split_k
 from lower_tc.layout.targets import Arch
 
 #: (BM, BN) tiles of sm_90a's warp-specialised kernel (one or two consumer warpgroups),
@@ -79,7 +79,7 @@ def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, 
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     if 2 * tiles > machine.sms:
         return ()
-    if reduce in WORKSPACE_REDUCES:  # one wave of CTAs (a cooperative grid must be resident anyway)
+    if reduce == "global":
         fits = [s for s in range(2, MAX_GLOBAL_SPLIT + 1) if tiles * s <= machine.sms]
     else:
         fits = [s for s in range(2, MAX_CLUSTER + 1) if tiles <= machine.max_clusters(s)]
@@ -126,9 +126,8 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
         e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce)  # type: ignore[arg-type]
         # where HBM bounds several equally: the fewest CTAs (the least re-reading through
         # L2), then the deepest ring (measured on the suite's decoding shapes), unsplit
-        # first, a cluster's split before the global ones (no workspace), the global before
-        # the cooperative (no residency needed)
-        return (e.seconds, e.ctas, -c.config.stages, c.split_k, REDUCES.index(c.reduce))
+        # first, a cluster's split before the global one (no workspace)
+        return (e.seconds, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
 
     return min(choices, key=cost)
 

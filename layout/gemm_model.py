@@ -110,11 +110,10 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     longest rank's share). Split through a cluster (`reduce` "cluster"), the waves count the
     clusters that run at once (`max_clusters`), and each pays the reduction, S x
     `split_k_overhead_s`; through global memory ("global"), the waves count CTAs, and each
-    pays its last CTAs' read of the S partial tiles at `partial_bytes_per_s`; cooperative,
-    each CTA reads one partial tile's worth and rank 0 the sum."""
+    pays its last CTAs' read of the S partial tiles at `partial_bytes_per_s`."""
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     ctas = tiles * split_k
-    split_global = split_k > 1 and reduce in ("global", "cooperative")
+    split_global = split_k > 1 and reduce == "global"
     # a split-K cluster's CTAs share a GPC, so fewer than sms / S clusters run at once
     # (clusters of 1 are the CTAs: max_clusters(1) is the SM count)
     cluster = 1 if split_global else split_k
@@ -130,9 +129,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
     moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
-    if split_global and reduce == "cooperative":  # each CTA reads one tile's worth of partials, rank 0 the sum
-        reduction = machine.global_split_overhead_s + 2 * config.bm * config.bn * 4 / machine.partial_bytes_per_s
-    elif split_global:  # the last CTA reads the S partials
+    if split_global:
         reduction = machine.global_split_overhead_s + split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
     else:
         reduction = split_k * machine.split_k_overhead_s if split_k > 1 else 0.0

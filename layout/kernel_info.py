@@ -16,8 +16,7 @@ caller gives and returns a resolved KernelInfo.
 Versioning: the JSON's top-level "version" is raised by a change of the contract's meaning;
 `from_json` refuses JSON without it or of a version it does not read (`READ_VERSIONS`).
 Version 2 added `workspace` (scratch memory the launcher passes after the arguments'
-addresses: split-K through global memory) and `cooperative` (the grid is launched
-cooperatively: every CTA resident at once); a kernel with neither is still written as
+addresses: split-K through global memory); a kernel without one is still written as
 version 1, so a reader of version 1 refuses exactly the kernels it could not launch.
 """
 
@@ -326,12 +325,11 @@ class KernelInfo:
     gemm: GemmInfo | None = None
     cluster: tuple[int, int, int] | None = None  # CTAs per cluster (None: no cluster launch)
     workspace: WorkspaceInfo | None = None  # scratch memory the launcher passes (None: none)
-    cooperative: bool = False  # a cooperative launch: every CTA of the grid resident at once
 
     @property
     def version(self) -> int:
         """The contract version the JSON is written in (the module's docstring)."""
-        return KERNEL_INFO_VERSION if self.workspace is not None or self.cooperative else BASE_VERSION
+        return KERNEL_INFO_VERSION if self.workspace is not None else BASE_VERSION
 
     @property
     def launch_grid(self) -> tuple[GridEntry, GridEntry, GridEntry]:
@@ -367,8 +365,6 @@ class KernelInfo:
             out["cluster"] = list(self.cluster)
         if self.workspace is not None:
             out["workspace"] = self.workspace.to_dict()
-        if self.cooperative:
-            out["cooperative"] = True
         return out
 
     def to_json(self) -> str:
@@ -382,9 +378,8 @@ class KernelInfo:
         version = d["version"]
         if version not in READ_VERSIONS:
             raise KernelInfoError(f"kernel metadata version {version}: this lower-tc reads versions {_versions()}")
-        for key in ("workspace", "cooperative"):
-            if d.get(key) and version < KERNEL_INFO_VERSION:
-                raise KernelInfoError(f"kernel metadata version {version} has no {key}: it is version {KERNEL_INFO_VERSION}'s")
+        if d.get("workspace") is not None and version < KERNEL_INFO_VERSION:
+            raise KernelInfoError(f"kernel metadata version {version} has no workspace: a workspace is version {KERNEL_INFO_VERSION}'s")
         try:
             grid = d.get("grid")
             size_params = d.get("size_params")
@@ -397,7 +392,6 @@ class KernelInfo:
                 gemm=GemmInfo.from_dict(d["gemm"]) if d.get("gemm") is not None else None,
                 cluster=_triple(d["cluster"]) if d.get("cluster") is not None else None,
                 workspace=WorkspaceInfo.from_dict(d["workspace"]) if d.get("workspace") is not None else None,
-                cooperative=_flag(d.get("cooperative", False)),
             )
         except KernelInfoError:
             raise
@@ -407,12 +401,6 @@ class KernelInfo:
     @classmethod
     def from_json(cls, text: str) -> KernelInfo:
         return cls.from_dict(json.loads(text))
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise KernelInfoError(f"cooperative is true or false, not {value!r}")
-    return value
 
 
 def _versions() -> str:

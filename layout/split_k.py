@@ -13,11 +13,6 @@ sum their partial tiles in a fixed order (docs/gemm.md, "Split-K"), in one of tw
   D; the others leave. Nothing waits for another CTA, so any grid runs; S is 2 to 32.
   The workspace (`workspace_bytes`) is the launcher's: its counters must be zero before
   the first launch, and each launch leaves them zero (the last CTA resets its tile's).
-- "cooperative": the same slots, but the whole grid is launched cooperatively (all its CTAs
-  resident at once, or the launch fails), so the S CTAs of a tile wait for each other:
-  each sums a 1/S share of the S slots, rank 0 first, into slot 0, and rank 0 stores D
-  from it. The last CTA's read of S whole partial tiles becomes each CTA's read of one
-  (what lets wide tiles split many ways). The grid is at most what runs at once.
 
 Plain data and arithmetic, for tc-expand-matmul, the GEMM lowering, the launcher and a
 chooser or tuner that asks which S a problem allows.
@@ -39,16 +34,14 @@ from lower_tc.layout.limits import MAX_CLUSTER, SMEM_CAPACITY
 from lower_tc.layout.targets import Arch
 
 #: How split-K sums its partial tiles (module docstring).
-REDUCES = ("cluster", "global", "cooperative")
-#: The reductions through the global workspace.
-WORKSPACE_REDUCES = ("global", "cooperative")
+REDUCES = ("cluster", "global")
 #: The most CTAs that share one tile's K through the global workspace.
 MAX_GLOBAL_SPLIT = 32
 #: The values split_k takes: up to MAX_CLUSTER with reduce = "cluster" (portable clusters),
 #: up to MAX_GLOBAL_SPLIT with reduce = "global".
 SPLIT_K_VALUES = tuple(range(1, MAX_GLOBAL_SPLIT + 1))
 #: Why an f16 accumulator does not go with the global reduction.
-GLOBAL_F16 = ("reduce = global and cooperative sum f32 or s32 partial tiles from the accumulator's registers; "
+GLOBAL_F16 = ("reduce = global sums f32 or s32 partial tiles from the accumulator's registers; "
               "an f16 accumulator needs reduce = cluster (which widens it to f32)")
 #: Why a target other than sm_90a refuses split-K.
 SPLIT_K_TARGET = "split_k is sm_90a only for now"
@@ -86,14 +79,14 @@ def split_k_smem(config: GemmConfig, a: str, b: str) -> int:
 def reduces_for(acc: str) -> tuple[str, ...]:
     """The ways split-K can sum partial tiles of accumulator type `acc` (the global
     reduction takes f32 and s32 registers, not f16 ones: GLOBAL_F16)."""
-    return tuple(r for r in REDUCES if r not in WORKSPACE_REDUCES or acc != "f16")
+    return tuple(r for r in REDUCES if r != "global" or acc != "f16")
 
 
 def split_k_range_problem(split_k: int, reduce: str) -> str | None:
     """Why `split_k` is out of the range `reduce` takes, or None."""
-    if reduce in WORKSPACE_REDUCES:
+    if reduce == "global":
         if not 1 <= split_k <= MAX_GLOBAL_SPLIT:
-            return f"split_k is 1 to {MAX_GLOBAL_SPLIT} with reduce = {reduce}, not {split_k}"
+            return f"split_k is 1 to {MAX_GLOBAL_SPLIT} with reduce = global, not {split_k}"
         return None
     if not 1 <= split_k <= MAX_CLUSTER:
         return (f"split_k = {split_k} with reduce = cluster: a portable cluster has 1 to {MAX_CLUSTER} CTAs "
@@ -116,7 +109,7 @@ def split_k_problem(split_k: int, config: GemmConfig, a: str, b: str, k: int | N
         if tiles < split_k:
             return (f"split_k = {split_k}: K = {k} has {tiles} K tile(s) of {config.bk}, fewer than the "
                     f"{split_k} CTAs that would share them")
-    if reduce in WORKSPACE_REDUCES:  # the partial tile goes from registers to the workspace
+    if reduce == "global":  # the partial tile goes from registers to the workspace
         return None
     need = split_k_smem(config, a, b)
     if need > SMEM_CAPACITY:
@@ -163,7 +156,7 @@ def fragment_offset(warpgroup: int, thread: int, group: int, bn: int) -> int:
 
 
 __all__ = [
-    "CHUNK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "PARTIAL_BYTES", "REDUCES", "WORKSPACE_REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
+    "CHUNK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
     "fragment_offset", "k_slice", "reduces_for", "partial_bytes", "partial_pitch", "split_k_problem", "split_k_range_problem",
     "split_k_smem", "valid_split_k", "workspace_bytes", "workspace_partial_bytes",
 ]

@@ -94,7 +94,7 @@ class FakeDriver:
         results = {
             "cuDeviceGetCount": self.devices, "cuDeviceGet": 0, "cuDeviceGetName": b"NVIDIA H100 80GB HBM3\0",
             "cuDevicePrimaryCtxRetain": CONTEXT, "cuKernelGetFunction": "fn",
-            "cuStreamCreate": "stream", "cuCtxGetDevice": 0, "cuOccupancyMaxActiveBlocksPerMultiprocessor": 1,
+            "cuStreamCreate": "stream", "cuCtxGetDevice": 0,
         }
 
         def call(*args: Any) -> tuple[Any, ...]:

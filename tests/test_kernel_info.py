@@ -83,7 +83,7 @@ def test_the_version_is_written_and_checked() -> None:
     assert split.info.version == KERNEL_INFO_VERSION == 2 == data["version"]
     assert data["workspace"] == {"partial_bytes": 128 * 128 * 4, "split_k": 8}
     data["version"] = 1
-    with pytest.raises(KernelInfoError, match="version 1 has no workspace: it is version 2.s"):
+    with pytest.raises(KernelInfoError, match="version 1 has no workspace"):
         KernelInfo.from_dict(data)
     data["version"], data["workspace"] = 2, {"partial_bytes": 65536, "split_k": 1}
     with pytest.raises(KernelInfoError, match="split_k >= 2"):

@@ -36,7 +36,7 @@ from lower_tc.dialects.ptx.mbarrier import (
     FenceMbarrierInitOp, MapaOp, MbarrierArriveClusterOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierInitOp, MbarrierInvalOp, MbarrierTryWaitParityOp,
 )
-from lower_tc.dialects.ptx.memory import AtomAddOp, CvtFromRegOp, LdAcquireOp, CvtToRegOp, LdOp, LdRegsOp, StmatrixOp, StOp
+from lower_tc.dialects.ptx.memory import AtomAddOp, CvtFromRegOp, CvtToRegOp, LdOp, LdRegsOp, StmatrixOp, StOp
 from lower_tc.dialects.ptx.modifiers import ModifierError
 from lower_tc.dialects.ptx.moves import (
     AssignOp, DeclRegsOp, FillOp, LdParamOp, MovImmOp, PackOp, ParamAddrOp, RegOfOp, SetMaxNRegOp, SregOp,
@@ -61,7 +61,7 @@ OPS = [
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
     RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, RcpOp, ShflBflyOp,
     LabelOp, BraOp, BarSyncOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
-    LdOp, StOp, AtomAddOp, LdAcquireOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
+    LdOp, StOp, AtomAddOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierTryWaitParityOp, MbarrierInvalOp, MapaOp, MbarrierArriveClusterOp,
     PrefetchTensormapOp, CpAsyncBulkTensorOp, CpAsyncBulkTensorStoreOp, CpAsyncBulkCommitGroupOp,

@@ -78,18 +78,6 @@ class AtomAddOp(PtxOp):
 
 
 @irdl_op_definition
-class LdAcquireOp(PtxOp):
-    """``ld.acquire.gpu.global.u32 %r, [addr]``: a load that later accesses of this thread
-    are ordered after, at GPU scope (a spin on a counter that other CTAs raise): args =
-    (address,)."""
-
-    name = "ptx.ld_acquire"
-
-    def render(self, n: Names) -> str:
-        return f"ld.acquire.gpu.global.u32 {n(self.res[0])}, [{n(self.args[0])}];"
-
-
-@irdl_op_definition
 class LdRegsOp(PtxOp):
     """Loads into a slice of a register run: ``ld.global.v2.f32 {%f4, %f5}, [%rd+8]``
     (args = (address, run); `regs` = the slice's first index)."""

@@ -29,7 +29,7 @@ from lower_tc.layout.kernel_info import KernelInfo
 from lower_tc.lowering.runtime import launcher, session
 from lower_tc.lowering.runtime.arguments import arg_name, check_arguments, check_count, layout_name
 from lower_tc.lowering.runtime.arrays import ArrayView, view_of
-from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError, ShapeError
+from lower_tc.lowering.runtime.errors import ArgumentError, ShapeError
 from lower_tc.lowering.runtime.sizes import Shape, resolve_sizes
 from lower_tc.lowering.runtime.streams import stream_handle
 from lower_tc.lowering.runtime.workspace import Workspaces
@@ -195,13 +195,6 @@ class Kernel:
         sized = self._sized.get(sizes_key) or self._sized.put(sizes_key, self._resolve(shapes, loaded.sms))
         pointers = tuple(v.ptr for v in views)
         maps = launcher.encode_tensor_maps(cuda, sized.info, pointers)
-        if sized.info.cooperative:
-            resident = self._resident(cuda, loaded)
-            gx, gy, gz = sized.grid
-            if gx * gy * gz > resident:
-                raise DeviceError(f"kernel {self.name} is launched cooperatively (split-K with reduce = cooperative: the CTAs of a "
-                                 f"tile wait for each other), so all its {gx * gy * gz} CTAs must be resident at once; this GPU "
-                                 f"holds {resident}: use reduce = \"global\" or a smaller split")
         workspace = None
         if sized.info.workspace is not None:  # its address follows the arguments'
             gx, gy, gz = sized.grid
@@ -214,12 +207,6 @@ class Kernel:
         """(hits, misses) of the sizes cache and of the launches cache (tensor maps and
         parameter block per argument addresses and sizes)."""
         return {"sizes": (self._sized.hits, self._sized.misses), "launches": (self._plans.hits, self._plans.misses)}
-
-    def _resident(self, cuda: session.Cuda, loaded: launcher.DeviceKernel) -> int:
-        """CTAs of this kernel the device holds at once (SMs x blocks per SM)."""
-        per_sm = cuda.call("cuOccupancyMaxActiveBlocksPerMultiprocessor", loaded.function, int(self._info.threads),
-                           int(self._info.smem_bytes))
-        return int(loaded.sms) * int(per_sm)
 
     def _on_device(self, cuda: session.Cuda, device: int) -> launcher.DeviceKernel:
         loaded = self._loaded.get(device)

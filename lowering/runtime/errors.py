@@ -53,8 +53,8 @@ class ArgumentCountError(LaunchError, TypeError):
 
 
 class DeviceError(LaunchError):
-    """The GPU does not fit: a kernel for another GPU (sm_100a on an H100), arrays on two
-    devices, or a cooperative grid larger than the GPU holds at once."""
+    """The GPU does not fit: a kernel for another GPU (sm_100a on an H100), or arrays on
+    two devices."""
 
 
 class CudaUnavailable(RunError, DeviceError):

@@ -12,8 +12,7 @@ timing: lowering/runtime/launch.py):
 4. the parameter block in the PTX entry's order: a u64 address per argument, the
    workspace's where the contract has one (the caller's: `Kernel` owns it), the .u32
    size parameters, each 128-byte tensor map by value;
-5. `cuLaunchKernel` on the caller's stream (`cuLaunchCooperativeKernel` for a contract
-   that says `cooperative`: every CTA resident at once).
+5. `cuLaunchKernel` on the caller's stream.
 
 Why the launch is the driver's `cuLaunchKernel` and not cuda.core's `launch`: cuda.core
 packs its own parameter block from Python values and takes a 128-byte tensor map only as
@@ -70,7 +69,6 @@ class LaunchPlan:
     smem: int
     params: np.ndarray
     holders: tuple[Any, ...]
-    cooperative: bool = False  # cuLaunchCooperativeKernel: every CTA resident at once
 
     @functools.cached_property
     def params_address(self) -> int:
@@ -195,15 +193,12 @@ def plan(function: Any, info: KernelInfo, grid: tuple[int, int, int], pointers: 
         raise RunError(f"kernel {info.name} takes {expected} addresses (its arguments"
                        f"{' and its workspace' if info.workspace is not None else ''}), not {len(pointers)}")
     params, holders = pack_params(pointers, size_values(info), tensor_maps)
-    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders + keep, bool(info.cooperative))
+    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders + keep)
 
 
 def enqueue(cuda: Cuda, p: LaunchPlan, stream: Any) -> None:
     """One launch on `stream` (a handle: an int or the driver's CUstream), asynchronous."""
     gx, gy, gz = p.grid
-    if p.cooperative:  # the driver refuses a grid that cannot be resident at once (checked before: Kernel)
-        cuda.call("cuLaunchCooperativeKernel", p.function, gx, gy, gz, p.threads, 1, 1, p.smem, stream, p.params_address)
-        return
     cuda.call("cuLaunchKernel", p.function, gx, gy, gz, p.threads, 1, 1, p.smem, stream, p.params_address, 0)
 
 

@@ -182,8 +182,7 @@ class ExpandMatmulPass(ModulePass):
             if arch is not Arch.SM90A and schedule == "warp_specialized":
                 who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
             batch = "" if not mm.batched else f"{'?' if mm.batch is None else mm.batch} x "
-            how = {"global": " through global memory", "cooperative": " through global memory, cooperative"}.get(reduce, "")
-            split = f", split over K by {split_k}{how}" if split_k > 1 else ""
+            split = f", split over K by {split_k}" + (" through global memory" if reduce == "global" else "") if split_k > 1 else ""
             split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
             remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type

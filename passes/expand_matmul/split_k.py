@@ -19,7 +19,7 @@ from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_schedule import GLOBAL_SPLIT_K_CONFLICTS, SPLIT_K_CONFLICTS
 from lower_tc.layout import Arch
 from lower_tc.layout.gemm import GemmConfig
-from lower_tc.layout.split_k import GLOBAL_F16, SPLIT_K_TARGET, WORKSPACE_REDUCES, split_k_problem
+from lower_tc.layout.split_k import GLOBAL_F16, SPLIT_K_TARGET, split_k_problem
 
 
 def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, reduce: str = "cluster") -> None:
@@ -28,12 +28,12 @@ def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, re
     given = mm.options
     if arch is not Arch.SM90A:
         error_at(mm, SPLIT_K_TARGET)
-    conflicts = GLOBAL_SPLIT_K_CONFLICTS if reduce in WORKSPACE_REDUCES else SPLIT_K_CONFLICTS
+    conflicts = GLOBAL_SPLIT_K_CONFLICTS if reduce == "global" else SPLIT_K_CONFLICTS
     for conflict, set_ in (("persistent", given.persistent), ("cluster = 2", given.cluster == 2),
                            ("epilogue = tma", given.epilogue == "tma")):
         if set_:
             error_at(mm, f"split_k = {split_k} does not go with {conflict}: {conflicts[conflict]}")
-    if reduce in WORKSPACE_REDUCES and mm.acc_type == "f16":
+    if reduce == "global" and mm.acc_type == "f16":
         error_at(mm, GLOBAL_F16)
     a, b = mm.types
     why = split_k_problem(split_k, config, a, b, mm.problem[2], arch, reduce)

@@ -71,7 +71,6 @@ def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.Kern
         gemm=gemm_info(k, lowered, store),
         cluster=(lowered.cluster, 1, 1) if lowered.cluster > 1 else None,
         workspace=lowered.workspace,
-        cooperative=lowered.cooperative,
     )
     kernel = build_kernel_op(k.kernel, k.b.ops, params, lowered.threads, smem_bytes, info)
     if lowered.max_registers:

@@ -27,4 +27,3 @@ class Lowered:
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
     persistent_tiles: int | None = None  # one CTA per SM walks this many tiles
     workspace: WorkspaceInfo | None = None  # scratch memory the launcher passes (global split-K)
-    cooperative: bool = False  # launched cooperatively: every CTA resident (reduce = cooperative)

@@ -118,8 +118,7 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
             store_fragments(k, op, acc, loop.acc_type, regs.wg)
 
     return Lowered(loop, 128 * warpgroups, store, tma_store, cluster=split.size if split is not None else 1,
-                   workspace=split_global.info if split_global is not None else None,
-                   cooperative=split_global is not None and split_global.cooperative)
+                   workspace=split_global.info if split_global is not None else None)
 
 
 def lower_tcgen05(k: GemmKernel) -> Lowered:

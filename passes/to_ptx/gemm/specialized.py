@@ -151,8 +151,7 @@ def lower(k: GemmKernel) -> Lowered:
         ring.advance(s, p, st.p_flip)
 
     facts = dict(threads=128 * warpgroups + 128, exit_label=exit_label, cluster=cluster, tma_store=tma_store,
-                 max_registers=entry_registers(warpgroups), workspace=split_global.info if split_global else None,
-                 cooperative=split_global is not None and split_global.cooperative)
+                 max_registers=entry_registers(warpgroups), workspace=split_global.info if split_global else None)
     if tiles is None:
         b.counted_loop(loop.trips, consume)
         mma.drain(b)

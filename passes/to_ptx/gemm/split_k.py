@@ -51,7 +51,7 @@ def check_reduces(kernel: Operation, options: GemmSchedule) -> None:
         assert store.reduce is not None
         how = "a split-K cluster" if store.reduce.data == "cluster" else "split-K's CTAs through the global workspace"
         error_at(store, f"`reduce {store.reduce.data}` sums the partial tiles of {how}: the kernel's "
-                        f"#tc.gemm_schedule needs split_k = S" + (" (2 to 8)" if store.reduce.data == "cluster" else f", reduce = {store.reduce.data}"))
+                        f"#tc.gemm_schedule needs split_k = S" + (" (2 to 8)" if store.reduce.data == "cluster" else ", reduce = global"))
     if split_k > 1 and not store.reduces:
         who = "each CTA of a cluster" if options.reduce == "cluster" else f"each of a tile's {split_k} CTAs"
         error_at(store, f"split_k = {split_k}: {who} holds a partial tile of D, which the store sums: "

@@ -45,7 +45,6 @@ class GlobalSplitK:
     size: int  # S: CTAs per tile
     acc_t: tc.AccType
     workspace: SSAValue  # the workspace's global address
-    cooperative: bool = False  # the tile's CTAs wait for each other and each sums a share (reduce = cooperative)
 
     @property
     def info(self) -> WorkspaceInfo:
@@ -70,7 +69,7 @@ class GlobalSplitK:
         b = k.b
         raw = b.val(ptx.LdParamOp, result=i64, type="u64", param=WORKSPACE_PARAM,
                     comment=f"split-K over {options.split_k} CTAs: their partial tiles go through the workspace")
-        return cls(options.split_k, acc_t, b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64"), options.reduce == "cooperative")
+        return cls(options.split_k, acc_t, b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64"))
 
     def reduce(self, k: GemmKernel, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, meet_consumers: bool) -> str:
         """The consumers' part (module docstring) up to the store; returns the label the
@@ -106,9 +105,6 @@ class GlobalSplitK:
         counters = b.val(ptx.AddOp, [self.workspace, b.val(ptx.MulWideOp, [ctas], i64, type="u32", imm=partial)], i64, type="s64")
         tile = b.val(ptx.DivOp, [linear], type="u32", imm=size)
         counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [tile], i64, type="u32", imm=4)], i64, type="s64")
-        if self.cooperative:
-            meet = _Meet(threads if meet_consumers else None)
-            return self._share(k, acc, kind, groups, partial, first, counter, linear, rank, mine, meet, first_thread, threads)
         before = b.val(ptx.MovImmOp, result=i32, type="u32", value=0)
         counted = b.label("counted")
         b.emit(ptx.BraOp, [first], label=counted, negate=1)
@@ -128,74 +124,6 @@ class GlobalSplitK:
         slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=partial)], i64, type="s64")
         self._sum(b, slots, acc, kind, groups, partial)
         return skip
-
-    def _share(self, k: GemmKernel, acc: SSAValue, kind: str, groups: int, partial: int, first: SSAValue, counter: SSAValue,
-               linear: SSAValue, rank: SSAValue, mine: SSAValue, meet: "_Meet", first_thread: int, threads: int) -> str:
-        """reduce = cooperative (every CTA of the grid resident): the tile's CTAs arrive on
-        its counter and wait for all S; each sums its share of the slots' 16-byte elements,
-        rank 0 first, into slot 0; they arrive again; rank 0 waits for all S, resets the
-        counter and loads slot 0 (the sum) into its registers for the epilogue."""
-        b, size = k.b, self.size
-        kind_reg = f32 if kind == "f32" else i32
-        self._arrive(b, first, counter, f"split-K: this CTA's partial is stored; wait for the tile's {size}")
-        self._wait(b, first, counter, size)
-        meet.emit(b, "split-K: every partial of the tile is stored")
-        b.emit(ptx.FenceGpuOp)
-        elements = partial // 16
-        lo = b.val(ptx.DivOp, [b.val(ptx.MulLoOp, [rank], type="u32", imm=elements)], type="u32", imm=size,
-                   comment=f"split-K: this CTA sums elements [r {elements} / {size}, (r + 1) {elements} / {size}) of the {size} slots")
-        hi = b.val(ptx.DivOp, [b.val(ptx.MulLoOp, [b.add_imm(rank, 1, "u32")], type="u32", imm=elements)], type="u32", imm=size)
-        thread = b.add_imm(k.regs.tid, -first_thread, "u32") if first_thread else k.regs.tid
-        first_cta = b.val(ptx.SubOp, [linear, rank], type="u32")
-        slot0 = b.val(ptx.AddOp, [self.workspace, b.val(ptx.MulWideOp, [first_cta], i64, type="u32", imm=partial)], i64, type="s64")
-
-        def element(e: SSAValue, st: SSAValue, ph: SSAValue) -> None:
-            at = b.val(ptx.AddOp, [slot0, b.val(ptx.MulWideOp, [e], i64, type="s32", imm=16)], i64, type="s64")
-            parts = [b.emit(ptx.LdOp, [at], [kind_reg] * 4, space="global", type=kind, vec=4, offset=r * partial).res for r in range(size)]
-            sums = list(parts[0])
-            for part in parts[1:]:  # rank order: the same sum every run
-                sums = [b.val(ptx.AddOp, [x, y], kind_reg, type=kind) for x, y in zip(sums, part)]
-            b.emit(ptx.StOp, [at, *sums], space="global", type=kind, vec=4, offset=0)
-            b.yield_(st, ph)
-
-        b.counted_loop(hi, element, start=b.val(ptx.AddOp, [lo, thread], type="u32"), step=threads)
-        b.emit(ptx.FenceGpuOp)
-        meet.emit(b, "split-K: this CTA's share is summed into slot 0")
-        self._arrive(b, first, counter, "split-K: this CTA's share is in slot 0")
-        skip = b.label("split_k_done")
-        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [rank], i1, cmp="ne", type="u32", imm=0)], label=skip,
-               comment="split-K: rank 0 stores the tile; the others are done")
-        self._wait(b, first, counter, 2 * size)
-        reset = b.label("reset")
-        b.emit(ptx.BraOp, [first], label=reset, negate=1)
-        b.emit(ptx.StOp, [counter, b.imm(0)], space="global", type="u32", vec=1, offset=0, comment="split-K: the counter is 0 again for the next launch")
-        b.emit(ptx.LabelOp, label=reset)
-        meet.emit(b, "split-K: the tile's sum is in slot 0")
-        b.emit(ptx.FenceGpuOp)
-        for j in range(groups):  # rank 0's slot is this CTA's own: its threads' places in it
-            parts = b.emit(ptx.LdOp, [mine], [kind_reg] * 4, space="global", type=kind, vec=4, offset=j * 128 * 16,
-                           comment="split-K: the tile's sum into the registers" if j == 0 else None).res
-            for e in range(4):
-                b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [acc], kind_reg, regs=4 * j + e), parts[e]], type="b32" if kind == "s32" else "f32")
-        return skip
-
-    @staticmethod
-    def _arrive(b: PtxBuilder, first: SSAValue, counter: SSAValue, what: str) -> None:
-        """The first consumer thread adds 1 to the tile's counter."""
-        done = b.label("arrived")
-        b.emit(ptx.BraOp, [first], label=done, negate=1)
-        b.val(ptx.AtomAddOp, [counter], i32, imm=1, comment=what)
-        b.emit(ptx.LabelOp, label=done)
-
-    @staticmethod
-    def _wait(b: PtxBuilder, first: SSAValue, counter: SSAValue, until: int) -> None:
-        """The first consumer thread spins until the tile's counter reaches `until`."""
-        done, spin = b.label("waited"), b.label("spin")
-        b.emit(ptx.BraOp, [first], label=done, negate=1)
-        b.emit(ptx.LabelOp, label=spin)
-        now = b.val(ptx.LdAcquireOp, [counter], i32)
-        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [now], i1, cmp="lt", type="u32", imm=until)], label=spin)
-        b.emit(ptx.LabelOp, label=done)
 
     def _sum(self, b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: int, partial: int) -> None:
         """acc = slot 0 + slot 1 + ... + slot S-1, register by register, in that order: rank
@@ -221,20 +149,6 @@ class GlobalSplitK:
             b.yield_(s, p)
 
         b.counted_loop(self.size, next_rank, start=1)
-
-
-@dataclass(frozen=True)
-class _Meet:
-    """The consumers' barrier: the named barrier 1 of `threads` (warp-specialised), or
-    bar.sync 0 (every thread: the pipelined schedule)."""
-
-    threads: int | None
-
-    def emit(self, b: PtxBuilder, what: str) -> None:
-        if self.threads is not None:
-            b.emit(ptx.BarSyncOp, [b.imm(1)], count=self.threads, comment=what)
-        else:
-            b.emit(ptx.BarSyncOp, comment=what)
 
 
 __all__ = ["GlobalSplitK"]
