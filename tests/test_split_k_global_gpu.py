@@ -18,7 +18,7 @@ import pytest
 
 import lower_tc
 from test_callable_gpu import _id, check, operand, poisoned
-from test_split_k_gpu import CASES, K, M, N, run
+from test_split_k_gpu import CASES, K, M, N, run, run_configured
 
 pytestmark = pytest.mark.gpu
 
@@ -49,13 +49,7 @@ def test_every_type_and_transpose(torch, case, split_k) -> None:
     {"split_k": 3, "schedule": "pipelined", "config": (256, 128, 64, 3)},
 ], ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()).replace(" ", ""))
 def test_schedules_and_configurations(torch, options) -> None:
-    opts = dict(options)
-    config = opts.pop("config", None)
-    if config is not None and config[2] == 128:  # BK in bytes of e4m3: 128 elements
-        case = ("e4m3", "e4m3", "f32", "bf16", True, False)
-    else:
-        case = ("bf16", "bf16", "f32", "bf16", True, True)
-    run(torch, case, 300, 520, 5008, seed=11, config=config, **opts, **GLOBAL)
+    run_configured(torch, options, **GLOBAL)
 
 
 @pytest.mark.parametrize("case", [CASES[0], CASES[7], CASES[10]], ids=_id)
