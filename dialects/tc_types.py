@@ -169,12 +169,15 @@ class TileType(ParametrizedAttribute, TypeAttribute):
 
 
 class _Matrix:
-    """The parameters of a 2-d register type (its shape, its element type): built from a
-    shape and written ``<RxCxT>``. A mixin of methods only: each type declares the two
-    parameters itself, as xDSL reads them from the class."""
+    """The parameters of a 2-d register type (its shape, its element type), declared once
+    here for the types that take it (xDSL reads them from the mixin too): built from a
+    shape and written ``<RxCxT>``."""
 
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
+
+    def _dim(self, i: int) -> int:
+        return self.shape.data[i].data
 
     def __init__(self, shape: Sequence[int], elt: Attribute):
         super().__init__(ArrayAttr([IntAttr(d) for d in shape]), elt)  # type: ignore[call-arg]
@@ -200,16 +203,13 @@ class AccType(_Matrix, ParametrizedAttribute, TypeAttribute):
 
     name = "tc.acc"
 
-    shape: ArrayAttr[IntAttr]
-    element_type: Attribute
-
     @property
     def m(self) -> int:
-        return self.shape.data[0].data
+        return self._dim(0)
 
     @property
     def n(self) -> int:
-        return self.shape.data[1].data
+        return self._dim(1)
 
     def verify(self) -> None:
         if len(self.shape.data) != 2:
@@ -226,17 +226,14 @@ class AFragType(_Matrix, ParametrizedAttribute, TypeAttribute):
 
     name = "tc.afrag"
 
-    shape: ArrayAttr[IntAttr]
-    element_type: Attribute
-
     @property
     def mn(self) -> int:
         """M (the rows; named as TileType names them, so a wgmma reads either alike)."""
-        return self.shape.data[0].data
+        return self._dim(0)
 
     @property
     def k(self) -> int:
-        return self.shape.data[1].data
+        return self._dim(1)
 
     def verify(self) -> None:
         if len(self.shape.data) != 2:
