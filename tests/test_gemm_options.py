@@ -12,7 +12,7 @@ from io import StringIO
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -85,6 +85,18 @@ def test_an_option_set_as_a_discardable_attribute_is_refused() -> None:
     mm.attributes["schedule"] = StringAttr("pipelined")
     with pytest.raises(VerifyException, match="'schedule' is not an attribute of tc.matmul"):
         mm.verify()
+
+
+def test_a_split_k_out_of_its_reductions_range_built_in_python_is_refused() -> None:
+    """split_k = 12 is in the option's range (1 to 32) but not the cluster's (1 to 8): the
+    parser refuses it at the entry, the verifier on an op built in Python."""
+    _, module = parse(matmul_kernel("{split_k = 4}"))
+    mm = next(op for op in module.walk() if isinstance(op, tc.MatmulOp))
+    mm.properties["split_k"] = IntegerAttr(12, 64)
+    with pytest.raises(VerifyException, match="split_k = 12 with reduce = cluster: a portable cluster has 1 to 8 CTAs"):
+        mm.verify()
+    mm.properties["reduce"] = StringAttr("global")
+    mm.verify()
 
 
 @pytest.mark.parametrize(("written", "shown", "value"), [

@@ -249,3 +249,32 @@ func.func @grid_times(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D
   func.return
 }
 // CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 25]]:1: error: the grid's x, [2, 1, 128, 4], is a multiple of the 8 CTAs that share a tile only where its times is: [2, 1, 128, 8] (tc.grid){{$}}
+
+// -----
+
+func.func @loop_f16_accumulator(%A: memref<512x65536xf16>, %B: memref<65536x512xf16>, %D: memref<512x512xf16>) attributes {tc.target = "sm_90a", tc.grid = [32, 4, 1], tc.schedule = #tc.gemm_schedule<warp_specialized, split_k = 8, reduce = global>} {
+  %a = tc.smem_tile {stages = 4} : !tc.tile<128x64xf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 4} : !tc.tile<128x64xf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %by = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
+  %c8 = arith.constant 8 : index
+  %rank = arith.remui %bx, %c8 : index
+  %tile_x = arith.divui %bx, %c8 : index
+  %c128 = arith.constant 128 : index
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %tile_x, %c128 : index
+  %slice = arith.constant 8192 : index
+  %k_lo = arith.muli %rank, %slice : index
+  %k_hi = arith.addi %k_lo, %slice : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf16>
+  %acc = scf.for %k = %k_lo to %k_hi step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf16>) {
+    tc.window_load %A[%m0, %k] to %a as a : memref<512x65536xf16>, !tc.tile<128x64xf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %n0] to %b as b : memref<65536x512xf16>, !tc.tile<128x64xf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf16>
+    scf.yield %d : !tc.acc<128x128xf16>
+  }
+  tc.window_store %acc to %D[%m0, %n0] reduce global : !tc.acc<128x128xf16>, memref<512x512xf16>
+  func.return
+}
+// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 3]]:3: error: reduce = global sums f32 or s32 partial tiles from the accumulator's registers; an f16 accumulator needs reduce = cluster (which widens it to f32){{$}}
