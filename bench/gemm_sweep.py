@@ -23,7 +23,8 @@ batch (2-d, or a batch of 1), sizes known at launch, C, and padding between matr
 Split-K GEMMs (`split_k_cases`, after the batched ones; `--match split_k`; through global
 memory `--match reduceglobal`): S CTAs of a
 cluster per tile at ragged shapes and long K, every type, the schedules, C, sizes known at
-launch (ranks with an empty K slice), batches, and the shapes split-K is for.
+launch (ranks with an empty K slice), batches, and the shapes split-K is for. The last
+wave's tiles split after whole ones (`unsplit_cases`, last; `--match unsplit`).
 """
 
 from __future__ import annotations
@@ -356,6 +357,36 @@ def split_k_default_cases() -> list[GemmCase]:
     return out
 
 
+def unsplit_cases() -> list[GemmCase]:
+    """The last wave's tiles split after whole ones (`unsplit = F` with `reduce =
+    "global"`): every type but the f16 accumulator's with the first tile, most tiles or
+    all but one unsplit (ragged M, N and K), the bf16 transposes, both schedules, both
+    epilogues, C, an f32 D, K of few tiles, a batch in the tile walk, and the shapes the
+    chooser splits so (fixed and by default)."""
+    out: list[GemmCase] = []
+    small = (64, 128, 128, 4)  # 5 x 5 = 25 tiles of 300 x 520
+    for a, b, acc, d in [t for t in TYPES if t[2] != "f16"]:
+        for s, f in ((3, 20), (5, 1), (2, 24)):
+            out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, False, small, options=f"split_k = {s}{GLOBAL}, unsplit = {f}"))
+    for a_row, b_row in [(True, True), (False, False), (False, True)]:
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 300, 520, 2050, a_row, b_row, small, options=f"split_k = 4{GLOBAL}, unsplit = 13"))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):
+        for options in ('schedule = "pipelined"', 'epilogue = "registers"', 'schedule = "pipelined", epilogue = "registers"'):
+            out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, False, small, options=f"split_k = 3{GLOBAL}, unsplit = 10, {options}"))
+        out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, False, small, with_c=True, options=f"split_k = 3{GLOBAL}, unsplit = 10"))
+        out.append(GemmCase(a, b, acc, d, 300, 520, 200 if a == "bf16" else 400, True, False, small, options=f"split_k = 4{GLOBAL}, unsplit = 7"))
+        out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, small, batch=3, options=f"split_k = 4{GLOBAL}, unsplit = 2"))
+    out.append(GemmCase("bf16", "bf16", "f32", "f32", 300, 520, 2050, True, False, small, options=f"split_k = 3{GLOBAL}, unsplit = 10"))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):  # the shapes it is for
+        out.append(GemmCase(a, b, acc, d, 512, 10240, 8192, True, False, (128, 256, 128, 4), options=f"split_k = 4{GLOBAL}, unsplit = 132"))
+        out.append(GemmCase(a, b, acc, d, 2048, 5120, 5120, True, False, (128, 256, 128, 4), options=f"split_k = 2{GLOBAL}, unsplit = 264"))
+        out.append(GemmCase(a, b, acc, d, 5120, 5120, 5120, True, False, (128, 256, 128, 4), options=f"split_k = 16{GLOBAL}, unsplit = 792"))
+    for a_row, b_row in [(True, False), (True, True)]:  # the default kernel where the chooser splits so
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 512, 10240, 8192, a_row, b_row, None))
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 2048, 5120, 5120, a_row, b_row, None))
+    return out
+
+
 #: fp8's promoted accumulation (`accumulation = "promoted"`): the operand pairs and D types.
 FP8_PROMOTED_TYPES = [("e4m3", "e4m3", "f32", "bf16"), ("e5m2", "e4m3", "f32", "f32")]
 PROMOTED = 'accumulation = "promoted"'
@@ -491,7 +522,7 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return out[::17] + batched_cases()[::9]
-    return out + batched_cases() + split_k_cases() + fp8_promoted_cases()
+    return out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases()
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:

@@ -22,6 +22,7 @@ import concurrent.futures
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -37,9 +38,12 @@ from lower_tc.layout.gemm_tuning import Candidate, candidates  # noqa: E402
 D_TYPE = "bf16"
 
 
-def case_candidates(case: Case) -> list[Candidate]:
+def case_candidates(case: Case, match: str | None = None) -> list[Candidate]:
+    """The case's candidates: the default first, then those whose label `match` finds
+    (a regular expression; None: every one)."""
     s = case.shape
-    return candidates(s.m, s.n, s.k, case.dtype, case.dtype, "f32")
+    found = candidates(s.m, s.n, s.k, case.dtype, case.dtype, "f32")
+    return found[:1] + [c for c in found[1:] if match is None or re.search(match, c.label())]
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -57,6 +61,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--category", action="append", metavar="CAT")
     p.add_argument("--dtype", action="append", metavar="T")
     p.add_argument("--layout", action="append", metavar="L")
+    p.add_argument("--match", metavar="REGEX", help="time only the candidates whose label this finds (and the default)")
     p.add_argument("--samples", type=int, default=7)
     p.add_argument("--warmup-rounds", type=int, default=1)
     p.add_argument("--sample-ms", type=float, default=2.0)
@@ -90,8 +95,8 @@ def _compile_one(job: tuple[Case, Candidate]) -> str | None:
     return None
 
 
-def compile_all(cases: list[Case], jobs: int) -> int:
-    work = [(c, cand) for c in cases for cand in case_candidates(c)]
+def compile_all(cases: list[Case], jobs: int, match: str | None = None) -> int:
+    work = [(c, cand) for c in cases for cand in case_candidates(c, match)]
     t0 = time.monotonic()
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         failed = [f for f in pool.map(_compile_one, work, chunksize=4) if f]
@@ -106,7 +111,7 @@ def run_case(torch: Any, gpu: Any, case: Case, seed: int, args: argparse.Namespa
     import lower_tc
 
     x = g.arrays(torch, case, seed, case.copies)
-    cands = case_candidates(case)
+    cands = case_candidates(case, args.match)
     contenders = [*g.cublas_contenders(torch, case, x)][:1]  # cuBLAS's default mode
     for cand in cands:
         d = [torch.full_like(t, float("nan")) for t in x.d]
@@ -218,11 +223,11 @@ def main(argv: list[str]) -> int:
     chosen = suite.chosen_cases(args)
     if args.list:
         for c in chosen:
-            cands = case_candidates(c)
+            cands = case_candidates(c, args.match)
             print(f"{c.dtype} {c.layout} {c.shape.name}: {len(cands)} candidates: " + "; ".join(x.label() for x in cands))
         return 0
     if args.compile:
-        return compile_all(chosen, args.jobs)
+        return compile_all(chosen, args.jobs, args.match)
     import torch
 
     import gemm_suite_gpu as g

@@ -204,6 +204,7 @@ class MatmulOp(IRDLOperation):
     l2_promotion = opt_prop_def(IntegerAttr[I64])
     split_k = opt_prop_def(IntegerAttr[I64])
     reduce = opt_prop_def(StringAttr)
+    unsplit = opt_prop_def(IntegerAttr[I64])
     accumulation = opt_prop_def(StringAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 

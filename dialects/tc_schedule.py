@@ -113,7 +113,6 @@ SPLIT_K_CONFLICTS = {
 GLOBAL_SPLIT_K_CONFLICTS = {
     "persistent": "each CTA computes one tile's slice of K and leaves (not persistent)",
     "cluster = 2": "the S consecutive CTAs along x share one tile's K, not B's loads",
-    "epilogue = tma": "the reduced tile is stored from registers",
 }
 
 #: The GEMM options, in the order they print.
@@ -180,6 +179,13 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
         values=REDUCES,
     ),
     GemmOption(
+        "unsplit", OptionKind.INTEGER, 0,
+        what="an integer (tiles computed by one CTA each)",
+        allowed=f"a count of tiles, 0 to {MAX_INDEX}",
+        doc="with reduce = global: the walk's first this many tiles take one CTA each, the others split_k (fills the last wave)",
+        low=0, high=MAX_INDEX,
+    ),
+    GemmOption(
         "accumulation", OptionKind.NAME, "fast",
         what='a string ("fast" or "promoted")',
         allowed="one of fast, promoted",
@@ -205,6 +211,7 @@ class MatmulOptions:
     l2_promotion: int | None = None
     split_k: int | None = None
     reduce: str | None = None
+    unsplit: int | None = None
     accumulation: str | None = None
 
 
@@ -220,6 +227,7 @@ class GemmSchedule:
     l2_promotion: int | None = None  # bytes; None: the tensor maps' default
     split_k: int = 1  # CTAs that split each tile's K (layout/split_k.py)
     reduce: str = "cluster"  # how they sum their partial tiles: a cluster's shared memory or a global workspace
+    unsplit: int = 0  # with reduce = global: the walk's first this many tiles take one CTA each (layout/split_k.py)
     accumulation: str = "fast"  # fp8: "promoted" adds each K step's partial sums into f32 registers
 
     @property
@@ -267,10 +275,13 @@ class GemmSchedule:
         if self.reduce != "cluster" and self.split_k == 1:
             return "reduce", (f"reduce = {self.reduce} is how split-K's CTAs sum their partial tiles: "
                               f"it needs split_k = S (2 to {MAX_GLOBAL_SPLIT})")
+        if self.unsplit and not self.global_split:
+            return "unsplit", (f"unsplit = {self.unsplit} leaves the walk's first tiles unsplit and splits the others "
+                               f"through global memory: it needs split_k = S (2 to {MAX_GLOBAL_SPLIT}) with reduce = global")
         if self.split_k != 1:
             conflicts = GLOBAL_SPLIT_K_CONFLICTS if self.global_split else SPLIT_K_CONFLICTS
             for conflict, set_ in (("persistent", self.persistent), ("cluster = 2", self.cluster != 1), ("epilogue = tma", self.epilogue == "tma")):
-                if set_:
+                if set_ and conflict in conflicts:
                     return "split_k", f"split_k = {self.split_k} does not go with {conflict}: {conflicts[conflict]}"
         if self.promoted and self.mma_depth != 1:
             return "accumulation", (f"accumulation = promoted waits for each K step's MMAs before it adds their sums: "
@@ -309,6 +320,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
     l2_promotion: IntAttr | NoneAttr
     split_k: IntAttr
     reduce: StringAttr
+    unsplit: IntAttr
     accumulation: StringAttr
 
     @classmethod
@@ -322,6 +334,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             IntAttr(s.l2_promotion) if s.l2_promotion is not None else NoneAttr(),
             IntAttr(s.split_k),
             StringAttr(s.reduce),
+            IntAttr(s.unsplit),
             StringAttr(s.accumulation),
         )
 
@@ -336,6 +349,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             l2_promotion=self.l2_promotion.data if isinstance(self.l2_promotion, IntAttr) else None,
             split_k=self.split_k.data,
             reduce=self.reduce.data,
+            unsplit=self.unsplit.data,
             accumulation=self.accumulation.data,
         )
 

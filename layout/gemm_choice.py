@@ -30,6 +30,9 @@ SM90_TILES = ((128, 256), (128, 192), (128, 128), (64, 256), (64, 128), (128, 64
 MAX_STAGES = 8
 #: Tiles of at most this many elements also get the deepest ring that fits.
 DEEP_TILE = 64 * 128
+#: The most waves of tiles for which the chooser weighs splitting the last wave's tiles
+#: after whole ones (`unsplit_options`).
+UNSPLIT_MAX_WAVES = 4
 
 
 def deepest(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, most: int = MAX_STAGES) -> GemmConfig | None:
@@ -62,12 +65,14 @@ def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM9
 
 @dataclass(frozen=True)
 class Choice:
-    """The default kernel of a GEMM: its tile configuration and split-K (1: none), and how
-    the split sums its partial tiles (layout/split_k.py)."""
+    """The default kernel of a GEMM: its tile configuration and split-K (1: none), how
+    the split sums its partial tiles, and how many tiles come first unsplit
+    (layout/split_k.py)."""
 
     config: GemmConfig
     split_k: int = 1
     reduce: str = "cluster"
+    unsplit: int = 0  # with reduce = "global": the walk's first tiles that take one CTA each
 
 
 def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, batch: int = 1,
@@ -88,6 +93,25 @@ def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, 
     most = max(fits)
     valid = valid_split_k(config, a, b, k, reduce=reduce)
     return tuple(sorted({s for s in (most, most // 2) if s >= 2 and s in valid}))
+
+
+def unsplit_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, batch: int = 1,
+                    machine: Machine = H100) -> tuple[tuple[int, int], ...]:
+    """The (S, F) worth weighing for a grid that leaves its first F tiles unsplit and
+    splits the others S ways through global memory (layout/split_k.py): where the tiles
+    make more than one wave and the last is not full, F the tiles of the full waves and S
+    the largest that fills the SMs once, twice or three times with the last wave's tiles'
+    CTAs, where K allows. Not beyond UNSPLIT_MAX_WAVES waves: there the last wave is a
+    small share of the time, and the persistent kernel (which a split one cannot be) won
+    or tied on every such shape measured (docs/results/tune_unsplit_h100.md)."""
+    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    last = tiles % machine.sms
+    if tiles <= machine.sms or last == 0 or tiles > UNSPLIT_MAX_WAVES * machine.sms:
+        return ()
+    unsplit = tiles - last
+    valid = valid_split_k(config, a, b, k, reduce="global")
+    ways = {min(MAX_GLOBAL_SPLIT, waves * machine.sms // last) for waves in (1, 2, 3)}
+    return tuple((s, unsplit) for s in sorted(ways) if s in valid)
 
 
 def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> GemmConfig:
@@ -121,9 +145,11 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
     if split:
         choices += [Choice(c, s, r) for c in configs for r in ways
                     for s in split_k_options(m, n, k, c, a, b, batch, machine, r)]
+        if "global" in ways:
+            choices += [Choice(c, s, "global", f) for c in configs for s, f in unsplit_options(m, n, k, c, a, b, batch, machine)]
 
     def cost(c: Choice) -> tuple[float, int, int, int, bool]:
-        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce)  # type: ignore[arg-type]
+        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit)  # type: ignore[arg-type]
         # where HBM bounds several equally: the fewest CTAs (the least re-reading through
         # L2), then the deepest ring (measured on the suite's decoding shapes), unsplit
         # first, a cluster's split before the global one (no workspace)
@@ -150,5 +176,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["DEEP_TILE", "MAX_STAGES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "prefer_persistent",
-           "split_k_options", "tile_configs"]
+__all__ = ["DEEP_TILE", "MAX_STAGES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "prefer_persistent",
+           "split_k_options", "tile_configs", "unsplit_options"]

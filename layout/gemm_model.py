@@ -39,6 +39,7 @@ class Machine:
     split_k_overhead_s: float = 0.0  # a split-K wave's extra per CTA of its clusters: the partial tiles, the cluster barriers, the reduction
     partial_bytes_per_s: float = 0.0  # the rate at which a global split-K's last CTA reads the tile's partials (its own L2 bandwidth)
     global_split_overhead_s: float = 0.0  # a global split-K wave's fixed extra: the partials' stores, the fences, the counters
+    unsplit_split_wave_s: float = 0.0  # a split wave's extra after unsplit ones (its CTAs' short K loops' fill and drain)
     clusters_at_once: dict[int, int] = field(default_factory=dict)  # cluster size -> clusters that run at once
 
     def max_clusters(self, size: int) -> int:
@@ -61,6 +62,10 @@ H100 = Machine(
     # the cluster's on small tiles, and its last CTA reads the partials at about 100 GB/s
     partial_bytes_per_s=100e9,
     global_split_overhead_s=4e-6,
+    # fitted on the tuning study of the last wave split after whole ones
+    # (docs/results/tune_unsplit_h100.md): a split wave after unsplit ones costs ~5 us
+    # more than its share of K and its reduction (3 to 7 us pick the same kernels there)
+    unsplit_split_wave_s=5e-6,
     # the driver's cuOccupancyMaxActiveClusters with one CTA per SM (bench/cluster_occupancy.py,
     # H100 80GB HBM3, 2026-11-27: docs/results/cluster_occupancy_h100.txt)
     clusters_at_once={1: 132, 2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15},
@@ -103,14 +108,19 @@ class Estimate:
 
 
 def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str = "bf16", batch: int = 1,
-             machine: Machine = H100, split_k: int = 1, reduce: str = "cluster") -> Estimate:
+             machine: Machine = H100, split_k: int = 1, reduce: str = "cluster", unsplit: int = 0) -> Estimate:
     """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring).
 
     With `split_k` = S each tile takes S CTAs, each over ceil(T / S) of the T K steps (the
     longest rank's share). Split through a cluster (`reduce` "cluster"), the waves count the
     clusters that run at once (`max_clusters`), and each pays the reduction, S x
     `split_k_overhead_s`; through global memory ("global"), the waves count CTAs, and each
-    pays its last CTAs' read of the S partial tiles at `partial_bytes_per_s`."""
+    pays its last CTAs' read of the S partial tiles at `partial_bytes_per_s`.
+
+    With `unsplit` = F (global only) the first F tiles run unsplit in their own waves and
+    the other tiles' S CTAs in waves after them (`_hybrid`)."""
+    if unsplit:
+        return _hybrid(m, n, k, config, a, b, d, batch, machine, split_k, unsplit)
     tiles = batch * -(-m // config.bm) * -(-n // config.bn)
     ctas = tiles * split_k
     split_global = split_k > 1 and reduce == "global"
@@ -135,6 +145,26 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
         reduction = split_k * machine.split_k_overhead_s if split_k > 1 else 0.0
     overhead = waves * (machine.wave_overhead_s + reduction)
     return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead)
+
+
+def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, batch: int, machine: Machine,
+            split_k: int, unsplit: int) -> Estimate:
+    """`estimate` of a grid whose first `unsplit` tiles take a CTA each and whose other
+    tiles take `split_k` CTAs each, through global memory: the unsplit tiles' waves, then
+    the split CTAs' waves, each as long as the longest rank's share of K."""
+    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    split = (tiles - unsplit) * split_k
+    whole = unsplit_waves = -(-unsplit // machine.sms)
+    split_waves = -(-split // machine.sms)
+    per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
+    k_steps = -(-(-(-k // config.bk)) // split_k)
+    tile_s = 2.0 * config.bm * config.bn / (per_sm * tile_efficiency(config))
+    compute = whole * tile_s * k + split_waves * tile_s * k_steps * config.bk
+    unsplit_only = estimate(m, n, k, config, a, b, d, batch, machine)  # the same bytes from HBM, at full occupancy
+    reduction = machine.global_split_overhead_s + split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
+    overhead = unsplit_waves * machine.wave_overhead_s + split_waves * (machine.wave_overhead_s + reduction + machine.unsplit_split_wave_s)
+    return Estimate(unsplit + split, unsplit_waves + split_waves, compute, unsplit_only.memory_s,
+                    max(compute, unsplit_only.memory_s) + overhead)
 
 
 __all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "estimate", "tile_efficiency"]

@@ -1,7 +1,8 @@
 """The candidates a tuner times for one GEMM: the default kernel first, then every
 configuration the default chooser weighs (layout/gemm_choice.py `tile_configs`), each
 persistent and not, and split over K where the chooser weighs that (`split_k_options`),
-through a cluster and through global memory.
+through a cluster and through global memory, and with the last wave's tiles split after
+whole ones (`unsplit_options`).
 
 Plain data (no xDSL, no CUDA): the tuner (lowering/api/tuning.py, `lower-tc run --tune`)
 compiles and times each candidate on the device, and bench/gemm_tune_suite.py times them
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs
+from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs, unsplit_options
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.targets import Arch
 
@@ -55,7 +56,8 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 found.append(Candidate(config))
         return found
     if chosen.split_k > 1:
-        found = [Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce)))]
+        unsplit = (("unsplit", chosen.unsplit),) if chosen.unsplit else ()
+        found = [Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce), *unsplit))]
     else:
         found = [Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
 
@@ -71,6 +73,9 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
         for reduce in reduces_for(acc):
             for s in split_k_options(m, n, k, config, a, b, batch, reduce=reduce):
                 add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", reduce))))
+        if "global" in reduces_for(acc):
+            for s, f in unsplit_options(m, n, k, config, a, b, batch):
+                add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", "global"), ("unsplit", f))))
     return found
 
 

@@ -284,27 +284,34 @@ class GemmInfo:
 @dataclass(frozen=True)
 class WorkspaceInfo:
     """Scratch memory in global memory that the kernel needs (split-K through global
-    memory, layout/split_k.py): a slot of `partial_bytes` per CTA of the launched grid, then
-    a u32 counter per tile of `split_k` CTAs. Its address is the .u64 parameter
+    memory, layout/split_k.py): a slot of `partial_bytes` per split CTA of the launched grid
+    (every CTA but the first `unsplit` along x, which compute a tile each), then a u32
+    counter per tile of `split_k` CTAs. Its address is the .u64 parameter
     WORKSPACE_PARAM. It must be zero before the first launch; each launch leaves it so (the
     partials are rewritten, the counters reset), so one workspace serves launches that run
     one after another (one stream), not two at once."""
 
     partial_bytes: int
     split_k: int
+    unsplit: int = 0  # the grid's first CTAs along x that compute a whole tile (no slot)
 
     def bytes(self, ctas: int) -> int:
         """The workspace's size for a grid of `ctas` CTAs."""
-        return workspace_bytes(ctas, self.split_k, self.partial_bytes)
+        return workspace_bytes(max(ctas - self.unsplit, 0), self.split_k, self.partial_bytes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"partial_bytes": self.partial_bytes, "split_k": self.split_k}
+        """`unsplit` only where there are such CTAs: a reader that does not know it sizes
+        the workspace for every CTA, more than enough (so the version stays 2)."""
+        out: dict[str, Any] = {"partial_bytes": self.partial_bytes, "split_k": self.split_k}
+        if self.unsplit:
+            out["unsplit"] = self.unsplit
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> WorkspaceInfo:
-        info = cls(int(d["partial_bytes"]), int(d["split_k"]))
-        if info.partial_bytes <= 0 or info.split_k < 2:
-            raise KernelInfoError(f"a workspace has positive partial_bytes and split_k >= 2, not {dict(d)!r}")
+        info = cls(int(d["partial_bytes"]), int(d["split_k"]), int(d.get("unsplit", 0)))
+        if info.partial_bytes <= 0 or info.split_k < 2 or info.unsplit < 0:
+            raise KernelInfoError(f"a workspace has positive partial_bytes, split_k >= 2 and unsplit >= 0, not {dict(d)!r}")
         return info
 
 

@@ -13,6 +13,10 @@ sum their partial tiles in a fixed order (docs/gemm.md, "Split-K"), in one of tw
   D; the others leave. Nothing waits for another CTA, so any grid runs; S is 2 to 32.
   The workspace (`workspace_bytes`) is the launcher's: its counters must be zero before
   the first launch, and each launch leaves them zero (the last CTA resets its tile's).
+  With `unsplit = F` (global only) the walk's first F tiles take one CTA each, over the
+  whole of K, and only the tiles after them are split: F whole waves and then the last,
+  partial wave's tiles spread over S times as many CTAs (`split_ctas`), so the machine
+  is not left mostly idle while a few tiles finish (what stream-K's hybrid schedules do).
 
 Plain data and arithmetic, for tc-expand-matmul, the GEMM lowering, the launcher and a
 chooser or tuner that asks which S a problem allows.
@@ -130,11 +134,34 @@ def valid_split_k(config: GemmConfig, a: str, b: str, k: int | None, arch: Arch 
 #
 # One slot of `partial_bytes` per CTA of the grid, at its linear block index
 # (x + X (y + Y z)), then one u32 counter per tile (the S CTAs x = S t .. S t + S - 1 of a
-# row of the grid share tile t of that row: counter (linear index) / S). A slot holds the
+# row of the grid share tile t of that row: counter (linear index) / S). With unsplit = F
+# (a 1-d grid) the first F CTAs have no slot: CTA x >= F has slot x - F and counter
+# (x - F) / S, and the workspace is sized for the other CTAs. A slot holds the
 # CTA's accumulator fragment as its registers lie (`fragment_offset`): each consumer
 # warpgroup's 64 x BN block in turn, in it 16-byte groups of four registers, the 128
 # threads' group j side by side, so a warp's store is 512 contiguous bytes. Only the CTA
 # in the same place of another CTA's tile reads a slot, so no row order is needed.
+
+
+def split_ctas(tiles: int, split_k: int, unsplit: int = 0) -> int:
+    """CTAs of a grid of `tiles` tiles whose first `unsplit` take one CTA each and the
+    others `split_k` each (block x = F + S j + r: rank r of split tile F + j)."""
+    return unsplit + split_k * (tiles - unsplit)
+
+
+def unsplit_problem(unsplit: int, split_k: int, reduce: str, tiles: int | None) -> str | None:
+    """Why `unsplit` tiles (of `tiles`, None: known only at launch) cannot come before
+    the split ones, or None."""
+    if unsplit == 0:
+        return None
+    if split_k < 2 or reduce != "global":
+        return (f"unsplit = {unsplit} leaves the walk's first tiles unsplit and splits the others through "
+                f"global memory: it needs split_k = S (2 to {MAX_GLOBAL_SPLIT}) with reduce = global")
+    if tiles is None:
+        return f"unsplit = {unsplit} counts tiles of the walk: it needs M, N and the batch known at compile time"
+    if unsplit >= tiles:
+        return f"unsplit = {unsplit} leaves no tile to split: the GEMM has {tiles} tile(s), so unsplit is below {tiles}"
+    return None
 
 
 def workspace_partial_bytes(bm: int, bn: int) -> int:
@@ -158,5 +185,5 @@ def fragment_offset(warpgroup: int, thread: int, group: int, bn: int) -> int:
 __all__ = [
     "CHUNK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
     "fragment_offset", "k_slice", "reduces_for", "partial_bytes", "partial_pitch", "split_k_problem", "split_k_range_problem",
-    "split_k_smem", "valid_split_k", "workspace_bytes", "workspace_partial_bytes",
+    "split_ctas", "split_k_smem", "unsplit_problem", "valid_split_k", "workspace_bytes", "workspace_partial_bytes",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
-from lower_tc.layout.gemm_choice import MAX_STAGES, choose_config, prefer_persistent, tile_configs
+from lower_tc.layout.gemm_choice import MAX_STAGES, choose_config, prefer_persistent, tile_configs, unsplit_options
 from lower_tc.layout.gemm_model import H100, estimate
 from lower_tc.layout.gemm_tuning import candidates
 from lower_tc.layout.targets import Arch
@@ -67,7 +67,12 @@ def test_candidates_start_with_the_default_kernel_and_run() -> None:
     found = candidates(m, n, k, "bf16", "bf16", "f32")
     first = choose_config(m, n, k, "bf16", "bf16", "f32")
     assert found[0].config == first and found[0].option_dict == {"persistent": prefer_persistent(m, n, first)}
-    assert len(found) == len(set(found)) == 2 * len(tile_configs(m, n, "bf16", "bf16", "f32"))
+    configs = tile_configs(m, n, "bf16", "bf16", "f32")
+    # each tile persistent and not, and its last wave's tiles split after whole ones
+    # (unsplit_options: 1000 x 3000 makes more than one wave of every tile)
+    hybrids = [(c, s, f) for c in configs for s, f in unsplit_options(m, n, k, c, "bf16", "bf16")]
+    assert hybrids and len(found) == len(set(found)) == 2 * len(configs) + len(hybrids)
+    assert {(c.config, c.option_dict.get("split_k"), c.option_dict.get("unsplit")) for c in found if "unsplit" in c.option_dict} == set(hybrids)
     assert all(config_problem(c.config, "bf16", "bf16", "f32") is None for c in found)
     assert {c.label() for c in found} >= {"128x256x64/4 persistent=True", "64x64x64/8 persistent=False"}
 

@@ -84,6 +84,27 @@ def test_options_config_acc_and_target_are_checked_before_compiling() -> None:
         assert err.value.argument == argument
 
 
+@pytest.mark.parametrize(("options", "words"), [
+    ({"split_k": 40}, "split_k=40: split_k is 1 to 32"),
+    ({"split_k": 12}, "split_k = 12 with reduce = cluster"),
+    ({"split_k": "4"}, "split_k is an integer"),
+    ({"reduce": "tree"}, "reduce is one of cluster, global, not 'tree'"),
+    ({"persistent": 1}, "persistent is true or false"),
+    ({"raster": True}, "raster is an integer"),
+    ({"unsplit": -1}, "unsplit is a count of tiles, 0 to"),
+    ({"schedule": "fast"}, "schedule is one of pipelined, warp_specialized"),
+])
+def test_an_option_of_the_wrong_type_or_range_names_options(options: dict, words: str) -> None:
+    """Each option's type and range, from the options' table, before any program is
+    written (not a compile error at the op the program would hold)."""
+    with pytest.raises(ArgumentError) as err:
+        plan_matmul(row("a", 128, 64), row("b", 64, 128), None, None, target="sm_90a", options=options)
+    assert err.value.argument == "options" and words in str(err.value), str(err.value)
+    ok = plan_matmul(row("a", 128, 64), row("b", 64, 128), None, None, target="sm_90a",
+                     options={"split_k": 12, "reduce": "global", "unsplit": 0, "persistent": False})
+    assert 'split_k = 12, reduce = "global", unsplit = 0' in ok.source
+
+
 def test_options_config_and_dynamic_sizes_reach_the_program() -> None:
     a, b = row("a", 1000, 512), col("b", 512, 768)
     plan = plan_matmul(a, b, None, row("c", 1000, 768), target="sm_90a", config={"bm": 128, "bn": 128, "bk": 64, "stages": 4},

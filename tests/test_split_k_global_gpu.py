@@ -125,3 +125,45 @@ def test_each_stream_has_its_own_workspace(torch) -> None:
         for r in range(8):
             assert torch.equal(outs[s][0].view(torch.int32), outs[s][r].view(torch.int32))
         check(torch, outs[s][0], *inputs[s], "bf16", "f32", "f32")
+
+
+# -- the last wave's tiles split after whole ones (unsplit = F) -------------------------------
+
+
+@pytest.mark.parametrize(("split_k", "unsplit"), [(3, 20), (5, 1), (2, 24)])
+@pytest.mark.parametrize("case", GLOBAL_CASES, ids=[_id(c) for c in GLOBAL_CASES])
+def test_unsplit_every_type_and_transpose(torch, case, split_k, unsplit) -> None:
+    """300 x 520 in 64 x 128 tiles: 25 tiles, the first `unsplit` whole and the rest split
+    (ragged M, N and K)."""
+    bk = {"tf32": 32, "bf16": 64, "f16": 64}.get(case[0], 128)  # a 128-byte K step
+    run(torch, case, 300, 520, 2064, seed=91 + split_k, config=(64, 128, bk, 4), split_k=split_k, unsplit=unsplit, **GLOBAL)
+
+
+@pytest.mark.parametrize("options", [
+    {"schedule": "pipelined"}, {"epilogue": "registers"}, {"c": True}, {"batch": 3},
+], ids=["pipelined", "registers", "c", "batch"])
+def test_unsplit_schedules_epilogues_c_and_batches(torch, options) -> None:
+    run(torch, CASES[0], 300, 520, 2064, seed=95, config=(64, 128, 64, 4), split_k=3, unsplit=10, **options, **GLOBAL)
+
+
+@pytest.mark.parametrize(("m", "n", "k", "config", "split_k", "unsplit"), [
+    (512, 10240, 8192, (128, 256, 64, 4), 4, 132),
+    (2048, 5120, 5120, (128, 256, 64, 4), 2, 264),
+    (512, 10240, 8192, None, None, None),  # the chooser's own (this split)
+], ids=["qkv-512", "o_proj-2048", "default-qkv-512"])
+def test_unsplit_the_shapes_it_is_for(torch, m, n, k, config, split_k, unsplit) -> None:
+    options = {} if config is None else {"config": config, "split_k": split_k, "unsplit": unsplit, **GLOBAL}
+    run(torch, CASES[0], m, n, k, seed=97, **options)
+
+
+def test_unsplit_launches_in_a_row_give_the_same_bits(torch) -> None:
+    a, b = operand(torch, 300, 4096, "bf16", True, 99), operand(torch, 4096, 520, "bf16", False, 100)
+    options = dict(config=(64, 128, 64, 4), split_k=5, unsplit=12, **GLOBAL)
+    first = poisoned(torch, (300, 520), "f32")
+    lower_tc.matmul(a, b, first, **options)
+    for _ in range(3):
+        again = poisoned(torch, (300, 520), "f32")
+        lower_tc.matmul(a, b, again, **options)
+        torch.cuda.synchronize()
+        assert torch.equal(first.view(torch.int32), again.view(torch.int32))
+    check(torch, first, a, b, "bf16", "f32", "f32")

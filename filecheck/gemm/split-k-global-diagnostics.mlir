@@ -45,11 +45,12 @@ func.func @pair(%A: memref<512x4096xbf16>, %B: memref<4096x512xbf16>, %D: memref
 
 // -----
 
-func.func @tma(%A: memref<512x4096xbf16>, %B: memref<4096x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {split_k = 4, reduce = "global", epilogue = "tma"} : memref<512x4096xbf16>, memref<4096x512xbf16>, memref<512x512xbf16>
+func.func @tma(%A: memref<512x4096xbf16>, %B: memref<4096x520xbf16>, %D: memref<512x520xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {split_k = 4, reduce = "global", epilogue = "tma"} : memref<512x4096xbf16>, memref<4096x520xbf16>, memref<512x520xf32>
   func.return
 }
-// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 3]]:3: error: split_k = 4 does not go with epilogue = tma: the reduced tile is stored from registers{{$}}
+// the global split's sum may go out by TMA stores, but not a D they cannot store
+// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 4]]:3: error: the TMA-store epilogue cannot store this D: D is f32: stmatrix stores 16-bit elements (bf16 or f16){{$}}
 
 // -----
 

@@ -7,7 +7,7 @@
 // consumer thread counts the CTA in the tile's counter (atom.acq_rel.gpu); bar.red.or
 // tells every thread whether its CTA came last; the others leave; the last fences,
 // resets the counter, sums the 8 slots rank 0 first (a loop adds ranks 1 to 7) and stores
-// D from the registers.
+// D from the registers (by TMA stores where D allows them, as here).
 // RUN: lower-tc %s --split-input-file --verify-diagnostics | filecheck %s
 
 func.func @long_k(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
@@ -102,10 +102,14 @@ func.func @long_k(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: me
 // CHECK-NEXT: mov.f32 %f0, %f[[SUM]];
 // CHECK: ld.global.v4.f32 {{.*}}, [%rd[[RANKSLOT]]+30720];
 // CHECK: $L_for_[[LOOP]]_end:
-// then D from the summed registers (the register epilogue), and the other CTAs' exit
-// CHECK: epilogue: 128x128xf32 into D (bf16)
-// CHECK: st.global.b32
+// then D from the summed registers, through shared memory by TMA stores (D allows them),
+// and the other CTAs' exit; the stores' issuers wait for them before the kernel ends
+// CHECK: epilogue: 128x128xf32 into D (bf16) by stmatrix and TMA stores of 64x64 pieces
+// CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // CHECK: $L_split_k_done_[[DONE]]:
+// CHECK: cp.async.bulk.wait_group 0;
+// CHECK-NEXT: $L_stores_done_{{[0-9]+}}:
 // CHECK-NEXT: $L_exit_{{[0-9]+}}:
 // CHECK-NEXT: ret;
 

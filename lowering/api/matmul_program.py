@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from lower_tc.dialects.tc_schedule import GEMM_OPTIONS
+from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME, GemmOption, OptionKind
+from lower_tc.layout.split_k import split_k_range_problem
 
 #: MLIR's spelling of each element type lower-tc names.
 MLIR_ELEMENT = {
@@ -76,7 +77,8 @@ class Matrix:
 
 def option_text(options: Mapping[str, object]) -> str:
     """`tc.matmul`'s attr-dict entries for `options` (strings quoted, booleans as
-    true/false), in the declared order; an unknown name is a ValueError naming it."""
+    true/false), in the declared order; an unknown name, a value of the wrong type or out
+    of its range is a ValueError naming it (before any program is written)."""
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise ValueError(f"unknown GEMM option {unknown[0]!r} (options: {', '.join(OPTION_NAMES)})")
@@ -85,6 +87,9 @@ def option_text(options: Mapping[str, object]) -> str:
         if name not in options or options[name] is None:
             continue
         value = options[name]
+        why = _value_problem(OPTIONS_BY_NAME[name], value)
+        if why:
+            raise ValueError(f"{name}={value!r}: {why}")
         if isinstance(value, bool):
             text = "true" if value else "false"
         elif isinstance(value, str):
@@ -92,7 +97,24 @@ def option_text(options: Mapping[str, object]) -> str:
         else:
             text = str(value)
         entries.append(f"{name} = {text}")
+    split_k = options.get("split_k")
+    if isinstance(split_k, int) and not isinstance(split_k, bool):
+        why = split_k_range_problem(split_k, str(options.get("reduce") or "cluster"))
+        if why:
+            raise ValueError(f"split_k={split_k!r}: {why}")
     return ", ".join(entries)
+
+
+def _value_problem(option: GemmOption, value: object) -> str | None:
+    """Why a Python value is not one `option` takes (its type, then its range), or None."""
+    if option.kind is OptionKind.FLAG:
+        return None if isinstance(value, bool) else f"{option.name} is {option.what}"
+    if option.kind is OptionKind.NAME:
+        if not isinstance(value, str):
+            return f"{option.name} is {option.what}"
+    elif isinstance(value, bool) or not isinstance(value, int):
+        return f"{option.name} is {option.what}"
+    return option.value_problem(value, repr(value))  # type: ignore[arg-type]
 
 
 def matmul_program(

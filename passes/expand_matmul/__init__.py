@@ -40,6 +40,7 @@ from lower_tc.layout.limits import MAX_INDEX
 from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule, rule_config
 from lower_tc.layout.fp8_accumulation import promoted_problem
+from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.gemm_choice import Choice, choose, choose_config, fit_promoted, prefer_persistent
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
@@ -78,12 +79,15 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
     acc = op.acc_type
     given = op.options.split_k
     reduce = op.options.reduce or "cluster"
+    unsplit = op.options.unsplit or 0
+    if unsplit and given is None:  # the tiles after the first F are split by the S given
+        error_at(op, unsplit_problem(unsplit, 1, reduce, None) or "")
     if op.config is not None:
         config = op.config.config
         why = config_problem(config, a, b, acc, arch)
         if why:
             error_at(op, why)
-        return Choice(config, given or 1, reduce)
+        return Choice(config, given or 1, reduce, unsplit)
     d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
     promoted = op.options.accumulation == "promoted" and arch is Arch.SM90A  # two accumulators: smaller tiles
     if (op.options.cluster or 1) > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
@@ -95,7 +99,7 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
     try:
         if given is not None:  # split-K asked for (or 1: not split): the best configuration for it
             config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted)
-            return Choice(config, given, reduce)
+            return Choice(config, given, reduce, unsplit)
         reduces = (op.options.reduce,) if op.options.reduce is not None else None
         return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted, reduces=reduces)
     except LayoutError as err:
@@ -174,6 +178,7 @@ class ExpandMatmulPass(ModulePass):
         choice = _choice(mm, arch, self._split_open(mm))
         config, split_k = choice.config, choice.split_k
         reduce = choice.reduce if split_k > 1 else "cluster"
+        unsplit = choice.unsplit
         m, n, k = mm.problem
         if self.remarks:
             who = f"{config.warpgroups} warpgroup(s)" if arch is Arch.SM90A else "tcgen05, one warpgroup"
@@ -183,6 +188,7 @@ class ExpandMatmulPass(ModulePass):
                 who, how = "tcgen05: TMA warp, MMA warp, epilogue warpgroup", f", raster {raster}"
             batch = "" if not mm.batched else f"{'?' if mm.batch is None else mm.batch} x "
             split = f", split over K by {split_k}" + (" through global memory" if reduce == "global" else "") if split_k > 1 else ""
+            split += f" after {unsplit} unsplit tiles" if unsplit else ""
             split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
             remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
@@ -209,11 +215,11 @@ class ExpandMatmulPass(ModulePass):
         b_tile = tc.SmemTileOp(tile_type(config.bn // 2 if pair else config.bn, config.bk, b_t.element_type, b_k_major), config.stages)
         schedule, raster = self._choices(mm, arch, config)
         if split_k > 1:
-            _check_split_k(mm, arch, config, split_k, reduce)
-        why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster, split_k)
+            _check_split_k(mm, arch, config, split_k, reduce, unsplit, raster)
+        why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster, split_k, unsplit)
         if why:
             error_at(mm, why)
-        origin = tile_origin(kernel, mm, config, raster, const, split_k)
+        origin = tile_origin(kernel, mm, config, raster, const, split_k, unsplit)
         tile_ops, m0, n0, grid = origin.ops, origin.m0, origin.n0, origin.grid
         matrix_index = origin.batch
         # a window into a batch names the matrix: the tile's, or 0 in a batch of 1 (the
@@ -261,7 +267,8 @@ class ExpandMatmulPass(ModulePass):
         k_hi: SSAValue = c_k.results[0]
         slice_ops: list[Operation] = []
         if origin.rank is not None:  # this rank's K tiles [r T / S, (r + 1) T / S)
-            slice_ops, k_lo, k_hi = k_slice_ops(origin.rank, c_k.results[0], k, config.bk, split_k, c_bk.result, const)
+            slice_ops, k_lo, k_hi = k_slice_ops(origin.rank, c_k.results[0], k, config.bk, split_k, c_bk.result, const,
+                                                origin.ways)
         loop = scf.ForOp(k_lo, k_hi, c_bk, [zero.acc], Region(loop_body))
         store = WindowStoreOp(loop.results[0], mm.dst, m0, n0, mm.c, matrix_index, reduce=reduce if split_k > 1 else None)
         new_ops = [a_tile, b_tile, *tile_ops, c0, *k_ops, c_bk, *slice_ops, zero, loop, store]
@@ -281,7 +288,7 @@ class ExpandMatmulPass(ModulePass):
         mm.erase()
         kernel.attributes[GRID_ATTR] = grid
         kernel.attributes[SCHEDULE_ATTR] = GemmScheduleAttr.from_schedule(
-            self._kernel_schedule(mm, arch, config, schedule, raster, cluster, split_k, reduce))
+            self._kernel_schedule(mm, arch, config, schedule, raster, cluster, split_k, reduce, unsplit))
         try:
             for o in new_ops:
                 o.verify()
@@ -289,7 +296,7 @@ class ExpandMatmulPass(ModulePass):
             error_at(mm, f"the expanded kernel does not verify: {err}")
 
     def _kernel_schedule(self, mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, cluster: int, split_k: int = 1,
-                         reduce: str = "cluster") -> GemmSchedule:
+                         reduce: str = "cluster", unsplit: int = 0) -> GemmSchedule:
         """The kernel's #tc.gemm_schedule: the op's options with the chosen schedule, where
         they go together (each error at the op)."""
         m, n = walk_sizes(mm)
@@ -327,7 +334,7 @@ class ExpandMatmulPass(ModulePass):
             if why:
                 error_at(mm, why)
         kernel_schedule = GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k,
-                                       reduce=reduce, accumulation=accumulation)
+                                       reduce=reduce, unsplit=unsplit, accumulation=accumulation)
         problem = kernel_schedule.problem()  # what the options' table says does not go together (mma_depth with promoted)
         if problem:
             error_at(mm, problem[1])

@@ -19,19 +19,22 @@ from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_schedule import GLOBAL_SPLIT_K_CONFLICTS, SPLIT_K_CONFLICTS
 from lower_tc.layout import Arch
 from lower_tc.layout.gemm import GemmConfig
-from lower_tc.layout.split_k import GLOBAL_F16, SPLIT_K_TARGET, split_k_problem
+from lower_tc.layout.split_k import GLOBAL_F16, SPLIT_K_TARGET, split_k_problem, unsplit_problem
+from lower_tc.passes.expand_matmul.walk import walk_sizes
 
 
-def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, reduce: str = "cluster") -> None:
+def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, reduce: str = "cluster",
+                  unsplit: int = 0, raster: int = 1) -> None:
     """A located error where `split_k` (> 1) does not go with the op's other options, its
-    target, its K, its accumulator or its configuration's shared memory."""
+    target, its K, its accumulator or its configuration's shared memory, or `unsplit`
+    with the split, the walk or the tile count."""
     given = mm.options
     if arch is not Arch.SM90A:
         error_at(mm, SPLIT_K_TARGET)
     conflicts = GLOBAL_SPLIT_K_CONFLICTS if reduce == "global" else SPLIT_K_CONFLICTS
     for conflict, set_ in (("persistent", given.persistent), ("cluster = 2", given.cluster == 2),
                            ("epilogue = tma", given.epilogue == "tma")):
-        if set_:
+        if set_ and conflict in conflicts:
             error_at(mm, f"split_k = {split_k} does not go with {conflict}: {conflicts[conflict]}")
     if reduce == "global" and mm.acc_type == "f16":
         error_at(mm, GLOBAL_F16)
@@ -39,13 +42,23 @@ def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, re
     why = split_k_problem(split_k, config, a, b, mm.problem[2], arch, reduce)
     if why:
         error_at(mm, why)
+    if unsplit:
+        m, n = walk_sizes(mm)
+        tiles = None if m is None or n is None else (mm.batch or 1) * -(-m // config.bm) * -(-n // config.bn)
+        why = unsplit_problem(unsplit, split_k, reduce, tiles)
+        if why:
+            error_at(mm, why)
+        if raster == 0:
+            error_at(mm, f"unsplit = {unsplit} numbers the tiles on a 1-d grid (the grouped order): it needs raster >= 1, "
+                         "or none given")
 
 
 def k_slice_ops(
     rank: SSAValue, k_end: SSAValue, k: int | None, bk: int, split_k: int, c_bk: SSAValue,
-    const: Callable[[int], arith.ConstantOp],
+    const: Callable[[int], arith.ConstantOp], ways: SSAValue | None = None,
 ) -> tuple[list[Operation], SSAValue, SSAValue]:
-    """The ops of the rank's K range (module docstring) and its bounds (lo, hi)."""
+    """The ops of the rank's K range (module docstring) and its bounds (lo, hi); `ways`
+    (where the CTAs of a tile vary: unsplit) takes S's place."""
     ops: list[Operation] = []
     if k is not None:
         tiles_op: Operation = const(-(-k // bk))
@@ -58,14 +71,15 @@ def k_slice_ops(
         ops += [one_k, last, whole, tiles_op]
     tiles = tiles_op.results[0]
     c_split, c_one = const(split_k), const(1)
+    split = ways if ways is not None else c_split.result
     lo_t = arith.MuliOp(rank, tiles)
-    lo_q = arith.DivUIOp(lo_t, c_split)
+    lo_q = arith.DivUIOp(lo_t, split)
     lo = arith.MuliOp(lo_q, c_bk)
     next_rank = arith.AddiOp(rank, c_one)
     hi_t = arith.MuliOp(next_rank, tiles)
-    hi_q = arith.DivUIOp(hi_t, c_split)
+    hi_q = arith.DivUIOp(hi_t, split)
     hi = arith.MuliOp(hi_q, c_bk)
-    ops += [c_split, c_one, lo_t, lo_q, lo, next_rank, hi_t, hi_q, hi]
+    ops += ([] if ways is not None else [c_split]) + [c_one, lo_t, lo_q, lo, next_rank, hi_t, hi_q, hi]
     tiles.name_hint, lo.result.name_hint, hi.result.name_hint = "k_tiles", "k_lo", "k_hi"
     return ops, lo.result, hi.result
 

@@ -14,6 +14,7 @@ from lower_tc.dialects import tc
 from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.layout.gemm import GemmConfig
 from lower_tc.layout.limits import MAX_GRID, MAX_INDEX, grid_problem, index_problem
+from lower_tc.layout.split_k import split_ctas
 
 
 def walk_sizes(mm: MatmulOp) -> tuple[int | None, int | None]:
@@ -35,9 +36,11 @@ class TileOrigin:
     batch: SSAValue | None  # the tile's matrix of a batched GEMM (None: not batched)
     grid: ArrayAttr
     rank: SSAValue | None = None  # the CTA's rank in its split-K cluster (None: no split)
+    ways: SSAValue | None = None  # the CTAs sharing its tile where that varies (unsplit: 1 or S)
 
 
-def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const, split_k: int = 1) -> TileOrigin:
+def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const, split_k: int = 1,
+                unsplit: int = 0) -> TileOrigin:
     """The ops that find the CTA's tile (m0, n0) from its block index, and the grid.
 
     Without raster, block (x, y) takes tile row y, column x. With raster G (static sizes
@@ -52,7 +55,13 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
 
     With split_k = S, S consecutive CTAs along x (a cluster of S) share each tile: the
     walk above runs on bx / S, and bx mod S is the CTA's rank in its cluster; the grid's x
-    is S times as long."""
+    is S times as long.
+
+    With unsplit = F as well (the grouped order only, layout/split_k.py) CTA x < F takes
+    tile x alone (rank 0 of 1) and CTA x = F + S j + r takes rank r of tile F + j; `ways`
+    is 1 or S accordingly, all of it min/sub/div arithmetic on bx:
+        xf = min(bx, F)   d = bx - xf   tile = xf + d / S   rank = d mod S
+        ways = 1 + (S - 1) min(bx + 1 - min(bx + 1, F), 1)"""
     m, n = walk_sizes(mm)
     batch = mm.batch if mm.batched else None
     bx = gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
@@ -60,7 +69,10 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     split_ops: list[Operation] = []
     rank: SSAValue | None = None
     tile_x: SSAValue = bx.result
-    if split_k > 1:  # consecutive CTAs along x form a cluster of S sharing one tile
+    ways: SSAValue | None = None
+    if split_k > 1 and unsplit:  # the first F tiles whole, then S CTAs to a tile
+        split_ops, tile_x, rank, ways = _unsplit_ops(bx.result, split_k, unsplit, const)
+    elif split_k > 1:  # consecutive CTAs along x form a cluster of S sharing one tile
         c_split = const(split_k)
         rank_op, tile_op = arith.RemUIOp(bx, c_split), arith.DivUIOp(bx, c_split)
         c_split.result.name_hint, rank_op.result.name_hint, tile_op.result.name_hint = "split_k", "rank", "tile_x"
@@ -109,8 +121,30 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
                         (r.result, "in_group"), (row.result, "tile_row"), (col.result, "tile_col")):
         value.name_hint = hint
     ops = [bx, *split_ops, *batch_ops, c_bm, c_bn, c_group, c_in_group, c_tiles_m, group, first, left, rows, r, row_in_group, row, col, m0, n0]
-    grid = ArrayAttr([IntegerAttr(tiles_m * tiles_n * (batch or 1) * split_k, i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
-    return TileOrigin(ops, m0.result, n0.result, matrix_index, grid, rank)
+    ctas = split_ctas(tiles_m * tiles_n * (batch or 1), split_k, unsplit)
+    grid = ArrayAttr([IntegerAttr(ctas, i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
+    return TileOrigin(ops, m0.result, n0.result, matrix_index, grid, rank, ways)
+
+
+def _unsplit_ops(bx: SSAValue, split_k: int, unsplit: int, const) -> tuple[list[Operation], SSAValue, SSAValue, SSAValue]:
+    """The ops of tile_origin's unsplit walk: (ops, tile, rank, ways)."""
+    c_split, c_f, c_one, c_more = const(split_k), const(unsplit), const(1), const(split_k - 1)
+    xf = arith.MinUIOp(bx, c_f)
+    d = arith.SubiOp(bx, xf)
+    q = arith.DivUIOp(d, c_split)
+    tile = arith.AddiOp(xf, q)
+    rank = arith.RemUIOp(d, c_split)
+    bx1 = arith.AddiOp(bx, c_one)
+    m1 = arith.MinUIOp(bx1, c_f)
+    e = arith.SubiOp(bx1, m1)
+    split = arith.MinUIOp(e, c_one)
+    extra = arith.MuliOp(split, c_more)
+    ways = arith.AddiOp(extra, c_one)
+    for value, hint in ((c_split.result, "split_k"), (c_f.result, "unsplit"), (d.result, "split_cta"), (tile.result, "tile_x"),
+                        (rank.result, "rank"), (split.result, "is_split"), (ways.result, "ways")):
+        value.name_hint = hint
+    ops: list[Operation] = [c_split, c_f, c_one, c_more, xf, d, q, tile, rank, bx1, m1, e, split, extra, ways]
+    return ops, tile.result, rank.result, ways.result
 
 
 def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig, split_k: int = 1) -> ArrayAttr:
@@ -159,7 +193,7 @@ def index_range_problem(mm: MatmulOp, config: GemmConfig, raster: int) -> str | 
     return None
 
 
-def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int, split_k: int = 1) -> str | None:
+def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int, split_k: int = 1, unsplit: int = 0) -> str | None:
     """Why the grid a GEMM of sizes known now launches breaks CUDA's limits, or None: row
     order puts the tile rows on y (at most 65535 blocks), the grouped order puts every tile
     on x (split_k CTAs per tile). Sizes known at launch are the launcher's to check
@@ -174,7 +208,7 @@ def launch_grid_problem(mm: MatmulOp, config: GemmConfig, raster: int, split_k: 
         return None
     tiles_m, tiles_n = -(-m // config.bm), -(-n // config.bn)
     if raster:
-        tiles = tiles_m * tiles_n * (batch or 1) * split_k
+        tiles = split_ctas(tiles_m * tiles_n * (batch or 1), split_k, unsplit)
         if tiles > MAX_GRID[0]:
             what = f"{tiles_m} x {tiles_n} = {tiles} tiles" if not mm.batched else f"{batch} x {tiles_m} x {tiles_n} = {tiles} tiles"
             return (f"{what}: the grouped order numbers every tile on the "

@@ -61,9 +61,11 @@ def _one(op: Operation, values: dict[SSAValue, int], args: KernelArgs, block: tu
     return fold(lhs, rhs)
 
 
-def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, args: KernelArgs, grid: Grid) -> None:
+def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, args: KernelArgs, grid: Grid,
+                   unsplit: int = 0) -> None:
     """A located error at the loop unless the cluster's K ranges take each K step once
-    (module docstring)."""
+    (module docstring). With `unsplit` = F the first F CTAs along x must each take every
+    K step alone, and the S CTAs x = F + S j .. F + S j + S - 1 share one tile's."""
     windows = [op for op in loop.body.block.ops if isinstance(op, WindowLoadOp)]
     a = next(w.src for w in windows if w.operand.data is Operand.A)
     k = args.size(a, "cols")
@@ -77,15 +79,18 @@ def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, ar
     samples = [k] if isinstance(k, int) else sorted({1, step - 1 or 1, step, split_k * step - 1, split_k * step,
                                                       split_k * step + 1, (3 * split_k + 1) * step + 7, 1_000_003})
     x = grid[0]
-    clusters = [0] + ([x // split_k - 1] if isinstance(x, int) and x // split_k > 1 else [])
+    groups = [(0, split_k)] + ([((x // split_k - 1) * split_k, split_k)] if isinstance(x, int) and x // split_k > 1 else [])
+    if unsplit:  # x is F + S j (checked): the first and last CTAs alone, the first and last split tiles
+        assert isinstance(x, int)
+        groups = sorted({(0, 1), (unsplit - 1, 1), (unsplit, split_k), (x - split_k, split_k)})
     outer = [(y, z) for y in _ends(grid[1]) for z in _ends(grid[2])]
     for k_value in samples:
         sizes = {key: (k_value if key in k_keys else OTHER_SIZE[key[1]]) for key in dynamic}
-        for c in clusters:
+        for first, ways in groups:
             for y, z in outer:
                 ranges = []
-                for r in range(split_k):
-                    v = evaluate(index, args, (c * split_k + r, y, z), sizes)
+                for r in range(ways):
+                    v = evaluate(index, args, (first + r, y, z), sizes)
                     lo, hi = v.get(loop.lb), v.get(loop.ub)
                     if lo is None or hi is None:
                         error_at(loop, f"split_k = {split_k}: the K loop's bounds are not computed from constants, "
@@ -94,10 +99,15 @@ def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, ar
                 why = _cover_problem(ranges, k_value, step)
                 if why:
                     where = f"K = {k_value}" + ("" if isinstance(k, int) else " (K known at launch, a sample)")
-                    error_at(loop, f"split_k = {split_k}: the K loops of the cluster's CTAs (blocks x = "
-                                   f"{c * split_k} to {c * split_k + split_k - 1}, ranks 0 to {split_k - 1}) run over "
-                                   f"{', '.join(f'[{lo}, {hi})' for lo, hi in ranges)} with {where}: {why}; rank r = "
-                                   "block x mod S takes e.g. the K steps [r T / S, (r + 1) T / S) of T = ceil(K / BK)")
+                    if ways == 1:
+                        error_at(loop, f"unsplit = {unsplit}: block x = {first} has its tile alone, but its K loop runs "
+                                       f"over [{ranges[0][0]}, {ranges[0][1]}) with {where}: {why}")
+                    who = "cluster's CTAs" if not unsplit else "CTAs of a split tile"
+                    rule = ("rank r = block x mod S" if not unsplit else f"rank r = (block x - {unsplit}) mod S")
+                    error_at(loop, f"split_k = {split_k}: the K loops of the {who} (blocks x = "
+                                   f"{first} to {first + ways - 1}, ranks 0 to {ways - 1}) run over "
+                                   f"{', '.join(f'[{lo}, {hi})' for lo, hi in ranges)} with {where}: {why}; {rule} "
+                                   "takes e.g. the K steps [r T / S, (r + 1) T / S) of T = ceil(K / BK)")
 
 
 def _ends(g: object) -> list[int]:

@@ -81,7 +81,7 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
     split = SplitK.prepare(k, loop)  # its partial tile's shared memory comes before the barriers
     split_global = GlobalSplitK.prepare(k, loop)
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
-    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None and split_global is None else None
+    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None else None
     if split is not None:
         check_clusters(k.kernel, k.grid, split.size)
     ring.init_barriers(regs.is_thread0, 128 * warpgroups, [], cluster=False)
@@ -110,7 +110,10 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
             split.store(k, op, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False)
         elif split_global is not None:
             done = split_global.reduce(k, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False)
-            store_fragments(k, op, acc, loop.acc_type, regs.wg)
+            if tma_store is not None:
+                store_pieces(k, op, tma_store, acc, loop.acc_type, regs.wg)
+            else:
+                store_fragments(k, op, acc, loop.acc_type, regs.wg)
             b.emit(ptx.LabelOp, label=done)
         elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, regs.wg)

@@ -81,7 +81,7 @@ def lower(k: GemmKernel) -> Lowered:
     split = SplitK.prepare(k, loop)  # its partial tile's shared memory comes before the barriers
     split_global = GlobalSplitK.prepare(k, loop)
     ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
-    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None and split_global is None else None
+    tma_store = choose_epilogue(k, loop, warpgroups, wgmma=True) if split is None else None
     ring.init_barriers(regs.is_thread0, empty_arrivals, [], cluster=multicast is not None)
     loads = TmaLoads(b, regs.smem, windows, loop.lb, loop.step, ring.full_off, multicast=multicast)
     loads.bind_tensor_maps()
@@ -134,7 +134,10 @@ def lower(k: GemmKernel) -> Lowered:
             split.store(k, op, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True)
         elif split_global is not None:
             done = split_global.reduce(k, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True)
-            store_fragments(k, op, acc, loop.acc_type, consumer_wg)
+            if tma_store is not None:
+                store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)
+            else:
+                store_fragments(k, op, acc, loop.acc_type, consumer_wg)
             b.emit(ptx.LabelOp, label=done)
         elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)

@@ -15,7 +15,11 @@ and may be larger than what runs at once:
         the S slots summed into the accumulator's registers, rank 0's first and then a
         loop adding ranks 1 to S-1 in order (its own slot is read back like the others':
         the same sum whichever CTA comes last), then D stored as an unsplit kernel
-        stores it (epilogue_registers.py)
+        stores it (epilogue_registers.py or, where D allows, epilogue_tma.py)
+
+With `unsplit = F` in the schedule (a 1-d grid) CTA x < F has the tile to itself: it skips
+all of the above and stores D; CTA x >= F is split CTA x - F (its slot, its rank
+(x - F) mod S, its tile's counter (x - F) / S).
 """
 
 from __future__ import annotations
@@ -45,11 +49,12 @@ class GlobalSplitK:
     size: int  # S: CTAs per tile
     acc_t: tc.AccType
     workspace: SSAValue  # the workspace's global address
+    unsplit: int = 0  # F: the grid's first CTAs along x, one to a tile (module docstring)
 
     @property
     def info(self) -> WorkspaceInfo:
         """What the launcher allocates (the launch contract's `workspace`)."""
-        return WorkspaceInfo(workspace_partial_bytes(self.acc_t.m, self.acc_t.n), self.size)
+        return WorkspaceInfo(workspace_partial_bytes(self.acc_t.m, self.acc_t.n), self.size, self.unsplit)
 
     @classmethod
     def prepare(cls, k: GemmKernel, loop: KLoop) -> "GlobalSplitK | None":
@@ -61,15 +66,22 @@ class GlobalSplitK:
         if acc_t.dtype == "f16":
             error_at(store, GLOBAL_F16)
         x = k.grid[0]
-        if isinstance(x, int) and x % options.split_k:
+        if isinstance(x, int) and x % options.split_k and not options.unsplit:
             error_at(k.kernel, f"split_k = {options.split_k}: the {options.split_k} consecutive CTAs along x of a tile "
                                f"share its K, so the grid's x ({x}) must be a multiple of {options.split_k} (tc.grid)")
         times_problem(k.kernel, k.grid, options.split_k)
-        check_k_slices(loop.op, loop.step, options.split_k, k.index, k.args, k.grid)
+        unsplit = options.unsplit
+        if unsplit:
+            split = x - unsplit if isinstance(x, int) else 0
+            if not (isinstance(x, int) and k.grid[1:] == (1, 1) and split > 0 and split % options.split_k == 0):
+                error_at(k.kernel, f"unsplit = {unsplit}: the first {unsplit} CTAs along x take a tile each and the others "
+                                   f"{options.split_k} to a tile, so the grid is [{unsplit} + {options.split_k} j, 1, 1] "
+                                   f"for j >= 1 split tiles, known at compile time, not {list(k.grid)} (tc.grid)")
+        check_k_slices(loop.op, loop.step, options.split_k, k.index, k.args, k.grid, unsplit)
         b = k.b
         raw = b.val(ptx.LdParamOp, result=i64, type="u64", param=WORKSPACE_PARAM,
                     comment=f"split-K over {options.split_k} CTAs: their partial tiles go through the workspace")
-        return cls(options.split_k, acc_t, b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64"))
+        return cls(options.split_k, acc_t, b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64"), unsplit)
 
     def reduce(self, k: GemmKernel, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, meet_consumers: bool) -> str:
         """The consumers' part (module docstring) up to the store; returns the label the
@@ -79,13 +91,23 @@ class GlobalSplitK:
         groups = acc_t.n // 8  # 16-byte groups of an m64nN fragment's N / 2 registers
         partial = workspace_partial_bytes(acc_t.m, acc_t.n)
         # where this CTA's slot and its thread's part of it are
-        cx = b.val(ptx.SregOp, sreg="ctaid.x", comment=f"split-K: CTA x + X (y + Y z) has slot {partial} bytes there; tile's counter after the slots")
-        cy, cz = b.val(ptx.SregOp, sreg="ctaid.y"), b.val(ptx.SregOp, sreg="ctaid.z")
-        nx, ny, nz = (b.val(ptx.SregOp, sreg=f"nctaid.{d}") for d in "xyz")
-        yz = b.val(ptx.AddOp, [cy, b.val(ptx.MulLoOp, [ny, cz], type="u32")], type="u32")
-        linear = b.val(ptx.AddOp, [cx, b.val(ptx.MulLoOp, [nx, yz], type="u32")], type="u32")
-        ctas = b.val(ptx.MulLoOp, [b.val(ptx.MulLoOp, [nx, ny], type="u32"), nz], type="u32")
-        rank = b.val(ptx.RemOp, [cx], type="u32", imm=size)
+        whole = b.label("unsplit_store") if self.unsplit else None
+        if self.unsplit:  # a 1-d grid: CTA x >= F is split CTA x - F
+            cx = b.val(ptx.SregOp, sreg="ctaid.x", comment=f"split-K: CTAs x < {self.unsplit} have a tile each; CTA x - {self.unsplit} "
+                                                            f"of the others has slot {partial} bytes there; tile's counter after the slots")
+            alone = b.val(ptx.SetpOp, [cx], i1, cmp="lt", type="u32", imm=self.unsplit)
+            b.emit(ptx.BraOp, [alone], label=whole, comment="split-K: an unsplit tile is stored as it is")
+            linear = b.val(ptx.SubOp, [cx], type="u32", imm=self.unsplit)
+            ctas = b.val(ptx.SubOp, [b.val(ptx.SregOp, sreg="nctaid.x")], type="u32", imm=self.unsplit)
+            rank = b.val(ptx.RemOp, [linear], type="u32", imm=size)
+        else:
+            cx = b.val(ptx.SregOp, sreg="ctaid.x", comment=f"split-K: CTA x + X (y + Y z) has slot {partial} bytes there; tile's counter after the slots")
+            cy, cz = b.val(ptx.SregOp, sreg="ctaid.y"), b.val(ptx.SregOp, sreg="ctaid.z")
+            nx, ny, nz = (b.val(ptx.SregOp, sreg=f"nctaid.{d}") for d in "xyz")
+            yz = b.val(ptx.AddOp, [cy, b.val(ptx.MulLoOp, [ny, cz], type="u32")], type="u32")
+            linear = b.val(ptx.AddOp, [cx, b.val(ptx.MulLoOp, [nx, yz], type="u32")], type="u32")
+            ctas = b.val(ptx.MulLoOp, [b.val(ptx.MulLoOp, [nx, ny], type="u32"), nz], type="u32")
+            rank = b.val(ptx.RemOp, [cx], type="u32", imm=size)
         thread = b.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127)
         within = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [wg], type="u32", imm=fragment_offset(1, 0, 0, acc_t.n)),
                                    b.val(ptx.ShlOp, [thread], type="b32", imm=4)], type="u32")
@@ -123,6 +145,8 @@ class GlobalSplitK:
         tile_first = b.val(ptx.SubOp, [linear, rank], type="u32")
         slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=partial)], i64, type="s64")
         self._sum(b, slots, acc, kind, groups, partial)
+        if whole is not None:
+            b.emit(ptx.LabelOp, label=whole)
         return skip
 
     def _sum(self, b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: int, partial: int) -> None:
