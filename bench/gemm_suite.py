@@ -158,6 +158,7 @@ def lower_tc_config(case: Case) -> tuple[str, str]:
     artifact = compile_artifact(plan.source, "<lower_tc.matmul>")
     gemm = artifact.infos[0].gemm
     split = f", split_k {gemm.split_k}" if gemm.split_k > 1 else ""
+    split += " (global" + (f", after {gemm.unsplit} whole tiles)" if gemm.unsplit else ")") if gemm.reduce == "global" else ""
     return str(gemm.config) + split, plan.kernel
 
 

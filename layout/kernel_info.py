@@ -234,7 +234,8 @@ class GemmInfo:
     `split_k` (S > 1, in the JSON only then): each tile's K is split over S CTAs, which sum
     their partial tiles and store D once: the CTAs of a cluster (`cluster` is [S, 1, 1]),
     or with `reduce` "global" (in the JSON only then) S consecutive CTAs along x through
-    the kernel's `workspace`."""
+    the kernel's `workspace`; `unsplit` (F > 0, in the JSON only then): the grid's first F
+    CTAs along x take a tile each over all of K, the split tiles follow."""
 
     a: int
     b: int
@@ -251,6 +252,7 @@ class GemmInfo:
     b_transposed: bool = False
     split_k: int = 1
     reduce: str = "cluster"
+    unsplit: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         c = self.config
@@ -267,6 +269,8 @@ class GemmInfo:
             out["split_k"] = self.split_k
         if self.reduce != "cluster":
             out["reduce"] = self.reduce
+        if self.unsplit:
+            out["unsplit"] = self.unsplit
         return out
 
     @classmethod
@@ -277,7 +281,7 @@ class GemmInfo:
             GemmConfig(int(c["bm"]), int(c["bn"]), int(c["bk"]), int(c["stages"])),
             batched="batch" in d, batch=d.get("batch", 1),
             a_transposed=bool(d.get("a_transposed", False)), b_transposed=bool(d.get("b_transposed", False)),
-            split_k=int(d.get("split_k", 1)), reduce=str(d.get("reduce", "cluster")),
+            split_k=int(d.get("split_k", 1)), reduce=str(d.get("reduce", "cluster")), unsplit=int(d.get("unsplit", 0)),
         )
 
 

@@ -58,7 +58,8 @@ def matmul(
     least one 3-d, make D (B, M, N); c, when given, has D's shape. `acc` is the
     accumulator ("f32", "f16", "s32"), `config` a GemmConfig or (bm, bn, bk, stages),
     `options` tc.matmul's (schedule, raster, persistent, mma_depth, cluster, epilogue, split_k,
-    reduce, accumulation, l2_promotion: docs/gemm.md). f32 operands are multiplied as tf32. `tune=True` times
+    reduce, unsplit, accumulation, l2_promotion: docs/gemm.md; each checked against the
+    options' table first). f32 operands are multiplied as tf32. `tune=True` times
     the chooser's candidates (lowering/api/tuning.py) on these arrays the first time a
     signature is seen on a device (synchronising the stream; `out` is written by each),
     keeps the fastest in memory and on disk, and runs it from then on; options given

@@ -44,6 +44,7 @@ def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo
         batched=d.batched, batch=d.batch,
         a_transposed=a_src in k.args.views, b_transposed=b_src in k.args.views,
         split_k=k.options.split_k, reduce=k.options.reduce if k.options.split_k > 1 else "cluster",
+        unsplit=k.options.unsplit,
     )
 
 
