@@ -5,7 +5,10 @@ that the check tells the layouts apart (docs/attention.md):
 - examples/attention_p_in_registers.mlir: tc.acc_to_a packing each pair high element
   first; each K-slice of P taken from the next slice's registers;
 - examples/attention_tile.mlir: the row maximum and sum reduced across two lanes of the
-  quad instead of four.
+  quad instead of four;
+- examples/attention_online.mlir (the online softmax over four blocks of keys): the
+  running maximum and sum reduced across two lanes; O's rows g and g + 8 rescaled each by
+  the other's factor.
 
     python bench/attention_p_mutations.py     # on an sm_90a GPU, lower-tc installed
 """
@@ -14,6 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import lower_tc.passes.to_ptx.online_softmax as online
+from lower_tc.dialects import tc
+from lower_tc.passes.to_ptx import LOWERINGS
 import lower_tc.passes.to_ptx.softmax as softmax
 import lower_tc.passes.to_ptx.wgmma as wgmma
 from lower_tc.layout.fragments import a_from_accumulator as right
@@ -46,6 +52,23 @@ def main() -> int:
     run("attention_tile.mlir", "as lowered")
     softmax.QUAD_LANES = (1,)
     run("attention_tile.mlir", "rows reduced over two lanes")
+    softmax.QUAD_LANES = lanes = online.QUAD_LANES
+    run("attention_online.mlir", "as lowered")
+    online.QUAD_LANES = (1,)
+    run("attention_online.mlir", "running max and sum over two lanes")
+    online.QUAD_LANES = lanes
+    halves, rescale = online._halves, LOWERINGS[tc.AccRescaleOp]
+
+    def swapped_rescale(kl, op) -> None:  # O's row g carried by row g + 8's factor, and back
+        online._halves = lambda t: tuple(reversed(halves(t)))  # type: ignore[assignment]
+        try:
+            rescale(kl, op)
+        finally:
+            online._halves = halves
+
+    LOWERINGS[tc.AccRescaleOp] = swapped_rescale  # type: ignore[index]
+    run("attention_online.mlir", "O rescaled by the other row's factor")
+    LOWERINGS[tc.AccRescaleOp] = rescale  # type: ignore[index]
     return 0
 
 

@@ -68,6 +68,7 @@ from lower_tc.dialects.tc_attrs import (
 from lower_tc.dialects.tc_types import (
     AFragType,
     AccType,
+    RowsType,
     TileType,
     WMMA_REGS,
     WMMA_SHAPES,
@@ -98,6 +99,15 @@ from lower_tc.dialects.tc_mma_ops import (
     Tcgen05MmaOp,
     WgmmaOp,
 )
+from lower_tc.dialects.tc_rows_ops import (
+    ROWS_OPS,
+    AccExpOp,
+    AccRescaleOp,
+    AccRowDivOp,
+    AccRowMaxOp,
+    AccRowSumOp,
+    RowsFillOp,
+)
 from lower_tc.dialects.tc_wmma_ops import (
     WMMA_OPS,
     WmmaLoadOp,
@@ -114,7 +124,7 @@ from lower_tc.layout.limits import SMEM_CAPACITY
 
 
 #: The tc ops, family by family (another module's ops: one more `*THEIR_OPS` entry).
-OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *WMMA_OPS, *MATMUL_OPS, *WINDOW_OPS, *TRANSPOSE_OPS]
+OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *ROWS_OPS, *WMMA_OPS, *MATMUL_OPS, *WINDOW_OPS, *TRANSPOSE_OPS]
 #: The tc attributes and types.
 ATTRIBUTES = [
     *MATMUL_ATTRS,
@@ -123,6 +133,7 @@ ATTRIBUTES = [
     TileType,
     AccType,
     AFragType,
+    RowsType,
     WmmaFragType,
     DescAttr,
     IdescAttr,

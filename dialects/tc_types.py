@@ -247,6 +247,51 @@ class AFragType(_Matrix, ParametrizedAttribute, TypeAttribute):
             )
 
 
+@irdl_attr_definition
+class RowsType(ParametrizedAttribute, TypeAttribute):
+    """``!tc.rows<64xf32>``: one f32 per row of a 64-row wgmma accumulator, held where the
+    accumulator holds its row (thread 4g + q of warp w: rows 16w + g and 16w + g + 8, each
+    of a quad's four threads a copy): the running maximum and sum of attention's online
+    softmax (docs/attention.md)."""
+
+    name = "tc.rows"
+
+    rows: IntAttr
+    element_type: Attribute
+
+    def __init__(self, rows: int = 64, elt: Attribute | None = None):
+        from xdsl.dialects.builtin import Float32Type
+
+        super().__init__(IntAttr(rows), elt if elt is not None else Float32Type())
+
+    @property
+    def m(self) -> int:
+        return self.rows.data
+
+    @property
+    def dtype(self) -> str:
+        return dtype_name(self.element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, elt = parser.parse_ranked_shape()
+            if len(dims) != 1 or dims[0] < 0:
+                parser.raise_error(f"!tc.rows is 1-d and static: <64xf32>, not {len(dims)} dimensions")
+        return (IntAttr(dims[0]), elt)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.m}x")
+            printer.print_attribute(self.element_type)
+
+    def verify(self) -> None:
+        if self.m != 64:
+            raise VerifyException(f"!tc.rows has one value per row of a wgmma accumulator's 64 rows, not {self.m}")
+        if self.dtype != "f32":
+            raise VerifyException(f"!tc.rows holds f32, not {self.dtype}")
+
+
 #: WMMA shapes (M, N, K) and the operand types each takes (PTX ISA wmma.mma).
 WMMA_SHAPES: dict[str, tuple[int, int, int]] = {
     "m16n16k16": (16, 16, 16),

@@ -12,7 +12,9 @@ from __future__ import annotations
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import tc
-from lower_tc.lowering.runtime.reference import Load, Mma, ReferenceProgram, Round, Softmax, Step, Store, Zero
+from lower_tc.lowering.runtime.reference import (
+    Exp, Load, Mma, ReferenceProgram, Rescale, Round, RowDiv, RowMax, RowsFill, RowSum, Softmax, Step, Store, Zero,
+)
 
 
 def reference_program(kernel: Operation) -> ReferenceProgram:
@@ -44,6 +46,18 @@ def reference_program(kernel: Operation) -> ReferenceProgram:
             steps.append(Mma(num(op.result), num(op.a), num(op.b), num(op.acc), True, dtypes(op.a, op.b)))
         elif isinstance(op, tc.AccSoftmaxOp):
             steps.append(Softmax(num(op.result), num(op.acc), op.scale.value.data))
+        elif isinstance(op, tc.RowsFillOp):
+            steps.append(RowsFill(num(op.result), op.value.value.data, op.result.type.m))  # type: ignore[attr-defined]
+        elif isinstance(op, tc.AccRowMaxOp):
+            steps.append(RowMax(num(op.result), num(op.acc), num(op.rows), op.scale.value.data))
+        elif isinstance(op, tc.AccExpOp):
+            steps.append(Exp(num(op.result), num(op.acc), num(op.rows), op.scale.value.data))
+        elif isinstance(op, tc.AccRowSumOp):
+            steps.append(RowSum(num(op.result), num(op.acc), num(op.sum), num(op.old_max), num(op.new_max)))
+        elif isinstance(op, tc.AccRescaleOp):
+            steps.append(Rescale(num(op.result), num(op.acc), num(op.old_max), num(op.new_max)))
+        elif isinstance(op, tc.AccRowDivOp):
+            steps.append(RowDiv(num(op.result), num(op.acc), num(op.rows)))
         elif isinstance(op, tc.AccToAOp):
             steps.append(Round(num(op.result), num(op.acc), op.result.type.dtype))  # type: ignore[attr-defined]
         elif isinstance(op, tc.AccStoreOp):

@@ -13,6 +13,7 @@ with, |A|.|B| (+|C|) after an MMA.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -109,7 +110,114 @@ def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
     return values.astype(STORAGE[dtype]).astype(np.float64)
 
 
-Step = Union[Load, Zero, Mma, Store, Round, Softmax]
+LN2 = math.log(2.0)
+LOG2E = math.log2(math.e)
+
+
+# -- the online softmax (dialects/tc_rows_ops.py): per-row values are 1-d arrays ----------
+
+
+@dataclass(frozen=True)
+class RowsFill:
+    """value = `fill` for each of `rows` rows (tc.rows_fill)."""
+
+    value: int
+    fill: float
+    rows: int
+
+
+@dataclass(frozen=True)
+class RowMax:
+    """value = max(`rows`, each row's largest `source` x scale x log2 e) (tc.acc_row_max).
+    Its error scale: the source's, times scale x log2 e."""
+
+    value: int
+    source: int
+    rows: int
+    scale: float
+
+
+@dataclass(frozen=True)
+class Exp:
+    """value = exp2(`source` x scale x log2 e - m) per row, m read as 0 where it is -inf
+    (tc.acc_exp). Its error scale: p ln 2 (the score's error x scale x log2 e + m's)."""
+
+    value: int
+    source: int
+    rows: int
+    scale: float
+
+
+@dataclass(frozen=True)
+class RowSum:
+    """value = `total` x exp2(old - new) + each row's sum of `source` (tc.acc_row_sum)."""
+
+    value: int
+    source: int
+    total: int
+    old_max: int
+    new_max: int
+
+
+@dataclass(frozen=True)
+class Rescale:
+    """value = each row of `source` x exp2(old - new) (tc.acc_rescale)."""
+
+    value: int
+    source: int
+    old_max: int
+    new_max: int
+
+
+@dataclass(frozen=True)
+class RowDiv:
+    """value = each row of `source` / its `rows` value, 0 where that is 0 (tc.acc_row_div)."""
+
+    value: int
+    source: int
+    rows: int
+
+
+def _finite(m: np.ndarray) -> np.ndarray:
+    return np.where(np.isneginf(m), 0.0, m)
+
+
+def _carry(old: tuple[np.ndarray, np.ndarray], new: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """exp2(old - new) (new read as 0 where -inf) and the error scale of its exponent."""
+    (m0, s0), (m1, s1) = old, new
+    return np.exp2(m0 - _finite(m1)), s0 + s1
+
+
+def online_step(step: "Step", env: dict[int, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The (values, error scale) of one online-softmax step."""
+    if isinstance(step, RowsFill):
+        return np.full(step.rows, step.fill), np.zeros(step.rows)
+    if isinstance(step, RowMax):
+        (s, ss), (m0, m0s) = env[step.source], env[step.rows]
+        c = step.scale * LOG2E
+        return np.maximum(m0, (s * c).max(axis=1)), np.maximum(m0s, c * ss.max(axis=1))
+    if isinstance(step, Exp):
+        (s, ss), (m, ms) = env[step.source], env[step.rows]
+        c = step.scale * LOG2E
+        p = np.exp2(s * c - _finite(m)[:, None])
+        return p, p * LN2 * (c * ss + ms[:, None])
+    if isinstance(step, RowSum):
+        (p, ps), (l0, l0s) = env[step.source], env[step.total]
+        f, fs = _carry(env[step.old_max], env[step.new_max])
+        return l0 * f + p.sum(axis=1), l0s * f + l0 * f * LN2 * fs + ps.sum(axis=1)
+    if isinstance(step, Rescale):
+        o, os_ = env[step.source]
+        f, fs = _carry(env[step.old_max], env[step.new_max])
+        return o * f[:, None], os_ * f[:, None] + np.abs(o) * (f * LN2 * fs)[:, None]
+    assert isinstance(step, RowDiv)
+    (o, os_), (l, ls) = env[step.source], env[step.rows]
+    inv = np.divide(1.0, l, out=np.zeros_like(l), where=l != 0)
+    return o * inv[:, None], os_ * inv[:, None] + np.abs(o) * (inv * inv * ls)[:, None]
+
+
+ONLINE_STEPS = (RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv)
+
+Step = Union[Load, Zero, Mma, Store, Round, Softmax, RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv]
 
 
 @dataclass(frozen=True)
@@ -170,6 +278,9 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
             source, source_scale = env[step.source]
             p = softmax_rows(source, step.scale)
             env[step.value] = (p, p * (1 + 2 * step.scale * source_scale.max(axis=1, keepdims=True)))
+        elif isinstance(step, ONLINE_STEPS):
+            feeds[step.value] = feeds.get(getattr(step, "source", -1), frozenset())
+            env[step.value] = online_step(step, env)
         elif isinstance(step, Round):
             feeds[step.value] = feeds.get(step.source, frozenset())
             rounded = round_to(env[step.source][0], step.dtype)
@@ -191,4 +302,5 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
     return out
 
 
-__all__ = ["Load", "Mma", "ReferenceProgram", "ReferenceResult", "Step", "Store", "Zero", "reference"]
+__all__ = ["Exp", "Load", "Mma", "ReferenceProgram", "ReferenceResult", "Rescale", "RowDiv", "RowMax", "RowSum", "RowsFill", "Step",
+           "Store", "Zero", "reference"]

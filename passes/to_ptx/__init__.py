@@ -6,6 +6,8 @@ accumulators.py   tc.acc_zero, tc.acc_load, tc.acc_store; the wgmma register fra
 wgmma.py          tc.wgmma (sm_90a)
 tcgen05.py        tc.tcgen05_mma (sm_100a): tensor memory, the MMAs, tcgen05.ld/st
 wmma.py           tc.wmma_load, tc.wmma_zero, tc.wmma_mma, tc.wmma_store
+softmax.py, online_softmax.py   attention's softmax on accumulators: a whole row, and
+                  block by block with running per-row statistics (!tc.rows)
 
 `LOWERINGS` maps each op class to its lowering; it lives here, above the family modules,
 because they import kernel.py. passes/lower_to_ptx.py is the pass that calls `lower_kernel`.
@@ -21,6 +23,9 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.passes.to_ptx.accumulators import lower_acc_load, lower_acc_store, lower_acc_zero
 from lower_tc.passes.to_ptx.copies import lower_copy, lower_smem_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering, Lowering
+from lower_tc.passes.to_ptx.online_softmax import (
+    lower_acc_exp, lower_acc_rescale, lower_acc_row_div, lower_acc_row_max, lower_acc_row_sum, lower_rows_fill,
+)
 from lower_tc.passes.to_ptx.softmax import lower_acc_softmax
 from lower_tc.passes.to_ptx.tcgen05 import lower_tcgen05_mma
 from lower_tc.passes.to_ptx.wgmma import lower_acc_to_a, lower_wgmma
@@ -35,6 +40,12 @@ LOWERINGS: Mapping[type[Operation], Lowering] = {
     tc.WgmmaOp: lower_wgmma,
     tc.AccToAOp: lower_acc_to_a,
     tc.AccSoftmaxOp: lower_acc_softmax,
+    tc.RowsFillOp: lower_rows_fill,
+    tc.AccRowMaxOp: lower_acc_row_max,
+    tc.AccExpOp: lower_acc_exp,
+    tc.AccRowSumOp: lower_acc_row_sum,
+    tc.AccRescaleOp: lower_acc_rescale,
+    tc.AccRowDivOp: lower_acc_row_div,
     tc.Tcgen05MmaOp: lower_tcgen05_mma,
     tc.AccStoreOp: lower_acc_store,
     tc.WmmaLoadOp: lower_wmma_load,

@@ -1,0 +1,219 @@
+"""The online softmax of attention on wgmma accumulators (sm_90a, single-tile kernels):
+per-row running statistics (`!tc.rows<64xf32>`) and the ops that update them block of keys
+by block (docs/attention.md, "The online softmax").
+
+For a block of scores S (an accumulator) the running maximum m and sum l (both in the
+log2 units of scale x S: m is a maximum of s c with c = scale x log2 e) go
+
+    %m1 = tc.acc_row_max %s, %m0 scale c        m1 = max(m0, max_j s_ij c)
+    %p  = tc.acc_exp %s, %m1 scale c            p_ij = exp2(s_ij c - m1_i)
+    %l1 = tc.acc_row_sum %p, %l0, %m0, %m1      l1 = l0 exp2(m0 - m1) + sum_j p_ij
+    %o1 = tc.acc_rescale %o0, %m0, %m1          o1 = o0 exp2(m0 - m1)
+    ... %o2 = tc.wgmma (tc.acc_to_a %p), %v, %o1
+    %o  = tc.acc_row_div %o2, %l                o = o2 / l
+
+with m starting at -inf (`tc.rows_fill -inf`) and l at 0. A row that has seen only -inf
+scores (every key masked) keeps m = -inf: its exponentials are 0 (not exp2(-inf + inf) =
+NaN), its rescale factor 1, and its final O is 0 where l is 0 (docs/attention.md defines
+that row's O as 0).
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import Float32Type, FloatAttr
+from xdsl.ir import Attribute, Operation, SSAValue
+from typing import ClassVar
+
+from xdsl.irdl import IRDLOperation, VarConstraint, base, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects.tc_kernel import in_gemm_kernel, kernel_target
+from lower_tc.dialects.tc_types import AccType, RowsType
+from lower_tc.layout.targets import Arch
+
+#: The largest finite f32.
+F32_MAX = 3.4028234663852886e38
+
+
+def _single_tile_f32(op: Operation, *accs: Attribute) -> None:
+    """The rules every op here shares: sm_90a, a single-tile kernel, f32 accumulators of
+    64 rows (one warpgroup's wgmma fragment)."""
+    arch = kernel_target(op)
+    if arch is not None and arch is not Arch.SM90A:
+        raise VerifyException(f"{op.name} works on wgmma's register accumulators: sm_90a, not {arch.value}")
+    if in_gemm_kernel(op):
+        raise VerifyException(f"{op.name} is for single-tile kernels")
+    for acc in accs:
+        assert isinstance(acc, AccType)
+        if acc.dtype != "f32" or acc.m != 64:
+            raise VerifyException(f"{op.name} works on a wgmma accumulator of 64 rows in f32, not {acc.m}x{acc.n}x{acc.dtype}")
+
+
+def _check_scale(scale: FloatAttr) -> None:
+    value = scale.value.data
+    if not (math.isfinite(value) and value > 0):
+        raise VerifyException(f"the softmax scale is a finite number above 0, not {value}")
+
+
+@irdl_op_definition
+class RowsFillOp(IRDLOperation):
+    """``%m = tc.rows_fill -inf : !tc.rows<64xf32>`` (or ``0.0``): every row's value, the
+    running maximum's start (-inf) or the running sum's (0)."""
+
+    name = "tc.rows_fill"
+    value = prop_def(FloatAttr[Float32Type])
+    result = result_def(RowsType)
+
+    def __init__(self, value: float, result_type: RowsType | None = None):
+        super().__init__(result_types=[result_type or RowsType()], properties={"value": FloatAttr(value, Float32Type())})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "RowsFillOp":
+        start = parser.pos
+        if parser.parse_optional_punctuation("-") is not None:
+            value = -math.inf if parser.parse_optional_keyword("inf") is not None else -float(parser.parse_number())
+        else:
+            value = float(parser.parse_number())
+        if math.isfinite(value) and abs(value) > F32_MAX:
+            parser.raise_error(f"tc.rows_fill fills with -inf or a finite f32, not {value:g} (beyond f32's largest)", start, parser.pos)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        if not isinstance(result_type, RowsType):
+            parser.raise_error(f"tc.rows_fill makes a !tc.rows<64xf32>, not {result_type}")
+        op = cls(value, result_type)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        value = self.value.value.data
+        printer.print_string(" -inf" if value == -math.inf else f" {value!r}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        value = self.value.value.data
+        if math.isnan(value) or value == math.inf:
+            raise VerifyException(f"tc.rows_fill fills with -inf or a finite number, not {value}")
+        arch = kernel_target(self)
+        if arch is not None and arch is not Arch.SM90A:
+            raise VerifyException(f"tc.rows_fill makes wgmma's per-row registers: sm_90a, not {arch.value}")
+
+
+@irdl_op_definition
+class AccRowMaxOp(IRDLOperation):
+    """``%m1 = tc.acc_row_max %s, %m0 scale 0.125 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``:
+    max(m0, each row's largest s x scale x log2 e), reduced across the row's quad."""
+
+    name = "tc.acc_row_max"
+    ROWS: ClassVar = VarConstraint("ROWS", base(RowsType))
+    acc = operand_def(AccType)
+    rows = operand_def(ROWS)
+    result = result_def(ROWS)
+    scale = prop_def(FloatAttr[Float32Type])
+    assembly_format = "$acc `,` $rows `scale` $scale attr-dict `:` type($acc) `,` type($rows)"
+
+    def __init__(self, acc: SSAValue, rows: SSAValue, scale: float):
+        super().__init__(operands=[acc, rows], result_types=[rows.type],
+                         properties={"scale": FloatAttr(scale, Float32Type())})
+
+    def verify_(self) -> None:
+        _single_tile_f32(self, self.acc.type)
+        _check_scale(self.scale)
+
+
+@irdl_op_definition
+class AccExpOp(IRDLOperation):
+    """``%p = tc.acc_exp %s, %m scale 0.125 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``: each
+    element's exp2(s x scale x log2 e - m) of its row (ex2.approx); 0 in a row whose m is
+    -inf (every score so far masked)."""
+
+    name = "tc.acc_exp"
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    acc = operand_def(ACC)
+    rows = operand_def(RowsType)
+    result = result_def(ACC)
+    scale = prop_def(FloatAttr[Float32Type])
+    assembly_format = "$acc `,` $rows `scale` $scale attr-dict `:` type($acc) `,` type($rows)"
+
+    def __init__(self, acc: SSAValue, rows: SSAValue, scale: float):
+        super().__init__(operands=[acc, rows], result_types=[acc.type],
+                         properties={"scale": FloatAttr(scale, Float32Type())})
+
+    def verify_(self) -> None:
+        _single_tile_f32(self, self.acc.type)
+        _check_scale(self.scale)
+
+
+@irdl_op_definition
+class AccRowSumOp(IRDLOperation):
+    """``%l1 = tc.acc_row_sum %p, %l0, %m0, %m1 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``:
+    l0 x exp2(m0 - m1) + each row's sum of p (the running sum carried to the new maximum);
+    the factor is 1 where m0 = m1 (-inf included)."""
+
+    name = "tc.acc_row_sum"
+    ROWS: ClassVar = VarConstraint("ROWS", base(RowsType))
+    acc = operand_def(AccType)
+    sum = operand_def(ROWS)
+    old_max = operand_def(ROWS)
+    new_max = operand_def(ROWS)
+    result = result_def(ROWS)
+    assembly_format = "$acc `,` $sum `,` $old_max `,` $new_max attr-dict `:` type($acc) `,` type($sum)"
+
+    def __init__(self, acc: SSAValue, total: SSAValue, old_max: SSAValue, new_max: SSAValue):
+        super().__init__(operands=[acc, total, old_max, new_max], result_types=[total.type])
+
+    def verify_(self) -> None:
+        _single_tile_f32(self, self.acc.type)
+
+
+@irdl_op_definition
+class AccRescaleOp(IRDLOperation):
+    """``%o1 = tc.acc_rescale %o0, %m0, %m1 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``: each
+    row of o0 times exp2(m0 - m1), the output so far carried to the new maximum (1 where
+    m0 = m1, -inf included)."""
+
+    name = "tc.acc_rescale"
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    ROWS: ClassVar = VarConstraint("ROWS", base(RowsType))
+    acc = operand_def(ACC)
+    old_max = operand_def(ROWS)
+    new_max = operand_def(ROWS)
+    result = result_def(ACC)
+    assembly_format = "$acc `,` $old_max `,` $new_max attr-dict `:` type($acc) `,` type($old_max)"
+
+    def __init__(self, acc: SSAValue, old_max: SSAValue, new_max: SSAValue):
+        super().__init__(operands=[acc, old_max, new_max], result_types=[acc.type])
+
+    def verify_(self) -> None:
+        _single_tile_f32(self, self.acc.type)
+
+
+@irdl_op_definition
+class AccRowDivOp(IRDLOperation):
+    """``%o = tc.acc_row_div %o2, %l : !tc.acc<64x64xf32>, !tc.rows<64xf32>``: each row
+    divided by its l (rcp.approx); 0 where l is 0 (a row that saw no key)."""
+
+    name = "tc.acc_row_div"
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    acc = operand_def(ACC)
+    rows = operand_def(RowsType)
+    result = result_def(ACC)
+    assembly_format = "$acc `,` $rows attr-dict `:` type($acc) `,` type($rows)"
+
+    def __init__(self, acc: SSAValue, rows: SSAValue):
+        super().__init__(operands=[acc, rows], result_types=[acc.type])
+
+    def verify_(self) -> None:
+        _single_tile_f32(self, self.acc.type)
+
+
+#: This module's ops, in the order dialects/tc.py registers them.
+ROWS_OPS = [RowsFillOp, AccRowMaxOp, AccExpOp, AccRowSumOp, AccRescaleOp, AccRowDivOp]
+
+__all__ = ["ROWS_OPS", "AccExpOp", "AccRescaleOp", "AccRowDivOp", "AccRowMaxOp", "AccRowSumOp", "RowsFillOp"]

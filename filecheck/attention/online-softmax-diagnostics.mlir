@@ -1,0 +1,64 @@
+// Diagnostics of the online softmax's ops and !tc.rows, each located: an accumulator that is
+// not f32 (its 64-row wgmma fragment), a scale that is not a finite number above 0, a fill
+// of +inf, sm_100a, a !tc.rows of other than 64 rows or of another type.
+// RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
+
+func.func @f16_acc(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %z = tc.acc_zero : !tc.acc<64x64xf16>
+  %m = tc.rows_fill -inf : !tc.rows<64xf32>
+  %m1 = tc.acc_row_max %z, %m scale 0.125 : !tc.acc<64x64xf16>, !tc.rows<64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_row_max works on a wgmma accumulator of 64 rows in f32, not 64x64xf16{{$}}
+
+// -----
+
+func.func @zero_scale(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %z = tc.acc_zero : !tc.acc<64x64xf32>
+  %m = tc.rows_fill -inf : !tc.rows<64xf32>
+  %p = tc.acc_exp %z, %m scale 0.0 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: the softmax scale is a finite number above 0, not 0.0{{$}}
+
+// -----
+
+func.func @plus_inf(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %m = tc.rows_fill 1.0e+39 : !tc.rows<64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:21: error: tc.rows_fill fills with -inf or a finite f32, not 1e+39 (beyond f32's largest){{$}}
+
+// -----
+
+func.func @blackwell(%O: memref<64x64xf32>) attributes {tc.target = "sm_100a"} {
+  %m = tc.rows_fill -inf : !tc.rows<64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_fill makes wgmma's per-row registers: sm_90a, not sm_100a{{$}}
+
+// -----
+
+func.func @f16_div(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %z = tc.acc_zero : !tc.acc<64x64xf16>
+  %l = tc.rows_fill 0.0 : !tc.rows<64xf32>
+  %o = tc.acc_row_div %z, %l : !tc.acc<64x64xf16>, !tc.rows<64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_row_div works on a wgmma accumulator of 64 rows in f32, not 64x64xf16{{$}}
+
+// -----
+
+func.func @rows32(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %m = tc.rows_fill 0.0 : !tc.rows<32xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: !tc.rows has one value per row of a wgmma accumulator's 64 rows, not 32{{$}}
+
+// -----
+
+func.func @rows_f16(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %m = tc.rows_fill 0.0 : !tc.rows<64xf16>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: !tc.rows holds f32, not f16{{$}}

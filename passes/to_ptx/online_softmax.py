@@ -1,0 +1,152 @@
+"""The online softmax's ops (dialects/tc_rows_ops.py) on wgmma accumulators, in registers.
+
+A `!tc.rows<64xf32>` value is two f32 registers per thread: thread 4g + q of warp w holds
+rows 16w + g (accumulator registers i with (i % 4) // 2 = 0) and 16w + g + 8 (the others),
+and each of a quad's four threads keeps the same two values, since a row's reduction ends
+with shfl.sync.bfly 1 and 2 (softmax.py). Every op makes new registers: ptxas folds the
+copies, and no value is changed behind another op's back.
+
+Where a row's maximum is still -inf (every score so far masked) the exponentials use 0 in
+its place, so that exp2(-inf - -inf) never makes a NaN: the row's p are 0 (its scores are
+-inf), its rescale factor exp2(m0 - 0) is 0 on an O and an l that are 0 already. A row
+whose l is 0 at the end divides to 0.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import i1
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.passes.to_ptx.accumulators import wgmma_acc, wgmma_regs_type
+from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.softmax import QUAD_LANES, f32_immediate
+from lower_tc.passes.to_ptx.values import Acc, f32
+
+NEG_INF = f32_immediate(-math.inf)
+
+
+def _halves(t: tc.AccType) -> tuple[list[int], list[int]]:
+    """The accumulator registers of the thread's two rows (g, then g + 8)."""
+    regs = range(t.n // 2)
+    return [i for i in regs if (i % 4) // 2 == 0], [i for i in regs if (i % 4) // 2 == 1]
+
+
+def _quad(kl: KernelLowering, x: SSAValue, op: type) -> SSAValue:
+    for lane in QUAD_LANES:
+        x = kl.b.val(op, [x, kl.b.val(ptx.ShflBflyOp, [x], f32, lane_mask=lane)], f32, type="f32")
+    return x
+
+
+def _scale(kl: KernelLowering, scale: float, what: str) -> SSAValue:
+    return kl.b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
+                    comment=f"{what}: scores times {scale:g} x log2 e")
+
+
+def _finite(kl: KernelLowering, m: SSAValue) -> SSAValue:
+    """m, or 0 where m is -inf (module docstring)."""
+    b = kl.b
+    blind = b.val(ptx.SetpOp, [m, b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)], i1, cmp="eq", type="f32")
+    return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), m, blind], f32, type="f32")
+
+
+def _new_acc(kl: KernelLowering, result: SSAValue, t: tc.AccType, values: dict[int, SSAValue]) -> None:
+    """`result` as a new register run holding `values` (register -> value)."""
+    out = kl.b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t))
+    for i, v in values.items():
+        kl.b.emit(ptx.AssignOp, [kl.b.val(ptx.RegOfOp, [out], f32, regs=i), v], type="f32")
+    kl.accs[result] = Acc(t, "zero", regs=out, origin=result)  # its registers are set: init is not read
+
+
+def _acc_values(kl: KernelLowering, op, value: SSAValue) -> tuple[tc.AccType, SSAValue]:
+    t = value.type
+    assert isinstance(t, tc.AccType)
+    return t, wgmma_acc(kl, op, kl.acc_of(op, value))
+
+
+def lower_rows_fill(kl: KernelLowering, op: tc.RowsFillOp) -> None:
+    value = op.value.value.data
+    what = "-inf" if value == -math.inf else f"{value:g}"
+    reg = kl.b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(value), comment=f"every row's value: {what}")
+    kl.rows[op.result] = (reg, reg)
+
+
+def lower_acc_row_max(kl: KernelLowering, op: tc.AccRowMaxOp) -> None:
+    b = kl.b
+    t, regs = _acc_values(kl, op, op.acc)
+    c = _scale(kl, op.scale.value.data, "the running maximum of each row")
+    out = []
+    for half, index in enumerate(_halves(t)):
+        top = b.val(ptx.RegOfOp, [regs], f32, regs=index[0])
+        for i in index[1:]:
+            top = b.val(ptx.MaxOp, [top, b.val(ptx.RegOfOp, [regs], f32, regs=i)], f32, type="f32")
+        top = b.val(ptx.MulOp, [_quad(kl, top, ptx.MaxOp), c], f32, type="f32")
+        out.append(b.val(ptx.MaxOp, [kl.rows[op.rows][half], top], f32, type="f32"))
+    kl.rows[op.result] = (out[0], out[1])
+
+
+def lower_acc_exp(kl: KernelLowering, op: tc.AccExpOp) -> None:
+    b = kl.b
+    t, regs = _acc_values(kl, op, op.acc)
+    c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum")
+    values: dict[int, SSAValue] = {}
+    for half, index in enumerate(_halves(t)):
+        m = _finite(kl, kl.rows[op.rows][half])
+        for i in index:
+            x = b.val(ptx.SubOp, [b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), c], f32, type="f32"), m], f32, type="f32")
+            values[i] = b.val(ptx.Ex2Op, [x], f32, type="approx.f32")
+    _new_acc(kl, op.result, t, values)
+
+
+def _factor(kl: KernelLowering, old: SSAValue, new: SSAValue, comment: str | None = None) -> SSAValue:
+    """exp2(old - new), new read as 0 where it is -inf."""
+    finite = _finite(kl, new)
+    return kl.b.val(ptx.Ex2Op, [kl.b.val(ptx.SubOp, [old, finite], f32, type="f32", comment=comment)], f32, type="approx.f32")
+
+
+def lower_acc_row_sum(kl: KernelLowering, op: tc.AccRowSumOp) -> None:
+    b = kl.b
+    t, regs = _acc_values(kl, op, op.acc)
+    out = []
+    for half, index in enumerate(_halves(t)):
+        total = b.val(ptx.RegOfOp, [regs], f32, regs=index[0])
+        for n, i in enumerate(index[1:]):
+            total = b.val(ptx.AddOp, [total, b.val(ptx.RegOfOp, [regs], f32, regs=i)], f32, type="f32",
+                          comment="the running sum of each row: carried to the new maximum, this block's added" if half == n == 0 else None)
+        total = _quad(kl, total, ptx.AddOp)
+        carried = b.val(ptx.MulOp, [kl.rows[op.sum][half], _factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half])],
+                        f32, type="f32")
+        out.append(b.val(ptx.AddOp, [carried, total], f32, type="f32"))
+    kl.rows[op.result] = (out[0], out[1])
+
+
+def lower_acc_rescale(kl: KernelLowering, op: tc.AccRescaleOp) -> None:
+    b = kl.b
+    t, regs = _acc_values(kl, op, op.acc)
+    values: dict[int, SSAValue] = {}
+    for half, index in enumerate(_halves(t)):
+        factor = _factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half],
+                         "O carried to the new maximum: times exp2(old - new)" if half == 0 else None)
+        for i in index:
+            values[i] = b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), factor], f32, type="f32")
+    _new_acc(kl, op.result, t, values)
+
+
+def lower_acc_row_div(kl: KernelLowering, op: tc.AccRowDivOp) -> None:
+    b = kl.b
+    t, regs = _acc_values(kl, op, op.acc)
+    values: dict[int, SSAValue] = {}
+    for half, index in enumerate(_halves(t)):
+        l = kl.rows[op.rows][half]
+        # rcp.approx.ftz (rcp.rn is a subroutine call, which serializes wgmma: softmax.py)
+        inverse = b.val(ptx.RcpOp, [l], f32, type="approx.ftz.f32", comment="each row over its sum; 0 where the sum is 0" if half == 0 else None)
+        empty = b.val(ptx.SetpOp, [l, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="eq", type="f32")
+        inverse = b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), inverse, empty], f32, type="f32")
+        for i in index:
+            values[i] = b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), inverse], f32, type="f32")
+    _new_acc(kl, op.result, t, values)
+
+
+__all__ = ["lower_acc_exp", "lower_acc_rescale", "lower_acc_row_div", "lower_acc_row_max", "lower_acc_row_sum", "lower_rows_fill"]

@@ -1,0 +1,139 @@
+"""Attention's online softmax on wgmma accumulators (!tc.rows and the ops of
+dialects/tc_rows_ops.py): the ops' rules, the PTX of examples/attention_online.mlir (every
+MMA on the tensor cores, the rows reduced across quads, no local memory), and its reference
+program, which must be float64 attention over all the keys with P in bf16 (and stops being
+it where a step is left out). The example runs on the H100 with the other examples
+(bench/device_run.sh); docs/attention.md, "The online softmax"."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+import lower_tc
+from conftest import ROOT
+from lower_tc.lowering.backend.ptxas import find_tool
+from lower_tc.lowering.backend.sass import disassemble, find_disassembler
+from lower_tc.lowering.compile import compile_source
+from lower_tc.lowering.runtime.attention_check import check_attention
+from lower_tc.lowering.runtime.reference import LOG2E, Exp, RowMax, reference, round_to
+
+EXAMPLE = ROOT / "examples" / "attention_online.mlir"
+needs_tools = pytest.mark.skipif(find_tool("ptxas") is None or find_disassembler() is None,
+                                 reason="ptxas or nvdisasm/cuobjdump not found (pip install 'lower-tc[test]')")
+BLOCKS = 4
+
+
+def _kernel(text: str | None = None, assemble: bool = False):
+    return compile_source(text if text is not None else EXAMPLE.read_text(), EXAMPLE.name, assemble=assemble)[0]
+
+
+def _inputs(seed: int, big: float = 1.0) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    q = round_to(big * rng.standard_normal((64, 64)), "bf16")
+    ks = [round_to(rng.standard_normal((64, 64)), "bf16") for _ in range(BLOCKS)]  # keys x head dim
+    vs = [round_to(rng.standard_normal((64, 64)), "bf16") for _ in range(BLOCKS)]
+    return q, ks, vs
+
+
+def _run_reference(kernel, q: np.ndarray, ks: list[np.ndarray], vs: list[np.ndarray]) -> np.ndarray:
+    """The example's reference program on these inputs (K_j's argument holds K_j^T: its
+    memref is the K-contiguous view, head dim x keys)."""
+    args = {0: q, **{1 + j: ks[j].T for j in range(BLOCKS)}, **{1 + BLOCKS + j: vs[j] for j in range(BLOCKS)}}
+    args[1 + 2 * BLOCKS] = np.zeros((64, 64))
+    return reference(kernel.reference, args).values[1 + 2 * BLOCKS]
+
+
+@pytest.mark.parametrize("big", [1.0, 8.0])  # 8: scores of +-64, exp would overflow without the running maximum
+def test_the_reference_is_attention_over_every_key_with_p_in_bf16(big: float) -> None:
+    """Block by block with the running maximum and sum, the program computes softmax(Q K^T
+    / 8) V over the 256 keys: the attention check (float64, P's bf16 rounding in the
+    tolerance) passes on it."""
+    q, ks, vs = _inputs(7, big)
+    o = _run_reference(_kernel(), q, ks, vs)
+    assert np.isfinite(o).all()
+    k, v = np.concatenate(ks), np.concatenate(vs)
+    bhsd = lambda x: x[None, None]  # noqa: E731
+    result = check_attention(bhsd(q), bhsd(k), bhsd(v), bhsd(o), causal=False, scale=0.125, layout="bhsd", out_dtype="f32")
+    assert result.ok, result.problems
+
+
+@pytest.mark.parametrize("mutation", ["no rescale", "no carried sum", "stale maximum"])
+def test_leaving_a_step_out_is_not_attention(mutation: str) -> None:
+    """What the check would catch in a kernel: O not carried to the new maximum, the sum
+    not carried, the exponentials taken against the old maximum."""
+    text = EXAMPLE.read_text()
+    if mutation == "no rescale":
+        text = re.sub(r"%c(\d) = tc\.acc_rescale %o\1, %m\d, %m\d : ", r"%c\1 = tc.acc_row_div %o\1, %l0 : ", text)
+    elif mutation == "no carried sum":
+        text = re.sub(r"%l(\d) = tc\.acc_row_sum %p(\d), %l(\d), %m(\d), %m(\d)", r"%l\1 = tc.acc_row_sum %p\2, %l\3, %m\5, %m\5", text)
+    else:
+        text = text.replace("%p1 = tc.acc_exp %s1, %m2", "%p1 = tc.acc_exp %s1, %m1")
+    kernel = _kernel(text)
+    q, ks, vs = _inputs(9, 4.0)
+    o = _run_reference(kernel, q, ks, vs)
+    bhsd = lambda x: x[None, None]  # noqa: E731
+    result = check_attention(bhsd(q), bhsd(np.concatenate(ks)), bhsd(np.concatenate(vs)), bhsd(o), causal=False, scale=0.125,
+                             layout="bhsd", out_dtype="f32")
+    assert not result.ok
+
+
+def test_the_steps_follow_the_ops() -> None:
+    steps = _kernel().reference.steps
+    names = [type(s).__name__ for s in steps]
+    assert names.count("RowsFill") == 2 and names.count("RowMax") == BLOCKS and names.count("Exp") == BLOCKS
+    assert names.count("RowSum") == BLOCKS and names.count("Rescale") == BLOCKS and names.count("RowDiv") == 1
+    assert names.count("Round") == BLOCKS and names.count("Mma") == 2 * BLOCKS
+    assert {s.scale for s in steps if isinstance(s, RowMax | Exp)} == {0.125}
+
+
+def test_a_row_of_masked_scores_gives_zero_not_nan() -> None:
+    """A row whose scores are all -inf (every key masked) keeps m = -inf: its p are 0 (not
+    exp2(-inf + inf)), l stays 0 and O / l is 0, as docs/attention.md defines that row."""
+    from lower_tc.lowering.runtime.reference import ReferenceProgram, RowDiv, RowSum, RowsFill, Rescale, online_step
+
+    s = np.full((64, 8), 1.0)
+    s[5] = -np.inf
+    env = {0: (s, np.abs(np.where(np.isinf(s), 0, s))), 9: (np.ones((64, 8)), np.ones((64, 8)))}
+    for step in (RowsFill(1, -math.inf, 64), RowsFill(2, 0.0, 64), RowMax(3, 0, 1, 0.5), Exp(4, 0, 3, 0.5),
+                 RowSum(5, 4, 2, 1, 3), Rescale(6, 9, 1, 3), RowDiv(7, 6, 5)):
+        env[step.value] = online_step(step, env)
+    assert np.isneginf(env[3][0][5]) and (env[4][0][5] == 0).all() and env[5][0][5] == 0
+    assert (env[7][0][5] == 0).all() and np.isfinite(env[7][0]).all() and np.isfinite(env[7][1]).all()
+    assert env[4][0][0, 0] == pytest.approx(1.0) and env[3][0][0] == pytest.approx(0.5 * LOG2E)
+    assert ReferenceProgram(()).steps == ()
+
+
+@needs_tools
+def test_every_mma_runs_on_the_tensor_cores_and_nothing_spills() -> None:
+    """Eight HGMMA groups (S and P V for four blocks; four K-slices each), the P V ones
+    reading A from registers; each block's max and sum reduced across the quad (two rows,
+    lanes 1 and 2: 8 SHFL.BFLY a block); MUFU.EX2 for the exponentials; no local memory."""
+    kernel = _kernel(assemble=True)
+    sass = disassemble(kernel.cubin)
+    mmas = [ln for ln in sass.splitlines() if "HGMMA" in ln]
+    assert len(mmas) == 8 * BLOCKS, len(mmas)
+    assert sum(bool(re.search(r"HGMMA\.\S+ R\d+, R\d+, gdesc", ln)) for ln in mmas) == 4 * BLOCKS
+    assert len(re.findall(r"SHFL\.BFLY", sass)) == 8 * BLOCKS
+    assert "MUFU.EX2" in sass and "MUFU.RCP" in sass
+    assert not re.search(r"\b(LDL|STL)\b", sass)
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("%m = tc.rows_fill 0.0 : !tc.rows<32xf32>", "one value per row of a wgmma accumulator's 64 rows, not 32"),
+    ("%m = tc.rows_fill 0.0 : !tc.rows<64xf16>", "!tc.rows holds f32, not f16"),
+    ("%z = tc.acc_zero : !tc.acc<64x64xf16>\n  %m = tc.rows_fill -inf : !tc.rows<64xf32>\n"
+     "  %m1 = tc.acc_row_max %z, %m scale 0.125 : !tc.acc<64x64xf16>, !tc.rows<64xf32>",
+     "tc.acc_row_max works on a wgmma accumulator of 64 rows in f32, not 64x64xf16"),
+    ("%z = tc.acc_zero : !tc.acc<64x64xf32>\n  %m = tc.rows_fill -inf : !tc.rows<64xf32>\n"
+     "  %p = tc.acc_exp %z, %m scale 0.0 : !tc.acc<64x64xf32>, !tc.rows<64xf32>",
+     "the softmax scale is a finite number above 0, not 0.0"),
+])
+def test_the_ops_refuse_what_they_cannot_hold(line: str, why: str) -> None:
+    text = (f'func.func @f(%O: memref<64x64xf32>) attributes {{tc.target = "sm_90a"}} {{\n  {line}\n  func.return\n}}\n')
+    with pytest.raises(lower_tc.CompileError) as err:
+        lower_tc.run_passes(lower_tc.parse(text, "f.mlir"), lower_tc.default_pipeline())
+    assert why in str(err.value) and re.match(r"f\.mlir:\d+:\d+: error: ", str(err.value)), str(err.value)
