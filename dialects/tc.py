@@ -102,6 +102,7 @@ from lower_tc.dialects.tc_mma_ops import (
 from lower_tc.dialects.tc_rows_ops import (
     ROWS_OPS,
     AccExpOp,
+    AccMaskOp,
     AccRescaleOp,
     AccRowDivOp,
     AccRowMaxOp,

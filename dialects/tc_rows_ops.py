@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import Float32Type, FloatAttr
+from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from typing import ClassVar
 
-from xdsl.irdl import IRDLOperation, VarConstraint, base, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import (
+    IRDLOperation, ParsePropInAttrDict, VarConstraint, base, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -213,7 +215,57 @@ class AccRowDivOp(IRDLOperation):
         _single_tile_f32(self, self.acc.type)
 
 
-#: This module's ops, in the order dialects/tc.py registers them.
-ROWS_OPS = [RowsFillOp, AccRowMaxOp, AccExpOp, AccRowSumOp, AccRescaleOp, AccRowDivOp]
+#: The largest magnitude of a mask's positions and offsets: they are 32-bit PTX immediates.
+MASK_LIMIT = 2**30
 
-__all__ = ["ROWS_OPS", "AccExpOp", "AccRescaleOp", "AccRowDivOp", "AccRowMaxOp", "AccRowSumOp", "RowsFillOp"]
+
+@irdl_op_definition
+class AccMaskOp(IRDLOperation):
+    """``%t = tc.acc_mask %s {first_query = 0, first_key = 192, keys = 250, causal = 186} :
+    !tc.acc<64x64xf32>``: the scores of queries first_query + r (rows r) against keys
+    first_key + c (columns c), with -inf where the key is not seen: at or past `keys` (the
+    keys' count: a ragged last block) and, with `causal` = d, past query i + d (query i sees
+    key j iff j <= i + d; d = keys - queries aligns the last query with the last key, as
+    FlashAttention does). Each element's row and column come from its register and the
+    thread's place in the fragment (layout/fragments.py)."""
+
+    name = "tc.acc_mask"
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    acc = operand_def(ACC)
+    result = result_def(ACC)
+    first_query = prop_def(IntegerAttr[I64])
+    first_key = prop_def(IntegerAttr[I64])
+    keys = opt_prop_def(IntegerAttr[I64])
+    causal = opt_prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$acc attr-dict `:` type($acc)"
+
+    def __init__(self, acc: SSAValue, first_query: int, first_key: int, keys: int | None = None, causal: int | None = None):
+        props: dict[str, Attribute] = {"first_query": IntegerAttr(first_query, I64), "first_key": IntegerAttr(first_key, I64)}
+        if keys is not None:
+            props["keys"] = IntegerAttr(keys, I64)
+        if causal is not None:
+            props["causal"] = IntegerAttr(causal, I64)
+        super().__init__(operands=[acc], result_types=[acc.type], properties=props)
+
+    @property
+    def mask(self) -> tuple[int, int, int | None, int | None]:
+        """(first query, first key, keys or None, causal offset or None)."""
+        get = lambda a: None if a is None else a.value.data  # noqa: E731
+        return get(self.first_query), get(self.first_key), get(self.keys), get(self.causal)  # type: ignore[return-value]
+
+    def verify_(self) -> None:
+        _single_tile_f32(self, self.acc.type)
+        first_query, first_key, keys, causal = self.mask
+        if keys is None and causal is None:
+            raise VerifyException("tc.acc_mask masks nothing: give keys (the keys' count) or causal (the offset), or both")
+        for what, value, low in (("first_query", first_query, 0), ("first_key", first_key, 0), ("keys", keys, 0),
+                                 ("causal", causal, -MASK_LIMIT)):
+            if value is not None and not low <= value <= MASK_LIMIT:
+                raise VerifyException(f"{what} is {low} to {MASK_LIMIT}, not {value}")
+
+
+#: This module's ops, in the order dialects/tc.py registers them.
+ROWS_OPS = [RowsFillOp, AccRowMaxOp, AccExpOp, AccRowSumOp, AccRescaleOp, AccRowDivOp, AccMaskOp]
+
+__all__ = ["MASK_LIMIT", "ROWS_OPS", "AccExpOp", "AccMaskOp", "AccRescaleOp", "AccRowDivOp", "AccRowMaxOp", "AccRowSumOp", "RowsFillOp"]

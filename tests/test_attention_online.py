@@ -137,3 +137,83 @@ def test_the_ops_refuse_what_they_cannot_hold(line: str, why: str) -> None:
     with pytest.raises(lower_tc.CompileError) as err:
         lower_tc.run_passes(lower_tc.parse(text, "f.mlir"), lower_tc.default_pipeline())
     assert why in str(err.value) and re.match(r"f\.mlir:\d+:\d+: error: ", str(err.value)), str(err.value)
+
+
+# -- masks (tc.acc_mask) -------------------------------------------------------------------
+
+CAUSAL = ROOT / "examples" / "attention_causal.mlir"
+
+
+def causal_variant(keys: int, causal: int | None) -> str:
+    """examples/attention_causal.mlir with another key count and causal offset."""
+    text = CAUSAL.read_text()
+    new = f"keys = {keys}" + (f", causal = {causal}" if causal is not None else "")
+    return text.replace("keys = 250, causal = 186", new)
+
+
+@pytest.mark.parametrize(("keys", "causal"), [(250, 186), (256, 192), (256, None), (250, None), (44, -20), (1, None), (130, 66)],
+                         ids=["ragged-causal", "causal", "full", "ragged", "rows-that-see-nothing", "one-key", "two-blocks"])
+def test_the_masked_reference_is_causal_attention_over_the_keys(keys: int, causal: int | None) -> None:
+    """The key count and the offset as FlashAttention aligns them (the last query sees the
+    last key: offset = keys - 64): the program's float64 reference passes the attention
+    check against the first `keys` keys, causal where an offset is given. With 44 keys and
+    offset -20, queries 0 to 19 see none: their O is 0 and nothing is NaN."""
+    kernel = _kernel(causal_variant(keys, causal))
+    q, ks, vs = _inputs(11, 4.0)
+    o = _run_reference(kernel, q, ks, vs)
+    assert np.isfinite(o).all()
+    k, v = np.concatenate(ks)[:keys], np.concatenate(vs)[:keys]
+    if causal is not None:
+        assert causal == keys - 64
+    bhsd = lambda x: x[None, None]  # noqa: E731
+    result = check_attention(bhsd(q), bhsd(k), bhsd(v), bhsd(o), causal=causal is not None, scale=0.125, layout="bhsd", out_dtype="f32")
+    assert result.ok, result.problems
+    if keys == 44:
+        assert (o[:20] == 0).all() and (np.abs(o[20:]).sum(axis=1) > 0).all()
+
+
+def test_a_mask_that_hides_nothing_or_everything_emits_no_comparison() -> None:
+    """In examples/attention_causal.mlir every query sees the first two blocks whole (no
+    comparison), a few rows of the third are cut by the causal bound, and the last block is
+    compared element by element; a block wholly past the keys' count is -inf without one."""
+    ptx = _kernel(CAUSAL.read_text()).ptx
+    blocks = ptx.split("// mask: ")[1:]
+    compares = [len(re.findall(r"setp\.(gt|ge)\.s32", b.split("exp2 of each score")[0])) for b in blocks]
+    assert compares[0] == compares[1] == 0 and 0 < compares[2] < compares[3], compares
+    past = _kernel(causal_variant(100, None)).ptx.split("// mask: ")[1:]  # keys 100: blocks 2 and 3 past the count
+    assert [len(re.findall(r"setp\.(gt|ge)\.s32", b.split("exp2 of each score")[0])) for b in past][2:] == [0, 0]
+
+
+def test_the_mask_follows_the_fragment_layout() -> None:
+    """The mask reference (lowering/runtime/reference.py `hidden`) and the lowering's rule:
+    for every thread and register of an m64n64 fragment, element (16w + g + 8h, 8(i / 4) +
+    2q + i % 2) is hidden exactly where the lowering's comparison with its constant says."""
+    from lower_tc.layout.fragments import accumulator_position
+    from lower_tc.lowering.runtime.reference import hidden
+
+    for first_query, first_key, keys, causal in ((0, 192, 250, 186), (64, 0, None, -3), (5, 70, 100, 0)):
+        h = hidden((64, 64), first_query, first_key, keys, causal)
+        for t in range(128):
+            w, lane = t // 32, t % 32
+            g, q = lane // 4, lane % 4
+            d, q2 = 2 * q - (16 * w + g), 2 * q
+            for i in range(32):
+                row, col = accumulator_position(t, i)
+                assert (row, col) == (16 * w + g + 8 * ((i % 4) // 2), 8 * (i // 4) + 2 * q + i % 2)
+                c, hh = 8 * (i // 4) + i % 2, (i % 4) // 2
+                masked = (causal is not None and d > first_query + 8 * hh + causal - first_key - c) or \
+                         (keys is not None and q2 >= keys - first_key - c)
+                assert masked == h[row, col], (t, i)
+
+
+@pytest.mark.parametrize(("props", "why"), [
+    ("{first_query = 0, first_key = 0}", "tc.acc_mask masks nothing: give keys"),
+    ("{first_query = -1, first_key = 0, keys = 5}", "first_query is 0 to 1073741824, not -1"),
+    ("{first_query = 0, first_key = 0, causal = -2000000000}", "causal is -1073741824 to 1073741824, not -2000000000"),
+])
+def test_the_mask_refuses_what_it_cannot_compare(props: str, why: str) -> None:
+    text = (f'func.func @f(%O: memref<64x64xf32>) attributes {{tc.target = "sm_90a"}} {{\n'
+            f"  %z = tc.acc_zero : !tc.acc<64x64xf32>\n  %t = tc.acc_mask %z {props} : !tc.acc<64x64xf32>\n  func.return\n}}\n")
+    with pytest.raises(lower_tc.CompileError) as err:
+        lower_tc.run_passes(lower_tc.parse(text, "f.mlir"), lower_tc.default_pipeline())
+    assert why in str(err.value) and str(err.value).startswith("f.mlir:3:"), str(err.value)

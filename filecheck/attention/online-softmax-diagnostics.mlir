@@ -1,6 +1,7 @@
-// Diagnostics of the online softmax's ops and !tc.rows, each located: an accumulator that is
+// Diagnostics of the online softmax's ops, tc.acc_mask and !tc.rows, each located: an accumulator that is
 // not f32 (its 64-row wgmma fragment), a scale that is not a finite number above 0, a fill
-// of +inf, sm_100a, a !tc.rows of other than 64 rows or of another type.
+// of +inf, sm_100a, a !tc.rows of other than 64 rows or of another type, a mask of nothing
+// or at a negative position.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f16_acc(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
@@ -62,3 +63,21 @@ func.func @rows_f16(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
   func.return
 }
 // CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: !tc.rows holds f32, not f16{{$}}
+
+// -----
+
+func.func @mask_nothing(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %z = tc.acc_zero : !tc.acc<64x64xf32>
+  %t = tc.acc_mask %z {first_query = 0, first_key = 64} : !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_mask masks nothing: give keys (the keys' count) or causal (the offset), or both{{$}}
+
+// -----
+
+func.func @mask_negative(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %z = tc.acc_zero : !tc.acc<64x64xf32>
+  %t = tc.acc_mask %z {first_query = 0, first_key = -64, keys = 8} : !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: first_key is 0 to 1073741824, not -64{{$}}

@@ -178,6 +178,32 @@ class RowDiv:
     rows: int
 
 
+@dataclass(frozen=True)
+class Mask:
+    """value = `source` with -inf where query first_query + r does not see key first_key + c:
+    c at or past `keys`, or (with `causal` = d) key > query + d (tc.acc_mask). A hidden
+    element's error scale is 0."""
+
+    value: int
+    source: int
+    first_query: int
+    first_key: int
+    keys: int | None
+    causal: int | None
+
+
+def hidden(shape: tuple[int, int], first_query: int, first_key: int, keys: int | None, causal: int | None) -> np.ndarray:
+    """Where tc.acc_mask puts -inf in a tile of `shape` (rows: queries, columns: keys)."""
+    query = first_query + np.arange(shape[0])[:, None]
+    key = first_key + np.arange(shape[1])[None, :]
+    out = np.zeros(shape, dtype=bool)
+    if keys is not None:
+        out |= key >= keys
+    if causal is not None:
+        out |= key > query + causal
+    return out
+
+
 def _finite(m: np.ndarray) -> np.ndarray:
     return np.where(np.isneginf(m), 0.0, m)
 
@@ -190,6 +216,10 @@ def _carry(old: tuple[np.ndarray, np.ndarray], new: tuple[np.ndarray, np.ndarray
 
 def online_step(step: "Step", env: dict[int, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """The (values, error scale) of one online-softmax step."""
+    if isinstance(step, Mask):
+        s, ss = env[step.source]
+        h = hidden(s.shape, step.first_query, step.first_key, step.keys, step.causal)
+        return np.where(h, -np.inf, s), np.where(h, 0.0, ss)
     if isinstance(step, RowsFill):
         return np.full(step.rows, step.fill), np.zeros(step.rows)
     if isinstance(step, RowMax):
@@ -215,9 +245,9 @@ def online_step(step: "Step", env: dict[int, tuple[np.ndarray, np.ndarray]]) -> 
     return o * inv[:, None], os_ * inv[:, None] + np.abs(o) * (inv * inv * ls)[:, None]
 
 
-ONLINE_STEPS = (RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv)
+ONLINE_STEPS = (RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv, Mask)
 
-Step = Union[Load, Zero, Mma, Store, Round, Softmax, RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv]
+Step = Union[Load, Zero, Mma, Store, Round, Softmax, RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv, Mask]
 
 
 @dataclass(frozen=True)
@@ -302,5 +332,5 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
     return out
 
 
-__all__ = ["Exp", "Load", "Mma", "ReferenceProgram", "ReferenceResult", "Rescale", "RowDiv", "RowMax", "RowSum", "RowsFill", "Step",
+__all__ = ["Exp", "Load", "Mask", "hidden", "Mma", "ReferenceProgram", "ReferenceResult", "Rescale", "RowDiv", "RowMax", "RowSum", "RowsFill", "Step",
            "Store", "Zero", "reference"]

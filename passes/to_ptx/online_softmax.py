@@ -149,4 +149,46 @@ def lower_acc_row_div(kl: KernelLowering, op: tc.AccRowDivOp) -> None:
     _new_acc(kl, op.result, t, values)
 
 
-__all__ = ["lower_acc_exp", "lower_acc_rescale", "lower_acc_row_div", "lower_acc_row_max", "lower_acc_row_sum", "lower_rows_fill"]
+
+
+def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
+    """-inf where the key is not seen (dialects/tc_rows_ops.py). Register i of thread
+    4g + q of warp w is row 16w + g + 8h (h = (i % 4) / 2), column 8(i / 4) + 2q + i % 2:
+    with d = 2q - (16w + g), per thread, a causal mask hides the element where d > first
+    query + 8h + causal - first key - (8(i / 4) + i % 2), a key count where 2q >= keys -
+    first key - (8(i / 4) + i % 2): one comparison with a constant each. d runs over -63 to 6
+    and 2q over 0 to 6, so a comparison that holds for every thread or none is decided here
+    and emits nothing (a block every query sees costs no instruction)."""
+    b = kl.b
+    t, regs = _acc_values(kl, op, op.acc)
+    first_query, first_key, keys, causal = op.mask
+    lane = b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
+    g = b.val(ptx.ShrOp, [lane], type="u32", imm=2)
+    row0 = b.val(ptx.AddOp, [b.val(ptx.ShlOp, [kl.warp], type="b32", imm=4), g], type="u32")
+    q2 = b.val(ptx.ShlOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], type="b32", imm=1,
+               comment=f"mask: queries from {first_query}, keys from {first_key}"
+                       + (f", keys < {keys}" if keys is not None else "") + (f", key <= query + {causal}" if causal is not None else ""))
+    d = b.val(ptx.SubOp, [q2, row0], type="s32")
+    hidden = b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)
+    values: dict[int, SSAValue] = {}
+    for i in range(t.n // 2):
+        col, h = 8 * (i // 4) + i % 2, (i % 4) // 2
+        v = b.val(ptx.RegOfOp, [regs], f32, regs=i)
+        tests: list[tuple[SSAValue, str, int, int, int]] = []  # (value, cmp, constant, the value's least, greatest)
+        if causal is not None:
+            tests.append((d, "gt", first_query + 8 * h + causal - first_key - col, -63, 6))
+        if keys is not None:
+            tests.append((q2, "ge", keys - first_key - col, 0, 6))
+        for x, cmp, k, low, high in tests:
+            always = low > k if cmp == "gt" else low >= k
+            never = high <= k if cmp == "gt" else high < k
+            if always:
+                v = hidden
+            elif not never:
+                p = b.val(ptx.SetpOp, [x], i1, cmp=cmp, type="s32", imm=k)
+                v = b.val(ptx.SelpOp, [hidden, v, p], f32, type="f32")
+        values[i] = v
+    _new_acc(kl, op.result, t, values)
+
+
+__all__ = ["lower_acc_exp", "lower_acc_mask", "lower_acc_rescale", "lower_acc_row_div", "lower_acc_row_max", "lower_acc_row_sum", "lower_rows_fill"]
