@@ -108,6 +108,8 @@ from lower_tc.dialects.tc_rows_ops import (
     AccRowMaxOp,
     AccRowSumOp,
     RowsFillOp,
+    RowsLseOp,
+    RowsStoreOp,
 )
 from lower_tc.dialects.tc_wmma_ops import (
     WMMA_OPS,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 from typing import ClassVar
 
@@ -34,7 +34,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_kernel import in_gemm_kernel, kernel_target
-from lower_tc.dialects.tc_types import AccType, RowsType
+from lower_tc.dialects.tc_types import AccType, RowsType, _memref_shape, dtype_name, matrix_strides
 from lower_tc.layout.targets import Arch
 
 #: The largest finite f32.
@@ -265,7 +265,48 @@ class AccMaskOp(IRDLOperation):
                 raise VerifyException(f"{what} is {low} to {MASK_LIMIT}, not {value}")
 
 
-#: This module's ops, in the order dialects/tc.py registers them.
-ROWS_OPS = [RowsFillOp, AccRowMaxOp, AccExpOp, AccRowSumOp, AccRescaleOp, AccRowDivOp, AccMaskOp]
+@irdl_op_definition
+class RowsLseOp(IRDLOperation):
+    """``%lse = tc.rows_lse %m, %l : !tc.rows<64xf32>``: each row's log-sum-exp of scale x S
+    over every key seen, (m + log2 l) ln 2 (lg2.approx), from the online softmax's running
+    maximum m (log2 units) and sum l; -inf where l is 0 (a row that saw no key). What a
+    backward pass needs beside O."""
 
-__all__ = ["MASK_LIMIT", "ROWS_OPS", "AccExpOp", "AccMaskOp", "AccRescaleOp", "AccRowDivOp", "AccRowMaxOp", "AccRowSumOp", "RowsFillOp"]
+    name = "tc.rows_lse"
+    ROWS: ClassVar = VarConstraint("ROWS", base(RowsType))
+    max = operand_def(ROWS)
+    sum = operand_def(ROWS)
+    result = result_def(ROWS)
+    assembly_format = "$max `,` $sum attr-dict `:` type($max)"
+
+    def __init__(self, maximum: SSAValue, total: SSAValue):
+        super().__init__(operands=[maximum, total], result_types=[maximum.type])
+
+    def verify_(self) -> None:
+        _single_tile_f32(self)
+
+
+@irdl_op_definition
+class RowsStoreOp(IRDLOperation):
+    """``tc.rows_store %lse to %L : !tc.rows<64xf32>, memref<64x1xf32>``: one f32 a row into
+    a 64 x 1 column of global memory (any row pitch), written by the quad's first thread."""
+
+    name = "tc.rows_store"
+    rows = operand_def(RowsType)
+    dst = operand_def(MemRefType)
+    assembly_format = "$rows `to` $dst attr-dict `:` type($rows) `,` type($dst)"
+
+    def verify_(self) -> None:
+        _single_tile_f32(self)
+        shape = _memref_shape(self.dst.type, "the rows' memref")
+        if shape != (self.rows.type.m, 1):  # type: ignore[attr-defined]
+            raise VerifyException(f"tc.rows_store writes a {self.rows.type.m} x 1 column, not {shape[0]}x{shape[1]}")  # type: ignore[attr-defined]
+        if dtype_name(self.dst.type.element_type) != "f32":  # type: ignore[attr-defined]
+            raise VerifyException(f"tc.rows_store writes f32, not {dtype_name(self.dst.type.element_type)}")  # type: ignore[attr-defined]
+        matrix_strides(self.dst.type, "the rows' memref")
+
+
+#: This module's ops, in the order dialects/tc.py registers them.
+ROWS_OPS = [RowsFillOp, AccRowMaxOp, AccExpOp, AccRowSumOp, AccRescaleOp, AccRowDivOp, AccMaskOp, RowsLseOp, RowsStoreOp]
+
+__all__ = ["MASK_LIMIT", "ROWS_OPS", "AccExpOp", "AccMaskOp", "RowsLseOp", "RowsStoreOp", "AccRescaleOp", "AccRowDivOp", "AccRowMaxOp", "AccRowSumOp", "RowsFillOp"]

@@ -4,10 +4,10 @@
 // sees key j only where j <= i + 186 (186 = 250 - 64: the last query sees the last key, as
 // FlashAttention aligns a causal mask where there are more keys than queries). The first
 // three blocks are seen whole by every query, so their masks emit no instruction; the last
-// block's is a comparison with a constant per register. The runner checks O against the
-// same steps in float64; tests/test_attention_online.py ties them to float64 causal
+// block's is a comparison with a constant per register. The runner checks O and the
+// log-sum-exp against the same steps in float64; tests/test_attention_online.py ties them to float64 causal
 // attention over the 250 keys (lowering/runtime/attention_check.py).
-func.func @attention_causal(%Q: memref<64x64xbf16>, %K0: memref<64x64xbf16, strided<[1, 64]>>, %K1: memref<64x64xbf16, strided<[1, 64]>>, %K2: memref<64x64xbf16, strided<[1, 64]>>, %K3: memref<64x64xbf16, strided<[1, 64]>>, %V0: memref<64x64xbf16>, %V1: memref<64x64xbf16>, %V2: memref<64x64xbf16>, %V3: memref<64x64xbf16>, %O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+func.func @attention_causal(%Q: memref<64x64xbf16>, %K0: memref<64x64xbf16, strided<[1, 64]>>, %K1: memref<64x64xbf16, strided<[1, 64]>>, %K2: memref<64x64xbf16, strided<[1, 64]>>, %K3: memref<64x64xbf16, strided<[1, 64]>>, %V0: memref<64x64xbf16>, %V1: memref<64x64xbf16>, %V2: memref<64x64xbf16>, %V3: memref<64x64xbf16>, %O: memref<64x64xf32>, %LSE: memref<64x1xf32>) attributes {tc.target = "sm_90a"} {
   %q = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   tc.copy %Q to %q as a : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   %k0 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
@@ -67,5 +67,7 @@ func.func @attention_causal(%Q: memref<64x64xbf16>, %K0: memref<64x64xbf16, stri
   %o4 = tc.wgmma %a3, %v3, %c3 : !tc.afrag<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<64x64xf32>
   %o = tc.acc_row_div %o4, %l4 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
   tc.acc_store %o to %O : !tc.acc<64x64xf32>, memref<64x64xf32>
+  %lse = tc.rows_lse %m4, %l4 : !tc.rows<64xf32>
+  tc.rows_store %lse to %LSE : !tc.rows<64xf32>, memref<64x1xf32>
   func.return
 }

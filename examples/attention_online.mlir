@@ -4,11 +4,12 @@
 // units of S x scale x log2 e); P = exp2(S x scale x log2 e - m) (tc.acc_exp); the running
 // sum l carried to the new maximum and P's rows added (tc.acc_row_sum); O carried to the
 // new maximum (tc.acc_rescale) and O += P V_j with P rounded to bf16 in registers
-// (tc.acc_to_a, wgmma's A in registers). At the end O / l (tc.acc_row_div). Q and V are
+// (tc.acc_to_a, wgmma's A in registers). At the end O / l (tc.acc_row_div), and each row's
+// log-sum-exp (m + log2 l) ln 2 into LSE (tc.rows_lse, tc.rows_store). Q and V are
 // row-major (tokens x head dim); each K_j is a K-contiguous view of K's rows. The runner
-// checks O against float64 softmax(Q K^T / 8) V, computed block by block as the kernel
-// does (P rounded to bf16 where the kernel rounds it).
-func.func @attention_online(%Q: memref<64x64xbf16>, %K0: memref<64x64xbf16, strided<[1, 64]>>, %K1: memref<64x64xbf16, strided<[1, 64]>>, %K2: memref<64x64xbf16, strided<[1, 64]>>, %K3: memref<64x64xbf16, strided<[1, 64]>>, %V0: memref<64x64xbf16>, %V1: memref<64x64xbf16>, %V2: memref<64x64xbf16>, %V3: memref<64x64xbf16>, %O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+// checks O and LSE against the same steps in float64 (P rounded to bf16 where the kernel
+// rounds it); tests/test_attention_online.py ties them to softmax(Q K^T / 8) V.
+func.func @attention_online(%Q: memref<64x64xbf16>, %K0: memref<64x64xbf16, strided<[1, 64]>>, %K1: memref<64x64xbf16, strided<[1, 64]>>, %K2: memref<64x64xbf16, strided<[1, 64]>>, %K3: memref<64x64xbf16, strided<[1, 64]>>, %V0: memref<64x64xbf16>, %V1: memref<64x64xbf16>, %V2: memref<64x64xbf16>, %V3: memref<64x64xbf16>, %O: memref<64x64xf32>, %LSE: memref<64x1xf32>) attributes {tc.target = "sm_90a"} {
   %q = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   tc.copy %Q to %q as a : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
   %k0 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
@@ -64,5 +65,7 @@ func.func @attention_online(%Q: memref<64x64xbf16>, %K0: memref<64x64xbf16, stri
   %o4 = tc.wgmma %a3, %v3, %c3 : !tc.afrag<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<64x64xf32>
   %o = tc.acc_row_div %o4, %l4 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
   tc.acc_store %o to %O : !tc.acc<64x64xf32>, memref<64x64xf32>
+  %lse = tc.rows_lse %m4, %l4 : !tc.rows<64xf32>
+  tc.rows_store %lse to %LSE : !tc.rows<64xf32>, memref<64x1xf32>
   func.return
 }

@@ -13,7 +13,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import tc
 from lower_tc.lowering.runtime.reference import (
-    Exp, Load, Mask, Mma, ReferenceProgram, Rescale, Round, RowDiv, RowMax, RowsFill, RowSum, Softmax, Step, Store, Zero,
+    Exp, Load, Lse, Mask, Mma, ReferenceProgram, Rescale, Round, RowDiv, RowMax, RowsFill, RowSum, Softmax, Step, Store, Zero,
 )
 
 
@@ -58,6 +58,10 @@ def reference_program(kernel: Operation) -> ReferenceProgram:
             steps.append(Rescale(num(op.result), num(op.acc), num(op.old_max), num(op.new_max)))
         elif isinstance(op, tc.AccRowDivOp):
             steps.append(RowDiv(num(op.result), num(op.acc), num(op.rows)))
+        elif isinstance(op, tc.RowsLseOp):
+            steps.append(Lse(num(op.result), num(op.max), num(op.sum)))
+        elif isinstance(op, tc.RowsStoreOp):
+            steps.append(Store(num(op.rows), arg(op.dst)))
         elif isinstance(op, tc.AccMaskOp):
             steps.append(Mask(num(op.result), num(op.acc), *op.mask))
         elif isinstance(op, tc.AccToAOp):

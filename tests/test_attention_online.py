@@ -40,11 +40,18 @@ def _inputs(seed: int, big: float = 1.0) -> tuple[np.ndarray, list[np.ndarray], 
 
 
 def _run_reference(kernel, q: np.ndarray, ks: list[np.ndarray], vs: list[np.ndarray]) -> np.ndarray:
-    """The example's reference program on these inputs (K_j's argument holds K_j^T: its
+    """O of the example's reference program on these inputs (K_j's argument holds K_j^T: its
     memref is the K-contiguous view, head dim x keys)."""
+    return _run_both(kernel, q, ks, vs)[0]
+
+
+def _run_both(kernel, q: np.ndarray, ks: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(O, the log-sum-exp as (1, 1, 64)) of the example's reference program."""
     args = {0: q, **{1 + j: ks[j].T for j in range(BLOCKS)}, **{1 + BLOCKS + j: vs[j] for j in range(BLOCKS)}}
-    args[1 + 2 * BLOCKS] = np.zeros((64, 64))
-    return reference(kernel.reference, args).values[1 + 2 * BLOCKS]
+    o_arg = 1 + 2 * BLOCKS
+    args[o_arg], args[o_arg + 1] = np.zeros((64, 64)), np.zeros((64, 1))
+    out = reference(kernel.reference, args)
+    return out.values[o_arg], out.values[o_arg + 1].reshape(1, 1, 64)
 
 
 @pytest.mark.parametrize("big", [1.0, 8.0])  # 8: scores of +-64, exp would overflow without the running maximum
@@ -53,12 +60,16 @@ def test_the_reference_is_attention_over_every_key_with_p_in_bf16(big: float) ->
     / 8) V over the 256 keys: the attention check (float64, P's bf16 rounding in the
     tolerance) passes on it."""
     q, ks, vs = _inputs(7, big)
-    o = _run_reference(_kernel(), q, ks, vs)
-    assert np.isfinite(o).all()
+    o, lse = _run_both(_kernel(), q, ks, vs)
+    assert np.isfinite(o).all() and np.isfinite(lse).all()
     k, v = np.concatenate(ks), np.concatenate(vs)
     bhsd = lambda x: x[None, None]  # noqa: E731
-    result = check_attention(bhsd(q), bhsd(k), bhsd(v), bhsd(o), causal=False, scale=0.125, layout="bhsd", out_dtype="f32")
+    result = check_attention(bhsd(q), bhsd(k), bhsd(v), bhsd(o), causal=False, scale=0.125, layout="bhsd", out_dtype="f32", lse=lse)
     assert result.ok, result.problems
+    wrong = lse.copy()
+    wrong[0, 0, 5] += 0.01  # the check sees the log-sum-exp
+    assert not check_attention(bhsd(q), bhsd(k), bhsd(v), bhsd(o), causal=False, scale=0.125, layout="bhsd", out_dtype="f32",
+                               lse=wrong).ok
 
 
 @pytest.mark.parametrize("mutation", ["no rescale", "no carried sum", "stale maximum"])
@@ -87,6 +98,7 @@ def test_the_steps_follow_the_ops() -> None:
     assert names.count("RowsFill") == 2 and names.count("RowMax") == BLOCKS and names.count("Exp") == BLOCKS
     assert names.count("RowSum") == BLOCKS and names.count("Rescale") == BLOCKS and names.count("RowDiv") == 1
     assert names.count("Round") == BLOCKS and names.count("Mma") == 2 * BLOCKS
+    assert names.count("Lse") == 1 and names.count("Store") == 2
     assert {s.scale for s in steps if isinstance(s, RowMax | Exp)} == {0.125}
 
 
@@ -160,16 +172,18 @@ def test_the_masked_reference_is_causal_attention_over_the_keys(keys: int, causa
     offset -20, queries 0 to 19 see none: their O is 0 and nothing is NaN."""
     kernel = _kernel(causal_variant(keys, causal))
     q, ks, vs = _inputs(11, 4.0)
-    o = _run_reference(kernel, q, ks, vs)
+    o, lse = _run_both(kernel, q, ks, vs)
     assert np.isfinite(o).all()
     k, v = np.concatenate(ks)[:keys], np.concatenate(vs)[:keys]
     if causal is not None:
         assert causal == keys - 64
     bhsd = lambda x: x[None, None]  # noqa: E731
-    result = check_attention(bhsd(q), bhsd(k), bhsd(v), bhsd(o), causal=causal is not None, scale=0.125, layout="bhsd", out_dtype="f32")
+    result = check_attention(bhsd(q), bhsd(k), bhsd(v), bhsd(o), causal=causal is not None, scale=0.125, layout="bhsd",
+                             out_dtype="f32", lse=lse)
     assert result.ok, result.problems
     if keys == 44:
         assert (o[:20] == 0).all() and (np.abs(o[20:]).sum(axis=1) > 0).all()
+        assert np.isneginf(lse[0, 0, :20]).all() and np.isfinite(lse[0, 0, 20:]).all()
 
 
 def test_a_mask_that_hides_nothing_or_everything_emits_no_comparison() -> None:

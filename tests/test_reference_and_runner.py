@@ -511,3 +511,26 @@ def test_run_cli_reports_bad_input_located_like_the_compiler(tmp_path, capsys, s
     compile_err = capsys.readouterr().err
     assert run_err == compile_err, (run_err, compile_err)
     assert run_err.startswith(f"{src}{where}") and message in run_err and run_err.count("\n") == 1
+
+
+@pytest.mark.parametrize("spoil, passes", [(None, True), ("finite for -inf", False), ("-inf for finite", False), ("nan for -inf", False)])
+def test_an_infinite_reference_passes_only_where_the_kernel_wrote_it(monkeypatch, spoil, passes) -> None:
+    """The log-sum-exp of a row that sees no key is -inf (docs/attention.md): the runner
+    takes it where the kernel wrote -inf exactly, nowhere else, and NaN never."""
+    from test_attention_online import causal_variant
+
+    lse = 10  # the example's last argument: 64 x 1 f32; 44 keys, offset -20: rows 0 to 19 see none
+
+    def change(i, buf):
+        if i != lse or spoil is None:
+            return
+        if spoil == "finite for -inf":
+            buf[3] = 0.0
+        elif spoil == "-inf for finite":
+            buf[40] = -np.inf
+        else:
+            buf[3] = np.nan
+
+    r = run_with_fake_gpu(monkeypatch, causal_variant(44, -20), change)
+    assert r.passed is passes, r.summary()
+    assert (r.nan_count > 0) == (spoil in ("nan for -inf", "-inf for finite"))  # not finite where not expected

@@ -24,7 +24,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from lower_tc.dialects.ptx.arith import (
-    AddOp, AndOp, CvtaToGlobalOp, CvtOp, DivOp, Ex2Op, MaxOp, MinOp, MovOp, MulLoOp, MulOp, MulWideOp, OrOp,
+    AddOp, AndOp, CvtaToGlobalOp, CvtOp, DivOp, Ex2Op, Lg2Op, MaxOp, MinOp, MovOp, MulLoOp, MulOp, MulWideOp, OrOp,
     RcpOp, RemOp, SelpOp, SetpOp, ShflBflyOp, ShlOp, ShrOp, SubOp, XorOp,
 )
 from lower_tc.dialects.ptx.base import COMMENT, Names, PtxOp, RegsType, brace, build, cta_group, regs_list
@@ -59,7 +59,7 @@ OPS = [
     LdParamOp, ParamAddrOp, SregOp, MovImmOp, SymAddrOp, FillOp, PackOp, UnpackOp, SetMaxNRegOp,
     AssignOp, RegOfOp, DeclRegsOp,
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
-    RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, RcpOp, ShflBflyOp,
+    RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, Lg2Op, RcpOp, ShflBflyOp,
     LabelOp, BraOp, BarSyncOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
     LdOp, StOp, AtomAddOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,

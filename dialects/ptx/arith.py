@@ -64,6 +64,7 @@ MaxOp = _alu("ptx.max", "max")
 MulOp = _alu("ptx.mul", "mul")  # floating point (mul.f32); integers have mul.lo / mul.wide
 Ex2Op = _alu("ptx.ex2", "ex2", _Cvt)  # type "approx.f32" (or approx.ftz.f32): 2^a
 RcpOp = _alu("ptx.rcp", "rcp", _Cvt)  # type "approx.ftz.f32" (or rn.f32, a subroutine call): 1 / a
+Lg2Op = _alu("ptx.lg2", "lg2", _Cvt)  # type "approx.f32": log2 a (-inf at 0)
 
 
 @irdl_op_definition

@@ -1,7 +1,7 @@
 // Diagnostics of the online softmax's ops, tc.acc_mask and !tc.rows, each located: an accumulator that is
 // not f32 (its 64-row wgmma fragment), a scale that is not a finite number above 0, a fill
 // of +inf, sm_100a, a !tc.rows of other than 64 rows or of another type, a mask of nothing
-// or at a negative position.
+// or at a negative position, a log-sum-exp column that is not 64 x 1 f32.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f16_acc(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
@@ -81,3 +81,21 @@ func.func @mask_negative(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"
   func.return
 }
 // CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: first_key is 0 to 1073741824, not -64{{$}}
+
+// -----
+
+func.func @lse_row(%L: memref<1x64xf32>) attributes {tc.target = "sm_90a"} {
+  %l = tc.rows_fill 0.0 : !tc.rows<64xf32>
+  tc.rows_store %l to %L : !tc.rows<64xf32>, memref<1x64xf32>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_store writes a 64 x 1 column, not 1x64{{$}}
+
+// -----
+
+func.func @lse_f16(%L: memref<64x1xf16>) attributes {tc.target = "sm_90a"} {
+  %l = tc.rows_fill 0.0 : !tc.rows<64xf32>
+  tc.rows_store %l to %L : !tc.rows<64xf32>, memref<64x1xf16>
+  func.return
+}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_store writes f32, not f16{{$}}

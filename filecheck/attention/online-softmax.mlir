@@ -63,3 +63,19 @@
 // CHECK-NEXT: mov.f32 %f[[Z2:[0-9]+]], 0f00000000;
 // CHECK-NEXT: selp.f32 %f[[INV2:[0-9]+]], %f[[Z2]], %f[[INV]], %p[[EMPTY]];
 // CHECK-NEXT: mul.f32 %f{{[0-9]+}}, %f{{[0-9]+}}, %f[[INV2]];
+// the log-sum-exp, (m + lg2 l) ln 2 (0f3F317218), stored by each quad's first thread:
+// rows 16w + g and 16w + g + 8 of the 64 x 1 column, 4 and 32 bytes apart
+// CHECK: // log-sum-exp: (m + log2 l) ln 2
+// CHECK-NEXT: mov.f32 %f[[LN2:[0-9]+]], 0f3F317218;
+// CHECK-NEXT: lg2.approx.f32 %f[[LG:[0-9]+]], %f{{[0-9]+}};
+// CHECK-NEXT: add.f32 %f[[SUM2:[0-9]+]], %f{{[0-9]+}}, %f[[LG]];
+// CHECK-NEXT: mul.f32 %f[[LSE0:[0-9]+]], %f[[SUM2]], %f[[LN2]];
+// CHECK: and.b32 %r[[QUAD:[0-9]+]], %r0, 3;
+// CHECK-NEXT: setp.eq.u32 %p[[FIRSTQ:[0-9]+]], %r[[QUAD]], 0;
+// CHECK-NEXT: @!%p[[FIRSTQ]] bra $L_rows_stored_[[RS:[0-9]+]];
+// CHECK-NEXT: mul.wide.u32 %rd[[ROFF:[0-9]+]], %r{{[0-9]+}}, 4;
+// CHECK-NEXT: // one f32 a row, by the quad's first thread
+// CHECK-NEXT: add.u64 %rd[[AT:[0-9]+]], %rd{{[0-9]+}}, %rd[[ROFF]];
+// CHECK-NEXT: st.global.f32 [%rd[[AT]]], %f[[LSE0]];
+// CHECK-NEXT: st.global.f32 [%rd[[AT]]+32], %f{{[0-9]+}};
+// CHECK-NEXT: $L_rows_stored_[[RS]]:

@@ -204,6 +204,17 @@ def hidden(shape: tuple[int, int], first_query: int, first_key: int, keys: int |
     return out
 
 
+@dataclass(frozen=True)
+class Lse:
+    """value = (m + log2 l) ln 2 per row, -inf where l is 0 (tc.rows_lse). Its error scale:
+    ln 2 (m's + l's / (l ln 2)); the errors of m and of l cancel in exact arithmetic, so
+    this is generous."""
+
+    value: int
+    maximum: int
+    total: int
+
+
 def _finite(m: np.ndarray) -> np.ndarray:
     return np.where(np.isneginf(m), 0.0, m)
 
@@ -220,6 +231,12 @@ def online_step(step: "Step", env: dict[int, tuple[np.ndarray, np.ndarray]]) -> 
         s, ss = env[step.source]
         h = hidden(s.shape, step.first_query, step.first_key, step.keys, step.causal)
         return np.where(h, -np.inf, s), np.where(h, 0.0, ss)
+    if isinstance(step, Lse):
+        (m, ms), (l, ls) = env[step.maximum], env[step.total]
+        with np.errstate(divide="ignore"):
+            lse = (m + np.log2(l)) * LN2
+            scale = np.where(l > 0, LN2 * ms + np.divide(ls, l, out=np.zeros_like(l), where=l > 0), 0.0)
+        return lse, scale
     if isinstance(step, RowsFill):
         return np.full(step.rows, step.fill), np.zeros(step.rows)
     if isinstance(step, RowMax):
@@ -245,9 +262,9 @@ def online_step(step: "Step", env: dict[int, tuple[np.ndarray, np.ndarray]]) -> 
     return o * inv[:, None], os_ * inv[:, None] + np.abs(o) * (inv * inv * ls)[:, None]
 
 
-ONLINE_STEPS = (RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv, Mask)
+ONLINE_STEPS = (RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv, Mask, Lse)
 
-Step = Union[Load, Zero, Mma, Store, Round, Softmax, RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv, Mask]
+Step = Union[Load, Zero, Mma, Store, Round, Softmax, RowsFill, RowMax, Exp, RowSum, Rescale, RowDiv, Mask, Lse]
 
 
 @dataclass(frozen=True)
@@ -324,6 +341,8 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
                 out.types[step.arg] = set()
             out.types[step.arg] |= feeds.get(step.value, frozenset())
             v, s = env[step.value]
+            if v.ndim == 1:  # a !tc.rows value: a column (tc.rows_store)
+                v, s = v[:, None], s[:, None]
             if step.transpose:
                 v, s = v.T, s.T
             _block(out.values[step.arg], step.offset, step.extent)[...] = v
@@ -332,5 +351,5 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
     return out
 
 
-__all__ = ["Exp", "Load", "Mask", "hidden", "Mma", "ReferenceProgram", "ReferenceResult", "Rescale", "RowDiv", "RowMax", "RowSum", "RowsFill", "Step",
+__all__ = ["Exp", "Load", "Lse", "Mask", "hidden", "Mma", "ReferenceProgram", "ReferenceResult", "Rescale", "RowDiv", "RowMax", "RowSum", "RowsFill", "Step",
            "Store", "Zero", "reference"]

@@ -25,6 +25,7 @@ from lower_tc.passes.to_ptx.copies import lower_copy, lower_smem_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering, Lowering
 from lower_tc.passes.to_ptx.online_softmax import (
     lower_acc_exp, lower_acc_mask, lower_acc_rescale, lower_acc_row_div, lower_acc_row_max, lower_acc_row_sum, lower_rows_fill,
+    lower_rows_lse, lower_rows_store,
 )
 from lower_tc.passes.to_ptx.softmax import lower_acc_softmax
 from lower_tc.passes.to_ptx.tcgen05 import lower_tcgen05_mma
@@ -47,6 +48,8 @@ LOWERINGS: Mapping[type[Operation], Lowering] = {
     tc.AccRescaleOp: lower_acc_rescale,
     tc.AccRowDivOp: lower_acc_row_div,
     tc.AccMaskOp: lower_acc_mask,
+    tc.RowsLseOp: lower_rows_lse,
+    tc.RowsStoreOp: lower_rows_store,
     tc.Tcgen05MmaOp: lower_tcgen05_mma,
     tc.AccStoreOp: lower_acc_store,
     tc.WmmaLoadOp: lower_wmma_load,

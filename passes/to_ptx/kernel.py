@@ -127,7 +127,7 @@ class KernelLowering:
         if not isinstance(t, MemRefType):
             error_at(self.kernel, f"kernel argument {param_name(arg)} must be a memref")
         written = any(
-            isinstance(use.operation, tc.AccStoreOp | tc.WmmaStoreOp) for use in arg.uses
+            isinstance(use.operation, tc.AccStoreOp | tc.WmmaStoreOp | tc.RowsStoreOp) for use in arg.uses
         )
         try:
             strides = tc.matrix_strides(t, f"kernel argument {param_name(arg)}")

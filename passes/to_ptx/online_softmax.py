@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import i1
+from xdsl.dialects.builtin import i1, i64
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
@@ -191,4 +191,33 @@ def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
     _new_acc(kl, op.result, t, values)
 
 
-__all__ = ["lower_acc_exp", "lower_acc_mask", "lower_acc_rescale", "lower_acc_row_div", "lower_acc_row_max", "lower_acc_row_sum", "lower_rows_fill"]
+def lower_rows_lse(kl: KernelLowering, op: tc.RowsLseOp) -> None:
+    """(m + lg2 l) ln 2 per row: lg2.approx of 0 is -inf, so a row that saw no key is -inf."""
+    b = kl.b
+    ln2 = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(math.log(2.0)), comment="log-sum-exp: (m + log2 l) ln 2")
+    out = []
+    for half in (0, 1):
+        lg = b.val(ptx.Lg2Op, [kl.rows[op.sum][half]], f32, type="approx.f32")
+        out.append(b.val(ptx.MulOp, [b.val(ptx.AddOp, [kl.rows[op.max][half], lg], f32, type="f32"), ln2], f32, type="f32"))
+    kl.rows[op.result] = (out[0], out[1])
+
+
+def lower_rows_store(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
+    """Thread 4g of warp w (the quad's first) writes rows 16w + g and 16w + g + 8."""
+    b = kl.b
+    t = op.dst.type
+    pitch = tc.matrix_strides(t, "the rows' memref")[0] * 4  # type: ignore[arg-type]
+    lane = b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
+    row = b.val(ptx.AddOp, [b.val(ptx.ShlOp, [kl.warp], type="b32", imm=4), b.val(ptx.ShrOp, [lane], type="u32", imm=2)], type="u32")
+    first = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
+    skip = b.if_(first, "rows_stored")
+    at = b.val(ptx.AddOp, [kl.globals_[op.dst], b.val(ptx.MulWideOp, [row], i64, type="u32", imm=pitch)], i64, type="u64",
+               comment="one f32 a row, by the quad's first thread")
+    for half in (0, 1):
+        b.emit(ptx.StOp, [at, kl.rows[op.rows][half]], space="global", type="f32", vec=1, offset=8 * half * pitch)
+    b.emit(ptx.LabelOp, label=skip)
+
+
+
+__all__ = ["lower_acc_exp", "lower_acc_mask", "lower_acc_rescale", "lower_acc_row_div", "lower_acc_row_max", "lower_acc_row_sum",
+           "lower_rows_fill", "lower_rows_lse", "lower_rows_store"]
