@@ -13,9 +13,9 @@ log2 units of scale x S: m is a maximum of s c with c = scale x log2 e) go
     %o  = tc.acc_row_div %o2, %l                o = o2 / l
 
 with m starting at -inf (`tc.rows_fill -inf`) and l at 0. A row that has seen only -inf
-scores (every key masked) keeps m = -inf: its exponentials are 0 (not exp2(-inf + inf) =
-NaN), its rescale factor 1, and its final O is 0 where l is 0 (docs/attention.md defines
-that row's O as 0).
+scores (every key masked) keeps m = -inf, read as 0 by the exponentials: its p are 0 (not
+exp2(-inf + inf) = NaN), its carry factor exp2(-inf - 0) is 0 on an O and an l that are 0
+already, and its final O is 0 where l is 0 (docs/attention.md defines that row's O as 0).
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ class AccExpOp(IRDLOperation):
 class AccRowSumOp(IRDLOperation):
     """``%l1 = tc.acc_row_sum %p, %l0, %m0, %m1 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``:
     l0 x exp2(m0 - m1) + each row's sum of p (the running sum carried to the new maximum);
-    the factor is 1 where m0 = m1 (-inf included)."""
+    the factor is 1 where m0 = m1 is finite, 0 where m1 is still -inf (l0 is 0 there)."""
 
     name = "tc.acc_row_sum"
     ROWS: ClassVar = VarConstraint("ROWS", base(RowsType))
@@ -178,7 +178,7 @@ class AccRowSumOp(IRDLOperation):
 class AccRescaleOp(IRDLOperation):
     """``%o1 = tc.acc_rescale %o0, %m0, %m1 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``: each
     row of o0 times exp2(m0 - m1), the output so far carried to the new maximum (1 where
-    m0 = m1, -inf included)."""
+    m0 = m1 is finite, 0 where m1 is still -inf: o0 is 0 there)."""
 
     name = "tc.acc_rescale"
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
