@@ -50,21 +50,22 @@ def main() -> int:
         run("attention_p_in_registers.mlir", what)
     wgmma.a_from_accumulator = right
     run("attention_tile.mlir", "as lowered")
+    lanes = softmax.QUAD_LANES
     softmax.QUAD_LANES = (1,)
     run("attention_tile.mlir", "rows reduced over two lanes")
-    softmax.QUAD_LANES = lanes = online.QUAD_LANES
+    softmax.QUAD_LANES = lanes
     run("attention_online.mlir", "as lowered")
-    online.QUAD_LANES = (1,)
+    softmax.QUAD_LANES = (1,)  # the online softmax reduces its rows with softmax.quad_reduce
     run("attention_online.mlir", "running max and sum over two lanes")
-    online.QUAD_LANES = lanes
-    halves, rescale = online._halves, LOWERINGS[tc.AccRescaleOp]
+    softmax.QUAD_LANES = lanes
+    halves, rescale = online.row_registers, LOWERINGS[tc.AccRescaleOp]
 
     def swapped_rescale(kl, op) -> None:  # O's row g carried by row g + 8's factor, and back
-        online._halves = lambda t: tuple(reversed(halves(t)))  # type: ignore[assignment]
+        online.row_registers = lambda t: tuple(reversed(halves(t)))  # type: ignore[assignment]
         try:
             rescale(kl, op)
         finally:
-            online._halves = halves
+            online.row_registers = halves
 
     LOWERINGS[tc.AccRescaleOp] = swapped_rescale  # type: ignore[index]
     run("attention_online.mlir", "O rescaled by the other row's factor")

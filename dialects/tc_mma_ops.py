@@ -7,7 +7,7 @@ import math
 from typing import ClassVar
 
 from xdsl.dialects.builtin import FloatAttr, Float32Type, UnitAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -133,6 +133,26 @@ class WgmmaOp(IRDLOperation):
         _check_acc_consumed(self, self.acc)
 
 
+def check_single_tile_f32(op: Operation, *accs: Attribute) -> None:
+    """The rules of the ops on attention's accumulators (tc.acc_softmax, the online
+    softmax's: dialects/tc_rows_ops.py): sm_90a, a single-tile kernel, f32 accumulators of
+    64 rows (one warpgroup's wgmma fragment)."""
+    _check_target(op, Arch.SM90A)
+    if in_gemm_kernel(op):
+        raise VerifyException(f"{op.name} is for single-tile kernels")
+    for acc in accs:
+        assert isinstance(acc, AccType)
+        if acc.dtype != "f32" or acc.m != 64:
+            raise VerifyException(f"{op.name} works on a wgmma accumulator of 64 rows in f32, not {acc.m}x{acc.n}x{acc.dtype}")
+
+
+def check_softmax_scale(scale: FloatAttr) -> None:
+    """A softmax's scale: a finite number above 0."""
+    value = scale.value.data
+    if not (math.isfinite(value) and value > 0):
+        raise VerifyException(f"the softmax scale is a finite number above 0, not {value}")
+
+
 @irdl_op_definition
 class AccSoftmaxOp(IRDLOperation):
     """``%p = tc.acc_softmax %s scale 0.125 : !tc.acc<64x64xf32>`` (sm_90a): the softmax of
@@ -152,16 +172,8 @@ class AccSoftmaxOp(IRDLOperation):
         super().__init__(operands=[acc], result_types=[acc.type], properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        acc = self.acc.type
-        assert isinstance(acc, AccType)
-        _check_target(self, Arch.SM90A)
-        if in_gemm_kernel(self):
-            raise VerifyException("tc.acc_softmax is for single-tile kernels")
-        if acc.dtype != "f32" or acc.m != 64:
-            raise VerifyException(f"tc.acc_softmax works on a wgmma accumulator of 64 rows in f32, not {acc.m}x{acc.n}x{acc.dtype}")
-        value = self.scale.value.data
-        if not (math.isfinite(value) and value > 0):
-            raise VerifyException(f"the softmax scale is a finite number above 0, not {value}")
+        check_single_tile_f32(self, self.acc.type)
+        check_softmax_scale(self.scale)
 
 
 @irdl_op_definition

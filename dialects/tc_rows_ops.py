@@ -23,9 +23,9 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr, MemRefType
-from xdsl.ir import Attribute, Operation, SSAValue
 from typing import ClassVar
 
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation, ParsePropInAttrDict, VarConstraint, base, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def,
 )
@@ -33,32 +33,13 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_kernel import in_gemm_kernel, kernel_target
+from lower_tc.dialects.tc_kernel import _check_target
+from lower_tc.dialects.tc_mma_ops import check_single_tile_f32, check_softmax_scale
 from lower_tc.dialects.tc_types import AccType, RowsType, _memref_shape, dtype_name, matrix_strides
 from lower_tc.layout.targets import Arch
 
 #: The largest finite f32.
 F32_MAX = 3.4028234663852886e38
-
-
-def _single_tile_f32(op: Operation, *accs: Attribute) -> None:
-    """The rules every op here shares: sm_90a, a single-tile kernel, f32 accumulators of
-    64 rows (one warpgroup's wgmma fragment)."""
-    arch = kernel_target(op)
-    if arch is not None and arch is not Arch.SM90A:
-        raise VerifyException(f"{op.name} works on wgmma's register accumulators: sm_90a, not {arch.value}")
-    if in_gemm_kernel(op):
-        raise VerifyException(f"{op.name} is for single-tile kernels")
-    for acc in accs:
-        assert isinstance(acc, AccType)
-        if acc.dtype != "f32" or acc.m != 64:
-            raise VerifyException(f"{op.name} works on a wgmma accumulator of 64 rows in f32, not {acc.m}x{acc.n}x{acc.dtype}")
-
-
-def _check_scale(scale: FloatAttr) -> None:
-    value = scale.value.data
-    if not (math.isfinite(value) and value > 0):
-        raise VerifyException(f"the softmax scale is a finite number above 0, not {value}")
 
 
 @irdl_op_definition
@@ -102,9 +83,7 @@ class RowsFillOp(IRDLOperation):
         value = self.value.value.data
         if math.isnan(value) or value == math.inf:
             raise VerifyException(f"tc.rows_fill fills with -inf or a finite number, not {value}")
-        arch = kernel_target(self)
-        if arch is not None and arch is not Arch.SM90A:
-            raise VerifyException(f"tc.rows_fill makes wgmma's per-row registers: sm_90a, not {arch.value}")
+        _check_target(self, Arch.SM90A)
 
 
 @irdl_op_definition
@@ -125,8 +104,8 @@ class AccRowMaxOp(IRDLOperation):
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        _single_tile_f32(self, self.acc.type)
-        _check_scale(self.scale)
+        check_single_tile_f32(self, self.acc.type)
+        check_softmax_scale(self.scale)
 
 
 @irdl_op_definition
@@ -148,8 +127,8 @@ class AccExpOp(IRDLOperation):
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        _single_tile_f32(self, self.acc.type)
-        _check_scale(self.scale)
+        check_single_tile_f32(self, self.acc.type)
+        check_softmax_scale(self.scale)
 
 
 @irdl_op_definition
@@ -171,7 +150,7 @@ class AccRowSumOp(IRDLOperation):
         super().__init__(operands=[acc, total, old_max, new_max], result_types=[total.type])
 
     def verify_(self) -> None:
-        _single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type)
 
 
 @irdl_op_definition
@@ -193,7 +172,7 @@ class AccRescaleOp(IRDLOperation):
         super().__init__(operands=[acc, old_max, new_max], result_types=[acc.type])
 
     def verify_(self) -> None:
-        _single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type)
 
 
 @irdl_op_definition
@@ -212,7 +191,7 @@ class AccRowDivOp(IRDLOperation):
         super().__init__(operands=[acc, rows], result_types=[acc.type])
 
     def verify_(self) -> None:
-        _single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type)
 
 
 #: The largest magnitude of a mask's positions and offsets: they are 32-bit PTX immediates.
@@ -255,7 +234,7 @@ class AccMaskOp(IRDLOperation):
         return get(self.first_query), get(self.first_key), get(self.keys), get(self.causal)  # type: ignore[return-value]
 
     def verify_(self) -> None:
-        _single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type)
         first_query, first_key, keys, causal = self.mask
         if keys is None and causal is None:
             raise VerifyException("tc.acc_mask masks nothing: give keys (the keys' count) or causal (the offset), or both")
@@ -283,7 +262,7 @@ class RowsLseOp(IRDLOperation):
         super().__init__(operands=[maximum, total], result_types=[maximum.type])
 
     def verify_(self) -> None:
-        _single_tile_f32(self)
+        check_single_tile_f32(self)
 
 
 @irdl_op_definition
@@ -297,7 +276,7 @@ class RowsStoreOp(IRDLOperation):
     assembly_format = "$rows `to` $dst attr-dict `:` type($rows) `,` type($dst)"
 
     def verify_(self) -> None:
-        _single_tile_f32(self)
+        check_single_tile_f32(self)
         shape = _memref_shape(self.dst.type, "the rows' memref")
         if shape != (self.rows.type.m, 1):  # type: ignore[attr-defined]
             raise VerifyException(f"tc.rows_store writes a {self.rows.type.m} x 1 column, not {shape[0]}x{shape[1]}")  # type: ignore[attr-defined]

@@ -75,6 +75,18 @@ class GemmOption:
             ok = (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
         return None if ok else f"{self.name} is {self.allowed}, not {shown}"
 
+    def python_problem(self, value: object) -> str | None:
+        """Why a Python value (lower_tc.matmul's `options`) is not one this option takes:
+        its type, then its range; or None."""
+        if self.kind is OptionKind.FLAG:
+            return None if isinstance(value, bool) else f"{self.name} is {self.what}"
+        if self.kind is OptionKind.NAME:
+            if not isinstance(value, str):
+                return f"{self.name} is {self.what}"
+        elif isinstance(value, bool) or not isinstance(value, int):
+            return f"{self.name} is {self.what}"
+        return self.value_problem(value, repr(value))  # type: ignore[arg-type]
+
     def from_attr(self, attr: Attribute) -> str | int | bool | None:
         """The value an attr-dict entry gives (a string, a non-boolean integer, true or
         false), or None where it is of the wrong type."""

@@ -91,6 +91,10 @@ class GemmConfig:
     def threads(self) -> int:
         return 128 * self.warpgroups
 
+    def tiles(self, m: int, n: int, batch: int = 1) -> int:
+        """The BM x BN tiles of an M x N GEMM (of each of `batch` matrices: all of them)."""
+        return batch * -(-m // self.bm) * -(-n // self.bn)
+
     def stage_bytes(self, a: str, b: str) -> int:
         """Shared memory of one stage: an A tile and a B tile."""
         return (self.bm * self.bk * element_type(a).bits + self.bn * self.bk * element_type(b).bits) // 8

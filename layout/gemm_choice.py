@@ -81,7 +81,7 @@ def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, 
     fill half the SMs or more; else the largest S whose CTAs still run at once (one wave:
     through a cluster, `Machine.max_clusters` of them; through global memory, the SMs), and
     half of it, each where K and shared memory allow."""
-    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    tiles = config.tiles(m, n, batch)
     if 2 * tiles > machine.sms:
         return ()
     if reduce == "global":
@@ -104,7 +104,7 @@ def unsplit_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, 
     CTAs, where K allows. Not beyond UNSPLIT_MAX_WAVES waves: there the last wave is a
     small share of the time, and the persistent kernel (which a split one cannot be) won
     or tied on every such shape measured (docs/results/tune_unsplit_h100.md)."""
-    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    tiles = config.tiles(m, n, batch)
     last = tiles % machine.sms
     if tiles <= machine.sms or last == 0 or tiles > UNSPLIT_MAX_WAVES * machine.sms:
         return ()
@@ -169,7 +169,7 @@ def prefer_persistent(m: int, n: int, config: GemmConfig, batch: int = 1, machin
     than one wave, so each CTA's next tile's loads overlap its last one's epilogue. With at
     most one wave there is nothing to overlap, and a plain grid starts sooner (measured on
     the suite: bench/gemm_tune_suite.py)."""
-    return batch * -(-m // config.bm) * -(-n // config.bn) > machine.sms
+    return config.tiles(m, n, batch) > machine.sms
 
 
 def _round_up(x: int, to: int) -> int:

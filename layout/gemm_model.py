@@ -121,7 +121,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     the other tiles' S CTAs in waves after them (`_hybrid`)."""
     if unsplit:
         return _hybrid(m, n, k, config, a, b, d, batch, machine, split_k, unsplit)
-    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    tiles = config.tiles(m, n, batch)
     ctas = tiles * split_k
     split_global = split_k > 1 and reduce == "global"
     # a split-K cluster's CTAs share a GPC, so fewer than sms / S clusters run at once
@@ -140,11 +140,17 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
     moved = batch * ((m * k * size(a) + k * n * size(b)) / bandwidth + m * n * size(d) / machine.hbm_bytes_per_s)
     if split_global:
-        reduction = machine.global_split_overhead_s + split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
+        reduction = _global_reduction_s(machine, config, split_k)
     else:
         reduction = split_k * machine.split_k_overhead_s if split_k > 1 else 0.0
     overhead = waves * (machine.wave_overhead_s + reduction)
     return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead)
+
+
+def _global_reduction_s(machine: Machine, config: GemmConfig, split_k: int) -> float:
+    """A global split's extra per wave: its fixed cost and the last CTA's read of the S
+    partial tiles (f32)."""
+    return machine.global_split_overhead_s + split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
 
 
 def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, batch: int, machine: Machine,
@@ -152,16 +158,17 @@ def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, 
     """`estimate` of a grid whose first `unsplit` tiles take a CTA each and whose other
     tiles take `split_k` CTAs each, through global memory: the unsplit tiles' waves, then
     the split CTAs' waves, each as long as the longest rank's share of K."""
-    tiles = batch * -(-m // config.bm) * -(-n // config.bn)
+    tiles = config.tiles(m, n, batch)
     split = (tiles - unsplit) * split_k
-    whole = unsplit_waves = -(-unsplit // machine.sms)
+    unsplit_waves = -(-unsplit // machine.sms)
     split_waves = -(-split // machine.sms)
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
-    k_steps = -(-(-(-k // config.bk)) // split_k)
-    tile_s = 2.0 * config.bm * config.bn / (per_sm * tile_efficiency(config))
-    compute = whole * tile_s * k + split_waves * tile_s * k_steps * config.bk
+    k_tiles = -(-k // config.bk)
+    k_steps = -(-k_tiles // split_k)  # the longest rank's
+    tile_s = 2.0 * config.bm * config.bn / (per_sm * tile_efficiency(config))  # a tile's time per unit of K
+    compute = unsplit_waves * tile_s * k + split_waves * tile_s * k_steps * config.bk
     unsplit_only = estimate(m, n, k, config, a, b, d, batch, machine)  # the same bytes from HBM, at full occupancy
-    reduction = machine.global_split_overhead_s + split_k * config.bm * config.bn * 4 / machine.partial_bytes_per_s
+    reduction = _global_reduction_s(machine, config, split_k)
     overhead = unsplit_waves * machine.wave_overhead_s + split_waves * (machine.wave_overhead_s + reduction + machine.unsplit_split_wave_s)
     return Estimate(unsplit + split, unsplit_waves + split_waves, compute, unsplit_only.memory_s,
                     max(compute, unsplit_only.memory_s) + overhead)

@@ -36,7 +36,7 @@ func.func @blackwell(%O: memref<64x64xf32>) attributes {tc.target = "sm_100a"} {
   %m = tc.rows_fill -inf : !tc.rows<64xf32>
   func.return
 }
-// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_fill makes wgmma's per-row registers: sm_90a, not sm_100a{{$}}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_fill needs target sm_90a, but the kernel targets sm_100a{{$}}
 
 // -----
 

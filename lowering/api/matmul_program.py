@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME, GemmOption, OptionKind
+from lower_tc.dialects.tc_schedule import GEMM_OPTIONS, OPTIONS_BY_NAME
 from lower_tc.layout.split_k import split_k_range_problem
 
 #: MLIR's spelling of each element type lower-tc names.
@@ -87,7 +87,7 @@ def option_text(options: Mapping[str, object]) -> str:
         if name not in options or options[name] is None:
             continue
         value = options[name]
-        why = _value_problem(OPTIONS_BY_NAME[name], value)
+        why = OPTIONS_BY_NAME[name].python_problem(value)
         if why:
             raise ValueError(f"{name}={value!r}: {why}")
         if isinstance(value, bool):
@@ -97,24 +97,13 @@ def option_text(options: Mapping[str, object]) -> str:
         else:
             text = str(value)
         entries.append(f"{name} = {text}")
-    split_k = options.get("split_k")
-    if isinstance(split_k, int) and not isinstance(split_k, bool):
+    split_k = options.get("split_k")  # an int by now: its type was checked above
+    if split_k is not None:
         why = split_k_range_problem(split_k, str(options.get("reduce") or "cluster"))
         if why:
             raise ValueError(f"split_k={split_k!r}: {why}")
     return ", ".join(entries)
 
-
-def _value_problem(option: GemmOption, value: object) -> str | None:
-    """Why a Python value is not one `option` takes (its type, then its range), or None."""
-    if option.kind is OptionKind.FLAG:
-        return None if isinstance(value, bool) else f"{option.name} is {option.what}"
-    if option.kind is OptionKind.NAME:
-        if not isinstance(value, str):
-            return f"{option.name} is {option.what}"
-    elif isinstance(value, bool) or not isinstance(value, int):
-        return f"{option.name} is {option.what}"
-    return option.value_problem(value, repr(value))  # type: ignore[arg-type]
 
 
 def matmul_program(

@@ -44,7 +44,7 @@ def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, re
         error_at(mm, why)
     if unsplit:
         m, n = walk_sizes(mm)
-        tiles = None if m is None or n is None else (mm.batch or 1) * -(-m // config.bm) * -(-n // config.bn)
+        tiles = None if m is None or n is None else config.tiles(m, n, mm.batch or 1)
         why = unsplit_problem(unsplit, split_k, reduce, tiles)
         if why:
             error_at(mm, why)

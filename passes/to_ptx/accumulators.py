@@ -34,12 +34,18 @@ def wgmma_regs_type(t: tc.AccType) -> ptx.RegsType:
     return ptx.RegsType(t.n // 2, f32 if t.dtype == "f32" else i32)
 
 
-def fragment_base(kl: KernelLowering, gbase: SSAValue, n: int, eb: int) -> SSAValue:
-    """Address of D[16w + g][2q] for this thread (w warp, g = lane / 4, q = lane % 4)."""
+def fragment_row(kl: KernelLowering) -> SSAValue:
+    """The thread's first row of an m64 accumulator fragment, 16w + g (w warp, g = lane / 4);
+    its second is 8 below."""
     lane = kl.b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
     g = kl.b.val(ptx.ShrOp, [lane], type="u32", imm=2)
     w16 = kl.b.val(ptx.ShlOp, [kl.warp], type="b32", imm=4)
-    row = kl.b.val(ptx.AddOp, [w16, g], type="u32")
+    return kl.b.val(ptx.AddOp, [w16, g], type="u32")
+
+
+def fragment_base(kl: KernelLowering, gbase: SSAValue, n: int, eb: int) -> SSAValue:
+    """Address of D[16w + g][2q] for this thread (w warp, g = lane / 4, q = lane % 4)."""
+    row = fragment_row(kl)
     q = kl.b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)
     q2 = kl.b.val(ptx.ShlOp, [q], type="b32", imm=1)
     rown = kl.b.val(ptx.MulLoOp, [row], type="u32", imm=n)

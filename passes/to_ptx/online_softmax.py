@@ -20,24 +20,12 @@ from xdsl.dialects.builtin import i1, i64
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.passes.to_ptx.accumulators import wgmma_acc, wgmma_regs_type
+from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.kernel import KernelLowering
-from lower_tc.passes.to_ptx.softmax import QUAD_LANES, f32_immediate
+from lower_tc.passes.to_ptx.softmax import f32_immediate, quad_reduce, row_registers
 from lower_tc.passes.to_ptx.values import Acc, f32
 
 NEG_INF = f32_immediate(-math.inf)
-
-
-def _halves(t: tc.AccType) -> tuple[list[int], list[int]]:
-    """The accumulator registers of the thread's two rows (g, then g + 8)."""
-    regs = range(t.n // 2)
-    return [i for i in regs if (i % 4) // 2 == 0], [i for i in regs if (i % 4) // 2 == 1]
-
-
-def _quad(kl: KernelLowering, x: SSAValue, op: type) -> SSAValue:
-    for lane in QUAD_LANES:
-        x = kl.b.val(op, [x, kl.b.val(ptx.ShflBflyOp, [x], f32, lane_mask=lane)], f32, type="f32")
-    return x
 
 
 def _scale(kl: KernelLowering, scale: float, what: str) -> SSAValue:
@@ -78,11 +66,11 @@ def lower_acc_row_max(kl: KernelLowering, op: tc.AccRowMaxOp) -> None:
     t, regs = _acc_values(kl, op, op.acc)
     c = _scale(kl, op.scale.value.data, "the running maximum of each row")
     out = []
-    for half, index in enumerate(_halves(t)):
+    for half, index in enumerate(row_registers(t)):
         top = b.val(ptx.RegOfOp, [regs], f32, regs=index[0])
         for i in index[1:]:
             top = b.val(ptx.MaxOp, [top, b.val(ptx.RegOfOp, [regs], f32, regs=i)], f32, type="f32")
-        top = b.val(ptx.MulOp, [_quad(kl, top, ptx.MaxOp), c], f32, type="f32")
+        top = b.val(ptx.MulOp, [quad_reduce(kl, top, ptx.MaxOp), c], f32, type="f32")
         out.append(b.val(ptx.MaxOp, [kl.rows[op.rows][half], top], f32, type="f32"))
     kl.rows[op.result] = (out[0], out[1])
 
@@ -92,7 +80,7 @@ def lower_acc_exp(kl: KernelLowering, op: tc.AccExpOp) -> None:
     t, regs = _acc_values(kl, op, op.acc)
     c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum")
     values: dict[int, SSAValue] = {}
-    for half, index in enumerate(_halves(t)):
+    for half, index in enumerate(row_registers(t)):
         m = _finite(kl, kl.rows[op.rows][half])
         for i in index:
             x = b.val(ptx.SubOp, [b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), c], f32, type="f32"), m], f32, type="f32")
@@ -110,12 +98,12 @@ def lower_acc_row_sum(kl: KernelLowering, op: tc.AccRowSumOp) -> None:
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     out = []
-    for half, index in enumerate(_halves(t)):
+    for half, index in enumerate(row_registers(t)):
         total = b.val(ptx.RegOfOp, [regs], f32, regs=index[0])
         for n, i in enumerate(index[1:]):
             total = b.val(ptx.AddOp, [total, b.val(ptx.RegOfOp, [regs], f32, regs=i)], f32, type="f32",
                           comment="the running sum of each row: carried to the new maximum, this block's added" if half == n == 0 else None)
-        total = _quad(kl, total, ptx.AddOp)
+        total = quad_reduce(kl, total, ptx.AddOp)
         carried = b.val(ptx.MulOp, [kl.rows[op.sum][half], _factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half])],
                         f32, type="f32")
         out.append(b.val(ptx.AddOp, [carried, total], f32, type="f32"))
@@ -126,7 +114,7 @@ def lower_acc_rescale(kl: KernelLowering, op: tc.AccRescaleOp) -> None:
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     values: dict[int, SSAValue] = {}
-    for half, index in enumerate(_halves(t)):
+    for half, index in enumerate(row_registers(t)):
         factor = _factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half],
                          "O carried to the new maximum: times exp2(old - new)" if half == 0 else None)
         for i in index:
@@ -138,7 +126,7 @@ def lower_acc_row_div(kl: KernelLowering, op: tc.AccRowDivOp) -> None:
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     values: dict[int, SSAValue] = {}
-    for half, index in enumerate(_halves(t)):
+    for half, index in enumerate(row_registers(t)):
         l = kl.rows[op.rows][half]
         # rcp.approx.ftz (rcp.rn is a subroutine call, which serializes wgmma: softmax.py)
         inverse = b.val(ptx.RcpOp, [l], f32, type="approx.ftz.f32", comment="each row over its sum; 0 where the sum is 0" if half == 0 else None)
@@ -162,9 +150,7 @@ def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     first_query, first_key, keys, causal = op.mask
-    lane = b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
-    g = b.val(ptx.ShrOp, [lane], type="u32", imm=2)
-    row0 = b.val(ptx.AddOp, [b.val(ptx.ShlOp, [kl.warp], type="b32", imm=4), g], type="u32")
+    row0 = fragment_row(kl)
     q2 = b.val(ptx.ShlOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], type="b32", imm=1,
                comment=f"mask: queries from {first_query}, keys from {first_key}"
                        + (f", keys < {keys}" if keys is not None else "") + (f", key <= query + {causal}" if causal is not None else ""))
@@ -207,8 +193,7 @@ def lower_rows_store(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
     b = kl.b
     t = op.dst.type
     pitch = tc.matrix_strides(t, "the rows' memref")[0] * 4  # type: ignore[arg-type]
-    lane = b.val(ptx.AndOp, [kl.tid], type="b32", imm=31)
-    row = b.val(ptx.AddOp, [b.val(ptx.ShlOp, [kl.warp], type="b32", imm=4), b.val(ptx.ShrOp, [lane], type="u32", imm=2)], type="u32")
+    row = fragment_row(kl)
     first = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
     skip = b.if_(first, "rows_stored")
     at = b.val(ptx.AddOp, [kl.globals_[op.dst], b.val(ptx.MulWideOp, [row], i64, type="u32", imm=pitch)], i64, type="u64",

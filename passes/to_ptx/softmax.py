@@ -32,7 +32,15 @@ def f32_immediate(value: float) -> str:
     return "0f" + struct.pack(">f", value).hex().upper()
 
 
-def _quad_reduce(kl: KernelLowering, x: SSAValue, op: type) -> SSAValue:
+def row_registers(t: tc.AccType) -> tuple[list[int], list[int]]:
+    """The accumulator registers of the thread's two rows: 16w + g ((i % 4) // 2 = 0),
+    then 16w + g + 8."""
+    regs = range(t.n // 2)
+    return [i for i in regs if (i % 4) // 2 == 0], [i for i in regs if (i % 4) // 2 == 1]
+
+
+def quad_reduce(kl: KernelLowering, x: SSAValue, op: type) -> SSAValue:
+    """x reduced with `op` across the thread's quad (every lane ends with the row's value)."""
     for lane in QUAD_LANES:
         other = kl.b.val(ptx.ShflBflyOp, [x], f32, lane_mask=lane)
         x = kl.b.val(op, [x, other], f32, type="f32")
@@ -49,13 +57,12 @@ def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
     c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
               comment=f"softmax of each row of {scale:g} x S: exp2 of (s - max) x {scale:g} x log2 e")
     out = b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t))
-    for half in (0, 1):  # rows g and g + 8 of the thread's warp
-        index = [i for i in range(t.n // 2) if (i % 4) // 2 == half]
+    for index in row_registers(t):  # rows g and g + 8 of the thread's warp
         values = [b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in index]
         top = values[0]
         for v in values[1:]:
             top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
-        top = _quad_reduce(kl, top, ptx.MaxOp)
+        top = quad_reduce(kl, top, ptx.MaxOp)
         top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
         exps = []
         for v in values:
@@ -64,7 +71,7 @@ def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
         total = exps[0]
         for e in exps[1:]:
             total = b.val(ptx.AddOp, [total, e], f32, type="f32")
-        total = _quad_reduce(kl, total, ptx.AddOp)
+        total = quad_reduce(kl, total, ptx.AddOp)
         inverse = b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")  # MUFU.RCP: rcp.rn is a subroutine call, which serializes wgmma
         for i, e in zip(index, exps):
             p = b.val(ptx.MulOp, [e, inverse], f32, type="f32")
@@ -72,4 +79,4 @@ def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
     kl.accs[op.result] = Acc(t, "zero", regs=out, origin=op.result)  # its registers are set: init is not read
 
 
-__all__ = ["QUAD_LANES", "f32_immediate", "lower_acc_softmax"]
+__all__ = ["QUAD_LANES", "f32_immediate", "lower_acc_softmax", "quad_reduce", "row_registers"]
