@@ -231,3 +231,16 @@ def test_the_mask_refuses_what_it_cannot_compare(props: str, why: str) -> None:
     with pytest.raises(lower_tc.CompileError) as err:
         lower_tc.run_passes(lower_tc.parse(text, "f.mlir"), lower_tc.default_pipeline())
     assert why in str(err.value) and str(err.value).startswith("f.mlir:3:"), str(err.value)
+
+
+def test_a_fill_built_in_python_is_checked_too() -> None:
+    """The parser refuses a fill past f32 at its token; an op built in Python with +inf or
+    NaN is refused by the verifier."""
+    from xdsl.utils.exceptions import VerifyException
+
+    from lower_tc.dialects import tc
+
+    for value in (math.inf, math.nan):
+        with pytest.raises(VerifyException, match="tc.rows_fill fills with -inf or a finite number"):
+            tc.RowsFillOp(value).verify()
+    tc.RowsFillOp(-math.inf).verify()

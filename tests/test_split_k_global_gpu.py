@@ -18,7 +18,7 @@ import pytest
 
 import lower_tc
 from test_callable_gpu import _id, check, operand, poisoned
-from test_split_k_gpu import CASES, K, M, N, run, run_configured
+from test_split_k_gpu import CASES, K, M, N, run, run_configured, same_bits_in_a_row
 
 pytestmark = pytest.mark.gpu
 
@@ -91,15 +91,7 @@ def test_launches_in_a_row_give_the_same_bits(torch, options) -> None:
     """The partials are summed in rank order whichever CTA comes last, and each launch
     leaves the counters at zero for the next (one that did not would leave D poisoned):
     four launches on the same workspace give the same bits (f32 D: every bit shows)."""
-    a, b = operand(torch, 256, 16384, "bf16", True, 71), operand(torch, 16384, 384, "bf16", False, 72)
-    first = poisoned(torch, (256, 384), "f32")
-    lower_tc.matmul(a, b, first, **options, **GLOBAL)
-    for _ in range(3):
-        again = poisoned(torch, (256, 384), "f32")
-        lower_tc.matmul(a, b, again, **options, **GLOBAL)
-        torch.cuda.synchronize()
-        assert torch.equal(first.view(torch.int32), again.view(torch.int32))
-    check(torch, first, a, b, "bf16", "f32", "f32")
+    same_bits_in_a_row(torch, 256, 384, 16384, 71, **options, **GLOBAL)
 
 
 def test_each_stream_has_its_own_workspace(torch) -> None:
@@ -157,13 +149,4 @@ def test_unsplit_the_shapes_it_is_for(torch, m, n, k, config, split_k, unsplit) 
 
 
 def test_unsplit_launches_in_a_row_give_the_same_bits(torch) -> None:
-    a, b = operand(torch, 300, 4096, "bf16", True, 99), operand(torch, 4096, 520, "bf16", False, 100)
-    options = dict(config=(64, 128, 64, 4), split_k=5, unsplit=12, **GLOBAL)
-    first = poisoned(torch, (300, 520), "f32")
-    lower_tc.matmul(a, b, first, **options)
-    for _ in range(3):
-        again = poisoned(torch, (300, 520), "f32")
-        lower_tc.matmul(a, b, again, **options)
-        torch.cuda.synchronize()
-        assert torch.equal(first.view(torch.int32), again.view(torch.int32))
-    check(torch, first, a, b, "bf16", "f32", "f32")
+    same_bits_in_a_row(torch, 300, 520, 4096, 99, config=(64, 128, 64, 4), split_k=5, unsplit=12, **GLOBAL)

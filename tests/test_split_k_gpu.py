@@ -146,11 +146,18 @@ def test_the_shapes_split_k_is_for(torch, case, m, n, k, config, split_k) -> Non
 def test_two_runs_give_the_same_bits(torch, options) -> None:
     """The partials are summed in rank order whichever CTA finishes first: D's bits are the
     same from run to run (f32 D: every bit of the sum shows)."""
-    a, b = operand(torch, 256, 16384, "bf16", True, 71), operand(torch, 16384, 384, "bf16", False, 72)
-    first = poisoned(torch, (256, 384), "f32")
+    same_bits_in_a_row(torch, 256, 384, 16384, 71, **options)
+
+
+def same_bits_in_a_row(torch, m: int, n: int, k: int, seed: int, **options) -> None:
+    """Four launches of lower_tc.matmul with `options` on the same bf16 inputs (A row-major,
+    B column-major) give an f32 D of the same bits, each poisoned before, the first checked
+    against float64."""
+    a, b = operand(torch, m, k, "bf16", True, seed), operand(torch, k, n, "bf16", False, seed + 1)
+    first = poisoned(torch, (m, n), "f32")
     lower_tc.matmul(a, b, first, **options)
     for _ in range(3):
-        again = poisoned(torch, (256, 384), "f32")
+        again = poisoned(torch, (m, n), "f32")
         lower_tc.matmul(a, b, again, **options)
         torch.cuda.synchronize()
         assert torch.equal(first.view(torch.int32), again.view(torch.int32))
