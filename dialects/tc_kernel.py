@@ -216,6 +216,23 @@ def in_gemm_kernel(op: Operation) -> bool:
     return any(o.name == "scf.for" for o in parent.regions[0].blocks[0].ops)
 
 
+def is_attention_loop(kernel: Operation | None) -> bool:
+    """Whether `kernel` is a loop-level attention kernel: its body's scf.for carries a
+    `!tc.rows` (the online softmax's running maximum or sum) beside O. Its loop is over
+    blocks of keys, not K, and every warpgroup owns 64 rows of the query block."""
+    if kernel is None or len(kernel.regions) != 1 or not kernel.regions[0].blocks:
+        return False
+    return any(
+        o.name == "scf.for" and any(getattr(a.type, "name", "") == "tc.rows" for a in o.operands)
+        for o in kernel.regions[0].blocks[0].ops
+    )
+
+
+def in_attention_loop(op: Operation) -> bool:
+    """Whether `op` is in a loop-level attention kernel (`is_attention_loop`)."""
+    return is_attention_loop(enclosing_kernel(op))
+
+
 def lost_gemm_loop(kernel: Operation | None) -> str | None:
     """Why `kernel` is a loop-level GEMM whose K loop is gone (its windows, tc.window_load
     and tc.window_store, left in a body with no scf.for, or in more than one block:

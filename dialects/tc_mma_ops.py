@@ -21,7 +21,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_valid_n
-from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_gemm_kernel, lost_gemm_loop
+from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_attention_loop, in_gemm_kernel, lost_gemm_loop
 from lower_tc.dialects.tc_types import AFragType, AccType, TileType
 from lower_tc.layout import LayoutError, Major, element_type
 from lower_tc.layout.instr_desc import InstrDescriptor
@@ -133,17 +133,29 @@ class WgmmaOp(IRDLOperation):
         _check_acc_consumed(self, self.acc)
 
 
-def check_single_tile_f32(op: Operation, *accs: Attribute) -> None:
+def check_single_tile_f32(op: Operation, *accs: Attribute, rows: tuple[Attribute, ...] = ()) -> None:
     """The rules of the ops on attention's accumulators (tc.acc_softmax, the online
-    softmax's: dialects/tc_rows_ops.py): sm_90a, a single-tile kernel, f32 accumulators of
-    64 rows (one warpgroup's wgmma fragment)."""
+    softmax's: dialects/tc_rows_ops.py): sm_90a, a single-tile kernel or an attention loop
+    (tc_kernel.is_attention_loop), f32 accumulators of 64 rows (one warpgroup's wgmma
+    fragment; in an attention loop 64, 128, 192 or 256, 64 a warpgroup), and `rows` (the
+    `!tc.rows` operands) of the accumulators' rows."""
     _check_target(op, Arch.SM90A)
-    if in_gemm_kernel(op):
-        raise VerifyException(f"{op.name} is for single-tile kernels")
+    loop = in_attention_loop(op)
+    if in_gemm_kernel(op) and not loop:
+        raise VerifyException(f"{op.name} is for single-tile kernels and attention loops (whose scf.for carries a !tc.rows)")
+    allowed = (64, 128, 192, 256) if loop else (64,)
     for acc in accs:
         assert isinstance(acc, AccType)
-        if acc.dtype != "f32" or acc.m != 64:
-            raise VerifyException(f"{op.name} works on a wgmma accumulator of 64 rows in f32, not {acc.m}x{acc.n}x{acc.dtype}")
+        if acc.dtype != "f32" or acc.m not in allowed:
+            where = "of 64 rows" if not loop else "of 64, 128, 192 or 256 rows"
+            raise VerifyException(f"{op.name} works on a wgmma accumulator {where} in f32, not {acc.m}x{acc.n}x{acc.dtype}")
+    want = accs[0].m if accs else None  # type: ignore[attr-defined]
+    for r in rows:
+        m = r.m  # type: ignore[attr-defined]
+        if m not in allowed:
+            raise VerifyException(f"{op.name}: a !tc.rows of {m} rows belongs in an attention loop (a single tile has 64)")
+        if want is not None and m != want:
+            raise VerifyException(f"{op.name}: the rows are {m} but the accumulator has {want} rows")
 
 
 def check_softmax_scale(scale: FloatAttr) -> None:
@@ -196,8 +208,10 @@ class AccToAOp(IRDLOperation):
         acc, frag = self.acc.type, self.result.type
         assert isinstance(acc, AccType) and isinstance(frag, AFragType)
         _check_target(self, Arch.SM90A)
-        if in_gemm_kernel(self):
-            raise VerifyException("tc.acc_to_a is for single-tile kernels (a GEMM loop's accumulators are its own)")
+        if in_gemm_kernel(self) and not in_attention_loop(self):
+            raise VerifyException("tc.acc_to_a is for single-tile kernels and attention loops (a GEMM loop's accumulators are its own)")
+        if frag.mn != 64 and not in_attention_loop(self):
+            raise VerifyException(f"an A fragment is one warpgroup's 64 rows (wgmma's M), not {frag.mn}")
         if acc.dtype != "f32":
             raise VerifyException(f"tc.acc_to_a rounds an f32 accumulator, not {acc.dtype}")
         if (acc.m, acc.n) != (frag.mn, frag.k):

@@ -22,18 +22,19 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IndexType, IntegerAttr, MemRefType
 from typing import ClassVar
 
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation, ParsePropInAttrDict, VarConstraint, base, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_kernel import _check_target
+from lower_tc.dialects.tc_kernel import _check_target, in_attention_loop
 from lower_tc.dialects.tc_mma_ops import check_single_tile_f32, check_softmax_scale
 from lower_tc.dialects.tc_types import AccType, RowsType, _memref_shape, dtype_name, matrix_strides
 from lower_tc.layout.targets import Arch
@@ -83,7 +84,7 @@ class RowsFillOp(IRDLOperation):
         value = self.value.value.data
         if math.isnan(value) or value == math.inf:
             raise VerifyException(f"tc.rows_fill fills with -inf or a finite number, not {value}")
-        _check_target(self, Arch.SM90A)
+        check_single_tile_f32(self, rows=(self.result.type,))
 
 
 @irdl_op_definition
@@ -104,7 +105,7 @@ class AccRowMaxOp(IRDLOperation):
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type, rows=(self.rows.type,))
         check_softmax_scale(self.scale)
 
 
@@ -127,7 +128,7 @@ class AccExpOp(IRDLOperation):
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type, rows=(self.rows.type,))
         check_softmax_scale(self.scale)
 
 
@@ -150,7 +151,7 @@ class AccRowSumOp(IRDLOperation):
         super().__init__(operands=[acc, total, old_max, new_max], result_types=[total.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type, rows=(self.sum.type,))
 
 
 @irdl_op_definition
@@ -172,7 +173,7 @@ class AccRescaleOp(IRDLOperation):
         super().__init__(operands=[acc, old_max, new_max], result_types=[acc.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type, rows=(self.old_max.type,))
 
 
 @irdl_op_definition
@@ -191,7 +192,7 @@ class AccRowDivOp(IRDLOperation):
         super().__init__(operands=[acc, rows], result_types=[acc.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type)
+        check_single_tile_f32(self, self.acc.type, rows=(self.rows.type,))
 
 
 #: The largest magnitude of a mask's positions and offsets: they are 32-bit PTX immediates.
@@ -211,33 +212,41 @@ class AccMaskOp(IRDLOperation):
     name = "tc.acc_mask"
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
     acc = operand_def(ACC)
+    positions = var_operand_def(IndexType())
     result = result_def(ACC)
-    first_query = prop_def(IntegerAttr[I64])
-    first_key = prop_def(IntegerAttr[I64])
+    first_query = opt_prop_def(IntegerAttr[I64])
+    first_key = opt_prop_def(IntegerAttr[I64])
     keys = opt_prop_def(IntegerAttr[I64])
     causal = opt_prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$acc attr-dict `:` type($acc)"
+    assembly_format = "$acc (`at` `(` $positions^ `)`)? attr-dict `:` type($acc)"
 
-    def __init__(self, acc: SSAValue, first_query: int, first_key: int, keys: int | None = None, causal: int | None = None):
+    def __init__(self, acc: SSAValue, first_query: int, first_key: int, keys: int | None = None, causal: int | None = None,
+                 positions: tuple[SSAValue, SSAValue] | None = None):
         props: dict[str, Attribute] = {"first_query": IntegerAttr(first_query, I64), "first_key": IntegerAttr(first_key, I64)}
         if keys is not None:
             props["keys"] = IntegerAttr(keys, I64)
         if causal is not None:
             props["causal"] = IntegerAttr(causal, I64)
-        super().__init__(operands=[acc], result_types=[acc.type], properties=props)
+        super().__init__(operands=[acc, list(positions or ())], result_types=[acc.type], properties=props)
 
     @property
     def mask(self) -> tuple[int, int, int | None, int | None]:
-        """(first query, first key, keys or None, causal offset or None)."""
+        """(first query, first key, keys or None, causal offset or None); the first query
+        and key are 0 where not given, and add to `positions` where those are given."""
         get = lambda a: None if a is None else a.value.data  # noqa: E731
-        return get(self.first_query), get(self.first_key), get(self.keys), get(self.causal)  # type: ignore[return-value]
+        return get(self.first_query) or 0, get(self.first_key) or 0, get(self.keys), get(self.causal)  # type: ignore[return-value]
 
     def verify_(self) -> None:
         check_single_tile_f32(self, self.acc.type)
         first_query, first_key, keys, causal = self.mask
         if keys is None and causal is None:
             raise VerifyException("tc.acc_mask masks nothing: give keys (the keys' count) or causal (the offset), or both")
+        if len(self.positions) not in (0, 2):
+            raise VerifyException(f"tc.acc_mask is at (query, key): two positions, not {len(self.positions)}")
+        if self.positions and not in_attention_loop(self):
+            raise VerifyException("tc.acc_mask at run-time positions is for attention loops (a single tile's are numbers: "
+                                  "first_query, first_key)")
         for what, value, low in (("first_query", first_query, 0), ("first_key", first_key, 0), ("keys", keys, 0),
                                  ("causal", causal, -MASK_LIMIT)):
             if value is not None and not low <= value <= MASK_LIMIT:
@@ -262,7 +271,7 @@ class RowsLseOp(IRDLOperation):
         super().__init__(operands=[maximum, total], result_types=[maximum.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self)
+        check_single_tile_f32(self, rows=(self.max.type,))
 
 
 @irdl_op_definition
@@ -276,7 +285,7 @@ class RowsStoreOp(IRDLOperation):
     assembly_format = "$rows `to` $dst attr-dict `:` type($rows) `,` type($dst)"
 
     def verify_(self) -> None:
-        check_single_tile_f32(self)
+        check_single_tile_f32(self, rows=(self.rows.type,))
         shape = _memref_shape(self.dst.type, "the rows' memref")
         if shape != (self.rows.type.m, 1):  # type: ignore[attr-defined]
             raise VerifyException(f"tc.rows_store writes a {self.rows.type.m} x 1 column, not {shape[0]}x{shape[1]}")  # type: ignore[attr-defined]

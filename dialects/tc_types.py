@@ -238,8 +238,9 @@ class AFragType(_Matrix, ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if len(self.shape.data) != 2:
             raise VerifyException("an A fragment is 2-d: M x K")
-        if self.mn != 64:
-            raise VerifyException(f"an A fragment is one warpgroup's 64 rows (wgmma's M), not {self.mn}")
+        if self.mn not in (64, 128, 192, 256):
+            raise VerifyException(f"an A fragment is one warpgroup's 64 rows (wgmma's M), or 128, 192, 256 in an "
+                                  f"attention loop (64 a warpgroup), not {self.mn}")
         if self.dtype not in ("bf16", "f16"):
             raise VerifyException(
                 f"an A fragment made from an accumulator is bf16 or f16, not {self.dtype} (8-bit P needs "
@@ -286,8 +287,9 @@ class RowsType(ParametrizedAttribute, TypeAttribute):
             printer.print_attribute(self.element_type)
 
     def verify(self) -> None:
-        if self.m != 64:
-            raise VerifyException(f"!tc.rows has one value per row of a wgmma accumulator's 64 rows, not {self.m}")
+        if self.m not in (64, 128, 192, 256):
+            raise VerifyException(f"!tc.rows has one value per row of a wgmma accumulator: 64 rows, or 128, 192, 256 in "
+                                  f"an attention loop (64 a warpgroup), not {self.m}")
         if self.dtype != "f32":
             raise VerifyException(f"!tc.rows holds f32, not {self.dtype}")
 

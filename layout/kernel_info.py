@@ -286,6 +286,41 @@ class GemmInfo:
 
 
 @dataclass(frozen=True)
+class AttentionInfo:
+    """A loop-level attention kernel's facts: which arguments are Q, K (as its argument:
+    keys x head dim), V and O, the softmax's scale, the mask (`causal`: query i sees key j
+    iff j <= i + causal; `keys`: the keys' count where masked; None: no such mask), and the
+    block of queries a CTA takes and of keys an iteration takes. An additive key: a reader
+    that does not know it sees a kernel it cannot check (so the version stays)."""
+
+    q: int
+    k: int
+    v: int
+    o: int
+    scale: float
+    causal: int | None = None
+    keys: int | None = None
+    block_m: int = 64
+    block_n: int = 64
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"q": self.q, "k": self.k, "v": self.v, "o": self.o, "scale": self.scale,
+                               "block_m": self.block_m, "block_n": self.block_n}
+        if self.causal is not None:
+            out["causal"] = self.causal
+        if self.keys is not None:
+            out["keys"] = self.keys
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> AttentionInfo:
+        causal, keys = d.get("causal"), d.get("keys")
+        return cls(int(d["q"]), int(d["k"]), int(d["v"]), int(d["o"]), float(d["scale"]),
+                   int(causal) if causal is not None else None, int(keys) if keys is not None else None,
+                   int(d.get("block_m", 64)), int(d.get("block_n", 64)))
+
+
+@dataclass(frozen=True)
 class WorkspaceInfo:
     """Scratch memory in global memory that the kernel needs (split-K through global
     memory, layout/split_k.py): a slot of `partial_bytes` per split CTA of the launched grid
@@ -336,6 +371,7 @@ class KernelInfo:
     gemm: GemmInfo | None = None
     cluster: tuple[int, int, int] | None = None  # CTAs per cluster (None: no cluster launch)
     workspace: WorkspaceInfo | None = None  # scratch memory the launcher passes (None: none)
+    attention: AttentionInfo | None = None  # a loop-level attention kernel's facts (None: not one)
 
     @property
     def version(self) -> int:
@@ -376,6 +412,8 @@ class KernelInfo:
             out["cluster"] = list(self.cluster)
         if self.workspace is not None:
             out["workspace"] = self.workspace.to_dict()
+        if self.attention is not None:
+            out["attention"] = self.attention.to_dict()
         return out
 
     def to_json(self) -> str:
@@ -403,6 +441,7 @@ class KernelInfo:
                 gemm=GemmInfo.from_dict(d["gemm"]) if d.get("gemm") is not None else None,
                 cluster=_triple(d["cluster"]) if d.get("cluster") is not None else None,
                 workspace=WorkspaceInfo.from_dict(d["workspace"]) if d.get("workspace") is not None else None,
+                attention=AttentionInfo.from_dict(d["attention"]) if d.get("attention") is not None else None,
             )
         except KernelInfoError:
             raise

@@ -217,7 +217,7 @@ def module_kernels(
         name = op.sym_name.data
         info = KernelInfo.from_json(op.info.data)
         source = (sources or {}).get(name)
-        program = reference_program(source) if source is not None and info.gemm is None else None
+        program = reference_program(source) if source is not None and info.gemm is None and info.attention is None else None
         place = location(source) if source is not None else location(op)
         kernels.append(CompiledKernel(name, info, shared.text, reference=program, location=place, module=shared))
     return kernels

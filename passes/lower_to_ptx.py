@@ -28,6 +28,7 @@ from lower_tc.dialects.ptx import TARGET_ATTR as PTX_TARGET_ATTR
 from lower_tc.dialects.ptx import VERSION_ATTR as PTX_VERSION_ATTR
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.pass_order import require
+from lower_tc.passes.to_ptx.attention import is_attention_kernel, lower_attention_kernel
 from lower_tc.passes.to_ptx.gemm import is_gemm_kernel, lower_gemm_kernel
 from lower_tc.passes.to_ptx import lower_kernel
 from lower_tc.passes.to_ptx.emit import param_name
@@ -59,7 +60,9 @@ class LowerToPtxPass(ModulePass):
         require(op, self.name, kernels)  # every pass before this one has done its work
         tables: list[ptx.TableOp] = []
         for k in kernels:
-            if is_gemm_kernel(k):  # a loop-level GEMM: its own, pipelined lowering
+            if is_attention_kernel(k):  # a loop over blocks of keys carrying O and the running rows
+                lowered = lower_attention_kernel(k)
+            elif is_gemm_kernel(k):  # a loop-level GEMM: its own, pipelined lowering
                 lowered = lower_gemm_kernel(k)
             else:
                 check_single_tile(k)

@@ -135,7 +135,7 @@ def test_every_mma_runs_on_the_tensor_cores_and_nothing_spills() -> None:
 
 
 @pytest.mark.parametrize(("line", "why"), [
-    ("%m = tc.rows_fill 0.0 : !tc.rows<32xf32>", "one value per row of a wgmma accumulator's 64 rows, not 32"),
+    ("%m = tc.rows_fill 0.0 : !tc.rows<32xf32>", "one value per row of a wgmma accumulator: 64 rows, or 128, 192, 256 in an attention loop (64 a warpgroup), not 32"),
     ("%m = tc.rows_fill 0.0 : !tc.rows<64xf16>", "!tc.rows holds f32, not f16"),
     ("%z = tc.acc_zero : !tc.acc<64x64xf16>\n  %m = tc.rows_fill -inf : !tc.rows<64xf32>\n"
      "  %m1 = tc.acc_row_max %z, %m scale 0.125 : !tc.acc<64x64xf16>, !tc.rows<64xf32>",

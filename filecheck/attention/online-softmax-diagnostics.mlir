@@ -54,7 +54,7 @@ func.func @rows32(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
   %m = tc.rows_fill 0.0 : !tc.rows<32xf32>
   func.return
 }
-// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: !tc.rows has one value per row of a wgmma accumulator's 64 rows, not 32{{$}}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: !tc.rows has one value per row of a wgmma accumulator: 64 rows, or 128, 192, 256 in an attention loop (64 a warpgroup), not 32{{$}}
 
 // -----
 

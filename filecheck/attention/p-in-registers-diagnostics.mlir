@@ -114,7 +114,7 @@ func.func @rows(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
   %p = tc.acc_to_a %zero : !tc.acc<64x64xf32> to !tc.afrag<128x64xbf16>
   func.return
 }
-// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:50: error: an A fragment is one warpgroup's 64 rows (wgmma's M), not 128{{$}}
+// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: an A fragment is one warpgroup's 64 rows (wgmma's M), not 128{{$}}
 
 // -----
 
@@ -127,4 +127,4 @@ func.func @in_loop_a(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
   %p = tc.acc_to_a %zero : !tc.acc<64x64xf32> to !tc.afrag<64x64xbf16>
   func.return
 }
-// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_to_a is for single-tile kernels (a GEMM loop's accumulators are its own){{$}}
+// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_to_a is for single-tile kernels and attention loops (a GEMM loop's accumulators are its own){{$}}

@@ -44,7 +44,7 @@ func.func @in_loop_s(%D: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
   %p = tc.acc_softmax %zero scale 0.5 : !tc.acc<64x64xf32>
   func.return
 }
-// CHECK: softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_softmax is for single-tile kernels{{$}}
+// CHECK: softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_softmax is for single-tile kernels and attention loops (whose scf.for carries a !tc.rows){{$}}
 
 // -----
 

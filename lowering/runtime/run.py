@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from lower_tc.layout.kernel_info import KernelInfo
+from lower_tc.lowering.runtime.attention_check import ROUNDING, check_attention
 from lower_tc.lowering.runtime.checks import OutputCheck, all_stray_writes, tolerance
 from lower_tc.lowering.runtime.errors import RunError
 from lower_tc.lowering.runtime.gemm_check import check_gemm
@@ -87,6 +88,8 @@ def run_kernel(compiled: Runnable, seed: int, timeout: float = 10.0, shapes: dic
     check_host_memory(info)
     if info.gemm is not None:
         return run_gemm_kernel(compiled, info, seed, timeout)
+    if info.attention is not None:
+        return run_attention_kernel(compiled, info, seed, timeout)
     program = compiled.reference
     if program is None:
         raise RunError(f"kernel {info.name} has no reference program to check it against")
@@ -167,4 +170,41 @@ def run_gemm_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: fl
     )
 
 
-__all__ = ["RunResult", "Runnable", "run_gemm_kernel", "run_kernel"]
+def _heads(x: np.ndarray) -> np.ndarray:
+    """A (sequence, head dim) matrix or a (heads, sequence, head dim) batch as BHSD."""
+    return x[None, None] if x.ndim == 2 else x[None]
+
+
+def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: float = 10.0) -> RunResult:
+    """A loop-level attention kernel: O = softmax(Q K^T scale, masked) V, each head of a
+    batch (a 3-d argument's first dimension; K/V's heads may divide Q's), checked by
+    lowering/runtime/attention_check.py on every row of small problems and sampled rows
+    of large ones; O starts poisoned, and nothing outside it may change."""
+    att = info.attention
+    assert att is not None
+    rng = np.random.default_rng(seed)
+    host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if i != att.o})
+    on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
+    flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
+    o_arg = info.args[att.o]
+    stray = all_stray_writes(flat_results, on_device, overruns, {att.o: np.ones(o_arg.shape, dtype=bool)}, info.args)
+    q, k, v = (_heads(matrix_view(host[i], info.args[i]).astype(np.float64)) for i in (att.q, att.k, att.v))
+    o = _heads(matrix_view(flat_results[att.o], o_arg).astype(np.float64))
+    sq, sk = q.shape[2], k.shape[2]
+    if att.keys is not None:  # the keys past the count are masked: the reference does not see them
+        k, v = k[:, :, : att.keys], v[:, :, : att.keys]
+        sk = min(sk, att.keys)
+    if att.causal is not None and att.causal != sk - sq:
+        raise RunError(f"kernel {info.name}: the runner checks a causal mask aligned as FlashAttention aligns it "
+                       f"(causal = keys - queries = {sk - sq}), not causal = {att.causal}")
+    check = check_attention(q, k, v, o, causal=att.causal is not None, scale=att.scale, layout="bhsd",
+                            p_dtype=info.args[att.q].dtype, out_dtype=o_arg.dtype, rng=rng)
+    checked = int(o[:, :, check.rows].size)
+    passed = check.ok and stray == 0 and checked > 0
+    tol = 2 * ROUNDING[info.args[att.q].dtype]
+    result = OutputCheck(o_arg.param, check.max_error, tol, check.bad, checked)
+    return RunResult(info.name, device, seed, passed, check.max_error, tol, check.nan, check.bad, checked,
+                     [o_arg.param], stray, [result])
+
+
+__all__ = ["RunResult", "Runnable", "run_attention_kernel", "run_gemm_kernel", "run_kernel"]

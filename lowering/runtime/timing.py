@@ -93,7 +93,22 @@ def time_kernel(
     release(cuda, stream, allocations, check=True)
     gemm = info.gemm
     flops = 2.0 * (gemm.batch or 1) * gemm.m * gemm.n * gemm.k if gemm is not None else 0.0  # type: ignore[operator]
+    if info.attention is not None:
+        flops = attention_flops(info)
     return Timing(info.name, device, runs, statistics.median(times), min(times), max(times), flops)
 
 
-__all__ = ["Timing", "time_kernel"]
+def attention_flops(info: KernelInfo) -> float:
+    """4 x heads x S_q x S_k x head dim (the two MMAs; FlashAttention's count), half of
+    it for a causal mask aligned at the diagonal of a square (what FA3's benchmark counts)."""
+    att = info.attention
+    assert att is not None
+    q, k = info.args[att.q].shape, info.args[att.k].shape
+    heads = q[0] if len(q) == 3 else 1
+    sq, d = q[-2], q[-1]
+    sk = att.keys if att.keys is not None else k[-2]
+    flops = 4.0 * heads * sq * sk * d  # type: ignore[operator]
+    return flops / 2 if att.causal is not None else flops
+
+
+__all__ = ["Timing", "attention_flops", "time_kernel"]

@@ -60,6 +60,7 @@ class KernelLowering:
     frags: dict[SSAValue, SSAValue] = field(default_factory=dict)  # WMMA fragment -> registers
     a_frags: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # !tc.afrag -> 4 b32 per K-slice
     rows: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict)  # !tc.rows -> this thread's two rows' f32
+    indices: dict[SSAValue, SSAValue | int] = field(default_factory=dict)  # index values of a loop kernel -> s32 registers or constants
 
     # -- emission helpers -------------------------------------------------------------
 

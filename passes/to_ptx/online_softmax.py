@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import i1, i64
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.softmax import f32_immediate, quad_reduce, row_registers
@@ -147,6 +148,9 @@ def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
     first key - (8(i / 4) + i % 2): one comparison with a constant each. d runs over -63 to 6
     and 2q over 0 to 6, so a comparison that holds for every thread or none is decided here
     and emits nothing (a block every query sees costs no instruction)."""
+    if op.positions:
+        _mask_at_run_time(kl, op)
+        return
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     first_query, first_key, keys, causal = op.mask
@@ -175,6 +179,63 @@ def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
                 v = b.val(ptx.SelpOp, [hidden, v, p], f32, type="f32")
         values[i] = v
     _new_acc(kl, op.result, t, values)
+
+
+def _position(kl: KernelLowering, op: tc.AccMaskOp, value: SSAValue, plus: int) -> SSAValue:
+    """An index of the attention loop (kl.indices: its registers and constants) + `plus`."""
+    got = kl.indices.get(value)
+    if got is None:
+        error_at(op, "tc.acc_mask's positions are index values of the kernel (gpu.block_id, arith, the loop's variable)")
+    if isinstance(got, int):
+        return kl.b.imm(got + plus, "s32")
+    return kl.b.add_imm(got, plus)
+
+
+def _mask_at_run_time(kl: KernelLowering, op: tc.AccMaskOp) -> None:
+    """tc.acc_mask at (query, key) registers: the tile's rows are queries q + r, its
+    columns keys k + c. Where the whole tile is seen (k + N <= keys, and causally
+    k + N - 1 <= q + causal for its first row) a branch skips every comparison, so a block
+    inside the mask costs two comparisons of the CTA; else each element is one comparison
+    with a per-thread register (the limits below) and a selp, as in `lower_acc_mask`."""
+    b = kl.b
+    t, regs = _acc_values(kl, op, op.acc)
+    first_query, first_key, keys, causal = op.mask
+    q = _position(kl, op, op.positions[0], first_query)
+    k = _position(kl, op, op.positions[1], first_key)
+    out = b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t), comment="the masked scores")
+    for i in range(t.n // 2):
+        b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.RegOfOp, [regs], f32, regs=i)], type="f32")
+    end = b.add_imm(k, t.n)
+    whole = None
+    if keys is not None:
+        whole = b.val(ptx.SetpOp, [end], i1, cmp="le", type="s32", imm=keys, comment=f"the block is seen whole: keys < {keys}"
+                      + (f", key <= query + {causal}" if causal is not None else ""))
+    if causal is not None:
+        last = b.val(ptx.SubOp, [b.add_imm(end, -1 - causal), q], type="s32")
+        within = b.val(ptx.SetpOp, [last], i1, cmp="le", type="s32", imm=0)
+        whole = within if whole is None else b.val(ptx.AndOp, [whole, within], i1, type="pred")
+    assert whole is not None
+    skip = b.if_(whole, "mask_done", negate=False)
+    row0 = fragment_row(kl)
+    q2 = b.val(ptx.ShlOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], type="b32", imm=1)
+    kq = b.val(ptx.AddOp, [k, q2], type="s32")
+    lim_keys = b.val(ptx.SubOp, [b.imm(keys, "s32"), kq], type="s32") if keys is not None else None
+    # causal: hidden where k + col + 2q > q + row0 + 8h + causal, i.e. col - 8h > (q + causal + row0) - (k + 2q)
+    lim_causal = (b.val(ptx.SubOp, [b.val(ptx.AddOp, [b.add_imm(q, causal), row0], type="s32"), kq], type="s32")
+                  if causal is not None else None)
+    hidden = b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)
+    for i in range(t.n // 2):
+        col, h = 8 * (i // 4) + i % 2, (i % 4) // 2
+        reg = b.val(ptx.RegOfOp, [out], f32, regs=i)
+        tests = []
+        if lim_keys is not None:
+            tests.append(b.val(ptx.SetpOp, [lim_keys], i1, cmp="le", type="s32", imm=col))
+        if lim_causal is not None:
+            tests.append(b.val(ptx.SetpOp, [lim_causal], i1, cmp="lt", type="s32", imm=col - 8 * h))
+        for p in tests:
+            b.emit(ptx.AssignOp, [reg, b.val(ptx.SelpOp, [hidden, reg, p], f32, type="f32")], type="f32")
+    b.emit(ptx.LabelOp, label=skip)
+    kl.accs[op.result] = Acc(t, "zero", regs=out, origin=op.result)
 
 
 def lower_rows_lse(kl: KernelLowering, op: tc.RowsLseOp) -> None:

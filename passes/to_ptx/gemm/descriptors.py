@@ -18,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.emit import PtxBuilder
-from lower_tc.passes.to_ptx.gemm.kloop import KLoop
+from lower_tc.passes.to_ptx.gemm.kloop import KLoop, TileRing
 
 #: What a descriptor's start field keeps of a shared address: the address within the
 #: CTA's 256 KiB (a cluster launch puts the CTA's rank in bit 24).
@@ -39,7 +39,7 @@ class StageDescriptors:
 
     @property
     def slices(self) -> int:
-        return len(self.a_imms)
+        return len(self.b_imms)
 
     @classmethod
     def setup(
@@ -48,16 +48,25 @@ class StageDescriptors:
     ) -> "StageDescriptors":
         """Checks the attached descriptors against the ring and emits the immediates;
         `wg` is the warpgroup's index among the MMA's `warpgroups` (64 rows each)."""
-        a_ring, b_ring = loop.rings
+        return cls.of_rings(b, mma, loop.rings, loop.k_slices, warpgroups, wg, smem, smem16, clustered)
+
+    @classmethod
+    def of_rings(
+        cls, b: PtxBuilder, mma: Operation, rings: tuple[TileRing | None, TileRing], slices: int, warpgroups: int,
+        wg: SSAValue, smem: SSAValue, smem16: SSAValue, clustered: bool,
+    ) -> "StageDescriptors":
+        """`setup` for any MMA on ring tiles (`slices` K-slices a stage): A's ring is None
+        where A is a register fragment (no A descriptors), and a tile of one stage stays
+        where it is while B's stages turn (attention's Q against each block of K)."""
+        a_ring, b_ring = rings
         a_descs, b_descs = mma.attributes.get("tc.a_descs"), mma.attributes.get("tc.b_descs")
-        if not isinstance(a_descs, ArrayAttr) or not isinstance(b_descs, ArrayAttr):
+        if (a_ring is not None and not isinstance(a_descs, ArrayAttr)) or not isinstance(b_descs, ArrayAttr):
             error_at(mma, "run tc-compute-descriptors before tc-lower-to-ptx")
-        slices = loop.k_slices
-        row_block = int(a_ring.layout.linear_addresses(64, 0) - a_ring.layout.linear_addresses(0, 0)) if warpgroups > 1 else 0
-        for what, descs, ring, blocks, block_bytes in (
-            ("A", a_descs, a_ring, warpgroups, row_block),
-            ("B", b_descs, b_ring, 1, 0),
-        ):
+        row_block = int(a_ring.layout.linear_addresses(64, 0) - a_ring.layout.linear_addresses(0, 0)) if warpgroups > 1 and a_ring is not None else 0
+        checks = [("B", b_descs, b_ring, 1, 0)]
+        if a_ring is not None:
+            checks.insert(0, ("A", a_descs, a_ring, warpgroups, row_block))
+        for what, descs, ring, blocks, block_bytes in checks:
             if len(descs.data) != ring.stages * blocks * slices:
                 error_at(mma, f"tc.{what.lower()}_descs has {len(descs.data)} descriptors, not stages x warpgroups x K-slices = {ring.stages * blocks * slices}: run tc-compute-descriptors again")
             for idx, d in enumerate(descs.data):
@@ -67,7 +76,7 @@ class StageDescriptors:
                 want = base + ((s * ring.stride + w * block_bytes) >> 4)
                 if d.value.data != want:  # type: ignore[attr-defined]
                     error_at(mma, f"tc.{what.lower()}_descs[{idx}] is not stage {s}, warpgroup {w}, K-slice {kk} of the ring: run tc-compute-descriptors again")
-        a_imms = [b.imm(f"{d.value.data:#018x}", "b64") for d in a_descs.data[:slices]]  # type: ignore[attr-defined]
+        a_imms = [b.imm(f"{d.value.data:#018x}", "b64") for d in a_descs.data[:slices]] if a_ring is not None else []  # type: ignore[union-attr]
         b_imms = [b.imm(f"{d.value.data:#018x}", "b64") for d in b_descs.data[:slices]]  # type: ignore[attr-defined]
         wg_off = b.val(ptx.MulLoOp, [wg], type="u32", imm=row_block >> 4) if row_block else None
         if clustered:
@@ -77,7 +86,8 @@ class StageDescriptors:
             masked = b.val(ptx.AndOp, [smem], type="b32", imm=CTA_ADDRESS_MASK)
             smem16 = b.val(ptx.ShrOp, [masked], type="u32", imm=4, comment="the descriptors' base: the shared address within the CTA's 256 KiB")
         a_fixed16 = b.val(ptx.AddOp, [smem16, wg_off], type="u32") if wg_off is not None else smem16
-        return cls(a_imms, b_imms, a_ring.stride >> 4, b_ring.stride >> 4, a_fixed16, smem16)
+        a_stage16 = a_ring.stride >> 4 if a_ring is not None and a_ring.stages > 1 else 0
+        return cls(a_imms, b_imms, a_stage16, b_ring.stride >> 4, a_fixed16, smem16)
 
     def bases(self, b: PtxBuilder, s: SSAValue) -> tuple[SSAValue, SSAValue]:
         """The 64-bit amounts that stage s adds to the A and B descriptors."""

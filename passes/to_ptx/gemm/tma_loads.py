@@ -80,33 +80,54 @@ def window_batch(w: WindowLoadOp, g: Matrix, index: IndexEnv) -> SSAValue | None
     return index.reg(w.batch, w)
 
 
+def read_window(w: WindowLoadOp, ring: TileRing, param: str, args: KernelArgs, index: IndexEnv,
+                l2_promotion: int | None, fixed: SSAValue) -> tuple[Window, TensorMap]:
+    """One window and its tensor map (parameter `param`); `fixed` is its coordinate that
+    does not move with the loop (a GEMM's: A's row, B's column)."""
+    plan = tma_plan(ring.layout)
+    assert isinstance(w.src.type, MemRefType)
+    g = args.geometry[w.src]
+    batch = window_batch(w, g, index)
+    if g.static:
+        bits = ring.layout.dtype.bits
+        global_dims = [g.cols, g.rows] if g.row_major else [g.rows, g.cols]
+        global_strides: list[int] | None = [g.ld * bits // 8]  # type: ignore[operator]
+        if batch is not None:  # the batch is TMA's outermost dimension
+            global_dims.append(g.batch)  # type: ignore[arg-type]
+            global_strides.append(g.batch_stride * bits // 8)  # type: ignore[operator, union-attr]
+    else:  # the launcher fills them in from the argument's sizes
+        global_dims, global_strides = None, None  # type: ignore[assignment]
+    entry = tensor_map(param, args.index(w.src), ring.layout, plan, global_dims, global_strides)
+    if batch is not None:  # one matrix of the batch per box
+        entry = replace(entry, box=(*entry.box, 1))
+    if l2_promotion is not None:  # TMA fetches whole 64/128/256-byte L2 sectors ahead
+        entry = replace(entry, l2_promotion=L2_PROMOTION_CODES[l2_promotion])
+    return Window(w, ring, plan, param, index.reg(fixed, w), batch), entry
+
+
 def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: list[TensorMap], l2_promotion: int | None) -> list[Window]:
     """A's and B's windows, in that order, each with its tensor map in `tensor_maps`."""
     windows = []
     for i, (w, ring) in enumerate(zip(loop.loads, loop.rings)):
-        plan = tma_plan(ring.layout)
-        assert isinstance(w.src.type, MemRefType)
-        g = args.geometry[w.src]
-        batch = window_batch(w, g, index)
-        if g.static:
-            bits = ring.layout.dtype.bits
-            global_dims = [g.cols, g.rows] if g.row_major else [g.rows, g.cols]
-            global_strides: list[int] | None = [g.ld * bits // 8]  # type: ignore[operator]
-            if batch is not None:  # the batch is TMA's outermost dimension
-                global_dims.append(g.batch)  # type: ignore[arg-type]
-                global_strides.append(g.batch_stride * bits // 8)  # type: ignore[operator, union-attr]
-        else:  # the launcher fills them in from the argument's sizes
-            global_dims, global_strides = None, None  # type: ignore[assignment]
-        param = f"tmap_{i}"
-        entry = tensor_map(param, args.index(w.src), ring.layout, plan, global_dims, global_strides)
-        if batch is not None:  # one matrix of the batch per box
-            entry = replace(entry, box=(*entry.box, 1))
-        if l2_promotion is not None:  # TMA fetches whole 64/128/256-byte L2 sectors ahead
-            entry = replace(entry, l2_promotion=L2_PROMOTION_CODES[l2_promotion])
-        tensor_maps.append(entry)
         fixed = w.row if w.operand.data is tc.Operand.A else w.col
-        windows.append(Window(w, ring, plan, param, index.reg(fixed, w), batch))
+        window, entry = read_window(w, ring, f"tmap_{i}", args, index, l2_promotion, fixed)
+        tensor_maps.append(entry)
+        windows.append(window)
     return windows
+
+
+def load_boxes(b: PtxBuilder, w: Window, k: SSAValue, mn: SSAValue, dst: SSAValue, dst_off: int, mbar: SSAValue,
+               mbar_off: int, props: dict[str, object] | None = None) -> None:
+    """The TMA loads of window `w`'s boxes whose matrix coordinates start at K = `k` and
+    M or N = `mn`, into the tile at dst + dst_off, completing the mbarrier at mbar + mbar_off."""
+    k_major = w.ring.layout.major is Major.K
+    for box in w.plan.boxes:
+        # TMA's dimension 0 is the contiguous one: K for a K-major tile, else MN
+        c_k = b.add_imm(k, box.inner if k_major else box.outer)
+        c_mn = b.add_imm(mn, box.outer if k_major else box.inner)
+        c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
+        b.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, *w.coords(c0, c1)], offset=dst_off + box.smem_offset,
+               mbar_offset=mbar_off, **(props or {}), **w.dims)
 
 
 @dataclass
@@ -165,16 +186,10 @@ class TmaLoads:
             else:
                 so = b.val(ptx.MulLoOp, [stage], type="u32", imm=ring.stride)
                 dst, dst_off = b.val(ptx.AddOp, [self.smem, so], type="u32"), ring.layout.address
-            k_major = ring.layout.major is Major.K
             if self.multicast is not None and w.is_b:
                 self._issue_shared(w, k, dst, dst_off, mbar, mbar_off)
                 continue
-            for box in w.plan.boxes:
-                # TMA's dimension 0 is the contiguous one: K for a K-major tile, else MN
-                c_k = b.add_imm(k, box.inner if k_major else box.outer)
-                c_mn = b.add_imm(w.outer_coord, box.outer if k_major else box.inner)
-                c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
-                b.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, *w.coords(c0, c1)], offset=dst_off + box.smem_offset, mbar_offset=mbar_off, **props, **w.dims)
+            load_boxes(b, w, k, w.outer_coord, dst, dst_off, mbar, mbar_off, props)
 
     def _expect(self, mbar: SSAValue, mbar_off: int) -> None:
         b = self.b

@@ -1,0 +1,278 @@
+"""The loop-level attention kernel (docs/attention.md, "The loop level"): writes it for a
+problem and block sizes, checks it on the GPU against float64, and times it against torch
+SDPA's cuDNN and flash backends in one process on the same tensors.
+
+    python bench/attention_loop.py --check [--seeds 2]          # every CHECKS configuration
+    python bench/attention_loop.py --bench --out results.json   # BENCH shapes, interleaved
+
+`loop_source` writes the kernel's IR: Q, K, V and O as (heads, sequence, head dim) batches
+(BHSD with the batch and heads as one dimension), one CTA per block of BM queries and a
+head (grid [S_q / BM, heads, 1]), the key loop over blocks of BN keys, K read through a
+tc.transpose view (K-major B), V as an MN-major B. `keys` masks keys at or past the count
+(a ragged last block, K and V zero-filled by TMA past their end); `causal` masks keys past
+query + causal (FlashAttention's alignment: causal = S_k - S_q) and ends each CTA's loop at
+its last visible key. torch is this benchmark's dependency only, never lower-tc's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass
+
+#: Launches per timed sample, for both: the host's launch latency stays out of the time.
+BATCH = 10
+
+
+@dataclass(frozen=True)
+class AttentionCase:
+    """One loop-level attention problem and its blocks."""
+
+    heads: int = 1
+    sq: int = 1024
+    sk: int | None = None  # None: S_q
+    d: int = 64
+    bm: int = 128
+    bn: int = 64
+    stages: int = 2
+    dtype: str = "bf16"
+    causal: bool = False
+    kv_heads: int | None = None  # None: one K/V head per query head
+    schedule: str = "warp_specialized"  # or "pipelined" (docs/attention.md)
+
+    @property
+    def keys(self) -> int:
+        return self.sk if self.sk is not None else self.sq
+
+    @property
+    def name(self) -> str:
+        kv = f"_kv{self.kv_heads}" if self.kv_heads else ""
+        c = "_causal" if self.causal else ""
+        sched = "_pipelined" if self.schedule == "pipelined" else ""
+        return f"attn_h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
+
+    def source(self) -> str:
+        return loop_source(self)
+
+
+def loop_source(c: AttentionCase) -> str:
+    """The kernel's IR (module docstring)."""
+    h, sq, sk, d, bm, bn, t = c.heads, c.sq, c.keys, c.d, c.bm, c.bn, c.dtype
+    kvh = c.kv_heads or h
+    scale = 1.0 / d**0.5
+    qt = f"memref<{h}x{sq}x{d}x{t}>"
+    kt = f"memref<{kvh}x{sk}x{d}x{t}>"
+    ktt = f"memref<{kvh}x{d}x{sk}x{t}, strided<[{sk * d}, 1, {d}]>>"
+    qtile = f"!tc.tile<{bm}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
+    ktile = f"!tc.tile<{bn}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
+    vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<mn, swizzle = auto>>"
+    acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
+    schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
+    # causal: the CTAs that see the most keys start first (the last query blocks), so the
+    # short ones fill in at the end of the grid rather than the long ones
+    nq = -(-sq // bm)
+    first = (f"  %clast = arith.constant {nq - 1} : index\n  %qb = arith.subi %clast, %bx : index\n" if c.causal
+             else "  %qb = arith.addi %bx, %c0 : index\n")
+    ragged = sk % bn != 0
+    offset = sk - sq
+    masked = ragged or c.causal
+    attrs = []
+    if ragged:
+        attrs.append(f"keys = {sk}")
+    if c.causal:
+        attrs.append(f"causal = {offset}")
+    mask = f"    %sm = tc.acc_mask %s0 at (%q0, %j) {{{', '.join(attrs)}}} : {acc_s}\n" if masked else ""
+    s = "%sm" if masked else "%s0"
+    # a batch of one matrix is read at index 0 (a constant), one head per CTA along y otherwise
+    head = "%hh" if h > 1 else "%c0"
+    kv_index = "%c0" if kvh == 1 else head if kvh == h else "%kvh"
+    group = f"  %cg = arith.constant {h // kvh} : index\n  %kvh = arith.divui %hh, %cg : index\n" if kv_index == "%kvh" else ""
+    # causal: this CTA's last visible key is q0 + BM - 1 + offset; the loop ends at the block holding it
+    if c.causal and bm + offset + bn - 1 >= 0:
+        ub = (f"  %cend = arith.constant {bm + offset + bn - 1} : index\n  %cbn2 = arith.constant {bn} : index\n"
+              f"  %e0 = arith.addi %q0, %cend : index\n  %e1 = arith.divui %e0, %cbn2 : index\n  %e2 = arith.muli %e1, %cbn2 : index\n"
+              f"  %ckeys = arith.constant {-(-sk // bn) * bn} : index\n  %ub = arith.minui %e2, %ckeys : index\n")
+    else:
+        ub = f"  %ub = arith.constant {-(-sk // bn) * bn} : index\n"
+    return f"""// {c.name}: O = softmax(Q K^T / sqrt({d})) V, written by bench/attention_loop.py
+func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, 1]{schedule}}} {{
+  %q = tc.smem_tile : {qtile}
+  %k = tc.smem_tile {{stages = {c.stages}}} : {ktile}
+  %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
+  %kt = tc.transpose %K : {kt} to {ktt}
+  %bx = "gpu.block_id"() <{{dimension = #gpu<dim x>}}> : () -> index
+  %hh = "gpu.block_id"() <{{dimension = #gpu<dim y>}}> : () -> index
+  %c0 = arith.constant 0 : index
+  %cbn = arith.constant {bn} : index
+  %cbm = arith.constant {bm} : index
+{group}{first}  %q0 = arith.muli %qb, %cbm : index
+{ub}  tc.window_load %Q[{head}, %q0, %c0] to %q as a : {qt}, {qtile}
+  %o0 = tc.acc_zero : {acc_o}
+  %m0 = tc.rows_fill -inf : {rows}
+  %l0 = tc.rows_fill 0.0 : {rows}
+  %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({acc_o}, {rows}, {rows}) {{
+    tc.window_load %kt[{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
+    tc.window_load %V[{kv_index}, %j, %c0] to %v as b : {kt}, {vtile}
+    %z = tc.acc_zero : {acc_s}
+    %s0 = tc.wgmma %q, %k, %z : {qtile}, {ktile}, {acc_s}
+{mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r} : {acc_s}, {rows}
+    %p = tc.acc_exp {s}, %m1 scale {scale!r} : {acc_s}, {rows}
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : {acc_s}, {rows}
+    %c = tc.acc_rescale %o, %m, %m1 : {acc_o}, {rows}
+    %a = tc.acc_to_a %p : {acc_s} to !tc.afrag<{bm}x{bn}x{t}>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<{bm}x{bn}x{t}>, {vtile}, {acc_o}
+    scf.yield %o1, %m1, %l1 : {acc_o}, {rows}, {rows}
+  }}
+  %out = tc.acc_row_div %r#0, %r#2 : {acc_o}, {rows}
+  tc.window_store %out to %O[{head}, %q0, %c0] : {acc_o}, {qt}
+  func.return
+}}
+"""
+
+
+#: What --check runs: head dims, block shapes, ragged and causal lengths, GQA.
+CHECKS = [
+    AttentionCase(1, 1024, d=64, bm=128, bn=64),
+    AttentionCase(1, 256, d=64, bm=64, bn=64),
+    AttentionCase(2, 512, d=128, bm=128, bn=128),
+    AttentionCase(2, 512, d=128, bm=128, bn=64, stages=3),
+    AttentionCase(2, 256, d=256, bm=128, bn=64),
+    AttentionCase(2, 384, d=64, bm=128, bn=128, dtype="f16"),
+    AttentionCase(4, 512, d=64, bm=128, bn=64, kv_heads=1),
+    AttentionCase(4, 512, d=128, bm=128, bn=128, kv_heads=2),
+    AttentionCase(1, 1000, d=64, bm=128, bn=64),
+    AttentionCase(2, 63, d=64, bm=64, bn=64),
+    AttentionCase(2, 65, d=128, bm=128, bn=128),
+    AttentionCase(1, 127, sk=1000, d=64, bm=64, bn=64),
+    AttentionCase(1, 1, sk=4097, d=128, bm=64, bn=128),
+    AttentionCase(2, 1024, d=64, bm=128, bn=64, causal=True),
+    AttentionCase(2, 1000, d=128, bm=128, bn=128, causal=True),
+    AttentionCase(1, 300, sk=1000, d=64, bm=64, bn=64, causal=True),
+    AttentionCase(1, 1000, sk=300, d=64, bm=128, bn=64, causal=True),
+    AttentionCase(2, 3 * 64 * 3, d=64, bm=192, bn=64),
+    AttentionCase(2, 1000, d=128, bm=128, bn=128, causal=True, schedule="pipelined"),
+    AttentionCase(1, 1024, d=64, bm=128, bn=64, schedule="pipelined"),
+    AttentionCase(4, 512, d=128, bm=128, bn=128, kv_heads=2, schedule="pipelined"),
+]
+
+#: What --bench times (FA3's shapes: 16k tokens, heads = 2048 / d), and the blocks.
+BENCH = [
+    AttentionCase(16384 // s * (2048 // d), s, d=d, bm=128, bn=bn, stages=3, causal=causal)
+    for d, bn in ((128, 128), (64, 128))
+    for s in (4096, 8192, 16384)
+    for causal in (False, True)
+] + [  # the ablation: the one-loop schedule, and the ring's depth
+    AttentionCase(16384 // s * (2048 // d), s, d=d, bm=128, bn=128, stages=stages, causal=causal, schedule=schedule)
+    for d in (128, 64) for s in (8192,) for causal in (False, True)
+    for stages, schedule in ((2, "pipelined"), (2, "warp_specialized"), (4, "warp_specialized"))
+    if 16 * d * (128 + 2 * 128 * stages) // 8 <= 227 * 1024  # Q and the ring in shared memory
+]
+
+
+def check(cases: list[AttentionCase], seeds: int) -> list[dict]:
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering.runtime.run import run_kernel
+
+    rows = []
+    for case in cases:
+        kernel = compile_source(case.source(), case.name, assemble=True)[0]
+        for seed in range(seeds):
+            r = run_kernel(kernel, seed=seed)
+            rows.append({"case": case.name, "seed": seed, "passed": r.passed, "max_error": r.max_error,
+                         "outside": r.mismatches, "checked": r.checked, "nan": r.nan_count, "stray": r.stray})
+            print(r.summary(), flush=True)
+    return rows
+
+
+def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
+    """lower-tc against SDPA's cuDNN and flash backends on the same tensors, interleaved."""
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    import lower_tc
+    from lower_tc.lowering.runtime.timing import attention_flops
+
+    rows = []
+    for case in cases:
+        kernel = lower_tc.compile(case.source())
+        h, sq, sk, d = case.heads, case.sq, case.keys, case.d
+        dt = torch.bfloat16 if case.dtype == "bf16" else torch.float16
+        q = torch.randn(1, h, sq, d, device="cuda", dtype=dt)
+        k = torch.randn(1, h, sk, d, device="cuda", dtype=dt)
+        v = torch.randn(1, h, sk, d, device="cuda", dtype=dt)
+        o = torch.empty_like(q)
+        ops = {"lower_tc": lambda: kernel(q[0], k[0], v[0], o[0])}
+        for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
+            def run(backend=backend):
+                with sdpa_kernel(backend):
+                    return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=case.causal)
+            ops[name] = run
+        ops["lower_tc"]()
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=case.causal)
+        diff = float((o.float() - want.float()).abs().max())
+        for op in ops.values():
+            for _ in range(warmup):
+                op()
+        samples: dict[str, list[float]] = {name: [] for name in ops}
+        for _ in range(runs):  # interleaved: each sample of each, in turn
+            for name, op in ops.items():
+                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                s.record()
+                for _ in range(BATCH):
+                    op()
+                e.record()
+                e.synchronize()
+                samples[name].append(s.elapsed_time(e) / BATCH)
+        flops = attention_flops(kernel.info)
+        row = {"case": case.name, "heads": h, "seq": sq, "d": d, "causal": case.causal,
+               "blocks": f"{case.bm}x{case.bn}, {case.stages} stages", "max_diff_vs_cudnn": diff}
+        for name, times in samples.items():
+            row[f"{name}_tflops"] = round(flops / (statistics.median(times) * 1e-3) / 1e12, 1)
+        row["vs_cudnn"] = round(row["lower_tc_tflops"] / row["cudnn_tflops"], 3)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--check", action="store_true", help="check every CHECKS case on the GPU")
+    p.add_argument("--bench", action="store_true", help="time the BENCH cases against SDPA")
+    p.add_argument("--seeds", type=int, default=2)
+    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--match", default="", help="only the cases whose name contains this")
+    p.add_argument("--out", help="write the results as JSON")
+    p.add_argument("--print", dest="show", metavar="NAME", help="print the IR of the case named NAME (of CHECKS and BENCH)")
+    args = p.parse_args(argv)
+    if args.show:
+        case = next(c for c in CHECKS + BENCH if c.name == args.show)
+        print(case.source(), end="")
+        return 0
+    out: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                 "commit": os.environ.get("LOWER_TC_COMMIT") or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip(),
+                 "command": "python bench/attention_loop.py " + " ".join(argv)}
+    ok = True
+    if args.check:
+        out["checks"] = check([c for c in CHECKS if args.match in c.name], args.seeds)
+        ok = all(r["passed"] for r in out["checks"])
+    if args.bench:
+        import torch
+
+        out["device"] = torch.cuda.get_device_name()
+        out["bench"] = bench([c for c in BENCH if args.match in c.name], args.runs, args.warmup)
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(out, f, indent=2)
+            f.write("\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,227 @@
+// Diagnostics of the attention loop (docs/attention.md, "The loop level"), each located: a
+// K window that does not move with the loop, K and V rings of different depths, running
+// rows of other rows than the accumulator's, an op the loop cannot hold, no Q window, a
+// mask at one position; in a single tile, a !tc.rows of 128 rows and a mask at run-time
+// positions (the loop's).
+// RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
+
+func.func @k_window_fixed(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %kt = tc.transpose %K : memref<250x64xbf16> to memref<64x250xbf16, strided<[1, 64]>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  tc.window_load %Q[%c0, %c0] to %q as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %c0] to %k as b : memref<64x250xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<250x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_mask %s at (%c0, %j) {keys = 250} : !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 17]]:5: error: K's window moves with the loop: its column (K^T's keys) must be the induction variable{{$}}
+
+// -----
+
+func.func @stages_differ(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 3} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %kt = tc.transpose %K : memref<250x64xbf16> to memref<64x250xbf16, strided<[1, 64]>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  tc.window_load %Q[%c0, %c0] to %q as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %j] to %k as b : memref<64x250xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<250x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_mask %s at (%c0, %j) {keys = 250} : !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 14]]:5: error: K and V need the same number of stages, at least 2 (K has 2, V 3){{$}}
+
+// -----
+
+func.func @rows_of_other_rows(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %kt = tc.transpose %K : memref<250x64xbf16> to memref<64x250xbf16, strided<[1, 64]>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  tc.window_load %Q[%c0, %c0] to %q as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %j] to %k as b : memref<64x250xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<250x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_mask %s at (%c0, %j) {keys = 250} : !tc.acc<128x64xf32>
+    %m64 = tc.rows_fill -inf : !tc.rows<64xf32>
+    %m1x = tc.acc_row_max %sm, %m64 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 13]]:5: error: tc.acc_row_max: the rows are 64 but the accumulator has 128 rows{{$}}
+
+// -----
+
+func.func @softmax_in_loop(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %kt = tc.transpose %K : memref<250x64xbf16> to memref<64x250xbf16, strided<[1, 64]>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  tc.window_load %Q[%c0, %c0] to %q as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %j] to %k as b : memref<64x250xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<250x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_softmax %s scale 0.125 : !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 13]]:5: error: 'tc.acc_softmax' cannot be in an attention kernel's loop: it holds the K and V windows, two tc.wgmma and the online softmax's ops{{$}}
+
+// -----
+
+func.func @no_q_window(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %kt = tc.transpose %K : memref<250x64xbf16> to memref<64x250xbf16, strided<[1, 64]>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %j] to %k as b : memref<64x250xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<250x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_mask %s at (%c0, %j) {keys = 250} : !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 18]]:3: error: an attention kernel loads Q's window (tc.window_load ... as a) before its loop{{$}}
+
+// -----
+
+func.func @mask_of_one_position(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %kt = tc.transpose %K : memref<250x64xbf16> to memref<64x250xbf16, strided<[1, 64]>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  tc.window_load %Q[%c0, %c0] to %q as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %j] to %k as b : memref<64x250xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<250x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_mask %s at (%j) {keys = 250} : !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 13]]:5: error: tc.acc_mask is at (query, key): two positions, not 1{{$}}
+
+// -----
+
+func.func @single_tile_rows(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %m = tc.rows_fill -inf : !tc.rows<128xf32>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_fill: a !tc.rows of 128 rows belongs in an attention loop (a single tile has 64){{$}}
+
+// -----
+
+func.func @single_tile_mask_at(%O: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
+  %c0 = arith.constant 0 : index
+  %z = tc.acc_zero : !tc.acc<64x64xf32>
+  %t = tc.acc_mask %z at (%c0, %c0) {keys = 8} : !tc.acc<64x64xf32>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_mask at run-time positions is for attention loops (a single tile's are numbers: first_query, first_key){{$}}

@@ -1,0 +1,39 @@
+"""The lowering of a loop-level attention kernel (a grid of CTAs, each a block of
+queries; an `scf.for` over blocks of keys carrying O and the online softmax's running
+rows) to the ptx dialect (docs/attention.md, "The loop level").
+
+    kernel.py       the kernel read and checked: Q's window, the key loop, O's store
+    block.py        the parts: windows, ring, a consumer warpgroup's block of keys, metadata
+    specialized.py  schedule (the default): a producer warpgroup loading K and V ahead,
+                    consumer warpgroups running the loop each on its own rows
+    pipelined.py    schedule (`tc.schedule = #tc.gemm_schedule<pipelined>`): one loop
+                    for every thread, thread 0 loading between the blocks
+
+The softmax's ops in the loop are lowered by their single-tile lowerings
+(passes/to_ptx/online_softmax.py); the windows, the ring and O's store are the GEMM
+lowering's parts (passes/to_ptx/gemm/).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
+
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
+from lower_tc.passes.to_ptx.attention import pipelined, specialized
+from lower_tc.passes.to_ptx.attention.kernel import is_attention_kernel
+
+
+def lower_attention_kernel(kernel: Operation) -> ptx.KernelOp:
+    """The kernel's schedule: warp-specialised unless its tc.schedule says pipelined."""
+    if tc.SCHEDULE_ATTR not in kernel.attributes:
+        return specialized.lower(kernel)
+    try:
+        schedule = tc.kernel_schedule(kernel).schedule
+    except VerifyException as err:
+        error_at(kernel, str(err))
+    return pipelined.lower(kernel) if schedule == "pipelined" else specialized.lower(kernel)
+
+
+__all__ = ["is_attention_kernel", "lower_attention_kernel"]

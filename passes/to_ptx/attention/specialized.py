@@ -1,0 +1,74 @@
+"""The warp-specialised attention schedule (the default): BM/64 consumer warpgroups and a
+producer warpgroup after them (docs/attention.md, "The loop level"; the parts are
+block.py's).
+
+The producer gives registers back (`setmaxnreg.dec`), and its first thread loads Q, then
+block j of K and V into stage j mod S once the consumers have released it (the ring's
+empty barrier of the round before), as far ahead as the ring allows. The consumers take
+registers (`setmaxnreg.inc`), wait for Q, and each runs the loop on its own 64 query rows,
+overlapping each block's softmax with the previous block's P V (block.py,
+`Consumer.overlapped_loop`; FlashAttention-3's intra-warpgroup overlap):
+
+    block 0: wait full[0]; S_0 = Q K_0^T; its softmax; O carried; P_0 packed
+    block j >= 1 (stage s, the block before's stage s'):
+        wait full[s]; issue S_j = Q K_j^T; issue O += P_{j-1} V_{j-1}
+        wgmma.wait_group 1: S_j is done; block j's softmax runs while P V does
+        wgmma.wait_group 0; release stage s'; O carried to the new maximum; P_j packed
+    after the loop: O += P_last V_last
+
+No consumer waits for another, so one warpgroup's softmax also runs while the other's
+MMAs do. A stage is released one block later than without the overlap, so the ring wants
+three stages where shared memory has room.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import i1
+from xdsl.ir import Operation, SSAValue
+
+from lower_tc.dialects import ptx
+from lower_tc.dialects.diagnostics import error_at
+from lower_tc.passes.to_ptx.attention.block import Parts, kernel_op_of
+from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
+from lower_tc.passes.to_ptx.gemm.specialized import PRODUCER_REGISTERS, consumer_registers, entry_registers
+
+
+def lower(kernel: Operation) -> ptx.KernelOp:
+    """One ptx.kernel from one loop-level attention kernel (module docstring)."""
+    k = AttentionKernel.read(kernel)
+    b, regs, loop = k.b, k.regs, k.loop
+    wgs = k.warpgroups
+    if not 1 <= wgs <= 3:
+        error_at(k.q_load, f"a warp-specialised attention kernel has 1 to 3 consumer warpgroups (64 queries each), not {wgs}")
+    parts = Parts.prepare(k, 128 * wgs)
+    is_producer = b.val(ptx.SetpOp, [regs.wg], i1, cmp="eq", type="u32", imm=wgs)
+    exit_label = b.label("exit")
+    consumer_label = b.if_(is_producer, "consumer")
+    # -- the producer warpgroup (the last)
+    b.emit(ptx.SetMaxNRegOp, action="dec", count=PRODUCER_REGISTERS, comment="producer warpgroup: TMA only")
+    leader = b.val(ptx.SetpOp, [regs.tid], i1, cmp="eq", type="u32", imm=128 * wgs)
+    b.emit(ptx.BraOp, [leader], label=exit_label, negate=1)
+    parts.load_prologue()
+    ring, trips = parts.ring, parts.trips
+
+    def produce(j: SSAValue, s: SSAValue, p: SSAValue) -> None:
+        ring.wait_empty(s, p)  # round r - 1 of stage s released: blocks j - S
+        parts.windows.load_block(b.val(ptx.AddOp, [j], type="u32", imm=loop.stages), s, ring.full_off)
+        ring.advance(s, p)
+
+    # blocks S .. trips - 1, into stage j mod S once the consumers release round r - 1
+    rest = trips - loop.stages if isinstance(trips, int) else b.val(ptx.SubOp, [trips, b.imm(loop.stages, "s32")], type="s32")
+    if not isinstance(rest, int) or rest > 0:
+        b.counted_loop(rest, produce)
+    b.emit(ptx.BraOp, label=exit_label)
+    # -- the consumer warpgroups
+    b.emit(ptx.LabelOp, label=consumer_label)
+    if consumer_registers(wgs) > entry_registers(wgs):
+        b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(wgs), comment="consumer warpgroups: the MMAs and the softmax")
+    consumer = parts.consumer(regs.wg, b.val(ptx.ShrOp, [regs.tid], type="u32", imm=5))
+    consumer.wait_q()
+    consumer.overlapped_loop()
+    consumer.finish()
+    b.emit(ptx.LabelOp, label=exit_label)
+    b.emit(ptx.RetOp)
+    return kernel_op_of(parts, 128 * wgs + 128, entry_registers(wgs))

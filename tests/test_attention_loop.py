@@ -1,0 +1,140 @@
+"""The loop-level attention kernel (docs/attention.md, "The loop level"): what it promises
+its launcher, its schedule's shape in the SASS, and the runner's attention check on a fake
+GPU (a right answer passes; a wrong element, NaN and a stray write fail). The GPU runs are
+tests/test_attention_loop_gpu.py and bench/attention_loop.py --check."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo
+from lower_tc.lowering.backend.ptxas import find_tool
+from lower_tc.lowering.backend.sass import disassemble, find_disassembler
+from lower_tc.lowering.compile import compile_source
+import lower_tc.lowering.runtime.run as running
+from lower_tc.lowering.runtime.attention_check import reference
+from lower_tc.lowering.runtime.inputs import matrix_view
+
+sys.path.insert(0, str(ROOT / "bench"))
+from attention_loop import CHECKS, AttentionCase  # noqa: E402
+
+EXAMPLE = ROOT / "examples" / "attention_loop.mlir"
+needs_tools = pytest.mark.skipif(find_tool("ptxas") is None or find_disassembler() is None,
+                                 reason="ptxas and nvdisasm/cuobjdump not found: pip install 'lower-tc[test]'")
+
+
+def _info(case: AttentionCase) -> KernelInfo:
+    (k,) = compile_source(case.source(), case.name)
+    return k.info
+
+
+@pytest.mark.parametrize("case", [CHECKS[0], CHECKS[6], CHECKS[13], CHECKS[-3], CHECKS[-2]], ids=lambda c: c.name)
+def test_the_contract_names_q_k_v_o_the_mask_and_the_schedule(case: AttentionCase) -> None:
+    info = _info(case)
+    att = info.attention
+    assert isinstance(att, AttentionInfo)
+    assert (att.q, att.k, att.v, att.o) == (0, 1, 2, 3)
+    assert [a.output for a in info.args] == [False, False, False, True]
+    assert att.scale == pytest.approx(case.d**-0.5)
+    assert att.causal == (case.keys - case.sq if case.causal else None)
+    assert att.keys == (case.keys if case.keys % case.bn else None)
+    assert (att.block_m, att.block_n) == (case.bm, case.bn)
+    consumers = 128 * (case.bm // 64)
+    assert info.threads == (consumers if case.schedule == "pipelined" else consumers + 128)
+    assert info.grid == (-(-case.sq // case.bm), case.heads, 1)
+    assert KernelInfo.from_json(info.to_json()) == info  # the JSON keeps every fact
+
+
+@pytest.mark.parametrize("case", CHECKS, ids=lambda c: c.name)
+def test_every_checked_case_compiles_for_the_device(case: AttentionCase) -> None:
+    """Every configuration the GPU check runs compiles (a lowering error would be a
+    located error, not a kernel)."""
+    (k,) = compile_source(case.source(), case.name)
+    assert "wgmma.mma_async" in k.ptx and "cp.async.bulk.tensor" in k.ptx
+
+
+@needs_tools
+@pytest.mark.parametrize("case", [CHECKS[2], CHECKS[4], CHECKS[14]], ids=lambda c: c.name)
+def test_each_block_is_two_mmas_on_the_tensor_cores_and_nothing_spills(case: AttentionCase) -> None:
+    """D/16 HGMMAs for S (from shared memory) and BN/16 for P V with A from registers,
+    twice each: the overlapped loop's first block's S and last block's P V are outside it;
+    MUFU.EX2 for the exponentials; the quad's reductions; no local memory (d = 256 keeps
+    O's 128 registers a thread and S's besides under setmaxnreg)."""
+    (k,) = compile_source(case.source(), case.name, assemble=True)
+    sass = disassemble(k.cubin)
+    mmas = [ln for ln in sass.splitlines() if "HGMMA" in ln]
+    from_registers = [ln for ln in mmas if re.search(r"HGMMA\.\S+ R\d+, R\d+, gdesc", ln)]
+    assert len(from_registers) == 2 * case.bn // 16
+    assert len(mmas) - len(from_registers) == 2 * case.d // 16
+    assert "MUFU.EX2" in sass and "SHFL.BFLY" in sass
+    assert not re.search(r"\b(LDL|STL)\b", sass)
+
+
+def test_the_example_is_the_causal_case_of_the_check() -> None:
+    """examples/attention_loop.mlir (hand-written, commented) lowers to the same kernel
+    as the bench's causal case of its shape, so the GPU check covers it."""
+    case = AttentionCase(2, 1000, d=64, bm=128, bn=64, causal=True)
+    (ours,) = compile_source(EXAMPLE.read_text(), str(EXAMPLE))
+    (theirs,) = compile_source(case.source(), case.name)
+    assert ours.info.attention == theirs.info.attention
+    body = lambda ptx: [ln for ln in ptx.splitlines() if ln.startswith("\t") and "//" not in ln]  # noqa: E731
+    assert len(body(ours.ptx)) == len(body(theirs.ptx))
+
+
+def _fake_run(monkeypatch, case: AttentionCase, spoil=None) -> running.RunResult:
+    """run_kernel on a fake GPU that writes float64 attention into O (rounded to O's
+    type), then lets `spoil(flat O)` change it."""
+    (k,) = compile_source(case.source(), case.name)
+    info = k.info
+
+    def launch(cubin, info, host_args, timeout):
+        att = info.attention
+        out = [b.copy() for b in host_args]
+        q, kk, v = (matrix_view(host_args[i], info.args[i]).astype(np.float64) for i in (att.q, att.k, att.v))
+        heads = lambda x: x[None] if x.ndim == 3 else x[None, None]  # noqa: E731
+        want, _ = reference(heads(q), heads(kk), heads(v), causal=att.causal is not None, scale=att.scale, layout="bhsd")
+        o_arg = info.args[att.o]
+        flat = out[att.o]
+        view = matrix_view(flat, o_arg)
+        dense = want[0].reshape(view.shape).astype(np.float32)
+        import ml_dtypes
+
+        flat[:] = dense.astype(ml_dtypes.bfloat16).view(flat.dtype).reshape(-1)[: flat.size]
+        if spoil is not None:
+            spoil(flat, out)
+        return out, "fake GPU", [0] * len(out)
+
+    monkeypatch.setattr(running, "launch", launch)
+    return running.run_kernel(k, seed=3)
+
+
+@pytest.mark.parametrize("spoil, passes", [
+    (None, True),
+    ("wrong", False),
+    ("nan", False),
+    ("stray", False),
+])
+def test_the_runner_checks_o_against_float64_attention(monkeypatch, spoil, passes) -> None:
+    case = AttentionCase(2, 128, d=64, bm=64, bn=64, causal=True)
+    import ml_dtypes
+
+    def change(flat, out):
+        values = flat.view(ml_dtypes.bfloat16)
+        if spoil == "wrong":
+            values[3 * 64 + 5] = values[3 * 64 + 5] + ml_dtypes.bfloat16(0.25)
+        elif spoil == "nan":
+            values[200] = ml_dtypes.bfloat16(np.nan)
+        elif spoil == "stray":
+            out[0].view(np.uint8)[7] ^= 1  # an input changed
+    r = _fake_run(monkeypatch, case, None if spoil is None else change)
+    assert r.passed == passes, r.summary()
+    assert r.checked == 2 * 128 * 64
+    if spoil == "stray":
+        assert r.stray > 0
+    if spoil == "nan":
+        assert r.nan_count > 0
