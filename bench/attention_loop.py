@@ -4,6 +4,7 @@ SDPA's cuDNN and flash backends in one process on the same tensors.
 
     python bench/attention_loop.py --check [--seeds 2]          # every CHECKS configuration
     python bench/attention_loop.py --bench --out results.json   # BENCH shapes, interleaved
+    python bench/attention_loop.py --tune --out tune.json       # TUNE: block shapes at S = 8192
 
 `loop_source` writes the kernel's IR: Q, K, V and O as (heads, sequence, head dim) batches
 (BHSD with the batch and heads as one dimension), one CTA per block of BM queries and a
@@ -44,6 +45,7 @@ class AttentionCase:
     causal: bool = False
     kv_heads: int | None = None  # None: one K/V head per query head
     schedule: str = "warp_specialized"  # or "pipelined" (docs/attention.md)
+    lse: bool = False  # also the log-sum-exp, into a (heads, S_q) f32 argument
 
     @property
     def keys(self) -> int:
@@ -53,7 +55,7 @@ class AttentionCase:
     def name(self) -> str:
         kv = f"_kv{self.kv_heads}" if self.kv_heads else ""
         c = "_causal" if self.causal else ""
-        sched = "_pipelined" if self.schedule == "pipelined" else ""
+        sched = ("_pipelined" if self.schedule == "pipelined" else "") + ("_lse" if self.lse else "")
         return f"attn_h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
 
     def source(self) -> str:
@@ -90,6 +92,10 @@ def loop_source(c: AttentionCase) -> str:
     s = "%sm" if masked else "%s0"
     # a batch of one matrix is read at index 0 (a constant), one head per CTA along y otherwise
     head = "%hh" if h > 1 else "%c0"
+    lse_t = f"memref<{h}x{sq}xf32>"
+    lse_arg = f", %LSE: {lse_t}" if c.lse else ""
+    lse_ops = (f"  %lse = tc.rows_lse %r#1, %r#2 : {rows}\n  tc.rows_store %lse to %LSE[{head}, %q0] : {rows}, {lse_t}\n"
+               if c.lse else "")
     kv_index = "%c0" if kvh == 1 else head if kvh == h else "%kvh"
     group = f"  %cg = arith.constant {h // kvh} : index\n  %kvh = arith.divui %hh, %cg : index\n" if kv_index == "%kvh" else ""
     # causal: this CTA's last visible key is q0 + BM - 1 + offset; the loop ends at the block holding it
@@ -100,7 +106,7 @@ def loop_source(c: AttentionCase) -> str:
     else:
         ub = f"  %ub = arith.constant {-(-sk // bn) * bn} : index\n"
     return f"""// {c.name}: O = softmax(Q K^T / sqrt({d})) V, written by bench/attention_loop.py
-func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, 1]{schedule}}} {{
+func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}{lse_arg}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, 1]{schedule}}} {{
   %q = tc.smem_tile : {qtile}
   %k = tc.smem_tile {{stages = {c.stages}}} : {ktile}
   %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
@@ -130,7 +136,7 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}) attributes {{tc.targ
   }}
   %out = tc.acc_row_div %r#0, %r#2 : {acc_o}, {rows}
   tc.window_store %out to %O[{head}, %q0, %c0] : {acc_o}, {qt}
-  func.return
+{lse_ops}  func.return
 }}
 """
 
@@ -153,17 +159,19 @@ CHECKS = [
     AttentionCase(2, 1024, d=64, bm=128, bn=64, causal=True),
     AttentionCase(2, 1000, d=128, bm=128, bn=128, causal=True),
     AttentionCase(1, 300, sk=1000, d=64, bm=64, bn=64, causal=True),
-    AttentionCase(1, 1000, sk=300, d=64, bm=128, bn=64, causal=True),
+    AttentionCase(1, 1000, sk=300, d=64, bm=128, bn=64, causal=True, lse=True),
     AttentionCase(2, 3 * 64 * 3, d=64, bm=192, bn=64),
     AttentionCase(2, 1000, d=128, bm=128, bn=128, causal=True, schedule="pipelined"),
     AttentionCase(1, 1024, d=64, bm=128, bn=64, schedule="pipelined"),
     AttentionCase(4, 512, d=128, bm=128, bn=128, kv_heads=2, schedule="pipelined"),
+    AttentionCase(4, 1000, d=64, bm=192, bn=64, stages=4, kv_heads=2, causal=True, lse=True),
+    AttentionCase(2, 4097, d=128, bm=128, bn=128, stages=3, lse=True),
 ]
 
 #: What --bench times (FA3's shapes: 16k tokens, heads = 2048 / d), and the blocks.
 BENCH = [
-    AttentionCase(16384 // s * (2048 // d), s, d=d, bm=128, bn=bn, stages=3, causal=causal)
-    for d, bn in ((128, 128), (64, 128))
+    AttentionCase(16384 // s * (2048 // d), s, d=d, bm=bm, bn=bn, stages=stages, causal=causal)
+    for d, bm, bn, stages in ((128, 128, 128, 3), (64, 192, 64, 4))
     for s in (4096, 8192, 16384)
     for causal in (False, True)
 ] + [  # the ablation: the one-loop schedule, and the ring's depth
@@ -171,6 +179,15 @@ BENCH = [
     for d in (128, 64) for s in (8192,) for causal in (False, True)
     for stages, schedule in ((2, "pipelined"), (2, "warp_specialized"), (4, "warp_specialized"))
     if 16 * d * (128 + 2 * 128 * stages) // 8 <= 227 * 1024  # Q and the ring in shared memory
+]
+
+
+#: What --tune times: block shapes and ring depths at S = 8192 (the block-size study).
+TUNE = [
+    AttentionCase(16384 // 8192 * (2048 // d), 8192, d=d, bm=bm, bn=bn, stages=stages, causal=causal)
+    for d, shapes in ((64, ((128, 128, 3), (128, 64, 4), (192, 64, 4))), (128, ((128, 128, 3), (128, 64, 4), (192, 64, 3))))
+    for bm, bn, stages in shapes
+    for causal in (False, True)
 ]
 
 
@@ -244,6 +261,7 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--check", action="store_true", help="check every CHECKS case on the GPU")
     p.add_argument("--bench", action="store_true", help="time the BENCH cases against SDPA")
+    p.add_argument("--tune", action="store_true", help="time the TUNE cases (block shapes) against SDPA")
     p.add_argument("--seeds", type=int, default=2)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -252,7 +270,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--print", dest="show", metavar="NAME", help="print the IR of the case named NAME (of CHECKS and BENCH)")
     args = p.parse_args(argv)
     if args.show:
-        case = next(c for c in CHECKS + BENCH if c.name == args.show)
+        case = next(c for c in CHECKS + BENCH + TUNE if c.name == args.show)
         print(case.source(), end="")
         return 0
     out: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -267,6 +285,11 @@ def main(argv: list[str]) -> int:
 
         out["device"] = torch.cuda.get_device_name()
         out["bench"] = bench([c for c in BENCH if args.match in c.name], args.runs, args.warmup)
+    if args.tune:
+        import torch
+
+        out["device"] = torch.cuda.get_device_name()
+        out["tune"] = bench([c for c in TUNE if args.match in c.name], args.runs, args.warmup)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(out, f, indent=2)

@@ -277,15 +277,32 @@ class RowsLseOp(IRDLOperation):
 @irdl_op_definition
 class RowsStoreOp(IRDLOperation):
     """``tc.rows_store %lse to %L : !tc.rows<64xf32>, memref<64x1xf32>``: one f32 a row into
-    a 64 x 1 column of global memory (any row pitch), written by the quad's first thread."""
+    a 64 x 1 column of global memory (any row pitch), written by the quad's first thread.
+
+    In an attention loop, at a window: ``tc.rows_store %lse to %L[%h, %q0] :
+    !tc.rows<128xf32>, memref<HxSxf32>`` writes row r into L[h, q0 + r] (a (heads,
+    sequence) matrix, dense along the sequence: the log-sum-exp a backward pass reads),
+    leaving out rows past its end."""
 
     name = "tc.rows_store"
     rows = operand_def(RowsType)
     dst = operand_def(MemRefType)
-    assembly_format = "$rows `to` $dst attr-dict `:` type($rows) `,` type($dst)"
+    indices = var_operand_def(IndexType())
+    assembly_format = "$rows `to` $dst (`[` $indices^ `]`)? attr-dict `:` type($rows) `,` type($dst)"
 
     def verify_(self) -> None:
         check_single_tile_f32(self, rows=(self.rows.type,))
+        if self.indices:
+            if len(self.indices) != 2:
+                raise VerifyException(f"tc.rows_store at a window names (row, first column): two indices, not {len(self.indices)}")
+            if not in_attention_loop(self):
+                raise VerifyException("tc.rows_store at a window is for attention loops (a single tile stores a 64 x 1 column)")
+            if dtype_name(self.dst.type.element_type) != "f32":  # type: ignore[attr-defined]
+                raise VerifyException(f"tc.rows_store writes f32, not {dtype_name(self.dst.type.element_type)}")  # type: ignore[attr-defined]
+            _memref_shape(self.dst.type, "the rows' memref")
+            if matrix_strides(self.dst.type, "the rows' memref")[1] != 1:
+                raise VerifyException("tc.rows_store at a window writes a row-major (heads, sequence) matrix: dense along the sequence")
+            return
         shape = _memref_shape(self.dst.type, "the rows' memref")
         if shape != (self.rows.type.m, 1):  # type: ignore[attr-defined]
             raise VerifyException(f"tc.rows_store writes a {self.rows.type.m} x 1 column, not {shape[0]}x{shape[1]}")  # type: ignore[attr-defined]

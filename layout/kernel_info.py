@@ -288,7 +288,7 @@ class GemmInfo:
 @dataclass(frozen=True)
 class AttentionInfo:
     """A loop-level attention kernel's facts: which arguments are Q, K (as its argument:
-    keys x head dim), V and O, the softmax's scale, the mask (`causal`: query i sees key j
+    keys x head dim), V and O (and the log-sum-exp's, where stored), the softmax's scale, the mask (`causal`: query i sees key j
     iff j <= i + causal; `keys`: the keys' count where masked; None: no such mask), and the
     block of queries a CTA takes and of keys an iteration takes. An additive key: a reader
     that does not know it sees a kernel it cannot check (so the version stays)."""
@@ -302,10 +302,13 @@ class AttentionInfo:
     keys: int | None = None
     block_m: int = 64
     block_n: int = 64
+    lse: int | None = None  # the argument the log-sum-exp goes to, (heads, S_q) f32; None: none
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"q": self.q, "k": self.k, "v": self.v, "o": self.o, "scale": self.scale,
                                "block_m": self.block_m, "block_n": self.block_n}
+        if self.lse is not None:
+            out["lse"] = self.lse
         if self.causal is not None:
             out["causal"] = self.causal
         if self.keys is not None:
@@ -317,7 +320,8 @@ class AttentionInfo:
         causal, keys = d.get("causal"), d.get("keys")
         return cls(int(d["q"]), int(d["k"]), int(d["v"]), int(d["o"]), float(d["scale"]),
                    int(causal) if causal is not None else None, int(keys) if keys is not None else None,
-                   int(d.get("block_m", 64)), int(d.get("block_n", 64)))
+                   int(d.get("block_m", 64)), int(d.get("block_n", 64)),
+                   int(d["lse"]) if d.get("lse") is not None else None)
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,14 @@ def _info(case: AttentionCase) -> KernelInfo:
     return k.info
 
 
-@pytest.mark.parametrize("case", [CHECKS[0], CHECKS[6], CHECKS[13], CHECKS[-3], CHECKS[-2]], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", [CHECKS[0], CHECKS[6], CHECKS[13], CHECKS[16], CHECKS[-5], CHECKS[-4], CHECKS[-1]], ids=lambda c: c.name)
 def test_the_contract_names_q_k_v_o_the_mask_and_the_schedule(case: AttentionCase) -> None:
     info = _info(case)
     att = info.attention
     assert isinstance(att, AttentionInfo)
     assert (att.q, att.k, att.v, att.o) == (0, 1, 2, 3)
-    assert [a.output for a in info.args] == [False, False, False, True]
+    assert [a.output for a in info.args] == [False, False, False, True] + ([True] if case.lse else [])
+    assert att.lse == (4 if case.lse else None)
     assert att.scale == pytest.approx(case.d**-0.5)
     assert att.causal == (case.keys - case.sq if case.causal else None)
     assert att.keys == (case.keys if case.keys % case.bn else None)
@@ -97,7 +98,10 @@ def _fake_run(monkeypatch, case: AttentionCase, spoil=None) -> running.RunResult
         out = [b.copy() for b in host_args]
         q, kk, v = (matrix_view(host_args[i], info.args[i]).astype(np.float64) for i in (att.q, att.k, att.v))
         heads = lambda x: x[None] if x.ndim == 3 else x[None, None]  # noqa: E731
-        want, _ = reference(heads(q), heads(kk), heads(v), causal=att.causal is not None, scale=att.scale, layout="bhsd")
+        want, want_lse = reference(heads(q), heads(kk), heads(v), causal=att.causal is not None, scale=att.scale, layout="bhsd")
+        if att.lse is not None:
+            lse_flat = out[att.lse]
+            lse_flat[:] = want_lse[0].astype(np.float32).reshape(-1).view(lse_flat.dtype)
         o_arg = info.args[att.o]
         flat = out[att.o]
         view = matrix_view(flat, o_arg)
@@ -111,6 +115,22 @@ def _fake_run(monkeypatch, case: AttentionCase, spoil=None) -> running.RunResult
 
     monkeypatch.setattr(running, "launch", launch)
     return running.run_kernel(k, seed=3)
+
+
+@pytest.mark.parametrize("spoil, passes", [(None, True), ("wrong", False), ("finite for -inf", False)])
+def test_the_runner_checks_the_log_sum_exp(monkeypatch, spoil, passes) -> None:
+    """Queries 0 .. 1 of 4 see no key (4 queries, 2 keys, causal): their log-sum-exp is
+    -inf, and a finite value there fails, as does a wrong one elsewhere."""
+    case = AttentionCase(1, 4, sk=2, d=64, bm=64, bn=64, causal=True, lse=True)
+
+    def change(flat, out):
+        lse = out[4].view(np.float32)
+        if spoil == "wrong":
+            lse[3] += 0.01
+        elif spoil == "finite for -inf":
+            lse[0] = 0.0
+    r = _fake_run(monkeypatch, case, None if spoil is None else change)
+    assert r.passed == passes, r.summary()
 
 
 @pytest.mark.parametrize("spoil, passes", [

@@ -2,7 +2,7 @@
 // K window that does not move with the loop, K and V rings of different depths, running
 // rows of other rows than the accumulator's, an op the loop cannot hold, no Q window, a
 // mask at one position; in a single tile, a !tc.rows of 128 rows and a mask at run-time
-// positions (the loop's).
+// positions (the loop's), a log-sum-exp stored at a window.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @k_window_fixed(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
@@ -225,3 +225,13 @@ func.func @single_tile_mask_at(%O: memref<64x64xf32>) attributes {tc.target = "s
   func.return
 }
 // CHECK: loop-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_mask at run-time positions is for attention loops (a single tile's are numbers: first_query, first_key){{$}}
+
+// -----
+
+func.func @single_tile_rows_at(%L: memref<2x64xf32>) attributes {tc.target = "sm_90a"} {
+  %c0 = arith.constant 0 : index
+  %m = tc.rows_fill 0.0 : !tc.rows<64xf32>
+  tc.rows_store %m to %L[%c0, %c0] : !tc.rows<64xf32>, memref<2x64xf32>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_store at a window is for attention loops (a single tile stores a 64 x 1 column){{$}}

@@ -183,13 +183,17 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     att = info.attention
     assert att is not None
     rng = np.random.default_rng(seed)
-    host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if i != att.o})
+    host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if i not in (att.o, att.lse)})
     on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
     flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
     o_arg = info.args[att.o]
-    stray = all_stray_writes(flat_results, on_device, overruns, {att.o: np.ones(o_arg.shape, dtype=bool)}, info.args)
+    stray = all_stray_writes(flat_results, on_device, overruns, {i: np.ones(info.args[i].shape, dtype=bool)
+                                                                  for i in (att.o, att.lse) if i is not None}, info.args)
     q, k, v = (_heads(matrix_view(host[i], info.args[i]).astype(np.float64)) for i in (att.q, att.k, att.v))
     o = _heads(matrix_view(flat_results[att.o], o_arg).astype(np.float64))
+    lse = None
+    if att.lse is not None:  # (heads, S_q): the check wants (batch, heads, S_q)
+        lse = matrix_view(flat_results[att.lse], info.args[att.lse]).astype(np.float64)[None]
     sq, sk = q.shape[2], k.shape[2]
     if att.keys is not None:  # the keys past the count are masked: the reference does not see them
         k, v = k[:, :, : att.keys], v[:, :, : att.keys]
@@ -198,7 +202,7 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
         raise RunError(f"kernel {info.name}: the runner checks a causal mask aligned as FlashAttention aligns it "
                        f"(causal = keys - queries = {sk - sq}), not causal = {att.causal}")
     check = check_attention(q, k, v, o, causal=att.causal is not None, scale=att.scale, layout="bhsd",
-                            p_dtype=info.args[att.q].dtype, out_dtype=o_arg.dtype, rng=rng)
+                            p_dtype=info.args[att.q].dtype, out_dtype=o_arg.dtype, lse=lse, rng=rng)
     checked = int(o[:, :, check.rows].size)
     passed = check.ok and stray == 0 and checked > 0
     tol = 2 * ROUNDING[info.args[att.q].dtype]

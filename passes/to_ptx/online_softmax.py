@@ -202,9 +202,12 @@ def _mask_at_run_time(kl: KernelLowering, op: tc.AccMaskOp) -> None:
     first_query, first_key, keys, causal = op.mask
     q = _position(kl, op, op.positions[0], first_query)
     k = _position(kl, op, op.positions[1], first_key)
-    out = b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t), comment="the masked scores")
-    for i in range(t.n // 2):
-        b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.RegOfOp, [regs], f32, regs=i)], type="f32")
+    if op.acc.has_one_use():  # the scores are read by the mask only: masked in their own registers
+        out = regs
+    else:
+        out = b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t), comment="the masked scores")
+        for i in range(t.n // 2):
+            b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.RegOfOp, [regs], f32, regs=i)], type="f32")
     end = b.add_imm(k, t.n)
     whole = None
     if keys is not None:

@@ -30,10 +30,15 @@ def lower_attention_kernel(kernel: Operation) -> ptx.KernelOp:
     if tc.SCHEDULE_ATTR not in kernel.attributes:
         return specialized.lower(kernel)
     try:
-        schedule = tc.kernel_schedule(kernel).schedule
+        options = tc.kernel_schedule(kernel)
     except VerifyException as err:
         error_at(kernel, str(err))
-    return pipelined.lower(kernel) if schedule == "pipelined" else specialized.lower(kernel)
+    named = tc.GemmSchedule(schedule=options.schedule)
+    for option in tc.GEMM_OPTIONS:
+        if option.on_kernel and getattr(options, option.name) != getattr(named, option.name):
+            error_at(kernel, f"an attention kernel's {tc.SCHEDULE_ATTR} names its schedule only "
+                             f"(#tc.gemm_schedule<warp_specialized> or <pipelined>): {option.name} is a GEMM option")
+    return pipelined.lower(kernel) if options.schedule == "pipelined" else specialized.lower(kernel)
 
 
 __all__ = ["is_attention_kernel", "lower_attention_kernel"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import Float32Type, IntAttr, i1, i32, i64
+from xdsl.dialects.builtin import Float32Type, IntAttr, MemRefType, i1, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -24,7 +24,7 @@ from lower_tc.dialects.tc_gemm import WindowLoadOp
 from lower_tc.layout import Major
 from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo
 from lower_tc.passes.to_ptx import LOWERINGS
-from lower_tc.passes.to_ptx.accumulators import wgmma_acc, wgmma_regs_type
+from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
 from lower_tc.passes.to_ptx.emit import kernel_op, param_name
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
@@ -351,6 +351,8 @@ class Consumer:
                 b.located(op, lambda o: store_fragments(k, o, wgmma_acc(kl, o, kl.acc_of(o, o.acc)), acc_t, self.wg))  # type: ignore[arg-type]
             elif isinstance(op, tc.AccRowDivOp | tc.RowsLseOp):
                 b.located(op, kl.lower)
+            elif isinstance(op, tc.RowsStoreOp) and op.indices:
+                b.located(op, lambda o: _store_rows_at(kl, o))
             elif not op.has_trait(IsTerminator, value_if_unregistered=False):
                 error_at(op, f"'{op.name}' cannot follow an attention kernel's loop (O / l, the log-sum-exp and O's store can)")
 
@@ -370,6 +372,33 @@ def _assign(kl: KernelLowering, at: Operation, arg: SSAValue, target: SSAValue, 
     # read both before writing either: a yielded row may be the carried one of the other half
     for half in (0, 1):
         b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [target], f32, regs=half), new[half]], type="f32")
+
+
+def _store_rows_at(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
+    """Row r of the CTA's rows into L[h, q0 + r] (tc.rows_store at a window): the quad's
+    first thread writes its two rows, 16 warp + g and 8 below, each where it lies inside L."""
+    b = kl.b
+    t = op.dst.type
+    assert isinstance(t, MemRefType)
+    ld = tc.matrix_strides(t, "the rows' memref")[0]
+    length = t.get_shape()[1]
+    head, first = (kl.indices.get(v) for v in op.indices)
+    if head is None or first is None:
+        error_at(op, "tc.rows_store's indices are index values of the kernel (gpu.block_id, arith)")
+    reg = lambda v: b.imm(v, "s32") if isinstance(v, int) else v  # noqa: E731
+    row = b.val(ptx.AddOp, [reg(first), fragment_row(kl)], type="s32", comment="the log-sum-exp: one f32 a row, by the quad's first thread")
+    lead = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
+    skip = b.if_(lead, "rows_stored")
+    line = b.val(ptx.MulLoOp, [reg(head)], type="s32", imm=ld)
+    for half in (0, 1):
+        r = b.add_imm(row, 8 * half)
+        past = b.label("row_past")
+        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [r], i1, cmp="ge", type="s32", imm=length)], label=past)
+        at = b.val(ptx.AddOp, [kl.globals_[op.dst], b.val(ptx.MulWideOp, [b.val(ptx.AddOp, [line, r], type="s32")], i64, type="s32", imm=4)],
+                   i64, type="u64")
+        b.emit(ptx.StOp, [at, kl.rows[op.rows][half]], space="global", type="f32", vec=1, offset=0)
+        b.emit(ptx.LabelOp, label=past)
+    b.emit(ptx.LabelOp, label=skip)
 
 
 @dataclass(frozen=True)
@@ -484,7 +513,9 @@ def attention_info(k: AttentionKernel) -> AttentionInfo:
         keys = m_keys if m_keys is not None else keys
     q_src = k.q_load.src
     k_src = k.args.views.get(loop.k_load.src, loop.k_load.src)
+    lse = [op for op in k.after if isinstance(op, tc.RowsStoreOp) and op.indices]
     return AttentionInfo(
         q=k.args.index(q_src), k=k.args.index(k_src), v=k.args.index(loop.v_load.src), o=k.args.index(k.store.dst),
         scale=scales.pop(), causal=causal, keys=keys, block_m=k.q_ring.layout.mn, block_n=loop.step,
+        lse=k.args.index(lse[0].dst) if lse else None,
     )
