@@ -235,3 +235,37 @@ func.func @single_tile_rows_at(%L: memref<2x64xf32>) attributes {tc.target = "sm
   func.return
 }
 // CHECK: loop-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_store at a window is for attention loops (a single tile stores a 64 x 1 column){{$}}
+
+// -----
+
+func.func @gemm_option(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1], tc.schedule = #tc.gemm_schedule<warp_specialized, cluster = 2>} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %kt = tc.transpose %K : memref<250x64xbf16> to memref<64x250xbf16, strided<[1, 64]>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  tc.window_load %Q[%c0, %c0] to %q as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %j] to %k as b : memref<64x250xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<250x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_mask %s at (%c0, %j) {keys = 250} : !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 30]]:1: error: an attention kernel's tc.schedule names its schedule only (#tc.gemm_schedule<warp_specialized> or <pipelined>): cluster is a GEMM option{{$}}
