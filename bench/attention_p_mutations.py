@@ -8,17 +8,23 @@ that the check tells the layouts apart (docs/attention.md):
   quad instead of four;
 - examples/attention_online.mlir (the online softmax over four blocks of keys): the
   running maximum and sum reduced across two lanes; O's rows g and g + 8 rescaled each by
-  the other's factor.
+  the other's factor;
+- examples/attention_loop.mlir (the loop over blocks of keys, masked at run-time positions):
+  the causal mask one key short of the diagonal; and bench/attention_loop.py's 1000 keys
+  (not causal) with the keys' mask moved to the last block's end, so that its 24 keys past
+  the end (zeros) are seen. (One key of 1000 more or less moves O by about 1/1000, inside
+  P's bf16 tolerance: the check cannot see that, so that is not the mutation.)
 
     python bench/attention_p_mutations.py     # on an sm_90a GPU, lower-tc installed
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import lower_tc.passes.to_ptx.online_softmax as online
-from xdsl.dialects.builtin import I64, IntegerAttr
+from xdsl.dialects.builtin import IntegerAttr, i64
 
 from lower_tc.dialects import tc
 from lower_tc.passes.to_ptx import LOWERINGS
@@ -27,6 +33,9 @@ import lower_tc.passes.to_ptx.wgmma as wgmma
 from lower_tc.layout.fragments import a_from_accumulator as right
 from lower_tc.lowering.compile import compile_source
 from lower_tc.lowering.runtime.run import run_kernel
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from attention_loop import AttentionCase  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -40,7 +49,10 @@ def next_slice(bits: int, s: int):
 
 
 def run(example: str, what: str) -> None:
-    source = (EXAMPLES / example).read_text()
+    run_source((EXAMPLES / example).read_text(), what, example)
+
+
+def run_source(source: str, what: str, example: str = "attention loop") -> None:
     kernel = compile_source(source, f"{what}.mlir", assemble=True)[0]
     result = run_kernel(kernel, 1)
     print(f"{example}, {what}: {'PASS' if result.passed else 'FAIL'}: {result.summary().splitlines()[0]}")
@@ -73,18 +85,23 @@ def main() -> int:
     run("attention_online.mlir", "O rescaled by the other row's factor")
     LOWERINGS[tc.AccRescaleOp] = rescale  # type: ignore[index]
     run("attention_loop.mlir", "as lowered")
+    ragged = AttentionCase(1, 1000, d=64, bm=128, bn=64)  # 1000 keys, not causal: the last block's 24 past the end
+    run_source(ragged.source(), "ragged 1000 keys, as lowered")
     mask = LOWERINGS[tc.AccMaskOp]
-    for what, key in (("the causal mask one key short of the diagonal", "causal"), ("the keys' count one short", "keys")):
-        def shortened(kl, op, key=key) -> None:  # the mask as lowered with its bound less one
+    for source, what, key, change in (
+        ((EXAMPLES / "attention_loop.mlir").read_text(), "causal: the mask one key short of the diagonal", "causal", -1),
+        (ragged.source(), "ragged: the keys' mask stopping at the block's end (24 zero keys seen)", "keys", 24),
+    ):
+        def moved(kl, op, key=key, change=change) -> None:  # the mask as lowered with its bound moved
             kept = op.properties[key]
-            op.properties[key] = IntegerAttr(kept.value.data - 1, I64)
+            op.properties[key] = IntegerAttr(kept.value.data + change, i64)
             try:
                 mask(kl, op)
             finally:
                 op.properties[key] = kept
 
-        LOWERINGS[tc.AccMaskOp] = shortened  # type: ignore[index]
-        run("attention_loop.mlir", what)
+        LOWERINGS[tc.AccMaskOp] = moved  # type: ignore[index]
+        run_source(source, what)
     LOWERINGS[tc.AccMaskOp] = mask  # type: ignore[index]
     return 0
 
