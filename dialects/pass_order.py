@@ -26,6 +26,7 @@ from lower_tc.dialects.tc_types import TileType
 
 CONVERT_LINALG = "convert-linalg-to-tc"
 EXPAND_MATMUL = "tc-expand-matmul"
+EXPAND_ATTENTION = "tc-expand-attention"
 CHOOSE_SWIZZLE = "tc-choose-swizzle"
 ASSIGN_SMEM = "tc-assign-smem"
 COMPUTE_DESCRIPTORS = "tc-compute-descriptors"
@@ -33,7 +34,7 @@ LOWER_TO_PTX = "tc-lower-to-ptx"
 LOWER_LOOPS = "ptx-lower-loops"
 
 #: lower-tc's passes in the order a pipeline runs them.
-ORDER = (CONVERT_LINALG, EXPAND_MATMUL, CHOOSE_SWIZZLE, ASSIGN_SMEM, COMPUTE_DESCRIPTORS, LOWER_TO_PTX, LOWER_LOOPS)
+ORDER = (CONVERT_LINALG, EXPAND_MATMUL, EXPAND_ATTENTION, CHOOSE_SWIZZLE, ASSIGN_SMEM, COMPUTE_DESCRIPTORS, LOWER_TO_PTX, LOWER_LOOPS)
 
 #: What each pass needs done before it runs, in pipeline order. tc-choose-swizzle, tc-assign-smem
 #: and tc-compute-descriptors leave a `tc.matmul` alone (tc-expand-matmul may come later);
@@ -43,7 +44,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     CHOOSE_SWIZZLE: (CONVERT_LINALG,),
     ASSIGN_SMEM: (CONVERT_LINALG, CHOOSE_SWIZZLE),
     COMPUTE_DESCRIPTORS: (CONVERT_LINALG, CHOOSE_SWIZZLE, ASSIGN_SMEM),
-    LOWER_TO_PTX: (CONVERT_LINALG, EXPAND_MATMUL, CHOOSE_SWIZZLE, ASSIGN_SMEM, COMPUTE_DESCRIPTORS),
+    LOWER_TO_PTX: (CONVERT_LINALG, EXPAND_MATMUL, EXPAND_ATTENTION, CHOOSE_SWIZZLE, ASSIGN_SMEM, COMPUTE_DESCRIPTORS),
 }
 
 
@@ -68,6 +69,10 @@ def _linalg_left(op: Operation) -> str | None:
 
 def _matmul_left(op: Operation) -> str | None:
     return "'tc.matmul' is not expanded to the loop level" if isinstance(op, MatmulOp) else None
+
+
+def _attention_left(op: Operation) -> str | None:
+    return "'tc.attention' is not expanded to the loop level" if op.name == "tc.attention" else None
 
 
 def _tile_type(op: Operation) -> TileType | None:
@@ -100,6 +105,7 @@ def _descriptors_left(op: Operation) -> str | None:
 UNDONE: dict[str, Callable[[Operation], str | None]] = {
     CONVERT_LINALG: _linalg_left,
     EXPAND_MATMUL: _matmul_left,
+    EXPAND_ATTENTION: _attention_left,
     CHOOSE_SWIZZLE: _swizzle_left,
     ASSIGN_SMEM: _offset_left,
     COMPUTE_DESCRIPTORS: _descriptors_left,
@@ -130,6 +136,6 @@ def require(root: Operation, at: str, kernels: Sequence[Operation] | None = None
 
 
 __all__ = [
-    "ASSIGN_SMEM", "CHOOSE_SWIZZLE", "COMPUTE_DESCRIPTORS", "CONVERT_LINALG", "EXPAND_MATMUL", "LOWER_LOOPS",
+    "ASSIGN_SMEM", "CHOOSE_SWIZZLE", "COMPUTE_DESCRIPTORS", "CONVERT_LINALG", "EXPAND_ATTENTION", "EXPAND_MATMUL", "LOWER_LOOPS",
     "LOWER_TO_PTX", "HINTS", "NEEDS", "ORDER", "UNDONE", "require", "run_first",
 ]

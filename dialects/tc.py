@@ -123,13 +123,14 @@ from lower_tc.dialects.tc_wmma_ops import (
 )
 from lower_tc.dialects.tc_gemm import WINDOW_OPS, WindowLoadOp, WindowStoreOp
 from lower_tc.dialects.tc_matmul import MATMUL_ATTRS, MATMUL_OPS, GemmConfigAttr, MatmulOp
+from lower_tc.dialects.tc_attention import ATTENTION_OPS, AttentionOp
 from lower_tc.dialects.tc_transpose import TRANSPOSE_OPS, TransposeOp, transposed_type
 from lower_tc.layout import Arch, Major
 from lower_tc.layout.limits import SMEM_CAPACITY
 
 
 #: The tc ops, family by family (another module's ops: one more `*THEIR_OPS` entry).
-OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *ROWS_OPS, *WMMA_OPS, *MATMUL_OPS, *WINDOW_OPS, *TRANSPOSE_OPS]
+OPS = [*TILE_OPS, *ACC_OPS, *MMA_OPS, *ROWS_OPS, *WMMA_OPS, *MATMUL_OPS, *WINDOW_OPS, *TRANSPOSE_OPS, *ATTENTION_OPS]
 #: The tc attributes and types.
 ATTRIBUTES = [
     *MATMUL_ATTRS,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IndexType, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IndexType, IntegerAttr, MemRefType, i64
 from typing import ClassVar
 
 from xdsl.ir import Attribute, SSAValue
@@ -221,13 +221,12 @@ class AccMaskOp(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$acc (`at` `(` $positions^ `)`)? attr-dict `:` type($acc)"
 
-    def __init__(self, acc: SSAValue, first_query: int, first_key: int, keys: int | None = None, causal: int | None = None,
-                 positions: tuple[SSAValue, SSAValue] | None = None):
-        props: dict[str, Attribute] = {"first_query": IntegerAttr(first_query, I64), "first_key": IntegerAttr(first_key, I64)}
-        if keys is not None:
-            props["keys"] = IntegerAttr(keys, I64)
-        if causal is not None:
-            props["causal"] = IntegerAttr(causal, I64)
+    def __init__(self, acc: SSAValue, first_query: int | None, first_key: int | None, keys: int | None = None,
+                 causal: int | None = None, positions: tuple[SSAValue, SSAValue] | None = None):
+        props: dict[str, Attribute] = {}
+        for name, value in (("first_query", first_query), ("first_key", first_key), ("keys", keys), ("causal", causal)):
+            if value is not None:
+                props[name] = IntegerAttr(value, i64)
         super().__init__(operands=[acc, list(positions or ())], result_types=[acc.type], properties=props)
 
     @property

@@ -57,6 +57,7 @@ _EXPORTS = {
     "LocatedError": "lower_tc.dialects.diagnostics",
     "compile": "lower_tc.lowering.api",
     "matmul": "lower_tc.lowering.api",
+    "attention": "lower_tc.lowering.api",
     "load": "lower_tc.lowering.runtime.loading",
     "ArtifactError": "lower_tc.lowering.runtime.artifact",
     "Kernel": "lower_tc.lowering.runtime.callable",
@@ -74,7 +75,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from lower_tc import contracts
     from lower_tc.dialects import register_dialects
     from lower_tc.dialects.diagnostics import Diagnostic, LocatedError
-    from lower_tc.lowering.api import compile, matmul
+    from lower_tc.lowering.api import attention, compile, matmul
     from lower_tc.lowering.api.embedding import context, kernels, parse, print_ptx, remarks, run_passes, verify
     from lower_tc.lowering.compile import CompiledKernel, CompileError
     from lower_tc.lowering.runtime.artifact import ArtifactError
@@ -101,6 +102,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "ArgumentCountError", "ArgumentError", "ArtifactError", "CompileError", "CompiledKernel", "CudaError",
     "DeviceError", "Diagnostic", "Kernel", "LaunchError", "LocatedError",
-    "__version__", "available_passes", "compile", "context", "contracts", "default_pipeline", "kernels", "load",
+    "__version__", "attention", "available_passes", "compile", "context", "contracts", "default_pipeline", "kernels", "load",
     "matmul", "parse", "print_ptx", "register_dialects", "reinterpret", "remarks", "run_passes", "verify",
 ]

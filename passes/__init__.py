@@ -3,6 +3,7 @@
 =======================  ===================================================
 convert-linalg-to-tc     linalg contractions on memrefs -> tc.matmul (options: target, strict)
 tc-expand-matmul         tc.matmul -> a loop-level GEMM kernel (option: remarks)
+tc-expand-attention      tc.attention -> a loop-level attention kernel (option: remarks)
 tc-choose-swizzle        fill `auto` swizzles (options: max, remarks)
 tc-assign-smem           place tiles in dynamic shared memory
 tc-compute-descriptors   attach each MMA's descriptors as attributes
@@ -23,7 +24,7 @@ from xdsl.utils.arg_spec import parse_pipeline
 #: The default pipeline, in order; `lower-tc input.mlir` runs it. convert-linalg-to-tc does
 #: nothing to a module without linalg ops; in this pipeline a linalg op it leaves is an error.
 DEFAULT_PIPELINE = (
-    "convert-linalg-to-tc{strict=true},tc-expand-matmul,tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,"
+    "convert-linalg-to-tc{strict=true},tc-expand-matmul,tc-expand-attention,tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,"
     "tc-lower-to-ptx,ptx-lower-loops"
 )
 
@@ -70,6 +71,13 @@ def _expand() -> type[ModulePass]:
     return ExpandMatmulPass
 
 
+def _expand_attention() -> type[ModulePass]:
+    # a lazy registry: the pass's module is imported when the pass is used
+    from lower_tc.passes.expand_attention import ExpandAttentionPass
+
+    return ExpandAttentionPass
+
+
 def _loops() -> type[ModulePass]:
     # a lazy registry: the pass's module is imported when the pass is used
     from lower_tc.passes.ptx_lower_loops import LowerLoopsPass
@@ -81,6 +89,7 @@ def _loops() -> type[ModulePass]:
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-linalg-to-tc": _linalg,
     "tc-expand-matmul": _expand,
+    "tc-expand-attention": _expand_attention,
     "tc-choose-swizzle": _choose,
     "tc-assign-smem": _assign,
     "tc-compute-descriptors": _descriptors,

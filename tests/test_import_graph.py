@@ -60,6 +60,7 @@ LAZY_REGISTRIES = {
     # passes are registered by name and imported when used
     ("lower_tc.passes", "lower_tc.passes.convert_linalg"),
     ("lower_tc.passes", "lower_tc.passes.expand_matmul"),
+    ("lower_tc.passes", "lower_tc.passes.expand_attention"),
     ("lower_tc.passes", "lower_tc.passes.choose_swizzle"),
     ("lower_tc.passes", "lower_tc.passes.assign_smem"),
     ("lower_tc.passes", "lower_tc.passes.compute_descriptors"),

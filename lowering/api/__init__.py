@@ -7,6 +7,7 @@ embedding.py    the embedding API: parse, verify, run_passes, kernels, print_ptx
 matmul_program  the text of a one-op tc.matmul program (also the GEMM sweep's)
 matmul_plan.py  lower_tc.matmul's program for the caller's arrays, checked argument by argument
 matmul.py       lower_tc.matmul(a, b, out=None, c=None, ...): plan, compile (cached), launch
+attention.py    lower_tc.attention(q, k, v, out=None, ...): checks, a tc.attention program, launch
 ==============  =================================================================================
 
 The room above compile (it compiles with lowering/compile.py) and the runtime (its
@@ -16,6 +17,7 @@ it lazily: `import lower_tc` loads neither xDSL nor CUDA.
 
 from lower_tc.lowering.api.compiling import CompileError, compile
 from lower_tc.lowering.api.embedding import context, kernels, parse, print_ptx, remarks, run_passes, verify
+from lower_tc.lowering.api.attention import attention
 from lower_tc.lowering.api.matmul import matmul
 
-__all__ = ["CompileError", "compile", "context", "kernels", "matmul", "parse", "print_ptx", "remarks", "run_passes", "verify"]
+__all__ = ["CompileError", "attention", "compile", "context", "kernels", "matmul", "parse", "print_ptx", "remarks", "run_passes", "verify"]

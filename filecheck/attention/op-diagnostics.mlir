@@ -1,0 +1,75 @@
+// Diagnostics of tc.attention (docs/attention.md, "The op level"), each at the op: a head dim
+// the loop level is not built for, K/V heads that do not divide Q's, mixed element types,
+// a scale that is not a finite number above 0, a 2-d Q, f32 operands, V's shape not K's, a
+// log-sum-exp of the wrong shape, sm_100a.
+// RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
+
+func.func @f(%Q: memref<4x256x48xbf16>, %K: memref<2x256x48xbf16>, %V: memref<2x256x48xbf16>, %O: memref<4x256x48xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O {causal} : memref<4x256x48xbf16>, memref<2x256x48xbf16>, memref<2x256x48xbf16>, memref<4x256x48xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: the head dim is 64, 128, 256, not 48{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<3x256x64xbf16>, %V: memref<3x256x64xbf16>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O {causal} : memref<4x256x64xbf16>, memref<3x256x64xbf16>, memref<3x256x64xbf16>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: K/V's 3 heads must divide Q's 4 (grouped-query attention){{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x256x64xf16>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O {causal} : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xf16>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q, K, V and O have one element type, not bf16, f16{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x256x64xbf16>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O {scale = -1.0} : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xbf16>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: the softmax scale is a finite number above 0, not -1.0{{$}}
+
+// -----
+
+func.func @f(%Q: memref<256x64xbf16>, %K: memref<256x64xbf16>, %V: memref<256x64xbf16>, %O: memref<256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O {causal} : memref<256x64xbf16>, memref<256x64xbf16>, memref<256x64xbf16>, memref<256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q is (heads, sequence, head dim), not 2-d (one head: 1 x S x D){{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xf32>, %K: memref<2x256x64xf32>, %V: memref<2x256x64xf32>, %O: memref<4x256x64xf32>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O {causal} : memref<4x256x64xf32>, memref<2x256x64xf32>, memref<2x256x64xf32>, memref<4x256x64xf32>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q is bf16 or f16, not f32{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x300x64xbf16>, %V: memref<2x256x64xbf16>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O {causal} : memref<4x256x64xbf16>, memref<2x300x64xbf16>, memref<2x256x64xbf16>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: V's shape [2, 256, 64] is not K's [2, 300, 64]{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x256x64xbf16>, %O: memref<4x256x64xbf16>, %L: memref<4x255xf32>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O lse %L : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xbf16>, memref<4x256x64xbf16>, memref<4x255xf32>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: the log-sum-exp is f32 (heads, sequence) = 4x256xf32, not memref<4x255xf32>{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x256x64xbf16>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_100a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xbf16>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.attention is built for sm_90a (wgmma), not sm_100a{{$}}

@@ -1,0 +1,104 @@
+"""lower_tc.attention on the CPU: fake arrays over the fake driver's GPU memory
+(tests/test_callable.py's), a real compile, and the fake CUDA recording the launch. The
+call compiles the tc.attention program of the arrays' shapes once, launches it on the
+arrays (a 4-d BHSD array as its 3-d view: nothing copied), and refuses bad arguments by
+name before compiling or launching. The program is the op level tests/test_expand_attention.py
+ties to the kernels checked on the H100."""
+
+from __future__ import annotations
+
+import pytest
+
+from fake_cuda import install
+from test_callable import ITEMSIZE, cai
+import lower_tc
+from lower_tc.lowering.api.attention import op_source
+from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
+
+
+@pytest.fixture
+def fake(monkeypatch, tmp_path):
+    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("LOWER_TC_ASSEMBLER", "ptxas")
+    return install(monkeypatch)
+
+
+def bhsd(fake, shape: tuple[int, ...], dtype: str = "bf16", strides: tuple[int, ...] | None = None, device: int = 0):
+    """A dense array of `shape` in fresh fake GPU memory (or with `strides`)."""
+    size = 1
+    for n in shape:
+        size *= n
+    base = fake.gpu_memory(size * ITEMSIZE[dtype] + 64, device)
+    return cai(base, shape, dtype, strides)
+
+
+def test_attention_compiles_once_and_launches_on_the_arrays(fake, tmp_path) -> None:
+    q, k, v, o = (bhsd(fake, (2, 4, 256, 64)) for _ in range(4))
+    assert lower_tc.attention(q, k, v, o, causal=True) is o
+    (launch,) = fake.called("cuLaunchKernel")
+    assert len(list((tmp_path / "cache").rglob("*.cubin"))) == 1
+    lower_tc.attention(q, k, v, o, causal=True)
+    assert len(fake.called("cuLaunchKernel")) == 2
+    assert len(fake.called("ObjectCode.from_cubin")) == 1  # one kernel, loaded once
+    lower_tc.attention(q, k, v, o)  # not causal: another program
+    assert len(list((tmp_path / "cache").rglob("*.cubin"))) == 2
+
+
+def test_the_program_folds_batch_and_heads_and_groups_the_kv_heads() -> None:
+    text = op_source((8, 1000, 128), (2, 1000, 128), "f16", True, 0.125, True)
+    assert "tc.attention %Q, %K, %V to %O lse %LSE {causal, scale = 0.125}" in text
+    assert "%K: memref<2x1000x128xf16>" in text and "%LSE: memref<8x1000xf32>" in text
+    module = lower_tc.parse(text)
+    lower_tc.run_passes(module, lower_tc.default_pipeline())
+    (k,) = lower_tc.kernels(module)
+    att = k.info.attention
+    assert (att.q, att.k, att.v, att.o, att.lse) == (0, 1, 2, 3, 4)
+    assert att.causal == 0 and att.scale == 0.125
+    assert k.info.grid == (8, 8, 1)  # 1000 queries in blocks of 128, eight heads
+
+
+@pytest.mark.parametrize(("change", "argument", "words"), [
+    ({n: ((2, 4, 256, 48), "bf16") for n in ("q", "k", "v", "out")}, "q", "the head dim is 64, 128, 256, not 48"),
+    (dict(q=((2, 4, 256, 128), "bf16")), "k", "k's head dim 64 is not q's 128"),
+    (dict(k=((2, 3, 256, 64), "bf16"), v=((2, 3, 256, 64), "bf16")), "k", "3 heads must divide q's 4"),
+    (dict(v=((2, 4, 256, 64), "f16")), "v", "one type"),
+    (dict(q=((2, 4, 256, 64), "f32"), k=((2, 4, 256, 64), "f32"), v=((2, 4, 256, 64), "f32")), "q", "bf16 or f16, not f32"),
+    (dict(q=((256, 64), "bf16")), "q", "not 2-d"),
+    (dict(v=((2, 4, 128, 64), "bf16")), "v", "is not k's"),
+    (dict(k=((1, 4, 256, 64), "bf16"), v=((1, 4, 256, 64), "bf16")), "k", "k's batch 1 is not q's 2"),
+    (dict(out=((2, 4, 128, 64), "bf16")), "out", "q's shape and type"),
+])
+def test_attention_refuses_by_name_before_compiling(fake, tmp_path, change, argument, words) -> None:
+    arrays = {name: ((2, 4, 256, 64), "bf16") for name in ("q", "k", "v", "out")}
+    arrays.update(change)
+    made = {name: bhsd(fake, shape, dtype) for name, (shape, dtype) in arrays.items()}
+    with pytest.raises(ArgumentError) as err:
+        lower_tc.attention(made["q"], made["k"], made["v"], made["out"])
+    assert err.value.argument == argument and words in str(err.value)
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
+    assert not fake.called("cuLaunchKernel")
+
+
+def test_bshd_scale_and_flags_are_refused_by_name(fake) -> None:
+    q, k, v, o = (bhsd(fake, (2, 4, 256, 64)) for _ in range(4))
+    bshd = bhsd(fake, (2, 4, 256, 64), strides=(4 * 256 * 64, 64, 4 * 64, 1))  # heads between sequence and dim
+    with pytest.raises(ArgumentError, match="BSHD") as err:
+        lower_tc.attention(bshd, k, v, o)
+    assert err.value.argument == "q"
+    for kwargs, name in ((dict(scale=0.0), "scale"), (dict(scale=float("nan")), "scale"), (dict(causal=1), "causal"),
+                         (dict(lse="yes"), "lse")):
+        with pytest.raises(ArgumentError) as err:
+            lower_tc.attention(q, k, v, o, **kwargs)
+        assert err.value.argument == name
+    with pytest.raises(DeviceError):
+        lower_tc.attention(q, k, bhsd(fake, (2, 4, 256, 64), device=1), o)
+    assert not fake.called("cuLaunchKernel")
+
+
+def test_out_must_be_given_or_allocatable(fake) -> None:
+    """The fake arrays are neither torch nor CuPy: O cannot be allocated like q."""
+    q, k, v = (bhsd(fake, (4, 256, 64)) for _ in range(3))
+    with pytest.raises(ArgumentError) as err:
+        lower_tc.attention(q, k, v)
+    assert err.value.argument == "out"
+    assert not fake.called("cuLaunchKernel")

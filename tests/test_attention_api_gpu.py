@@ -1,0 +1,55 @@
+"""On an sm_90a GPU: lower_tc.attention on torch tensors, against float64 attention
+(lowering/runtime/attention_check.py) with O and the log-sum-exp filled with NaN first, so
+a row the kernel never wrote fails. BHSD 4-d and 3-d, GQA, causal with S_q = S_k and
+S_q > S_k (rows that see no key: 0 and -inf), ragged lengths, f16, each head dim.
+
+Run on the GPU machine: python -m pytest -m gpu tests/test_attention_api_gpu.py -v
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import lower_tc
+from lower_tc.lowering.runtime.attention_check import check_attention
+
+pytestmark = pytest.mark.gpu
+
+CASES = [  # (batch, heads, kv heads, S_q, S_k, D, dtype, causal)
+    (2, 4, 4, 256, 256, 64, "bfloat16", False),
+    (1, 8, 2, 1000, 1000, 128, "bfloat16", True),
+    (2, 2, 1, 300, 1000, 64, "float16", True),
+    (1, 2, 2, 700, 200, 128, "bfloat16", True),
+    (1, 2, 2, 129, 4097, 256, "bfloat16", False),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "_".join(map(str, c)))
+def test_attention_on_torch_tensors(torch, require_gpu, case) -> None:
+    require_gpu("sm_90a")
+    b, h, hk, sq, sk, d, dtype, causal = case
+    t = getattr(torch, dtype)
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    q = torch.randn(b, h, sq, d, device="cuda", dtype=t, generator=gen)
+    k = torch.randn(b, hk, sk, d, device="cuda", dtype=t, generator=gen)
+    v = torch.randn(b, hk, sk, d, device="cuda", dtype=t, generator=gen)
+    out = torch.full_like(q, float("nan"))
+    o, lse = lower_tc.attention(q, k, v, out, causal=causal, lse=True)
+    torch.cuda.synchronize()
+    assert o is out and lse.shape == (b, h, sq) and lse.dtype == torch.float32
+    fold = lambda x: x.float().cpu().numpy().reshape(1, -1, *x.shape[2:])  # noqa: E731
+    result = check_attention(fold(q), fold(k), fold(v), fold(o), causal=causal, scale=d**-0.5, layout="bhsd",
+                             p_dtype="bf16" if dtype == "bfloat16" else "f16",
+                             out_dtype="bf16" if dtype == "bfloat16" else "f16",
+                             lse=lse.cpu().numpy().reshape(1, -1, sq))
+    assert result.ok, result.problems
+
+
+def test_attention_allocates_o_like_q(torch, require_gpu) -> None:
+    require_gpu("sm_90a")
+    q = torch.randn(1, 2, 128, 64, device="cuda", dtype=torch.bfloat16)
+    o = lower_tc.attention(q, q, q)
+    torch.cuda.synchronize()
+    want = torch.nn.functional.scaled_dot_product_attention(q.float(), q.float(), q.float())
+    assert o.shape == q.shape and o.dtype == q.dtype
+    assert float((o.float() - want).abs().max()) < 2e-2
