@@ -26,6 +26,7 @@ from lower_tc.lowering.compile import compile_source
 INFO_LINE = re.compile(r"^// lower-tc kernel [^:]+: (\{.*\})$", re.M)
 SINGLE_TILE_KEYS = {"version", "name", "target", "threads", "smem_bytes", "args", "tensor_maps"}
 GEMM_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "gemm"}
+ATTENTION_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "attention"}
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
@@ -40,6 +41,9 @@ def test_the_json_reads_back_into_the_same_json(path) -> None:
         assert info == kernel.info
         assert info.to_json() == line
         keys = set(json.loads(line))
+        if info.attention is not None:  # a loop-level attention kernel
+            assert keys == ATTENTION_KEYS
+            continue
         assert keys == (GEMM_KEYS | ({"cluster", "workspace"} & keys) if info.gemm is not None else SINGLE_TILE_KEYS)
         assert not {"cluster", "workspace"} <= keys  # a split through a cluster or through the workspace
 
