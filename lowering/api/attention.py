@@ -19,9 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from lower_tc.layout.attention import HEAD_DIMS
-from lower_tc.lowering.api.compiling import CompileError
-from lower_tc.lowering.api.matmul import _device_target, _message, allocate
-from lower_tc.lowering.compile import compile_artifact
+from lower_tc.lowering.api.compiling import one_kernel
+from lower_tc.lowering.api.matmul import _device_target, allocate
 from lower_tc.lowering.runtime import launcher, session
 from lower_tc.lowering.runtime.arrays import ArrayView, view_of
 from lower_tc.lowering.runtime.callable import Kernel, LruCache
@@ -141,17 +140,7 @@ def op_source(q_shape: tuple[int, ...], kv_shape: tuple[int, ...], dtype: str, c
 
 
 def _kernel(source: str) -> Kernel:
-    found = _kernels.get(source)
-    if found is not None:
-        return found
-    try:
-        artifact = compile_artifact(source, "<lower_tc.attention>")
-    except CompileError:
-        raise
-    except Exception as err:  # noqa: BLE001 - a refusal the checks did not foresee, as one line
-        raise CompileError(f"<lower_tc.attention>: error: {_message(err)}") from err
-    [info] = artifact.infos
-    return _kernels.put(source, Kernel(artifact.cubin, info))
+    return one_kernel(source, "<lower_tc.attention>", _kernels, source)
 
 
 __all__ = ["attention", "op_source"]

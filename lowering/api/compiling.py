@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from io import StringIO
 from pathlib import Path
+from collections.abc import Hashable
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -26,9 +27,9 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from lower_tc.lowering.backend.ptxas import BackendError
-from lower_tc.lowering.compile import CompiledKernel, CompileError, compile_error, compile_source
+from lower_tc.lowering.compile import CompiledKernel, CompileError, compile_artifact, compile_error, compile_source
 from lower_tc.lowering.parse import decode_source
-from lower_tc.lowering.runtime.callable import Kernel
+from lower_tc.lowering.runtime.callable import Kernel, LruCache
 from lower_tc.lowering.runtime.session import TARGET_CAPABILITY
 
 
@@ -86,4 +87,22 @@ def pick(kernels: list[CompiledKernel], kernel: str | None, name: str) -> Compil
     raise ValueError(f"{name} has no kernel {kernel!r} (its kernels: {', '.join(names)})")
 
 
-__all__ = ["CompileError", "compile", "compiled", "pick", "source_text"]
+def one_kernel(source: str, name: str, cache: LruCache[Hashable, Kernel], key: Hashable) -> Kernel:
+    """The Kernel of a generated one-kernel program (lower_tc.matmul's, lower_tc.attention's),
+    compiled once per `key` into `cache` (and on disk: compile_artifact). A refusal is a
+    CompileError naming `name`, in one line where the compiler gave no located one."""
+    found = cache.get(key)
+    if found is not None:
+        return found
+    try:
+        artifact = compile_artifact(source, name)
+    except CompileError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a refusal the caller's checks did not foresee, as one line
+        lines = str(err).strip().splitlines()
+        raise CompileError(f"{name}: error: {lines[0] if lines else type(err).__name__}") from err
+    [info] = artifact.infos
+    return cache.put(key, Kernel(artifact.cubin, info))
+
+
+__all__ = ["CompileError", "compile", "compiled", "one_kernel", "pick", "source_text"]

@@ -15,12 +15,11 @@ import sys
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from lower_tc.lowering.api.compiling import CompileError
+from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.layout.gemm import default_accumulator
 from lower_tc.layout.gemm_tuning import Candidate, candidates
 from lower_tc.lowering.api.matmul_plan import OPERAND_TYPES, TARGETS, MatmulPlan, MatrixArg, plan_matmul
 from lower_tc.lowering.api.tuning import remember, remembered, run_trials, time_launches, tuning_key
-from lower_tc.lowering.compile import compile_artifact
 from lower_tc.lowering.runtime import launcher, session
 from lower_tc.lowering.runtime.arrays import ArrayView, Reinterpreted, reinterpret, view_of
 from lower_tc.lowering.runtime.callable import Kernel, LruCache, torch_key
@@ -185,23 +184,7 @@ def _plan(views: Mapping[str, ArrayView], target: str, acc: str | None, config: 
 
 
 def _kernel(plan: MatmulPlan, target: str) -> Kernel:
-    key = (plan.source, target)
-    found = _kernels.get(key)
-    if found is not None:
-        return found
-    try:
-        artifact = compile_artifact(plan.source, "<lower_tc.matmul>")
-    except CompileError:
-        raise
-    except Exception as err:  # noqa: BLE001 - a refusal the plan did not foresee, as one line
-        raise CompileError(f"<lower_tc.matmul>: error: {_message(err)}") from err
-    [info] = artifact.infos
-    return _kernels.put(key, Kernel(artifact.cubin, info))
-
-
-def _message(err: Exception) -> str:
-    text = str(err).strip().splitlines()
-    return text[0] if text else type(err).__name__
+    return one_kernel(plan.source, "<lower_tc.matmul>", _kernels, (plan.source, target))
 
 
 def _device_target(device_id: int) -> str:

@@ -22,7 +22,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowLoadOp
 from lower_tc.layout import Major
-from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo
+from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo, TensorMap
 from lower_tc.passes.to_ptx import LOWERINGS
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
@@ -31,29 +31,36 @@ from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
 from lower_tc.passes.to_ptx.gemm.launch import arg_info
 from lower_tc.passes.to_ptx.gemm.ring import Ring
-from lower_tc.passes.to_ptx.gemm.tma_loads import load_boxes, read_window
+from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.values import Acc
 
 f32 = Float32Type()
 
 
-class _Windows:
-    """Q's, K's and V's windows with their tensor maps, and where each is loaded."""
+@dataclass(frozen=True)
+class Windows:
+    """Q's, K's and V's windows with their tensor maps (parameters tmap_0, 1, 2), and where
+    each is loaded: Q once, K and V block by block."""
 
-    def __init__(self, k: AttentionKernel) -> None:
-        self.k = k
-        self.maps = []
+    k: AttentionKernel
+    q: Window
+    kw: Window
+    vw: Window
+    maps: tuple[TensorMap, TensorMap, TensorMap]
+    q_col: SSAValue  # Q's first head-dim column (its K coordinate)
+
+    @classmethod
+    def read(cls, k: AttentionKernel) -> "Windows":
+        """The windows and tensor maps; emits the maps' addresses and Q's column."""
         loop = k.loop
-        self.q, qmap = read_window(k.q_load, k.q_ring, "tmap_0", k.args, k.index, None, k.q_load.row)
-        self.kw, kmap = read_window(loop.k_load, loop.k_ring, "tmap_1", k.args, k.index, None, loop.k_load.row)
-        self.vw, vmap = read_window(loop.v_load, loop.v_ring, "tmap_2", k.args, k.index, None, loop.v_load.col)
-        self.maps = [qmap, kmap, vmap]
-        b = k.b
-        for w, what in ((self.q, "Q"), (self.kw, "K"), (self.vw, "V")):
-            w.tmap = b.val(ptx.ParamAddrOp, result=i64, param=w.param,
-                           comment=f"{what} by TMA: {len(w.plan.boxes)} box(es) of {w.plan.box[0]}x{w.plan.box[1]}")
-        self.q_col = k.index.reg(k.q_load.col, k.q_load)
+        q, qmap = read_window(k.q_load, k.q_ring, "tmap_0", k.args, k.index, None, k.q_load.row)
+        kw, kmap = read_window(loop.k_load, loop.k_ring, "tmap_1", k.args, k.index, None, loop.k_load.row)
+        vw, vmap = read_window(loop.v_load, loop.v_ring, "tmap_2", k.args, k.index, None, loop.v_load.col)
+        for w, what in ((q, "Q"), (kw, "K"), (vw, "V")):
+            w.tmap = k.b.val(ptx.ParamAddrOp, result=i64, param=w.param,
+                             comment=f"{what} by TMA: {len(w.plan.boxes)} box(es) of {w.plan.box[0]}x{w.plan.box[1]}")
+        return cls(k, q, kw, vw, (qmap, kmap, vmap), k.index.reg(k.q_load.col, k.q_load))
 
     @property
     def stage_bytes(self) -> int:
@@ -126,7 +133,7 @@ class Parts:
     and V stages, Q's barrier and the loop's trip count."""
 
     k: AttentionKernel
-    windows: _Windows
+    windows: Windows
     ring: Ring
     q_bar: int
     trips: int | SSAValue
@@ -139,7 +146,7 @@ class Parts:
         b, regs, loop = k.b, k.regs, k.loop
         for mma in (loop.qk, loop.pv):
             _check_mma(mma, k.warpgroups)
-        windows = _Windows(k)
+        windows = Windows.read(k)
         ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
         q_bar = k.memory.take(8, 8)
         ring.init_barriers(regs.is_thread0, empty_arrivals, [(q_bar, 1)], cluster=False)
@@ -224,8 +231,7 @@ class Consumer:
         b, loop = k.b, k.loop
         kl.indices[loop.op.body.block.args[0]] = b.add_imm(b.val(ptx.MulLoOp, [i], type="s32", imm=loop.step), loop.lb)
         ring.wait_full(s, p)
-        k64 = b.val(ptx.CvtOp, [b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [s], type="u32", imm=self.qk_desc.b_stage16), self.qk_desc.b_fixed16], type="u32")], i64, type="u64.u32")
-        v64 = b.val(ptx.CvtOp, [b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [s], type="u32", imm=self.pv_desc.b_stage16), self.pv_desc.b_fixed16], type="u32")], i64, type="u64.u32")
+        k64, v64 = self._stage64(self.qk_desc, s), self._stage64(self.pv_desc, s)
         for op in loop.body:
             if isinstance(op, WindowLoadOp):
                 continue

@@ -21,7 +21,6 @@ from xdsl.traits import IsTerminator
 from lower_tc.dialects import tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
-from lower_tc.layout import Major
 from lower_tc.layout.gemm import ring_stride
 from lower_tc.passes.to_ptx.emit import PtxBuilder, placed_layout
 from lower_tc.passes.to_ptx.gemm.grid import Grid, read_grid
@@ -192,8 +191,6 @@ def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRi
         error_at(qk[0], f"K and V need the same number of stages, at least 2 (K has {k_ring.stages}, V {v_ring.stages})")
     if k_ring.layout.mn != step or v_ring.layout.k != step:
         error_at(loop, f"the loop steps by {step} keys, but K's tile holds {k_ring.layout.mn} and V's {v_ring.layout.k}")
-    if v_ring.layout.major is not Major.MN and v_ring.layout.dtype.bits == 16:
-        pass  # a K-major V (V^T stored) is read as it is
     return KeyLoop(loop, step, lb, ub, k_load, v_load, k_ring, v_ring, qk[0], pv[0], inner)
 
 
