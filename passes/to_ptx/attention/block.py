@@ -11,7 +11,7 @@ register is the consumer's warp (its rows 16 warp + g).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import Float32Type, IntAttr, MemRefType, i1, i32, i64
@@ -231,7 +231,7 @@ class Consumer:
         b, loop = k.b, k.loop
         kl.indices[loop.op.body.block.args[0]] = b.add_imm(b.val(ptx.MulLoOp, [i], type="s32", imm=loop.step), loop.lb)
         ring.wait_full(s, p)
-        k64, v64 = self._stage64(self.qk_desc, s), self._stage64(self.pv_desc, s)
+        k64, v64 = self.qk_desc.b_stage64(b, s), self.pv_desc.b_stage64(b, s)
         for op in loop.body:
             if isinstance(op, WindowLoadOp):
                 continue
@@ -246,12 +246,6 @@ class Consumer:
         assert isinstance(yielded, scf.YieldOp)
         for (arg, target), value in zip(self.carried, yielded.operands):
             _assign(kl, loop.op, arg, target, value)
-
-    def _stage64(self, desc: StageDescriptors, s: SSAValue) -> SSAValue:
-        """The 64-bit amount stage s adds to a B descriptor."""
-        b = self.parts.k.b
-        return b.val(ptx.CvtOp, [b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [s], type="u32", imm=desc.b_stage16), desc.b_fixed16], type="u32")],
-                     i64, type="u64.u32")
 
     def overlapped_loop(self) -> None:
         """The loop with each block's softmax overlapping the previous block's P V (FA3's
@@ -274,7 +268,7 @@ class Consumer:
         zero = b.imm(0)
         kl.indices[iv] = b.imm(loop.lb, "s32")
         ring.wait_full(zero, zero)
-        b.located(loop.qk, lambda o: _qk(kl, o, self.s_regs, self.qk_desc, self.q64, self._stage64(self.qk_desc, zero)))
+        b.located(loop.qk, lambda o: _qk(kl, o, self.s_regs, self.qk_desc, self.q64, self.qk_desc.b_stage64(b, zero)))
         for op in order.scores:
             b.located(op, kl.lower)
         self._carry_o(order)
@@ -285,9 +279,9 @@ class Consumer:
             kl.indices[iv] = b.add_imm(b.val(ptx.MulLoOp, [i], type="s32", imm=loop.step), loop.lb)
             prev = ring.previous(s, p)[0]
             ring.wait_full(s, p)
-            b.located(loop.qk, lambda o: _qk(kl, o, self.s_regs, self.qk_desc, self.q64, self._stage64(self.qk_desc, s), wait=False))
+            b.located(loop.qk, lambda o: _qk(kl, o, self.s_regs, self.qk_desc, self.q64, self.qk_desc.b_stage64(b, s), wait=False))
             kl.a_frags[loop.pv.a] = p_regs
-            b.located(loop.pv, lambda o: _pv(kl, o, self.pv_desc, self._stage64(self.pv_desc, prev), wait=False))
+            b.located(loop.pv, lambda o: _pv(kl, o, self.pv_desc, self.pv_desc.b_stage64(b, prev), wait=False))
             b.emit(ptx.WgmmaWaitGroupOp, pending=1, comment="S is complete; the block before's P V may still run")
             for op in order.scores:
                 b.located(op, kl.lower)
@@ -303,7 +297,7 @@ class Consumer:
         ends = b.located(loop.op, lambda _: b.counted_loop(trips, body, start=one, carried=(s1, p1)))
         last = ring.previous(*ends.results)[0]
         kl.a_frags[loop.pv.a] = p_regs
-        b.located(loop.pv, lambda o: _pv(kl, o, self.pv_desc, self._stage64(self.pv_desc, last)))
+        b.located(loop.pv, lambda o: _pv(kl, o, self.pv_desc, self.pv_desc.b_stage64(b, last)))
         b.emit(ptx.MbarrierArriveOp, [ring.barrier(last)], offset=ring.empty_off, comment="the last block's K and V are read")
         if none is not None:
             b.emit(ptx.LabelOp, label=none)
@@ -311,8 +305,7 @@ class Consumer:
     def _carry_o(self, order: "_Overlap") -> None:
         """O carried to the new maximum, in O's own registers."""
         kl, b = self.kl, self.parts.k.b
-        o_arg, o_regs = self.carried[0] if isinstance(self.carried[0][0].type, tc.AccType) else next(
-            c for c in self.carried if isinstance(c[0].type, tc.AccType))
+        o_arg, o_regs = next(c for c in self.carried if isinstance(c[0].type, tc.AccType))
         b.located(order.rescale, kl.lower)
         new = wgmma_acc(kl, order.rescale, kl.acc_of(order.rescale, order.rescale.result))
         for r in range(wgmma_regs_type(o_arg.type).count.data):  # type: ignore[arg-type]
@@ -479,13 +472,7 @@ def kernel_op_of(parts: Parts, threads: int, max_registers: int | None = None) -
     params += [f".param .u32 {p.param}" for p in k.args.size_params]
     params += [f".param .align 64 .b8 {tm.param}[128]" for tm in windows.maps]
     smem_bytes = k.memory.total(k.kernel)
-    written = {k.store.dst} | {op.dst for op in k.after if isinstance(op, tc.RowsStoreOp)}
-    arg_infos = []
-    for a in args:
-        info = arg_info(a, k.args.geometry[a])
-        if a in written and not info.output:
-            info = replace(info, output=True)
-        arg_infos.append(info)
+    arg_infos = [arg_info(a, k.args.geometry[a]) for a in args]
     info = KernelInfo(
         name=tc.kernel_name(k.kernel),
         target=k.kernel.attributes[tc.TARGET_ATTR].data,  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ online softmax's ops between them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.ir import Operation, SSAValue
@@ -21,12 +21,11 @@ from xdsl.traits import IsTerminator
 from lower_tc.dialects import tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
-from lower_tc.layout.gemm import ring_stride
-from lower_tc.passes.to_ptx.emit import PtxBuilder, placed_layout
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.grid import Grid, read_grid
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 from lower_tc.passes.to_ptx.gemm.index_range import analyse
-from lower_tc.passes.to_ptx.gemm.kloop import TileRing
+from lower_tc.passes.to_ptx.gemm.kloop import BeforeLoop, TileRing
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, Prologue, read_operands
 from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 
@@ -76,7 +75,6 @@ class AttentionKernel:
     after: list[Operation]
     store: WindowStoreOp
     store_inside: bool
-    rings: dict[SSAValue, TileRing] = field(default_factory=dict)
 
     @property
     def warpgroups(self) -> int:
@@ -95,18 +93,12 @@ class AttentionKernel:
         b = PtxBuilder()
         regs, args = read_operands(b, kernel)
         index = IndexEnv(b, args)
-        rings: dict[SSAValue, TileRing] = {}
-        smem_end = 0
+        tiles = BeforeLoop()  # the tiles and their rings, as a GEMM kernel's are read
         q_load: WindowLoadOp | None = None
         before: list[Operation] = []
         for op in body[:at]:
-            if isinstance(op, tc.TransposeOp):
-                continue
-            if isinstance(op, tc.SmemTileOp):
-                layout = placed_layout(op)
-                ring = TileRing(layout, op.ring_stages, ring_stride(layout.footprint))
-                rings[op.tile] = ring
-                smem_end = max(smem_end, layout.address + ring.stages * ring.stride)
+            if isinstance(op, tc.TransposeOp | tc.SmemTileOp):
+                tiles.add(op, index)
             elif isinstance(op, WindowLoadOp):
                 if q_load is not None:
                     error_at(op, "an attention kernel loads one window before its loop: Q's")
@@ -121,6 +113,7 @@ class AttentionKernel:
             error_at(loops[0], "an attention kernel loads Q's window (tc.window_load ... as a) before its loop")
         if q_load.operand.data is not tc.Operand.A:
             error_at(q_load, "Q's window is the QK^T wgmma's A: load it `as a`")
+        rings = tiles.rings
         q_ring = rings.get(q_load.dst)
         if q_ring is None or q_ring.stages != 1:
             error_at(q_load, "Q's window goes to a tc.smem_tile of one stage in this kernel")
@@ -131,15 +124,17 @@ class AttentionKernel:
         if len(stores) != 1:
             error_at(loops[0], "an attention kernel ends with one tc.window_store of O")
         store = stores[0]
-        if store.c is not None or store.reduce is not None or store.batch is not None and q_load.batch is None:
+        if store.c is not None or store.reduce is not None:
             error_at(store, "O's tc.window_store takes no C and no reduction")
+        if store.batch is not None and q_load.batch is None:
+            error_at(store, "O's tc.window_store names a head (a batch index) where Q's window names none")
         acc_t = store.acc.type
         assert isinstance(acc_t, tc.AccType)
         if acc_t.m != q_ring.layout.mn:
             error_at(store, f"O has {acc_t.m} rows but Q's tile {q_ring.layout.mn}")
         facts = analyse(kernel, index, args, grid, store, (acc_t.m, acc_t.n))
-        return cls(kernel, b, regs, args, index, SharedMemory(smem_end), grid, q_load, q_ring, loop, before, after, store,
-                   facts.inside, rings)
+        return cls(kernel, b, regs, args, index, SharedMemory(tiles.smem_end), grid, q_load, q_ring, loop, before, after, store,
+                   facts.inside)
 
 
 def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRing], q_load: WindowLoadOp) -> KeyLoop:

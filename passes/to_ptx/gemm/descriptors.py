@@ -99,6 +99,12 @@ class StageDescriptors:
         b64 = b.val(ptx.CvtOp, [b_base], i64, type="u64.u32")
         return a64, b64
 
+    def b_stage64(self, b: PtxBuilder, s: SSAValue) -> SSAValue:
+        """The 64-bit amount stage s adds to the B descriptors alone (an MMA whose A is
+        fixed or in registers: attention's)."""
+        b_base = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [s], type="u32", imm=self.b_stage16), self.b_fixed16], type="u32")
+        return b.val(ptx.CvtOp, [b_base], i64, type="u64.u32")
+
     def slice(self, b: PtxBuilder, kk: int, a64: SSAValue, b64: SSAValue) -> tuple[SSAValue, SSAValue]:
         """K-slice kk's A and B descriptors at the stage whose bases are a64, b64."""
         da = b.val(ptx.AddOp, [self.a_imms[kk], a64], i64, type="s64")

@@ -21,7 +21,7 @@ def arg_info(arg: SSAValue, g: Matrix) -> ArgInfo:
     """An argument's entry in the metadata; sizes known only at launch are None."""
     t = arg.type
     assert isinstance(t, MemRefType)
-    written = any(isinstance(use.operation, WindowStoreOp) and use.operation.dst is arg for use in arg.uses)
+    written = any(isinstance(use.operation, WindowStoreOp | tc.RowsStoreOp) and use.operation.dst is arg for use in arg.uses)
     strides: tuple[int | None, ...] = (g.ld, 1) if g.row_major else (1, g.ld)
     shape: tuple[int | None, ...] = (g.rows, g.cols)
     if g.batched:
