@@ -150,3 +150,28 @@ def test_an_unknown_layout_is_refused() -> None:
     q, k, v = _inputs()
     with pytest.raises(ValueError, match="layout is bshd or bhsd, not 'sbhd'"):
         reference(q, k, v, causal=False, scale=1.0, layout="sbhd")
+
+
+def test_v_with_a_half_of_mean_one_shows_a_few_wrong_keys_given_weight() -> None:
+    """The runner's V (run.py, _shift_half_of_v): 24 zero keys past 1000 seen by a ragged
+    mask stopping at its block's end weigh O down by 1000/1024; the check sees that in the
+    columns of mean 1, and a wrong pairing of P's and V's rows in those of mean 0."""
+    from lower_tc.layout.kernel_info import ArgInfo
+    from lower_tc.lowering.runtime.inputs import random_input
+    from lower_tc.lowering.runtime.run import _shift_half_of_v
+
+    rng = np.random.default_rng(3)
+    sq, sk, d = 8, 1000, 64
+    q, k = (random_input(rng, "bf16", (1, 1, n, d)).astype(np.float64) for n in (sq, sk))
+    flat = random_input(rng, "bf16", (sk * d,))
+    _shift_half_of_v(flat, ArgInfo("p_V", (1, sk, d), (sk * d, d, 1), "bf16", False))
+    v = flat.astype(np.float64).reshape(1, 1, sk, d)
+    assert abs(v[..., : d // 2].mean()) < 0.05 and abs(v[..., d // 2 :].mean() - 1) < 0.05
+    zeros = np.zeros((1, 1, 24, d))
+    seen, _ = reference(q, np.concatenate([k, zeros], 2), np.concatenate([v, zeros], 2), causal=False, scale=d**-0.5, layout="bhsd")
+    result = check_attention(q, k, v, seen, causal=False, scale=d**-0.5, layout="bhsd")
+    assert not result.ok and result.bad > sq * d // 4
+    paired_wrong, _ = reference(q, k, np.roll(v, 1, axis=2), causal=False, scale=d**-0.5, layout="bhsd")
+    assert not check_attention(q, k, v, paired_wrong, causal=False, scale=d**-0.5, layout="bhsd").ok
+    exact, _ = reference(q, k, v, causal=False, scale=d**-0.5, layout="bhsd")
+    assert check_attention(q, k, v, exact, causal=False, scale=d**-0.5, layout="bhsd").ok

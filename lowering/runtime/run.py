@@ -15,12 +15,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from lower_tc.layout.kernel_info import KernelInfo
+from lower_tc.layout.kernel_info import ArgInfo, KernelInfo
 from lower_tc.lowering.runtime.attention_check import ROUNDING, check_attention
 from lower_tc.lowering.runtime.checks import OutputCheck, all_stray_writes, tolerance
 from lower_tc.lowering.runtime.errors import RunError
 from lower_tc.lowering.runtime.gemm_check import check_gemm
-from lower_tc.lowering.runtime.inputs import device_bytes, host_buffers, matrix_view, poison
+from lower_tc.lowering.runtime.inputs import device_bytes, flat_indices, host_buffers, matrix_view, poison
 from lower_tc.lowering.runtime.launch import launch
 from lower_tc.lowering.runtime.memory import check_host_memory
 from lower_tc.lowering.runtime.reference import ReferenceProgram, reference
@@ -175,6 +175,16 @@ def _heads(x: np.ndarray) -> np.ndarray:
     return x[None, None] if x.ndim == 2 else x[None]
 
 
+def _shift_half_of_v(buffer: np.ndarray, arg: ArgInfo) -> None:
+    """V's last half of columns moved to mean 1 (uniform in [0, 2)), in place. O is an
+    average of V's rows: where V's mean is 0, a kernel that gives the wrong keys some weight
+    (a ragged mask a few keys off) moves O by far less than P's rounding bound allows
+    (sum p |v| / l) and passes; with mean 1 the same weight moves O by its own size. The
+    first half keeps mean 0, where a wrong pairing of P's and V's rows shows most."""
+    half = flat_indices(arg)[..., arg.shape[-1] // 2 :]
+    buffer[half] = (buffer[half].astype(np.float64) + 1.0).astype(buffer.dtype)
+
+
 def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: float = 10.0) -> RunResult:
     """A loop-level attention kernel: O = softmax(Q K^T scale, masked) V, each head of a
     batch (a 3-d argument's first dimension; K/V's heads may divide Q's), checked by
@@ -184,6 +194,7 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     assert att is not None
     rng = np.random.default_rng(seed)
     host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if i not in (att.o, att.lse)})
+    _shift_half_of_v(host[att.v], info.args[att.v])
     on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
     flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
     o_arg = info.args[att.o]
