@@ -45,7 +45,15 @@ class AttentionCase:
     causal: bool = False
     kv_heads: int | None = None  # None: one K/V head per query head
     schedule: str = "warp_specialized"  # or "pipelined" (docs/attention.md)
-    lse: bool = False  # also the log-sum-exp, into a (heads, S_q) f32 argument
+    lse: bool = False  # also the log-sum-exp, into a (heads, S_q) f32 argument ((batch, heads, S_q) when 4-d)
+    batch: int = 1
+    layout: str = "bhsd"  # or "bshd": (batch, seq, heads, head dim) in memory; 4-d memrefs either way where batch > 1
+
+    @property
+    def nested(self) -> bool:
+        """4-d memrefs (batch, heads, sequence, head dim): a batch, or heads between the
+        sequence and the head dim in memory."""
+        return self.batch > 1 or self.layout == "bshd"
 
     @property
     def keys(self) -> int:
@@ -56,10 +64,26 @@ class AttentionCase:
         kv = f"_kv{self.kv_heads}" if self.kv_heads else ""
         c = "_causal" if self.causal else ""
         sched = ("_pipelined" if self.schedule == "pipelined" else "") + ("_lse" if self.lse else "")
-        return f"attn_h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
+        lead = (f"b{self.batch}_" if self.batch > 1 else "") + ("bshd_" if self.layout == "bshd" else "")
+        return f"attn_{lead}h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
 
     def source(self) -> str:
         return loop_source(self)
+
+    def op_source(self) -> str:
+        """The same problem at the op level: one tc.attention (its blocks are the default's)."""
+        t, h, kvh, d = self.dtype, self.heads, self.kv_heads or self.heads, self.d
+        if self.nested:
+            q, kv = (_memref4(self.batch, n, s, d, t, self.layout) for n, s in ((h, self.sq), (kvh, self.keys)))
+            lse_t = f"memref<{self.batch}x{h}x{self.sq}xf32>"
+        else:
+            q, kv = f"memref<{h}x{self.sq}x{d}x{t}>", f"memref<{kvh}x{self.keys}x{d}x{t}>"
+            lse_t = f"memref<{h}x{self.sq}xf32>"
+        lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if self.lse else ("", "", "")
+        attrs = " {causal}" if self.causal else ""
+        return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {kv}, %O: {q}{lse_arg}) attributes {{tc.target = "sm_90a"}} {{\n'
+                f"  tc.attention %Q, %K, %V to %O{lse_op}{attrs} : {q}, {kv}, {kv}, {q}{lse_type}\n"
+                "  func.return\n}\n")
 
 
 def loop_source(c: AttentionCase) -> str:
@@ -67,9 +91,13 @@ def loop_source(c: AttentionCase) -> str:
     h, sq, sk, d, bm, bn, t = c.heads, c.sq, c.keys, c.d, c.bm, c.bn, c.dtype
     kvh = c.kv_heads or h
     scale = 1.0 / d**0.5
-    qt = f"memref<{h}x{sq}x{d}x{t}>"
-    kt = f"memref<{kvh}x{sk}x{d}x{t}>"
-    ktt = f"memref<{kvh}x{d}x{sk}x{t}, strided<[{sk * d}, 1, {d}]>>"
+    bt = c.batch
+    if c.nested:
+        qt, kt, ktt = (_memref4(bt, n, s, d, t, c.layout, transposed=tr) for n, s, tr in ((h, sq, False), (kvh, sk, False), (kvh, sk, True)))
+    else:
+        qt = f"memref<{h}x{sq}x{d}x{t}>"
+        kt = f"memref<{kvh}x{sk}x{d}x{t}>"
+        ktt = f"memref<{kvh}x{d}x{sk}x{t}, strided<[{sk * d}, 1, {d}]>>"
     qtile = f"!tc.tile<{bm}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
     ktile = f"!tc.tile<{bn}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
     vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<mn, swizzle = auto>>"
@@ -92,9 +120,12 @@ def loop_source(c: AttentionCase) -> str:
     s = "%sm" if masked else "%s0"
     # a batch of one matrix is read at index 0 (a constant), one head per CTA along y otherwise
     head = "%hh" if h > 1 else "%c0"
-    lse_t = f"memref<{h}x{sq}xf32>"
+    # a 4-d problem's batch: one along z (index 0 for a batch of 1)
+    bz = ("%bz, " if bt > 1 else "%c0, ") if c.nested else ""
+    block_z = '  %bz = "gpu.block_id"() <{dimension = #gpu<dim z>}> : () -> index\n' if bt > 1 else ""
+    lse_t = f"memref<{bt}x{h}x{sq}xf32>" if c.nested else f"memref<{h}x{sq}xf32>"
     lse_arg = f", %LSE: {lse_t}" if c.lse else ""
-    lse_ops = (f"  %lse = tc.rows_lse %r#1, %r#2 : {rows}\n  tc.rows_store %lse to %LSE[{head}, %q0] : {rows}, {lse_t}\n"
+    lse_ops = (f"  %lse = tc.rows_lse %r#1, %r#2 : {rows}\n  tc.rows_store %lse to %LSE[{bz}{head}, %q0] : {rows}, {lse_t}\n"
                if c.lse else "")
     kv_index = "%c0" if kvh == 1 else head if kvh == h else "%kvh"
     group = f"  %cg = arith.constant {h // kvh} : index\n  %kvh = arith.divui %hh, %cg : index\n" if kv_index == "%kvh" else ""
@@ -106,24 +137,24 @@ def loop_source(c: AttentionCase) -> str:
     else:
         ub = f"  %ub = arith.constant {-(-sk // bn) * bn} : index\n"
     return f"""// {c.name}: O = softmax(Q K^T / sqrt({d})) V, written by bench/attention_loop.py
-func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}{lse_arg}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, 1]{schedule}}} {{
+func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}{lse_arg}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
   %q = tc.smem_tile : {qtile}
   %k = tc.smem_tile {{stages = {c.stages}}} : {ktile}
   %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
   %kt = tc.transpose %K : {kt} to {ktt}
   %bx = "gpu.block_id"() <{{dimension = #gpu<dim x>}}> : () -> index
   %hh = "gpu.block_id"() <{{dimension = #gpu<dim y>}}> : () -> index
-  %c0 = arith.constant 0 : index
+{block_z}  %c0 = arith.constant 0 : index
   %cbn = arith.constant {bn} : index
   %cbm = arith.constant {bm} : index
 {group}{first}  %q0 = arith.muli %qb, %cbm : index
-{ub}  tc.window_load %Q[{head}, %q0, %c0] to %q as a : {qt}, {qtile}
+{ub}  tc.window_load %Q[{bz}{head}, %q0, %c0] to %q as a : {qt}, {qtile}
   %o0 = tc.acc_zero : {acc_o}
   %m0 = tc.rows_fill -inf : {rows}
   %l0 = tc.rows_fill 0.0 : {rows}
   %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({acc_o}, {rows}, {rows}) {{
-    tc.window_load %kt[{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
-    tc.window_load %V[{kv_index}, %j, %c0] to %v as b : {kt}, {vtile}
+    tc.window_load %kt[{bz}{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
+    tc.window_load %V[{bz}{kv_index}, %j, %c0] to %v as b : {kt}, {vtile}
     %z = tc.acc_zero : {acc_s}
     %s0 = tc.wgmma %q, %k, %z : {qtile}, {ktile}, {acc_s}
 {mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r} : {acc_s}, {rows}
@@ -135,10 +166,23 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}{lse_arg}) attributes 
     scf.yield %o1, %m1, %l1 : {acc_o}, {rows}, {rows}
   }}
   %out = tc.acc_row_div %r#0, %r#2 : {acc_o}, {rows}
-  tc.window_store %out to %O[{head}, %q0, %c0] : {acc_o}, {qt}
+  tc.window_store %out to %O[{bz}{head}, %q0, %c0] : {acc_o}, {qt}
 {lse_ops}  func.return
 }}
 """
+
+
+def _memref4(b: int, h: int, s: int, d: int, t: str, layout: str, transposed: bool = False) -> str:
+    """A (batch, heads, sequence, head dim) memref laid out BHSD or BSHD in memory (or
+    its tc.transpose: the last two dimensions swapped)."""
+    strides = [h * s * d, s * d, d, 1] if layout == "bhsd" else [s * h * d, d, h * d, 1]
+    shape = [b, h, s, d]
+    if transposed:
+        shape[2], shape[3], strides[2], strides[3] = shape[3], shape[2], strides[3], strides[2]
+    dims = "x".join(map(str, shape))
+    if layout == "bhsd" and not transposed:
+        return f"memref<{dims}x{t}>"
+    return f"memref<{dims}x{t}, strided<[{', '.join(map(str, strides))}]>>"
 
 
 #: What --check runs: head dims, block shapes, ragged and causal lengths, GQA.
@@ -166,6 +210,10 @@ CHECKS = [
     AttentionCase(4, 512, d=128, bm=128, bn=128, kv_heads=2, schedule="pipelined"),
     AttentionCase(4, 1000, d=64, bm=192, bn=64, stages=4, kv_heads=2, causal=True, lse=True),
     AttentionCase(2, 4097, d=128, bm=128, bn=128, stages=3, lse=True),
+    # 4-d: BSHD with a batch on z, BSHD of one batch, BHSD with a batch (MQA)
+    AttentionCase(4, 300, d=64, bm=128, bn=64, batch=2, layout="bshd", kv_heads=2, causal=True, lse=True),
+    AttentionCase(2, 1000, d=128, bm=128, bn=128, stages=3, layout="bshd"),
+    AttentionCase(4, 65, sk=1000, d=256, bm=128, bn=64, batch=2, kv_heads=1),
 ]
 
 #: What --bench times (FA3's shapes: 16k tokens, heads = 2048 / d), and the blocks.

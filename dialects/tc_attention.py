@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import Float32Type, FloatAttr, MemRefType, UnitAttr
+from xdsl.dialects.builtin import Float32Type, FloatAttr, IntAttr, MemRefType, NoneAttr, StridedLayoutAttr, UnitAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_operand_def, opt_prop_def
 from xdsl.irdl.operations import AttrSizedOperandSegments
 from xdsl.parser import Parser
@@ -15,7 +15,8 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects.tc_kernel import kernel_target
-from lower_tc.dialects.tc_types import check_global_memory, dtype_name, matrix_strides
+from lower_tc.dialects.tc_types import check_global_memory, dtype_name, element_bits
+from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout import Arch
 from lower_tc.layout.attention import HEAD_DIMS, AttentionProblem
 
@@ -23,22 +24,29 @@ from lower_tc.layout.attention import HEAD_DIMS, AttentionProblem
 ATTENTION_TYPES = ("bf16", "f16")
 
 
-def _shape(t: MemRefType, what: str) -> tuple[int, int, int]:
-    """(heads, sequence, head dim) of a dense row-major 3-d memref."""
+def _shape(t: MemRefType, what: str) -> tuple[int, int, int, int]:
+    """(batch, heads, sequence, head dim) of a (batch, heads, sequence, head dim) or (heads,
+    sequence, head dim) memref (batch 1) whose head dim is contiguous, in any other stride
+    order (BHSD, BSHD: strided<[S*H*D, D, H*D, 1]>)."""
     check_global_memory(t, what)
     shape = t.get_shape()
-    if len(shape) != 3:
-        raise VerifyException(f"{what} is (heads, sequence, head dim), not {len(shape)}-d (one head: 1 x S x D)")
+    if len(shape) not in (3, 4):
+        raise VerifyException(f"{what} is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not {len(shape)}-d")
     if any(s < 0 for s in shape):
         raise VerifyException(f"{what} needs a static shape (sizes known at launch are not built for attention)")
-    strides = [1]
-    for s in reversed(shape[1:]):
-        strides.insert(0, strides[0] * s)
-    got = t.get_strides()
-    if got is None or list(got) != strides:
-        raise VerifyException(f"{what} must be dense and row-major (heads, sequence, head dim: BHSD with the batch "
-                              f"and heads as one dimension), not strides {list(got) if got is not None else got}")
-    return tuple(shape)  # type: ignore[return-value]
+    layout = t.layout
+    if not isinstance(layout, NoneAttr | StridedLayoutAttr) or (
+            isinstance(layout, StridedLayoutAttr) and not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0)):
+        raise VerifyException(f"{what} has the default layout or a strided one of offset 0, not {layout}")
+    strides = t.get_strides()
+    if strides is None or any(s is None for s in strides) or strides[-1] != 1:
+        raise VerifyException(f"{what}'s head dim is contiguous (its stride 1), not strides {list(strides) if strides else strides}")
+    bits = element_bits(t.element_type)
+    for size, stride, name in zip(shape[:-1], strides[:-1], ("batch", "heads", "sequence")[-(len(shape) - 1):]):
+        if size > 1 and (stride <= 0 or stride * bits % 128):
+            raise VerifyException(f"{what}'s {name} stride {stride} is not a positive multiple of 16 bytes (TMA's rule): "
+                                  f"strides {list(strides)}")
+    return (1, *shape) if len(shape) == 3 else tuple(shape)  # type: ignore[return-value]
 
 
 @irdl_op_definition
@@ -46,11 +54,13 @@ class AttentionOp(IRDLOperation):
     """``tc.attention %Q, %K, %V to %O [lse %L] {causal, scale = 0.125} : memref<HxSqxDxbf16>,
     memref<HkxSkxDxbf16>, memref<HkxSkxDxbf16>, memref<HxSqxDxbf16> [, memref<HxSqxf32>]``
     (sm_90a): every head's O = softmax(Q K^T scale) V, with Q's head h reading K/V's head
-    h / (H / Hk) (grouped-query attention; Hk = 1: multi-query). `causal`: query i sees
+    h / (H / Hk) (grouped-query attention; Hk = 1: multi-query). The tensors are (heads,
+    sequence, head dim) or (batch, heads, sequence, head dim), the head dim contiguous and
+    the rest in any stride order (BHSD dense, or BSHD: `strided<[S*H*D, D, H*D, 1]>`). `causal`: query i sees
     keys j <= i + Sk - Sq (the last query aligned with the last key, FlashAttention's
     convention); a query that sees no key gets O = 0 and a log-sum-exp of -inf. `scale`
-    defaults to 1 / sqrt(D). `lse`: each row's log-sum-exp (natural log) into an f32
-    (heads, Sq) matrix. Head dims 64, 128 and 256; bf16 or f16; any lengths."""
+    defaults to 1 / sqrt(D). `lse`: each row's log-sum-exp (natural log) into a dense
+    f32 (heads, Sq) or (batch, heads, Sq) memref. Head dims 64, 128 and 256; bf16 or f16; any lengths."""
 
     name = "tc.attention"
     q = operand_def(MemRefType)
@@ -126,11 +136,11 @@ class AttentionOp(IRDLOperation):
     @property
     def problem(self) -> AttentionProblem:
         """The problem's sizes and options (the verifier has checked them)."""
-        h, sq, d = _shape(self.q.type, "Q")  # type: ignore[arg-type]
-        hk, sk, _ = _shape(self.k.type, "K")  # type: ignore[arg-type]
+        b, h, sq, d = _shape(self.q.type, "Q")  # type: ignore[arg-type]
+        _, hk, sk, _ = _shape(self.k.type, "K")  # type: ignore[arg-type]
         scale = self.scale.value.data if self.scale is not None else 1.0 / math.sqrt(d)
         return AttentionProblem(h, hk, sq, sk, d, dtype_name(self.q.type.element_type), self.causal is not None,  # type: ignore[attr-defined]
-                                scale, self.lse is not None)
+                                scale, self.lse is not None, b)
 
     def verify_(self) -> None:
         arch = kernel_target(self)
@@ -147,17 +157,26 @@ class AttentionOp(IRDLOperation):
         dtypes = {dtype_name(t.element_type) for t in types.values()}
         if len(dtypes) != 1:
             raise VerifyException(f"Q, K, V and O have one element type, not {', '.join(sorted(dtypes))}")
+        ranks = {len(t.get_shape()) for t in types.values()}
+        if len(ranks) != 1:
+            raise VerifyException("Q, K, V and O are all 4-d (batch, heads, sequence, head dim) or all 3-d (heads, sequence, head dim)")
         q, k, v, o = (_shape(types[w], w) for w in ("Q", "K", "V", "O"))
+        shown = {w: list(types[w].get_shape()) for w in types}
         if k != v:
-            raise VerifyException(f"V's shape {list(v)} is not K's {list(k)}")
+            raise VerifyException(f"V's shape {shown['V']} is not K's {shown['K']}")
         if o != q:
-            raise VerifyException(f"O's shape {list(o)} is not Q's {list(q)}")
-        if k[2] != q[2]:
-            raise VerifyException(f"K's head dim {k[2]} is not Q's {q[2]}")
-        if q[2] not in HEAD_DIMS:
-            raise VerifyException(f"the head dim is {', '.join(map(str, HEAD_DIMS))}, not {q[2]}")
-        if q[0] % k[0]:
-            raise VerifyException(f"K/V's {k[0]} heads must divide Q's {q[0]} (grouped-query attention)")
+            raise VerifyException(f"O's shape {shown['O']} is not Q's {shown['Q']}")
+        if k[0] != q[0]:
+            raise VerifyException(f"K's batch {k[0]} is not Q's {q[0]}")
+        if k[3] != q[3]:
+            raise VerifyException(f"K's head dim {k[3]} is not Q's {q[3]}")
+        if q[3] not in HEAD_DIMS:
+            raise VerifyException(f"the head dim is {', '.join(map(str, HEAD_DIMS))}, not {q[3]}")
+        if q[1] % k[1]:
+            raise VerifyException(f"K/V's {k[1]} heads must divide Q's {q[1]} (grouped-query attention)")
+        o_t = types["O"]
+        if not distinct_elements(o_t.get_shape(), o_t.get_strides()):  # type: ignore[arg-type]
+            raise VerifyException(f"O's strides {list(o_t.get_strides())} put two of its elements at one address")  # type: ignore[arg-type]
         if self.scale is not None:
             value = self.scale.value.data
             if not (math.isfinite(value) and value > 0):
@@ -165,10 +184,10 @@ class AttentionOp(IRDLOperation):
         if self.lse is not None:
             t = self.lse.type
             assert isinstance(t, MemRefType)
-            if dtype_name(t.element_type) != "f32" or list(t.get_shape()) != [q[0], q[1]]:
-                raise VerifyException(f"the log-sum-exp is f32 (heads, sequence) = {q[0]}x{q[1]}xf32, not {t}")
-            if matrix_strides(t, "the log-sum-exp")[1] != 1:
-                raise VerifyException("the log-sum-exp is dense along the sequence")
+            want = [q[0], q[1], q[2]] if len(q_shape := types["Q"].get_shape()) == 4 else [q[1], q[2]]
+            if dtype_name(t.element_type) != "f32" or list(t.get_shape()) != want or not isinstance(t.layout, NoneAttr):
+                names = "(batch, heads, sequence)" if len(q_shape) == 4 else "(heads, sequence)"
+                raise VerifyException(f"the log-sum-exp is a dense f32 {names} = {'x'.join(map(str, want))}xf32, not {t}")
 
 
 ATTENTION_OPS = [AttentionOp]

@@ -40,28 +40,33 @@ SUB_BYTE_GEMM = ("multiply 4- and 6-bit types in a single-tile tcgen05 kernel wh
                  "filled by thread copies (examples/tcgen05_e2m1.mlir)")
 
 
-def _parse_indices(parser: Parser) -> tuple[object | None, object, object]:
-    """``[%row, %col]`` or, into a batch of matrices, ``[%batch, %row, %col]``."""
+def _parse_indices(parser: Parser) -> tuple[object | None, object | None, object, object]:
+    """``[%row, %col]``; into a batch of matrices ``[%batch, %row, %col]``; into a batch of
+    batches (a 4-d memref) ``[%outer, %batch, %row, %col]``."""
     start = parser.pos
     indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-    if len(indices) not in (2, 3):
-        parser.raise_error(f"a window has 2 indices (row, column) or 3 (batch, row, column), not {len(indices)}", start, parser.pos)
-    return (None, *indices) if len(indices) == 2 else tuple(indices)  # type: ignore[return-value]
+    if len(indices) not in (2, 3, 4):
+        parser.raise_error(f"a window has 2 indices (row, column), 3 (batch, row, column) or 4 (outer batch, batch, row, column), "
+                           f"not {len(indices)}", start, parser.pos)
+    return (None,) * (4 - len(indices)) + tuple(indices)  # type: ignore[return-value]
 
 
-def _print_indices(printer: Printer, batch: SSAValue | None, row: SSAValue, col: SSAValue) -> None:
+def _print_indices(printer: Printer, outer: SSAValue | None, batch: SSAValue | None, row: SSAValue, col: SSAValue) -> None:
     printer.print_string("[")
-    printer.print_list([v for v in (batch, row, col) if v is not None], printer.print_operand)
+    printer.print_list([v for v in (outer, batch, row, col) if v is not None], printer.print_operand)
     printer.print_string("]")
 
 
-def _check_index_count(mem: Attribute, batch: SSAValue | None, what: str) -> None:
-    """A window into a batch of matrices (3-d) names the batch; one into a matrix does not."""
+def _check_index_count(mem: Attribute, outer: SSAValue | None, batch: SSAValue | None, what: str) -> None:
+    """A window names one index per dimension of its memref: [outer, batch, row, column]
+    into a 4-d one, [batch, row, column] into a batch of matrices, [row, column] into a
+    matrix."""
     rank = len(mem.get_shape())  # type: ignore[attr-defined]
-    if rank == 3 and batch is None:
-        raise VerifyException(f"{what} is a batch of matrices: the window's indices are [batch, row, column]")
-    if rank == 2 and batch is not None:
-        raise VerifyException(f"{what} is one matrix: the window's indices are [row, column]")
+    given = 2 + (batch is not None) + (outer is not None)
+    if given != rank:
+        names = {2: "[row, column]", 3: "[batch, row, column]", 4: "[outer batch, batch, row, column]"}
+        kind = {2: "one matrix", 3: "a batch of matrices", 4: "a batch of batches of matrices"}.get(rank, f"{rank}-d")
+        raise VerifyException(f"{what} is {kind}: the window's indices are {names.get(rank, rank)}")
 
 
 @irdl_op_definition
@@ -73,10 +78,13 @@ class WindowLoadOp(IRDLOperation):
     operand b rows [k, k + BK) and columns [n0, n0 + BN) of the K x N matrix B. Past the
     matrix's edge TMA fills zeros, so any M, N, K works. In a loop over a tile with
     `stages`, each iteration loads into the next buffer of the ring. From a batch of
-    matrices (a 3-d memref) the window names the batch first: ``%A[%b, %m0, %k]``."""
+    matrices (a 3-d memref) the window names the batch first: ``%A[%b, %m0, %k]``; from a
+    batch of batches (a 4-d memref: attention's batch x heads, in any stride order) both:
+    ``%Q[%b, %h, %q0, %c0]``."""
 
     name = "tc.window_load"
     src = operand_def(MemRefType)
+    outer = opt_operand_def(IndexType)
     batch = opt_operand_def(IndexType)
     row = operand_def(IndexType)
     col = operand_def(IndexType)
@@ -84,13 +92,15 @@ class WindowLoadOp(IRDLOperation):
     operand = prop_def(OperandAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, src: SSAValue, row: SSAValue, col: SSAValue, dst: SSAValue, operand: Operand, batch: SSAValue | None = None):
-        super().__init__(operands=[src, [batch] if batch is not None else [], row, col, dst], properties={"operand": OperandAttr(operand)})
+    def __init__(self, src: SSAValue, row: SSAValue, col: SSAValue, dst: SSAValue, operand: Operand, batch: SSAValue | None = None,
+                 outer: SSAValue | None = None):
+        super().__init__(operands=[src, [outer] if outer is not None else [], [batch] if batch is not None else [], row, col, dst],
+                         properties={"operand": OperandAttr(operand)})
 
     @classmethod
     def parse(cls, parser: Parser) -> "WindowLoadOp":
         src = parser.parse_unresolved_operand()
-        batch, row, col = _parse_indices(parser)
+        outer, batch, row, col = _parse_indices(parser)
         parser.parse_keyword("to")
         dst = parser.parse_unresolved_operand()
         parser.parse_keyword("as")
@@ -108,6 +118,7 @@ class WindowLoadOp(IRDLOperation):
             parser.resolve_operand(dst, dst_t),
             operand,
             parser.resolve_operand(batch, index) if batch is not None else None,  # type: ignore[arg-type]
+            parser.resolve_operand(outer, index) if outer is not None else None,  # type: ignore[arg-type]
         )
         op.attributes |= attrs
         return op
@@ -115,7 +126,7 @@ class WindowLoadOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.src)
-        _print_indices(printer, self.batch, self.row, self.col)
+        _print_indices(printer, self.outer, self.batch, self.row, self.col)
         printer.print_string(" to ")
         printer.print_operand(self.dst)
         printer.print_string(f" as {self.operand.data.value}")
@@ -128,15 +139,15 @@ class WindowLoadOp(IRDLOperation):
     def verify_(self) -> None:
         tile, src = self.dst.type, self.src.type
         assert isinstance(tile, TileType) and isinstance(src, MemRefType)
-        check_index_sizes(matrix(src, "the window's source", batched=True), "the window's source")
-        _check_index_count(src, self.batch, "the window's source")
+        check_index_sizes(matrix(src, "the window's source", batched=True, nested=True), "the window's source")
+        _check_index_count(src, self.outer, self.batch, "the window's source")
         src_elt = dtype_name(src.element_type)
         if src_elt != tile.dtype:
             raise VerifyException(f"element types differ: memref {src_elt}, tile {tile.dtype}")
         why = tma_dtype_problem(tile.dtype)
         if why:
             raise VerifyException(f"a window is a TMA load, and {why}: {SUB_BYTE_GEMM}")
-        check_tma_source(tile, src, self.operand.data, "the window's source", batched=True)
+        check_tma_source(tile, src, self.operand.data, "the window's source", batched=True, nested=True)
 
 
 @irdl_op_definition
@@ -145,7 +156,7 @@ class WindowStoreOp(IRDLOperation):
     optional C added: ``tc.window_store %acc to %D[%m0, %n0] [plus %C] : !tc.acc<...>,
     memref<...> [, memref<...>]``. Elements past D's edge are not written. Into a batch
     of matrices the window names the batch first, ``%D[%b, %m0, %n0]``, and C (D's shape)
-    is read at the same batch.
+    is read at the same batch; into a batch of batches (4-d) ``%O[%b, %h, %q0, %c0]``.
 
     ``reduce cluster`` (after C): the accumulator is this CTA's partial tile of a split-K
     cluster (``split_k = S`` in the kernel's #tc.gemm_schedule), each CTA having taken a
@@ -158,6 +169,7 @@ class WindowStoreOp(IRDLOperation):
     name = "tc.window_store"
     acc = operand_def(AccType)
     dst = operand_def(MemRefType)
+    outer = opt_operand_def(IndexType)
     batch = opt_operand_def(IndexType)
     row = operand_def(IndexType)
     col = operand_def(IndexType)
@@ -166,9 +178,10 @@ class WindowStoreOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, acc: SSAValue, dst: SSAValue, row: SSAValue, col: SSAValue, c: SSAValue | None = None, batch: SSAValue | None = None,
-                 reduce: str | None = None):
+                 reduce: str | None = None, outer: SSAValue | None = None):
         props = {"reduce": StringAttr(reduce)} if reduce is not None else {}
-        super().__init__(operands=[acc, dst, [batch] if batch is not None else [], row, col, [c] if c is not None else []], properties=props)
+        super().__init__(operands=[acc, dst, [outer] if outer is not None else [], [batch] if batch is not None else [], row, col,
+                                   [c] if c is not None else []], properties=props)
 
     @property
     def reduces(self) -> bool:
@@ -180,7 +193,7 @@ class WindowStoreOp(IRDLOperation):
         acc = parser.parse_unresolved_operand()
         parser.parse_keyword("to")
         dst = parser.parse_unresolved_operand()
-        batch, row, col = _parse_indices(parser)
+        outer, batch, row, col = _parse_indices(parser)
         c = parser.parse_unresolved_operand() if parser.parse_optional_keyword("plus") else None
         reduce = None
         if parser.parse_optional_keyword("reduce"):
@@ -207,6 +220,7 @@ class WindowStoreOp(IRDLOperation):
             parser.resolve_operand(c, c_t) if c is not None else None,  # type: ignore[arg-type]
             parser.resolve_operand(batch, index) if batch is not None else None,  # type: ignore[arg-type]
             reduce,
+            parser.resolve_operand(outer, index) if outer is not None else None,  # type: ignore[arg-type]
         )
         op.attributes |= attrs
         return op
@@ -216,7 +230,7 @@ class WindowStoreOp(IRDLOperation):
         printer.print_operand(self.acc)
         printer.print_string(" to ")
         printer.print_operand(self.dst)
-        _print_indices(printer, self.batch, self.row, self.col)
+        _print_indices(printer, self.outer, self.batch, self.row, self.col)
         if self.c is not None:
             printer.print_string(" plus ")
             printer.print_operand(self.c)
@@ -235,7 +249,7 @@ class WindowStoreOp(IRDLOperation):
         acc = self.acc.type
         assert isinstance(acc, AccType)
         check_output(self.dst.type, acc.dtype, "D")
-        _check_index_count(self.dst.type, self.batch, "D")
+        _check_index_count(self.dst.type, self.outer, self.batch, "D")
         if self.reduce is not None and self.reduce.data not in REDUCTIONS:
             raise VerifyException(f"tc.window_store reduces over the cluster (`reduce cluster`) or the global workspace (`reduce global`), not {self.reduce.data}")
         if self.c is not None:
@@ -247,10 +261,10 @@ class WindowStoreOp(IRDLOperation):
 def check_output(mem: Attribute, acc: str, what: str, written: bool = True) -> None:
     """D (or C): a row-major matrix, or a batch of them whose matrices do not overlap, of
     a type the accumulator converts to."""
-    geometry = matrix(mem, what, batched=True)
+    geometry = matrix(mem, what, batched=True, nested=True)
     assert isinstance(mem, MemRefType)
     if not geometry.row_major:
-        strided = "strided<[sb, ld, 1]>" if geometry.batched else "strided<[ld, 1]>"
+        strided = "strided<[so, sb, ld, 1]>" if geometry.nested else "strided<[sb, ld, 1]>" if geometry.batched else "strided<[ld, 1]>"
         raise VerifyException(f"{what} must be row-major (the default layout or {strided})")
     check_index_sizes(geometry, what)
     check_batch_stride(geometry, mem, what, tma=False, output=written)

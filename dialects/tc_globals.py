@@ -13,6 +13,7 @@ from lower_tc.dialects.tc_attrs import Operand
 from lower_tc.dialects.tc_types import TileType, check_global_memory, element_bits
 from lower_tc.layout import Major, element_type
 from lower_tc.layout.limits import index_problem, tma_stride_problem
+from lower_tc.layout.strided import distinct_elements
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,9 @@ class Matrix:
     the column count. A batch of matrices (a 3-d memref, batch first: ``strided<[sb, ld,
     1]>`` or ``strided<[sb, 1, ld]>``, dense by default) has `batched` set, `batch`
     matrices (None: known at launch) `batch_stride` elements apart; a plain matrix is a
-    batch of 1 with stride 0."""
+    batch of 1 with stride 0. A 4-d memref (attention's batch x heads x sequence x head
+    dim, in any stride order: BHSD, BSHD) is `outer` such batches `outer_stride` elements
+    apart (static sizes only); None for 2-d and 3-d."""
 
     rows: int | None
     cols: int | None
@@ -33,10 +36,29 @@ class Matrix:
     batched: bool = False
     batch: int | None = 1
     batch_stride: int | None = 0
+    outer: int | None = None
+    outer_stride: int | None = None
 
     @property
     def static(self) -> bool:
         return None not in (self.rows, self.cols, self.ld, self.batch, self.batch_stride)
+
+    @property
+    def nested(self) -> bool:
+        """A batch of batches (a 4-d memref)."""
+        return self.outer is not None
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """The memref's sizes, outermost first."""
+        inner = (self.rows, self.cols)
+        return ((self.outer,) if self.nested else ()) + ((self.batch,) if self.batched else ()) + inner
+
+    @property
+    def strides(self) -> tuple[int | None, ...]:
+        """The memref's element strides, outermost first."""
+        inner = (self.ld, 1) if self.row_major else (1, self.ld)
+        return ((self.outer_stride,) if self.nested else ()) + ((self.batch_stride,) if self.batched else ()) + inner
 
     @property
     def extent(self) -> int | None:
@@ -50,36 +72,45 @@ class Matrix:
         return not self.batched or self.batch == 1
 
 
-def matrix(t: Attribute, what: str, batched: bool = False) -> Matrix:
+def matrix(t: Attribute, what: str, batched: bool = False, nested: bool = False) -> Matrix:
     """The geometry of a 2-d global matrix of a GEMM, static or dynamic; with `batched`,
-    a 3-d memref is a batch of them."""
+    a 3-d memref is a batch of them; with `nested` too, a static 4-d memref is a batch
+    of batches (attention's batch x heads)."""
     rank = len(t.get_shape()) if isinstance(t, MemRefType) else 0
-    if not isinstance(t, MemRefType) or rank not in ((2, 3) if batched else (2,)):
-        raise VerifyException(f"{what} must be a 2-d memref" + (" or a 3-d one (a batch of matrices)" if batched else ""))
+    ranks = (2, 3, 4) if nested else (2, 3) if batched else (2,)
+    if not isinstance(t, MemRefType) or rank not in ranks:
+        kinds = {3: " or a 3-d one (a batch of matrices)", 4: ", a 3-d one (a batch of matrices) or a 4-d one (a batch of batches)"}
+        raise VerifyException(f"{what} must be a 2-d memref" + kinds.get(ranks[-1], ""))
     check_global_memory(t, what)
     dims = [d if d >= 0 else None for d in t.get_shape()]
+    if rank == 4 and None in dims:
+        raise VerifyException(f"{what} is a 4-d memref (a batch of batches): its sizes must be known at compile time")
     rows, cols = dims[-2:]
-    batch = dims[0] if rank == 3 else 1
+    batch = dims[-3] if rank >= 3 else 1
+    outer = dims[0] if rank == 4 else None
     layout = t.layout
     if isinstance(layout, NoneAttr):
         if rank == 2:
             return Matrix(rows, cols, True, cols)
         dense = None if rows is None or cols is None else rows * cols
-        return Matrix(rows, cols, True, cols, True, batch, dense)
+        return Matrix(rows, cols, True, cols, True, batch, dense, outer, None if outer is None else dense * batch)  # type: ignore[operator]
     shape = "row-major (default, or strided<[ld, 1]>) or column-major (strided<[1, ld]>)"
     if rank == 3:
         shape = "row-major (default, or strided<[sb, ld, 1]>) or column-major (strided<[sb, 1, ld]>)"
+    if rank == 4:
+        shape = "row-major (default, or strided<[so, sb, ld, 1]>) or column-major (strided<[so, sb, 1, ld]>)"
     if not isinstance(layout, StridedLayoutAttr):
         raise VerifyException(f"{what} must be {shape}, not {layout}")
     if not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0):
         raise VerifyException(f"{what} needs offset 0 in its strided layout")
     strides = t.get_strides()
     s0, s1 = strides[-2:]
-    sb = strides[0] if rank == 3 else 0
+    sb = strides[-3] if rank >= 3 else 0
+    so = strides[0] if rank == 4 else None
     if s1 == 1:
-        m = Matrix(rows, cols, True, s0, rank == 3, batch, sb)
+        m = Matrix(rows, cols, True, s0, rank >= 3, batch, sb, outer, so)
     elif s0 == 1:
-        m = Matrix(rows, cols, False, s1, rank == 3, batch, sb)
+        m = Matrix(rows, cols, False, s1, rank >= 3, batch, sb, outer, so)
     else:
         text = ", ".join("?" if x is None else str(x) for x in strides)
         raise VerifyException(f"{what} has strides [{text}]; it must be {shape}")
@@ -90,16 +121,20 @@ def matrix(t: Attribute, what: str, batched: bool = False) -> Matrix:
         )
     if m.batched and m.batch_stride is not None and m.batch_stride < 1 and m.batch != 1:
         raise VerifyException(f"{what} has a batch stride of {m.batch_stride}: its matrices are at least one element apart (a matrix for every batch is a 2-d memref)")
+    if m.nested and m.outer_stride is not None and m.outer_stride < 1 and m.outer != 1:
+        raise VerifyException(f"{what} has an outer stride of {m.outer_stride}: its batches are at least one element apart")
     return m
 
 
-def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str = "the copy's source", batched: bool = False) -> None:
+def check_tma_source(tile: TileType, src: MemRefType, role: Operand, what: str = "the copy's source", batched: bool = False,
+                     nested: bool = False) -> None:
     """What a TMA copy of `src` (named `what` in messages) into `tile` needs: a type TMA
     loads (not 4 or 6 bits), the tile contiguous along the global matrix's contiguous
     dimension (TMA does not transpose), no swizzle origin (TMA swizzles on absolute
     address bits), 128-byte-aligned placement and a leading dimension of a multiple of 16
-    bytes below 2^40 bytes (and, `batched`, a batch of them a TMA stride apart)."""
-    geometry = matrix(src, what, batched)
+    bytes below 2^40 bytes (and, `batched`, a batch of them a TMA stride apart; `nested`,
+    batches of batches likewise)."""
+    geometry = matrix(src, what, batched, nested)
     why = tma_dtype_problem(tile.dtype)
     if why:
         raise VerifyException(f"{why}: copy via threads")
@@ -163,6 +198,8 @@ def check_index_sizes(geometry: Matrix, what: str) -> None:
     sizes = [("row count", geometry.rows), ("column count", geometry.cols)]
     if geometry.batched:
         sizes.append(("batch", geometry.batch))
+    if geometry.nested:
+        sizes.append(("outer batch", geometry.outer))
     for name, size in sizes:
         if size == 0:
             raise VerifyException(f"{what}'s {name} is 0: a GEMM's matrices have at least one row and one column" + (", and a batch at least one matrix" if geometry.batched else ""))
@@ -178,18 +215,20 @@ def check_batch_stride(geometry: Matrix, mem: MemRefType, what: str, tma: bool, 
     matrix's extent, so that no two matrices of the batch share an element. A batch of 1
     (the same matrix for every batch) has no stride to check; one known at launch is
     checked then."""
-    if not geometry.batched or geometry.batch == 1 or geometry.batch_stride is None:
+    if not geometry.batched or geometry.batch_stride is None:
         return
     bits = element_bits(mem.element_type)
     if tma:
-        why = tma_stride_problem(geometry.batch_stride * bits // 8, f"{what}'s batch stride")
-        if why:
-            raise VerifyException(why)
-    extent = geometry.extent
-    if output and extent is not None and geometry.batch_stride < extent:
+        for size, stride, name in ((geometry.batch, geometry.batch_stride, "batch stride"), (geometry.outer, geometry.outer_stride, "outer stride")):
+            if size is not None and size > 1 and stride is not None:
+                why = tma_stride_problem(stride * bits // 8, f"{what}'s {name}")
+                if why:
+                    raise VerifyException(why)
+    if output and geometry.static and not distinct_elements(geometry.shape, geometry.strides):  # type: ignore[arg-type]
+        strides = ", ".join(map(str, geometry.strides))
         raise VerifyException(
-            f"{what}'s batch stride {geometry.batch_stride} is less than one matrix's {extent} elements: "
-            "the matrices of the batch would overlap"
+            f"{what}'s strides [{strides}] put two of its elements at one address: the matrices of the batch "
+            "would overlap (a batch stride of at least one matrix's extent, or matrices side by side in one row, are apart)"
         )
 
 

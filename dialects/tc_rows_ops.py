@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IndexType, IntegerAttr, MemRefType, i64
+from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IndexType, IntegerAttr, MemRefType, NoneAttr, i64
 from typing import ClassVar
 
 from xdsl.ir import Attribute, SSAValue
@@ -281,7 +281,8 @@ class RowsStoreOp(IRDLOperation):
     In an attention loop, at a window: ``tc.rows_store %lse to %L[%h, %q0] :
     !tc.rows<128xf32>, memref<HxSxf32>`` writes row r into L[h, q0 + r] (a (heads,
     sequence) matrix, dense along the sequence: the log-sum-exp a backward pass reads),
-    leaving out rows past its end."""
+    leaving out rows past its end; ``%L[%b, %h, %q0]`` into a dense (batch, heads,
+    sequence) memref likewise."""
 
     name = "tc.rows_store"
     rows = operand_def(RowsType)
@@ -292,12 +293,18 @@ class RowsStoreOp(IRDLOperation):
     def verify_(self) -> None:
         check_single_tile_f32(self, rows=(self.rows.type,))
         if self.indices:
-            if len(self.indices) != 2:
-                raise VerifyException(f"tc.rows_store at a window names (row, first column): two indices, not {len(self.indices)}")
+            if len(self.indices) not in (2, 3):
+                raise VerifyException(f"tc.rows_store at a window names (head, first row) or (batch, head, first row): two or "
+                                      f"three indices, not {len(self.indices)}")
             if not in_attention_loop(self):
                 raise VerifyException("tc.rows_store at a window is for attention loops (a single tile stores a 64 x 1 column)")
             if dtype_name(self.dst.type.element_type) != "f32":  # type: ignore[attr-defined]
                 raise VerifyException(f"tc.rows_store writes f32, not {dtype_name(self.dst.type.element_type)}")  # type: ignore[attr-defined]
+            if len(self.indices) == 3:
+                t = self.dst.type
+                if not isinstance(t, MemRefType) or len(t.get_shape()) != 3 or not isinstance(t.layout, NoneAttr) or min(t.get_shape()) < 0:
+                    raise VerifyException(f"tc.rows_store at three indices writes a dense (batch, heads, sequence) memref, not {t}")
+                return
             _memref_shape(self.dst.type, "the rows' memref")
             if matrix_strides(self.dst.type, "the rows' memref")[1] != 1:
                 raise VerifyException("tc.rows_store at a window writes a row-major (heads, sequence) matrix: dense along the sequence")

@@ -2,7 +2,7 @@
 
     %At = tc.transpose %A : memref<1024x4096xbf16> to memref<4096x1024xbf16, strided<[1, 4096]>>
 
-The view swaps the last two dimensions (rows and columns; a batch dimension stays first)
+The view swaps the last two dimensions (rows and columns; batch dimensions stay first)
 and their strides: a row-major K x M argument is a column-major M x K matrix. It lets
 `tc.matmul` read an operand stored the other way round (a framework's x @ W^T keeps W as
 N x K), which `convert-linalg-to-tc` needs; TMA loads such a view as it loads the
@@ -47,8 +47,8 @@ def transposed_type(t: MemRefType) -> MemRefType:
     """The type of `t` with its last two dimensions (and their strides) swapped, in a
     strided layout."""
     shape = list(t.get_shape())
-    if len(shape) not in (2, 3):
-        raise VerifyException(f"tc.transpose views a matrix or a batch of matrices (2 or 3 dimensions), not {len(shape)}")
+    if len(shape) not in (2, 3, 4):
+        raise VerifyException(f"tc.transpose views a matrix, a batch of matrices or a batch of batches (2 to 4 dimensions), not {len(shape)}")
     strides, offset = memref_strides(t)
     swapped = list(strides)
     shape[-2], shape[-1] = shape[-1], shape[-2]

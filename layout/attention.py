@@ -13,7 +13,8 @@ HEAD_DIMS = (64, 128, 256)
 
 @dataclass(frozen=True)
 class AttentionProblem:
-    """Q and O (heads, sq, d), K and V (kv_heads, sk, d), and the options."""
+    """Q and O (batch, heads, sq, d), K and V (batch, kv_heads, sk, d), and the options;
+    `batch` 1 where the tensors are (heads, sequence, head dim)."""
 
     heads: int
     kv_heads: int
@@ -24,6 +25,7 @@ class AttentionProblem:
     causal: bool
     scale: float
     lse: bool
+    batch: int = 1
 
 
 @dataclass(frozen=True)

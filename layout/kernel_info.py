@@ -52,7 +52,8 @@ class KernelInfoError(ValueError):
 class ArgInfo:
     """One kernel argument: a matrix, or a batch of matrices, in global memory (the PTX
     parameter holds its address). A batched argument's shape and strides have three
-    entries (batch, rows, cols); a matrix's two (rows, cols)."""
+    entries (batch, rows, cols); a matrix's two (rows, cols); an attention kernel's batch
+    of batches four (batch, heads, rows, cols), all known at compile time."""
 
     param: str  # the PTX parameter, e.g. "p_A"
     shape: tuple[Size, ...]  # [batch,] rows, cols
@@ -462,10 +463,11 @@ def _versions() -> str:
 
 
 def _dims(values: Any) -> tuple[Size, ...]:
-    """A matrix's two sizes (or strides) or a batch's three."""
+    """A matrix's two sizes (or strides), a batch's three, or a batch of batches' four
+    (attention's batch x heads; static)."""
     out = tuple(values)
-    if len(out) not in (2, 3):
-        raise KernelInfoError(f"an argument has 2 or 3 dimensions, not {len(out)}")
+    if len(out) not in (2, 3, 4):
+        raise KernelInfoError(f"an argument has 2, 3 or 4 dimensions, not {len(out)}")
     return out
 
 

@@ -1,5 +1,6 @@
 """tc-expand-attention: each kernel's `tc.attention` becomes the loop level
-(docs/attention.md, "The loop level"): a CTA per block of BM queries and head, a loop over
+(docs/attention.md, "The loop level"): a CTA per block of BM queries, head and batch (a
+4-d problem's, on the grid's z), a loop over
 blocks of BN keys carrying O and the online softmax's running rows, K and V through a ring
 of S stages, the mask where lengths are ragged or the attention causal, the log-sum-exp
 where asked. The blocks are layout/attention.py's `default_blocks`.
@@ -70,6 +71,10 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     cbn = out.add(_const(bn), "cbn")
     cbm = out.add(_const(bm), "cbm")
     head = hh if h > 1 else c0  # a batch of one matrix is read at index 0
+    nested = len(att.q.type.get_shape()) == 4  # type: ignore[attr-defined]
+    batch = None  # a 4-d problem's batch: gpu.block_id z (0 for a batch of 1)
+    if nested:
+        batch = out.add(gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Z)), "batch") if p.batch > 1 else c0
     kv = c0 if kvh == 1 else head
     if kvh not in (1, h):
         cg = out.add(_const(h // kvh), "group")
@@ -93,7 +98,7 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
         ub = out.add(arith.MinUIOp(e2, ckeys), "keys_end")
     else:
         ub = out.add(_const(keys_end), "keys_end")
-    out.add(WindowLoadOp(att.q, q0, c0, q, tc.Operand.A, head))
+    out.add(WindowLoadOp(att.q, q0, c0, q, tc.Operand.A, head, batch))
     o0 = out.add(tc.AccZeroOp(acc_o), "o0")
     m0 = out.add(tc.RowsFillOp(-math.inf, rows), "m0")
     l0 = out.add(tc.RowsFillOp(0.0, rows), "l0")
@@ -101,8 +106,8 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     body = Block(arg_types=[INDEX, acc_o, rows, rows])
     j, o, m, l = body.args
     inner = _Ops([])
-    inner.add(WindowLoadOp(kt, c0, j, k, tc.Operand.B, kv))
-    inner.add(WindowLoadOp(att.v, j, c0, v, tc.Operand.B, kv))
+    inner.add(WindowLoadOp(kt, c0, j, k, tc.Operand.B, kv, batch))
+    inner.add(WindowLoadOp(att.v, j, c0, v, tc.Operand.B, kv, batch))
     z = inner.add(tc.AccZeroOp(acc_s), "zero")
     s = inner.add(tc.WgmmaOp(q, k, z), "s")
     ragged = sk % bn != 0
@@ -120,11 +125,11 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     loop = scf.ForOp(c0, ub, cbn, [o0, m0, l0], Region(body))
     out.add(loop)
     result = out.add(tc.AccRowDivOp(loop.results[0], loop.results[2]), "out")
-    out.add(WindowStoreOp(result, att.dst, q0, c0, batch=head))
+    out.add(WindowStoreOp(result, att.dst, q0, c0, batch=head, outer=batch))
     if att.lse is not None:
         lse = out.add(tc.RowsLseOp(loop.results[1], loop.results[2]), "lse")
-        out.add(tc.RowsStoreOp.build(operands=[lse, att.lse, [head, q0]]))
-    grid = ArrayAttr([IntegerAttr(nq, i64), IntegerAttr(h, i64), IntegerAttr(1, i64)])
+        out.add(tc.RowsStoreOp.build(operands=[lse, att.lse, [head, q0] if batch is None else [batch, head, q0]]))
+    grid = ArrayAttr([IntegerAttr(nq, i64), IntegerAttr(h, i64), IntegerAttr(p.batch, i64)])
     return out.ops, grid
 
 

@@ -1,11 +1,14 @@
 """lower_tc.attention on the CPU: fake arrays over the fake driver's GPU memory
 (tests/test_callable.py's), a real compile, and the fake CUDA recording the launch. The
-call compiles the tc.attention program of the arrays' shapes once, launches it on the
-arrays (a 4-d BHSD array as its 3-d view: nothing copied), and refuses bad arguments by
-name before compiling or launching. The program is the op level tests/test_expand_attention.py
+call compiles the tc.attention program of the arrays' shapes and strides once, launches it
+on the arrays (a 4-d BHSD array as its 3-d view, a BSHD one as it lies: nothing copied),
+and refuses bad arguments by name before compiling or launching. The program is the op level tests/test_expand_attention.py
 ties to the kernels checked on the H100."""
 
 from __future__ import annotations
+
+import importlib
+import math
 
 import pytest
 
@@ -13,7 +16,11 @@ from fake_cuda import install
 from test_callable import ITEMSIZE, cai
 import lower_tc
 from lower_tc.lowering.api.attention import op_source
+from lower_tc.lowering.runtime.arrays import ArrayView
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
+
+#: The module (lower_tc.lowering.api's `attention` is its function).
+attention_api = importlib.import_module("lower_tc.lowering.api.attention")
 
 
 @pytest.fixture
@@ -44,8 +51,14 @@ def test_attention_compiles_once_and_launches_on_the_arrays(fake, tmp_path) -> N
     assert len(list((tmp_path / "cache").rglob("*.cubin"))) == 2
 
 
+def _view(shape: tuple[int, ...], dtype: str = "f16", strides: tuple[int, ...] | None = None) -> ArrayView:
+    dense = tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
+    return ArrayView(0, shape, strides or dense, dtype, 0)
+
+
 def test_the_program_folds_batch_and_heads_and_groups_the_kv_heads() -> None:
-    text = op_source((8, 1000, 128), (2, 1000, 128), "f16", True, 0.125, True)
+    q, kv = _view((8, 1000, 128)), _view((2, 1000, 128))
+    text = op_source(q, kv, kv, q, True, 0.125, True)
     assert "tc.attention %Q, %K, %V to %O lse %LSE {causal, scale = 0.125}" in text
     assert "%K: memref<2x1000x128xf16>" in text and "%LSE: memref<8x1000xf32>" in text
     module = lower_tc.parse(text)
@@ -55,6 +68,41 @@ def test_the_program_folds_batch_and_heads_and_groups_the_kv_heads() -> None:
     assert (att.q, att.k, att.v, att.o, att.lse) == (0, 1, 2, 3, 4)
     assert att.causal == 0 and att.scale == 0.125
     assert k.info.grid == (8, 8, 1)  # 1000 queries in blocks of 128, eight heads
+
+
+def _programs() -> list[str]:
+    return list(attention_api._kernels.entries)
+
+
+@pytest.mark.parametrize(("batch", "memref", "grid_z"), [
+    (2, "memref<2x4x256x64xbf16, strided<[65536, 64, 256, 1]>>", 2),  # a batch: 4-d, the batch on z
+    (1, "memref<4x256x64xbf16, strided<[64, 256, 1]>>", 1),  # a batch of one: the heads side by side in a row
+])
+def test_bshd_arrays_are_read_where_they_lie(fake, batch, memref, grid_z) -> None:
+    """(batch, sequence, heads, head dim) memory seen as (batch, heads, sequence, head dim),
+    as torch's q.transpose(1, 2) is: a program for those strides, nothing copied; LSE dense."""
+    shape, strides = (batch, 4, 256, 64), (256 * 4 * 64, 64, 4 * 64, 1)
+    q, k, v, o = (bhsd(fake, shape, strides=strides) for _ in range(4))
+    attention_api._kernels.entries.clear()
+    with pytest.raises(ArgumentError) as err:  # the log-sum-exp cannot be allocated like the fake arrays
+        lower_tc.attention(q, k, v, o, lse=True)
+    assert err.value.argument == "out"
+    assert lower_tc.attention(q, k, v, o, causal=True) is o
+    (program,) = _programs()
+    assert f"%Q: {memref}" in program and f"%O: {memref}" in program
+    (launch,) = fake.called("cuLaunchKernel")
+    kernel = attention_api._kernels.entries[program]
+    assert kernel.info.grid[2] == grid_z and len(kernel.info.args[0].shape) == (4 if batch > 1 else 3)
+
+
+def test_a_mix_of_layouts_is_one_4d_program(fake) -> None:
+    """Q BSHD with a batch (no 3-d view of it), K and V dense BHSD: every argument 4-d."""
+    q, o = (bhsd(fake, (2, 4, 256, 64), strides=(256 * 4 * 64, 64, 4 * 64, 1)) for _ in range(2))
+    k, v = (bhsd(fake, (2, 2, 300, 64)) for _ in range(2))
+    attention_api._kernels.entries.clear()
+    lower_tc.attention(q, k, v, o)
+    (program,) = _programs()
+    assert "%K: memref<2x2x300x64xbf16>" in program and "strided<[65536, 64, 256, 1]>" in program
 
 
 @pytest.mark.parametrize(("change", "argument", "words"), [
@@ -79,12 +127,26 @@ def test_attention_refuses_by_name_before_compiling(fake, tmp_path, change, argu
     assert not fake.called("cuLaunchKernel")
 
 
-def test_bshd_scale_and_flags_are_refused_by_name(fake) -> None:
-    q, k, v, o = (bhsd(fake, (2, 4, 256, 64)) for _ in range(4))
-    bshd = bhsd(fake, (2, 4, 256, 64), strides=(4 * 256 * 64, 64, 4 * 64, 1))  # heads between sequence and dim
-    with pytest.raises(ArgumentError, match="BSHD") as err:
-        lower_tc.attention(bshd, k, v, o)
+@pytest.mark.parametrize(("strides", "words"), [
+    ((4 * 256 * 64, 256 * 64, 1, 256), "head dim must be contiguous"),  # (S, D) transposed
+    ((4 * 256 * 72, 256 * 72, 72, 1), None),  # rows padded to 72 elements: 144 bytes, a TMA stride
+    ((4 * 256 * 66, 256 * 66, 66, 1), "multiples of 8"),  # 132 bytes: not a 16-byte multiple
+])
+def test_strides_tma_cannot_step_are_refused_by_name(fake, strides, words) -> None:
+    k, v, o = (bhsd(fake, (2, 4, 256, 64)) for _ in range(3))
+    q = cai(fake.gpu_memory(4 * 256 * 72 * 2 * ITEMSIZE["bf16"] + 64), (2, 4, 256, 64), "bf16", strides)
+    if words is None:
+        lower_tc.attention(q, k, v, o)
+        assert len(fake.called("cuLaunchKernel")) == 1
+        return
+    with pytest.raises(ArgumentError, match=words) as err:
+        lower_tc.attention(q, k, v, o)
     assert err.value.argument == "q"
+    assert not fake.called("cuLaunchKernel")
+
+
+def test_scale_flags_devices_and_an_overlapping_out_are_refused_by_name(fake) -> None:
+    q, k, v, o = (bhsd(fake, (2, 4, 256, 64)) for _ in range(4))
     for kwargs, name in ((dict(scale=0.0), "scale"), (dict(scale=float("nan")), "scale"), (dict(causal=1), "causal"),
                          (dict(lse="yes"), "lse")):
         with pytest.raises(ArgumentError) as err:
@@ -92,6 +154,10 @@ def test_bshd_scale_and_flags_are_refused_by_name(fake) -> None:
         assert err.value.argument == name
     with pytest.raises(DeviceError):
         lower_tc.attention(q, k, bhsd(fake, (2, 4, 256, 64), device=1), o)
+    squashed = bhsd(fake, (2, 4, 256, 64), strides=(256 * 64, 8, 64, 1))  # heads 8 elements apart in 64-element rows
+    with pytest.raises(ArgumentError, match="two of its elements") as err:
+        lower_tc.attention(q, k, v, squashed)
+    assert err.value.argument == "out"
     assert not fake.called("cuLaunchKernel")
 
 

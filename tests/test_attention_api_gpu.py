@@ -1,7 +1,8 @@
 """On an sm_90a GPU: lower_tc.attention on torch tensors, against float64 attention
 (lowering/runtime/attention_check.py) with O and the log-sum-exp filled with NaN first, so
-a row the kernel never wrote fails. BHSD 4-d and 3-d, GQA, causal with S_q = S_k and
-S_q > S_k (rows that see no key: 0 and -inf), ragged lengths, f16, each head dim.
+a row the kernel never wrote fails. BHSD 4-d and 3-d, BSHD (a (B, S, H, D) tensor's
+transpose) with and without a batch, GQA, causal with S_q = S_k and S_q > S_k (rows that
+see no key: 0 and -inf), ragged lengths, f16, each head dim.
 
 Run on the GPU machine: python -m pytest -m gpu tests/test_attention_api_gpu.py -v
 """
@@ -15,25 +16,36 @@ from lower_tc.lowering.runtime.attention_check import check_attention
 
 pytestmark = pytest.mark.gpu
 
-CASES = [  # (batch, heads, kv heads, S_q, S_k, D, dtype, causal)
-    (2, 4, 4, 256, 256, 64, "bfloat16", False),
-    (1, 8, 2, 1000, 1000, 128, "bfloat16", True),
-    (2, 2, 1, 300, 1000, 64, "float16", True),
-    (1, 2, 2, 700, 200, 128, "bfloat16", True),
-    (1, 2, 2, 129, 4097, 256, "bfloat16", False),
+CASES = [  # (batch, heads, kv heads, S_q, S_k, D, dtype, causal, layout)
+    (2, 4, 4, 256, 256, 64, "bfloat16", False, "bhsd"),
+    (1, 8, 2, 1000, 1000, 128, "bfloat16", True, "bhsd"),
+    (2, 2, 1, 300, 1000, 64, "float16", True, "bhsd"),
+    (1, 2, 2, 700, 200, 128, "bfloat16", True, "bhsd"),
+    (1, 2, 2, 129, 4097, 256, "bfloat16", False, "bhsd"),
+    (2, 4, 2, 1000, 1000, 128, "bfloat16", True, "bshd"),  # 4-d: the batch on the grid's z
+    (1, 8, 8, 333, 333, 64, "float16", False, "bshd"),  # a batch of one: 3-d, heads side by side
+    (3, 2, 1, 65, 4097, 256, "bfloat16", False, "bshd"),
 ]
+
+
+def _array(torch, layout: str, b: int, h: int, s: int, d: int, t, gen):
+    """(b, h, s, d) fresh values, dense (BHSD) or a (b, s, h, d) tensor's transpose (BSHD)."""
+    if layout == "bshd":
+        return torch.randn(b, s, h, d, device="cuda", dtype=t, generator=gen).transpose(1, 2)
+    return torch.randn(b, h, s, d, device="cuda", dtype=t, generator=gen)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "_".join(map(str, c)))
 def test_attention_on_torch_tensors(torch, require_gpu, case) -> None:
     require_gpu("sm_90a")
-    b, h, hk, sq, sk, d, dtype, causal = case
+    b, h, hk, sq, sk, d, dtype, causal, layout = case
     t = getattr(torch, dtype)
     gen = torch.Generator(device="cuda").manual_seed(7)
-    q = torch.randn(b, h, sq, d, device="cuda", dtype=t, generator=gen)
-    k = torch.randn(b, hk, sk, d, device="cuda", dtype=t, generator=gen)
-    v = torch.randn(b, hk, sk, d, device="cuda", dtype=t, generator=gen)
+    q = _array(torch, layout, b, h, sq, d, t, gen)
+    k = _array(torch, layout, b, hk, sk, d, t, gen)
+    v = _array(torch, layout, b, hk, sk, d, t, gen)
     out = torch.full_like(q, float("nan"))
+    assert out.stride() == q.stride()  # full_like keeps q's layout
     o, lse = lower_tc.attention(q, k, v, out, causal=causal, lse=True)
     torch.cuda.synchronize()
     assert o is out and lse.shape == (b, h, sq) and lse.dtype == torch.float32
@@ -45,11 +57,14 @@ def test_attention_on_torch_tensors(torch, require_gpu, case) -> None:
     assert result.ok, result.problems
 
 
-def test_attention_allocates_o_like_q(torch, require_gpu) -> None:
+@pytest.mark.parametrize("layout", ["bhsd", "bshd"])
+def test_attention_allocates_o_like_q(torch, require_gpu, layout) -> None:
+    """out=None: O of q's shape, type and layout (BSHD memory for a BSHD q)."""
     require_gpu("sm_90a")
-    q = torch.randn(1, 2, 128, 64, device="cuda", dtype=torch.bfloat16)
+    gen = torch.Generator(device="cuda").manual_seed(8)
+    q = _array(torch, layout, 2, 2, 128, 64, torch.bfloat16, gen)
     o = lower_tc.attention(q, q, q)
     torch.cuda.synchronize()
     want = torch.nn.functional.scaled_dot_product_attention(q.float(), q.float(), q.float())
-    assert o.shape == q.shape and o.dtype == q.dtype
+    assert o.shape == q.shape and o.dtype == q.dtype and o.stride() == q.stride()
     assert float((o.float() - want).abs().max()) < 2e-2

@@ -47,7 +47,7 @@ def test_the_contract_names_q_k_v_o_the_mask_and_the_schedule(case: AttentionCas
     assert (att.block_m, att.block_n) == (case.bm, case.bn)
     consumers = 128 * (case.bm // 64)
     assert info.threads == (consumers if case.schedule == "pipelined" else consumers + 128)
-    assert info.grid == (-(-case.sq // case.bm), case.heads, 1)
+    assert info.grid == (-(-case.sq // case.bm), case.heads, case.batch)
     assert KernelInfo.from_json(info.to_json()) == info  # the JSON keeps every fact
 
 

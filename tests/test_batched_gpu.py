@@ -94,6 +94,18 @@ def test_batched_matmul_allocates_d_adds_c_and_leaves_padding_alone(torch) -> No
     assert torch.isnan(whole[:, M:, :]).all() and torch.isnan(whole[:, :, N:]).all()  # the padding untouched
 
 
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_batched_matmul_into_matrices_side_by_side(torch, dynamic) -> None:
+    """D's matrices interleaved in its rows (batch stride N, rows B x N apart: an M x B x N
+    array seen as B x M x N, as attention's BSHD heads lie): every element written once,
+    none over another."""
+    a, b = batch_operand(torch, B, M, K, "bf16", True, 13), batch_operand(torch, B, K, N, "bf16", False, 14)
+    whole = poisoned(torch, (M, B, N), "f32")
+    d = whole.transpose(0, 1)
+    lower_tc.matmul(a, b, d, dynamic=dynamic)
+    check(torch, d, a, b, "bf16", "f32", "f32")
+
+
 def test_dynamic_batches_are_one_kernel_for_every_shape(torch, tmp_path, monkeypatch) -> None:
     import importlib
 

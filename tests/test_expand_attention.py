@@ -18,18 +18,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from attention_loop import AttentionCase  # noqa: E402
 
 
-def op_source(c: AttentionCase) -> str:
-    t = c.dtype
-    q = f"memref<{c.heads}x{c.sq}x{c.d}x{t}>"
-    kv = f"memref<{c.kv_heads or c.heads}x{c.keys}x{c.d}x{t}>"
-    lse_t = f"memref<{c.heads}x{c.sq}xf32>"
-    lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if c.lse else ("", "", "")
-    attrs = " {causal}" if c.causal else ""
-    return (f'func.func @{c.name}(%Q: {q}, %K: {kv}, %V: {kv}, %O: {q}{lse_arg}) attributes {{tc.target = "sm_90a"}} {{\n'
-            f"  tc.attention %Q, %K, %V to %O{lse_op}{attrs} : {q}, {kv}, {kv}, {q}{lse_type}\n"
-            "  func.return\n}\n")
-
-
 def _instructions(ptx: str) -> list[str]:
     """The PTX without comments and the metadata line (locations, the source's name)."""
     return [ln for ln in ptx.splitlines() if ln.strip() and not ln.lstrip().startswith("//")]
@@ -43,6 +31,7 @@ PROBLEMS = [
     dict(heads=64, sq=4096, d=128, causal=True),
     dict(heads=1, sq=127, sk=1000, d=64),
     dict(heads=4, sq=512, d=64, kv_heads=1, dtype="f16"),
+    dict(heads=4, sq=300, d=128, kv_heads=2, causal=True, lse=True, batch=2, layout="bshd"),
 ]
 
 
@@ -50,7 +39,7 @@ PROBLEMS = [
 def test_the_op_expands_to_the_checked_loop_level(problem) -> None:
     blocks = DEFAULT_BLOCKS[problem["d"]]
     case = AttentionCase(**problem, bm=blocks.bm, bn=blocks.bn, stages=blocks.stages)
-    (op_level,) = compile_source(op_source(case), "op.mlir")
+    (op_level,) = compile_source(case.op_source(), "op.mlir")
     (loop_level,) = compile_source(case.source(), "loop.mlir")
     assert op_level.info == loop_level.info
     assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
@@ -67,7 +56,7 @@ def _op(q: str, kv: str, v: str | None = None, attrs: str = "{causal}") -> str:
     (_op("memref<4x256x64xbf16>", "memref<3x256x64xbf16>"), "K/V's 3 heads must divide Q's 4"),
     (_op("memref<4x256x64xbf16>", "memref<2x256x64xbf16>", "memref<2x256x64xf16>"), "Q, K, V and O have one element type"),
     (_op("memref<4x256x64xbf16>", "memref<2x256x64xbf16>", attrs="{scale = -1.0}"), "the softmax scale is a finite number above 0"),
-    (_op("memref<256x64xbf16>", "memref<256x64xbf16>"), "Q is (heads, sequence, head dim), not 2-d (one head: 1 x S x D)"),
+    (_op("memref<256x64xbf16>", "memref<256x64xbf16>"), "Q is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not 2-d"),
     (_op("memref<4x256x64xf32>", "memref<2x256x64xf32>"), "Q is bf16 or f16, not f32"),
     (_op("memref<4x256x64xbf16>", "memref<2x300x64xbf16>", "memref<2x256x64xbf16>"), "V's shape [2, 256, 64] is not K's [2, 300, 64]"),
 ])

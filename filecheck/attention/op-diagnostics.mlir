@@ -1,7 +1,8 @@
 // Diagnostics of tc.attention (docs/attention.md, "The op level"), each at the op: a head dim
 // the loop level is not built for, K/V heads that do not divide Q's, mixed element types,
 // a scale that is not a finite number above 0, a 2-d Q, f32 operands, V's shape not K's, a
-// log-sum-exp of the wrong shape, sm_100a.
+// log-sum-exp of the wrong shape, sm_100a; of layouts: a head dim that is not contiguous, 4-d
+// beside 3-d, K of another batch, a stride TMA cannot step, an O whose elements overlap.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f(%Q: memref<4x256x48xbf16>, %K: memref<2x256x48xbf16>, %V: memref<2x256x48xbf16>, %O: memref<4x256x48xbf16>) attributes {tc.target = "sm_90a"} {
@@ -40,7 +41,7 @@ func.func @f(%Q: memref<256x64xbf16>, %K: memref<256x64xbf16>, %V: memref<256x64
   tc.attention %Q, %K, %V to %O {causal} : memref<256x64xbf16>, memref<256x64xbf16>, memref<256x64xbf16>, memref<256x64xbf16>
   func.return
 }
-// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q is (heads, sequence, head dim), not 2-d (one head: 1 x S x D){{$}}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not 2-d{{$}}
 
 // -----
 
@@ -64,7 +65,7 @@ func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x
   tc.attention %Q, %K, %V to %O lse %L : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xbf16>, memref<4x256x64xbf16>, memref<4x255xf32>
   func.return
 }
-// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: the log-sum-exp is f32 (heads, sequence) = 4x256xf32, not memref<4x255xf32>{{$}}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: the log-sum-exp is a dense f32 (heads, sequence) = 4x256xf32, not memref<4x255xf32>{{$}}
 
 // -----
 
@@ -73,3 +74,43 @@ func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x
   func.return
 }
 // CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.attention is built for sm_90a (wgmma), not sm_100a{{$}}
+
+// -----
+
+func.func @f(%Q: memref<2x4x256x64xbf16, strided<[65536, 16384, 1, 256]>>, %K: memref<2x4x256x64xbf16>, %V: memref<2x4x256x64xbf16>, %O: memref<2x4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<2x4x256x64xbf16, strided<[65536, 16384, 1, 256]>>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q's head dim is contiguous (its stride 1), not strides [65536, 16384, 1, 256]{{$}}
+
+// -----
+
+func.func @f(%Q: memref<2x4x256x64xbf16>, %K: memref<4x256x64xbf16>, %V: memref<4x256x64xbf16>, %O: memref<2x4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<2x4x256x64xbf16>, memref<4x256x64xbf16>, memref<4x256x64xbf16>, memref<2x4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q, K, V and O are all 4-d (batch, heads, sequence, head dim) or all 3-d (heads, sequence, head dim){{$}}
+
+// -----
+
+func.func @f(%Q: memref<2x4x256x64xbf16>, %K: memref<1x4x256x64xbf16>, %V: memref<1x4x256x64xbf16>, %O: memref<2x4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<2x4x256x64xbf16>, memref<1x4x256x64xbf16>, memref<1x4x256x64xbf16>, memref<2x4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: K's batch 1 is not Q's 2{{$}}
+
+// -----
+
+func.func @f(%Q: memref<2x4x256x64xbf16, strided<[65536, 16384, 66, 1]>>, %K: memref<2x4x256x64xbf16>, %V: memref<2x4x256x64xbf16>, %O: memref<2x4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<2x4x256x64xbf16, strided<[65536, 16384, 66, 1]>>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q's sequence stride 66 is not a positive multiple of 16 bytes (TMA's rule): strides [65536, 16384, 66, 1]{{$}}
+
+// -----
+
+func.func @f(%Q: memref<2x4x256x64xbf16>, %K: memref<2x4x256x64xbf16>, %V: memref<2x4x256x64xbf16>, %O: memref<2x4x256x64xbf16, strided<[16384, 8, 64, 1]>>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16, strided<[16384, 8, 64, 1]>>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: O's strides [16384, 8, 64, 1] put two of its elements at one address{{$}}

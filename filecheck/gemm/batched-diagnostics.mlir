@@ -30,7 +30,7 @@ func.func @d_overlaps(%A: memref<4x256x64xbf16>, %B: memref<64x128xbf16>, %D: me
   tc.matmul %A, %B to %D : memref<4x256x64xbf16>, memref<64x128xbf16>, memref<4x256x128xbf16, strided<[16384, 128, 1]>>
   func.return
 }
-// CHECK: {{.*}}batched-diagnostics.mlir:30:3: error: D's batch stride 16384 is less than one matrix's 32768 elements: the matrices of the batch would overlap{{$}}
+// CHECK: {{.*}}batched-diagnostics.mlir:30:3: error: D's strides [16384, 128, 1] put two of its elements at one address: the matrices of the batch would overlap (a batch stride of at least one matrix's extent, or matrices side by side in one row, are apart){{$}}
 
 // -----
 
@@ -142,3 +142,43 @@ func.func @batch_of_one_index(%A: memref<4x128x64xbf16>, %B: memref<1x64x128xbf1
   func.return
 }
 // CHECK: {{.*}}batched-diagnostics.mlir:137:5: error: the window's source is a batch of 1 matrix: its batch index is 0{{$}}
+
+// -----
+
+func.func @gemm_4d_window(%A: memref<2x4x128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<4x128x128xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 4]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bz = "gpu.block_id"() <{dimension = #gpu<dim z>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%c0, %bz, %c0, %k] to %a as a : memref<2x4x128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%bz, %c0, %c0] : !tc.acc<128x128xf32>, memref<4x128x128xbf16>
+  func.return
+}
+// CHECK: {{.*}}batched-diagnostics.mlir:156:5: error: a GEMM kernel's windows are into matrices or batches of matrices (2-d or 3-d): a batch of batches (4-d) is an attention kernel's{{$}}
+
+// -----
+
+func.func @indices_4d(%A: memref<2x4x128x64xbf16>, %B: memref<64x128xbf16>, %D: memref<4x128x128xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 4]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bz = "gpu.block_id"() <{dimension = #gpu<dim z>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%bz, %c0, %k] to %a as a : memref<2x4x128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %c0] to %b as b : memref<64x128xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%bz, %c0, %c0] : !tc.acc<128x128xf32>, memref<4x128x128xbf16>
+  func.return
+}
+// CHECK: {{.*}}batched-diagnostics.mlir:176:5: error: the window's source is a batch of batches of matrices: the window's indices are [outer batch, batch, row, column]{{$}}

@@ -181,4 +181,4 @@ func.func @overlapping_d(%A: memref<4x128x64xbf16>, %B: memref<4x64x256xbf16>, %
   }
   func.return
 }
-// REMARK: batched.mlir:[[# @LINE - 11]]:3: remark: 'linalg.generic' is not converted to tc.matmul: tc.matmul refuses it: D's batch stride 256 is less than one matrix's 32768 elements: the matrices of the batch would overlap
+// REMARK: batched.mlir:[[# @LINE - 11]]:3: remark: 'linalg.generic' is not converted to tc.matmul: tc.matmul refuses it: D's strides [256, 256, 1] put two of its elements at one address: the matrices of the batch would overlap

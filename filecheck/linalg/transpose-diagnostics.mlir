@@ -14,7 +14,7 @@ func.func @vector(%A: memref<64xbf16>) {
   %At = tc.transpose %A : memref<64xbf16> to memref<64xbf16>
   func.return
 }
-// CHECK: {{.*}}transpose-diagnostics.mlir:14:3: error: tc.transpose views a matrix or a batch of matrices (2 or 3 dimensions), not 1
+// CHECK: {{.*}}transpose-diagnostics.mlir:14:3: error: tc.transpose views a matrix, a batch of matrices or a batch of batches (2 to 4 dimensions), not 1
 
 // -----
 

@@ -4,11 +4,14 @@ head's softmax(Q K^T scale) V on the caller's GPU arrays (torch, CuPy, any DLPac
 
 The arrays' shapes and types choose the program, a `tc.attention` op level
 (dialects/tc_attention.py) compiled once per signature (kept in memory, and on disk by
-lowering/runtime/cache.py) and launched like any Kernel. Q, K, V and O are BHSD, (batch,
-heads, sequence, head dim) or (heads, sequence, head dim), dense: the batch and the heads
-are one dimension of the kernel's (their views are folded, nothing is copied). Each refusal
-is an ArgumentError naming the argument (or a DeviceError), before anything is compiled or
-launched.
+lowering/runtime/cache.py) and launched like any Kernel. Q, K, V and O are (batch, heads,
+sequence, head dim) or (heads, sequence, head dim) with the head dim contiguous, in any
+stride order: BHSD (dense), or BSHD (a (batch, sequence, heads, head dim) tensor's
+`.transpose(1, 2)`, what torch's scaled_dot_product_attention takes and FlashAttention
+stores). Where the batch and the heads fold into one dimension (BHSD, or a batch of one)
+the kernel's arguments are 3-d views; else 4-d, the batch on the grid's z. Nothing is
+copied. Each refusal is an ArgumentError naming the argument (or a DeviceError), before
+anything is compiled or launched.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from dataclasses import replace
 from typing import Any
 
 from lower_tc.layout.attention import HEAD_DIMS
+from lower_tc.layout.strided import distinct_elements
 from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.lowering.api.matmul import _device_target, allocate
 from lower_tc.lowering.runtime import launcher, session
-from lower_tc.lowering.runtime.arrays import ArrayView, view_of
+from lower_tc.lowering.runtime.arrays import ArrayView, Reinterpreted, view_of
 from lower_tc.lowering.runtime.callable import Kernel, LruCache
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
 from lower_tc.lowering.runtime.streams import stream_handle
@@ -38,8 +42,9 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     """O = softmax(q k^T scale) v for every head, into `out` (allocated like `q` when None)
     and returned; with `lse=True`, (O, the log-sum-exp): an f32 array of q's shape less the
     head dim, each row's natural-log log-sum-exp of the scaled scores (-inf where a row sees
-    no key). q is (batch, heads, S_q, D) or (heads, S_q, D); k and v (batch, heads_kv, S_k,
-    D) with heads_kv dividing heads (query head h reads K/V head h / (heads / heads_kv));
+    no key). q is (batch, heads, S_q, D) or (heads, S_q, D), BHSD or BSHD (the module's
+    docstring; out=None gives O q's layout); k and v (batch, heads_kv, S_k, D) with
+    heads_kv dividing heads (query head h reads K/V head h / (heads / heads_kv));
     bf16 or f16; D 64, 128 or 256; any S_q, S_k. `causal`: query i sees keys j <= i + S_k -
     S_q (FlashAttention's alignment; torch's is_causal=True where S_q = S_k). `scale`
     defaults to 1 / sqrt(D). sm_90a (an H100 or H200)."""
@@ -58,7 +63,7 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
         raise DeviceError(f"lower_tc.attention is built for sm_90a (an H100 or H200), not {target}")
     qv, kv, vv = views["q"], views["k"], views["v"]
     for name, x in (("q", qv), ("k", kv), ("v", vv)):
-        _check_bhsd(x, name)
+        _check_layout(x, name)
         if x.dtype not in TYPES:
             raise ArgumentError(f"{name} is bf16 or f16, not {x.dtype}", name)
     if len({qv.dtype, kv.dtype, vv.dtype}) != 1:
@@ -84,59 +89,105 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     if isinstance(scale, bool) or not isinstance(scale, int | float) or not (math.isfinite(scale) and scale > 0):
         raise ArgumentError(f"scale is a finite number above 0, not {scale!r}", "scale")
     if out is None:
-        out = allocate(q, qv.shape, qv.dtype)
+        out = allocate_like(q, qv)
         views["out"] = view_of(out, "out", stream=handle)
     ov = views["out"]
-    _check_bhsd(ov, "out")
+    _check_layout(ov, "out")
     if ov.shape != qv.shape or ov.dtype != qv.dtype:
         raise ArgumentError(f"out is q's shape and type, {qv.shape} {qv.dtype}, not {ov.shape} {ov.dtype}", "out")
     if ov.readonly:
         raise ArgumentError("out cannot be written (a read-only array)", "out")
+    if not distinct_elements(ov.shape, ov.strides):
+        raise ArgumentError(f"out's strides {ov.strides} put two of its elements at one address", "out")
     folded = [_fold(x) for x in (qv, kv, vv, ov)]
+    if any(f is None for f in folded):  # one that does not fold: all 4-d
+        folded = [_four(x) for x in (qv, kv, vv, ov)]
     lse_array = None
     if lse:
         lse_array = allocate(q, qv.shape[:-1], "f32")
         lv = view_of(lse_array, "lse", stream=handle)
-        folded.append(replace(lv, shape=(folded[0].shape[0], folded[0].shape[1]), strides=(folded[0].shape[1], 1)))
-    source = op_source(folded[0].shape, folded[1].shape, qv.dtype, causal, float(scale), lse)
+        shape = folded[0].shape[:-1]  # (heads, S_q) or (batch, heads, S_q), dense
+        folded.append(replace(lv, shape=shape, strides=tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))))
+    source = op_source(*folded[:4], causal, float(scale), lse)  # type: ignore[arg-type]
     kernel = _kernel(source)
-    launcher.enqueue(session.driver(), kernel.prepare(folded), handle)
+    launcher.enqueue(session.driver(), kernel.prepare(folded), handle)  # type: ignore[arg-type]
     return (out, lse_array) if lse else out
 
 
-def _check_bhsd(x: ArrayView, name: str) -> None:
-    """A dense (batch, heads, sequence, head dim) or (heads, sequence, head dim) array."""
+def _check_layout(x: ArrayView, name: str) -> None:
+    """A (batch, heads, sequence, head dim) or (heads, sequence, head dim) array whose
+    head dim is contiguous and whose other strides TMA can step (16-byte multiples)."""
     if len(x.shape) not in (3, 4):
         raise ArgumentError(f"{name} is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not "
                             f"{len(x.shape)}-d {x.shape}", name)
-    dense = []
-    step = 1
-    for n in reversed(x.shape):
-        dense.insert(0, step)
-        step *= n
-    if any(s != w for s, w, n in zip(x.strides, dense, x.shape) if n > 1):
-        raise ArgumentError(f"{name} must be dense BHSD (strides {tuple(dense)} in elements, not {x.strides}); a BSHD "
-                            f"array (batch, sequence, heads, head dim) is not built yet: pass its .transpose(1, 2) "
-                            f"made contiguous", name)
+    per = max(1, 128 // x.bits)  # elements in 16 bytes
+    if x.shape[-1] > 1 and x.strides[-1] != 1:
+        raise ArgumentError(f"{name}'s head dim must be contiguous (stride 1), not strides {x.strides}: pass a contiguous copy", name)
+    for n, stride in zip(x.shape[:-1], x.strides[:-1]):
+        if n > 1 and (stride <= 0 or stride % per):
+            raise ArgumentError(f"{name}'s strides {x.strides} (in elements) must be positive multiples of {per} "
+                                f"(16 bytes: TMA's rule) outside the head dim: pass a contiguous copy", name)
 
 
-def _fold(x: ArrayView) -> ArrayView:
-    """The array as (batch x heads, sequence, head dim): the kernel's 3-d argument."""
-    *lead, s, d = x.shape
-    heads = math.prod(lead)
-    return replace(x, shape=(heads, s, d), strides=(s * d, d, 1))
+def _fold(x: ArrayView) -> ArrayView | None:
+    """The array as (batch x heads, sequence, head dim), the kernel's 3-d argument, where
+    the batch and the heads fold into one dimension; else None."""
+    if len(x.shape) == 3:
+        return replace(x, strides=_tidy(x.shape, x.strides))
+    b, h, s, d = x.shape
+    sb, sh, ss, _ = x.strides
+    if b > 1 and h > 1 and sb != h * sh:
+        return None
+    step = sh if h > 1 else sb
+    return replace(x, shape=(b * h, s, d), strides=_tidy((b * h, s, d), (step, ss, 1)))
 
 
-def op_source(q_shape: tuple[int, ...], kv_shape: tuple[int, ...], dtype: str, causal: bool, scale: float, lse: bool) -> str:
-    """The tc.attention program for (heads, S_q, D) q and (heads_kv, S_k, D) k and v."""
-    q = f"memref<{q_shape[0]}x{q_shape[1]}x{q_shape[2]}x{dtype}>"
-    kv = f"memref<{kv_shape[0]}x{kv_shape[1]}x{kv_shape[2]}x{dtype}>"
-    lse_t = f"memref<{q_shape[0]}x{q_shape[1]}xf32>"
+def _four(x: ArrayView) -> ArrayView:
+    """The array as (batch, heads, sequence, head dim) (a batch of 1 for a 3-d one)."""
+    if len(x.shape) == 3:
+        return replace(x, shape=(1, *x.shape), strides=_tidy((1, *x.shape), (math.prod(x.shape), *x.strides)))
+    return replace(x, strides=_tidy(x.shape, x.strides))
+
+
+def _tidy(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
+    """Strides with those of one-element dimensions (which step nowhere, and which
+    frameworks set freely) made dense: one program for arrays that read the same."""
+    dense = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+    return tuple(d if n == 1 else st for n, st, d in zip(shape, strides, dense))
+
+
+def allocate_like(q: Any, qv: ArrayView) -> Any:
+    """An empty array of q's shape, type and stride order (O in q's layout: BSHD for a
+    BSHD q), from q's library and on its device."""
+    order = sorted(range(len(qv.shape)), key=lambda i: -qv.strides[i])  # outermost first
+    dense = allocate(q, tuple(qv.shape[i] for i in order), qv.dtype)
+    inverse = tuple(order.index(i) for i in range(len(order)))
+    if inverse == tuple(range(len(order))):
+        return dense
+    if isinstance(dense, Reinterpreted):  # CuPy's bf16 bits
+        return Reinterpreted(dense.array.transpose(inverse), dense.dtype)
+    return dense.permute(*inverse) if hasattr(dense, "permute") else dense.transpose(inverse)
+
+
+def op_source(q: ArrayView, k: ArrayView, v: ArrayView, o: ArrayView, causal: bool, scale: float, lse: bool) -> str:
+    """The tc.attention program for q, k, v and o as the kernel takes them (3-d (heads,
+    S, D) or 4-d (batch, heads, S, D), each with its strides)."""
+    q_t, k_t, v_t, o_t = (_memref(x) for x in (q, k, v, o))
+    lse_t = f"memref<{'x'.join(map(str, q.shape[:-1]))}xf32>"
     attrs = ", ".join((["causal"] if causal else []) + [f"scale = {scale!r}"])
     lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if lse else ("", "", "")
-    return (f'func.func @attention(%Q: {q}, %K: {kv}, %V: {kv}, %O: {q}{lse_arg}) attributes {{tc.target = "sm_90a"}} {{\n'
-            f"  tc.attention %Q, %K, %V to %O{lse_op} {{{attrs}}} : {q}, {kv}, {kv}, {q}{lse_type}\n"
+    return (f'func.func @attention(%Q: {q_t}, %K: {k_t}, %V: {v_t}, %O: {o_t}{lse_arg}) attributes {{tc.target = "sm_90a"}} {{\n'
+            f"  tc.attention %Q, %K, %V to %O{lse_op} {{{attrs}}} : {q_t}, {k_t}, {v_t}, {o_t}{lse_type}\n"
             "  func.return\n}\n")
+
+
+def _memref(x: ArrayView) -> str:
+    """x's memref type: the default layout where dense, else its strides."""
+    dims = "x".join(map(str, x.shape))
+    dense = tuple(math.prod(x.shape[i + 1:]) for i in range(len(x.shape)))
+    if tuple(x.strides) == dense:
+        return f"memref<{dims}x{x.dtype}>"
+    return f"memref<{dims}x{x.dtype}, strided<[{', '.join(map(str, x.strides))}]>>"
 
 
 def _kernel(source: str) -> Kernel:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from lower_tc.layout import Arch, LayoutError
 from lower_tc.layout.gemm import STORE_TYPES, GemmConfig, accumulators, config_problem, default_accumulator, operand_pair_problem
 from lower_tc.layout.limits import index_problem
+from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout.targets import check_operand_type
 from lower_tc.lowering.api.matmul_program import ELEMENT_BYTES, Matrix, matmul_program, option_text
 from lower_tc.lowering.runtime.errors import ArgumentError
@@ -197,11 +198,11 @@ def _check_batch_stride(x: MatrixArg, batch: Batch, row_major: bool, ld: int, op
     if batch.stride < 0:
         raise ArgumentError(f"{x.name}'s batch stride is {batch.stride}: tc.matmul steps batches forward in memory; "
                             "pass a contiguous copy", x.name)
-    if x.name == "out" and batch.stride < extent:
+    if x.name == "out" and not distinct_elements((batch.count, *x.shape), (batch.stride, *x.strides)):
         what = "rows" if row_major else "columns"
         raise ArgumentError(
             f"{x.name}'s batch stride is {batch.stride} elements, below one matrix's extent ({lines} {what} x ld {ld} = "
-            f"{extent}): its matrices would overlap; pass a contiguous copy", x.name,
+            f"{extent}) and not beside it in its rows: its matrices would overlap; pass a contiguous copy", x.name,
         )
     nbytes = batch.stride * ELEMENT_BYTES[x.dtype]
     if operand is not None and nbytes % 16:

@@ -96,6 +96,12 @@ def _check_one(a: ArgInfo, v: ArrayView) -> Shape:
             f"argument {name} is an output, and the array is read-only (a JAX array is immutable: "
             "pass a torch or CuPy array for it)", name,
         )
+    if len(a.shape) == 4:  # a batch of batches: compiled for these strides exactly
+        for n, want, got in zip(shape[:2], a.strides[:2], strides[:2]):
+            if n > 1 and want != got:
+                raise ArgumentError(f"argument {name}: the kernel was compiled for strides {a.strides} (in elements); "
+                                    f"the array's are {tuple(strides)}", name)
+        return rows, cols, ld
     if not a.batched:
         return rows, cols, ld
     batch = shape[0]

@@ -171,8 +171,9 @@ def run_gemm_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: fl
 
 
 def _heads(x: np.ndarray) -> np.ndarray:
-    """A (sequence, head dim) matrix or a (heads, sequence, head dim) batch as BHSD."""
-    return x[None, None] if x.ndim == 2 else x[None]
+    """A (sequence, head dim) matrix, a (heads, sequence, head dim) batch or a (batch,
+    heads, sequence, head dim) batch of batches as BHSD."""
+    return x[None, None] if x.ndim == 2 else x[None] if x.ndim == 3 else x
 
 
 def _shift_half_of_v(buffer: np.ndarray, arg: ArgInfo) -> None:
@@ -203,8 +204,9 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     q, k, v = (_heads(matrix_view(host[i], info.args[i]).astype(np.float64)) for i in (att.q, att.k, att.v))
     o = _heads(matrix_view(flat_results[att.o], o_arg).astype(np.float64))
     lse = None
-    if att.lse is not None:  # (heads, S_q): the check wants (batch, heads, S_q)
-        lse = matrix_view(flat_results[att.lse], info.args[att.lse]).astype(np.float64)[None]
+    if att.lse is not None:  # (heads, S_q) or (batch, heads, S_q): the check wants the latter
+        lse = matrix_view(flat_results[att.lse], info.args[att.lse]).astype(np.float64)
+        lse = lse[None] if lse.ndim == 2 else lse
     sq, sk = q.shape[2], k.shape[2]
     if att.keys is not None:  # the keys past the count are masked: the reference does not see them
         k, v = k[:, :, : att.keys], v[:, :, : att.keys]

@@ -10,7 +10,7 @@ and CUDA have (layout/limits.py), before anything is allocated or launched:
 - its shapes make a GEMM: a batched A or B has D's batch, or is one matrix for every batch
   (2-d, or compiled with a batch of 1);
 - the matrices of a batched output do not overlap (its batch stride is at least one
-  matrix's extent, rows x ld for a row-major one);
+  matrix's extent, rows x ld for a row-major one, or its matrices lie side by side in rows);
 - each TMA tensor map's global dimensions and strides are ones cuTensorMapEncodeTiled takes
   (a batch stride too: a multiple of 16 bytes below 2^40);
 - the grid is within CUDA's limits (x up to 2^31 - 1, y and z up to 65535: a batch as the
@@ -29,6 +29,7 @@ from lower_tc.layout.kernel_info import (
 from lower_tc.layout.limits import (
     MAX_SIZE_PARAM, grid_problem, index_problem, tma_dim_problem, tma_stride_problem,
 )
+from lower_tc.layout.strided import distinct_elements
 from lower_tc.lowering.runtime.errors import ShapeError
 
 
@@ -206,12 +207,12 @@ def _check_batch_stride(a: ArgInfo) -> None:
             f"kernel argument {name}'s batch stride is {stride}: a batch of {a.batch} matrices needs a positive "
             "one (for the same matrix in every batch, compile it as one matrix, 2-d, or with a batch of 1)", name,
         )
-    if a.output and stride < extent:
+    if a.output and not distinct_elements(a.shape, a.strides):  # type: ignore[arg-type]
         lines = "rows" if a.row_major else "columns"
         raise ShapeError(
             f"kernel argument {name}'s batch stride is {stride} elements, below one matrix's extent "
-            f"({a.rows if a.row_major else a.cols} {lines} x ld {a.ld} = {extent}): the kernel would write its "
-            "matrices over one another", name,
+            f"({a.rows if a.row_major else a.cols} {lines} x ld {a.ld} = {extent}) and not beside it in its rows: "
+            "the kernel would write its matrices over one another", name,
         )
 
 

@@ -374,21 +374,24 @@ def _assign(kl: KernelLowering, at: Operation, arg: SSAValue, target: SSAValue, 
 
 
 def _store_rows_at(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
-    """Row r of the CTA's rows into L[h, q0 + r] (tc.rows_store at a window): the quad's
-    first thread writes its two rows, 16 warp + g and 8 below, each where it lies inside L."""
+    """Row r of the CTA's rows into L[h, q0 + r] (or L[b, h, q0 + r]; tc.rows_store at a
+    window): the quad's first thread writes its two rows, 16 warp + g and 8 below, each
+    where it lies inside L."""
     b = kl.b
     t = op.dst.type
     assert isinstance(t, MemRefType)
-    ld = tc.matrix_strides(t, "the rows' memref")[0]
-    length = t.get_shape()[1]
-    head, first = (kl.indices.get(v) for v in op.indices)
-    if head is None or first is None:
+    strides = t.get_strides() if len(t.get_shape()) == 3 else (tc.matrix_strides(t, "the rows' memref")[0], 1)
+    length = t.get_shape()[-1]
+    *lead_indices, first = (kl.indices.get(v) for v in op.indices)
+    if first is None or any(v is None for v in lead_indices):
         error_at(op, "tc.rows_store's indices are index values of the kernel (gpu.block_id, arith)")
     reg = lambda v: b.imm(v, "s32") if isinstance(v, int) else v  # noqa: E731
     row = b.val(ptx.AddOp, [reg(first), fragment_row(kl)], type="s32", comment="the log-sum-exp: one f32 a row, by the quad's first thread")
     lead = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
     skip = b.if_(lead, "rows_stored")
-    line = b.val(ptx.MulLoOp, [reg(head)], type="s32", imm=ld)
+    line = b.val(ptx.MulLoOp, [reg(lead_indices[-1])], type="s32", imm=strides[-2])
+    if len(lead_indices) == 2:  # and the batch's rows
+        line = b.val(ptx.AddOp, [line, b.val(ptx.MulLoOp, [reg(lead_indices[0])], type="s32", imm=strides[0])], type="s32")
     for half in (0, 1):
         r = b.add_imm(row, 8 * half)
         past = b.label("row_past")

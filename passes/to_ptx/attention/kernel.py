@@ -126,8 +126,8 @@ class AttentionKernel:
         store = stores[0]
         if store.c is not None or store.reduce is not None:
             error_at(store, "O's tc.window_store takes no C and no reduction")
-        if store.batch is not None and q_load.batch is None:
-            error_at(store, "O's tc.window_store names a head (a batch index) where Q's window names none")
+        if (store.batch is not None and q_load.batch is None) or (store.outer is not None and q_load.outer is None):
+            error_at(store, "O's tc.window_store names a head or a batch (a batch index) where Q's window names none")
         acc_t = store.acc.type
         assert isinstance(acc_t, tc.AccType)
         if acc_t.m != q_ring.layout.mn:

@@ -36,7 +36,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.passes.to_ptx.gemm import pipelined, specialized, tcgen05_specialized
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.epilogue_tma import wait_for_stores
@@ -67,6 +67,10 @@ def lower_gemm_kernel(kernel: Operation) -> ptx.KernelOp:
         error_at(kernel, str(err))
     recipe = SCHEDULES[(target, options.schedule)]
     check_reduces(kernel, options)
+    for op in kernel.walk():
+        if isinstance(op, WindowLoadOp | WindowStoreOp) and op.outer is not None:
+            error_at(op, "a GEMM kernel's windows are into matrices or batches of matrices (2-d or 3-d): "
+                         "a batch of batches (4-d) is an attention kernel's")
     k = GemmKernel.read(kernel, options)
     done = k.b.located(k.loop_op, lambda _: recipe(k))
     store = None

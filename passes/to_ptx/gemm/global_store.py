@@ -31,12 +31,19 @@ def output_types(op: WindowStoreOp) -> tuple[str, str | None]:
 def matrix_base(b: PtxBuilder, args: KernelArgs, index: IndexEnv, mem: SSAValue, op: WindowStoreOp) -> SSAValue:
     """The 64-bit address of the matrix the store's window is in: the argument's address,
     plus (into a batch) the window's batch index times the batch stride in bytes, a
-    number or, where known only at launch, its .u32 parameter (in elements)."""
+    number or, where known only at launch, its .u32 parameter (in elements); into a 4-d
+    D, the outer batch index times its stride too."""
     if op.batch is None:
         return args.address[mem]
     t = mem.type
     assert isinstance(t, MemRefType)
     eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
+    base = args.address[mem]
+    if op.outer is not None:  # a 4-d D (static): the outer batch's offset first
+        stride = args.geometry[mem].outer_stride
+        assert isinstance(stride, int)
+        wide = b.val(ptx.CvtOp, [index.reg(op.outer, op)], i64, type="u64.u32", comment="the window's batch of the outer batch")
+        base = b.val(ptx.AddOp, [base, b.val(ptx.MulLoOp, [wide], i64, type="u64", imm=stride * eb)], i64, type="s64")
     which = index.reg(op.batch, op)
     stride = args.size(mem, "batch_stride")
     if isinstance(stride, int) and stride * eb <= MAX_U32:
@@ -47,7 +54,7 @@ def matrix_base(b: PtxBuilder, args: KernelArgs, index: IndexEnv, mem: SSAValue,
     else:
         off = b.val(ptx.MulWideOp, [which, stride], i64, type="u32", comment="the window's matrix of the batch")
         off = b.val(ptx.ShlOp, [off], i64, type="b64", imm=eb.bit_length() - 1)
-    return b.val(ptx.AddOp, [args.address[mem], off], i64, type="s64")
+    return b.val(ptx.AddOp, [base, off], i64, type="s64")
 
 
 def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0: SSAValue, base: SSAValue | None = None) -> tuple[SSAValue, int]:

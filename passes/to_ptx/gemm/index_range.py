@@ -103,6 +103,8 @@ def analyse(kernel: Operation, index: IndexEnv, args: KernelArgs, grid: Grid, st
             error_at(op, f"'{op.name}' can compute {hi}{_where(result, hi, grid) if exact else ''}: lower-tc's kernels compute indices in 32-bit registers (0 to {MAX_INDEX})")
     if store is not None and store.batch is not None:
         _check_batch_index(store, value_of(store.batch), args, grid)
+    if store is not None and store.outer is not None:  # a 4-d D: its sizes are static
+        _check_static_index(store, value_of(store.outer), args.geometry[store.dst].outer, "outer batch")  # type: ignore[arg-type]
     if store is None or tile is None:
         return StoreFacts(False)
     m, n = args.size(store.dst, "rows"), args.size(store.dst, "cols")
@@ -118,19 +120,24 @@ def _check_batch_index(store: WindowStoreOp, values: Values | None, args: Kernel
     now, or, where it is known only at launch, the index is gpu.block_id z of a grid
     whose z is D's batch ([D, 0, 1] in tc.grid)."""
     batch = args.size(store.dst, "batch")
-    owner = store.batch.owner
+    owner = store.batch.owner  # type: ignore[union-attr]
     if isinstance(batch, int):
-        if values is None:
-            error_at(store, "the store's batch index is not computed from constants, gpu.block_id and arith: its range over the grid cannot be shown")
-        hi = _bounds(values)[1]
-        if hi >= batch:
-            error_at(store, f"the store's batch index can be {hi}, past D's batch of {batch}")
+        _check_static_index(store, values, batch, "batch")
         return
     d = args.index(store.dst)
     z = grid[2]
     is_z = isinstance(owner, gpu.BlockIdOp) and _dimension(owner) == "z"
     if not (is_z and isinstance(z, GridFromArg) and (z.arg, z.dim, z.tile) == (d, 0, 1)):
         error_at(store, f"D's batch is known only at launch: the store's batch index is gpu.block_id z, and tc.grid's z is [{d}, 0, 1] (D's batch)")
+
+
+def _check_static_index(store: WindowStoreOp, values: Values | None, size: int, what: str) -> None:
+    """The store's batch (or outer batch) index, shown below D's `size` over the grid."""
+    if values is None:
+        error_at(store, f"the store's {what} index is not computed from constants, gpu.block_id and arith: its range over the grid cannot be shown")
+    hi = _bounds(values)[1]
+    if hi >= size:
+        error_at(store, f"the store's {what} index can be {hi}, past D's {what} of {size}")
 
 
 def _dimension(op: gpu.BlockIdOp) -> str:

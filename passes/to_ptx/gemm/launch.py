@@ -22,11 +22,7 @@ def arg_info(arg: SSAValue, g: Matrix) -> ArgInfo:
     t = arg.type
     assert isinstance(t, MemRefType)
     written = any(isinstance(use.operation, WindowStoreOp | tc.RowsStoreOp) and use.operation.dst is arg for use in arg.uses)
-    strides: tuple[int | None, ...] = (g.ld, 1) if g.row_major else (1, g.ld)
-    shape: tuple[int | None, ...] = (g.rows, g.cols)
-    if g.batched:
-        shape, strides = (g.batch, *shape), (g.batch_stride, *strides)
-    return ArgInfo(param_name(arg), shape, strides, tc.dtype_name(t.element_type), written)
+    return ArgInfo(param_name(arg), g.shape, g.strides, tc.dtype_name(t.element_type), written)
 
 
 def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo:

@@ -76,7 +76,7 @@ def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArg
         args.address[arg] = b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
     for arg in block.args:
         try:
-            geometry = matrix(arg.type, f"kernel argument {param_name(arg)}", batched=True)
+            geometry = matrix(arg.type, f"kernel argument {param_name(arg)}", batched=True, nested=True)
         except VerifyException as err:
             error_at(kernel, str(err))
         args.geometry[arg] = geometry
@@ -108,7 +108,7 @@ def read_views(kernel: Operation, args: KernelArgs) -> None:
         if arg not in args.values:
             error_at(op, "tc.transpose views a kernel argument in a GEMM kernel (not another view)")
         try:
-            args.geometry[op.result] = matrix(op.result.type, f"the transpose of {param_name(arg)}", batched=True)
+            args.geometry[op.result] = matrix(op.result.type, f"the transpose of {param_name(arg)}", batched=True, nested=True)
         except VerifyException as err:
             error_at(op, str(err))
         for use in op.result.uses:

@@ -36,7 +36,7 @@ class Window:
     """One tc.window_load of the K loop: its ring, TMA plan and tensor-map parameter, and
     the registers of its coordinates that do not move with K (per tile when persistent):
     the row or column, and the matrix of a batch (None for a matrix, and for a batch of 1,
-    which is read as one matrix)."""
+    which is read as one matrix), and of a 4-d memref's outer batch likewise."""
 
     op: WindowLoadOp
     ring: TileRing
@@ -45,6 +45,7 @@ class Window:
     outer_coord: SSAValue
     batch_coord: SSAValue | None = None
     tmap: SSAValue | None = None
+    outer_batch_coord: SSAValue | None = None
 
     @property
     def is_b(self) -> bool:
@@ -57,27 +58,41 @@ class Window:
         if self.batch_coord is not None:
             assert w.batch is not None
             self.batch_coord = index.reg(w.batch, w)
+        if self.outer_batch_coord is not None:
+            assert w.outer is not None
+            self.outer_batch_coord = index.reg(w.outer, w)
 
     def coords(self, c0: SSAValue, c1: SSAValue) -> list[SSAValue]:
-        """A box's TMA coordinates: the two of the matrix, then the batch's."""
-        return [c0, c1] if self.batch_coord is None else [c0, c1, self.batch_coord]
+        """A box's TMA coordinates: the two of the matrix, then the batch's, then the
+        outer batch's."""
+        return [c0, c1] + [c for c in (self.batch_coord, self.outer_batch_coord) if c is not None]
 
     @property
     def dims(self) -> dict[str, int]:
         """The load's `dims` modifier where it is not the default 2-d."""
-        return {} if self.batch_coord is None else {"dims": 3}
+        n = len(self.coords(self.outer_coord, self.outer_coord))
+        return {} if n == 2 else {"dims": n}
 
 
 def window_batch(w: WindowLoadOp, g: Matrix, index: IndexEnv) -> SSAValue | None:
     """The register of the window's matrix in a batch, or None: a matrix, or a batch of 1
     (whose only matrix the window must name: index 0)."""
-    if w.batch is None:
+    return _batch_index(w, w.batch, g.batch, index, "the window's source is a batch of 1 matrix: its batch index is 0")
+
+
+def window_outer_batch(w: WindowLoadOp, g: Matrix, index: IndexEnv) -> SSAValue | None:
+    """The register of the window's batch in a 4-d memref's outer batch, or None (likewise)."""
+    return _batch_index(w, w.outer, g.outer, index, "the window's source has an outer batch of 1: its outer batch index is 0")
+
+
+def _batch_index(w: WindowLoadOp, value: SSAValue | None, size: int | None, index: IndexEnv, one: str) -> SSAValue | None:
+    if value is None:
         return None
-    if g.batch == 1:
-        if index.consts.get(w.batch) != 0:
-            error_at(w, "the window's source is a batch of 1 matrix: its batch index is 0")
+    if size == 1:
+        if index.consts.get(value) != 0:
+            error_at(w, one)
         return None
-    return index.reg(w.batch, w)
+    return index.reg(value, w)
 
 
 def read_window(w: WindowLoadOp, ring: TileRing, param: str, args: KernelArgs, index: IndexEnv,
@@ -88,21 +103,26 @@ def read_window(w: WindowLoadOp, ring: TileRing, param: str, args: KernelArgs, i
     assert isinstance(w.src.type, MemRefType)
     g = args.geometry[w.src]
     batch = window_batch(w, g, index)
+    outer = window_outer_batch(w, g, index)
     if g.static:
         bits = ring.layout.dtype.bits
         global_dims = [g.cols, g.rows] if g.row_major else [g.rows, g.cols]
         global_strides: list[int] | None = [g.ld * bits // 8]  # type: ignore[operator]
-        if batch is not None:  # the batch is TMA's outermost dimension
+        if batch is not None:  # the batch is TMA's next dimension
             global_dims.append(g.batch)  # type: ignore[arg-type]
             global_strides.append(g.batch_stride * bits // 8)  # type: ignore[operator, union-attr]
+        if outer is not None:  # and a 4-d memref's outer batch the outermost
+            global_dims.append(g.outer)  # type: ignore[arg-type]
+            global_strides.append(g.outer_stride * bits // 8)  # type: ignore[operator, union-attr]
     else:  # the launcher fills them in from the argument's sizes
         global_dims, global_strides = None, None  # type: ignore[assignment]
     entry = tensor_map(param, args.index(w.src), ring.layout, plan, global_dims, global_strides)
-    if batch is not None:  # one matrix of the batch per box
-        entry = replace(entry, box=(*entry.box, 1))
+    extra = (batch is not None) + (outer is not None)
+    if extra:  # one matrix of the batch per box
+        entry = replace(entry, box=(*entry.box, *(1,) * extra))
     if l2_promotion is not None:  # TMA fetches whole 64/128/256-byte L2 sectors ahead
         entry = replace(entry, l2_promotion=L2_PROMOTION_CODES[l2_promotion])
-    return Window(w, ring, plan, param, index.reg(fixed, w), batch), entry
+    return Window(w, ring, plan, param, index.reg(fixed, w), batch, outer_batch_coord=outer), entry
 
 
 def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: list[TensorMap], l2_promotion: int | None) -> list[Window]:
