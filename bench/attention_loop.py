@@ -5,6 +5,7 @@ SDPA's cuDNN and flash backends in one process on the same tensors.
     python bench/attention_loop.py --check [--seeds 2]          # every CHECKS configuration
     python bench/attention_loop.py --bench --out results.json   # BENCH shapes, interleaved
     python bench/attention_loop.py --tune --out tune.json       # TUNE: block shapes at S = 8192
+    python bench/attention_loop.py --mosaic --out mosaic.json   # MOSAIC: against cuDNN and Mosaic GPU, f16 BSHD
 
 `loop_source` writes the kernel's IR: Q, K, V and O as (heads, sequence, head dim) batches
 (BHSD with the batch and heads as one dimension), one CTA per block of BM queries and a
@@ -230,6 +231,15 @@ BENCH = [
 ]
 
 
+#: What --mosaic times: FA3's shapes as (batch, S, heads, D) f16 tensors, the layout JAX's
+#: Mosaic GPU attention takes; lower-tc reads the same tensors as 4-d BSHD memrefs.
+MOSAIC = [
+    AttentionCase(2048 // d, s, d=d, bm=bm, bn=bn, stages=stages, causal=causal, batch=16384 // s, layout="bshd", dtype="f16")
+    for d, bm, bn, stages in ((128, 128, 128, 3), (64, 192, 64, 4))
+    for s in (4096, 8192, 16384)
+    for causal in (False, True)
+]
+
 #: What --tune times: block shapes and ring depths at S = 8192 (the block-size study).
 TUNE = [
     AttentionCase(16384 // 8192 * (2048 // d), 8192, d=d, bm=bm, bn=bn, stages=stages, causal=causal)
@@ -305,11 +315,95 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
     return rows
 
 
+def bench_mosaic(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
+    """lower-tc, SDPA's cuDNN backend and JAX's Mosaic GPU attention (attention_mgpu, its
+    best of block_kv 256 / 128 / 64 with block_q 64 and 2 stages, as its own benchmark
+    tunes it) in one process on the same f16 (batch, S, heads, D) tensors (JAX reads them
+    through DLPack), interleaved. Timed by the wall clock between device synchronisations
+    (JAX runs on its own stream, where torch's events cannot see), BATCH launches a
+    sample, the median of `runs`. Mosaic's kernel applies no softmax scale: its output is
+    checked against SDPA with scale 1, the others with 1 / sqrt(D)."""
+    import functools
+    import time
+
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    import jax
+    import torch
+    from jax.experimental.pallas.ops.gpu import attention_mgpu
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    import lower_tc
+    from lower_tc.lowering.runtime.timing import attention_flops
+
+    def wall(op) -> float:
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(BATCH):
+            op()
+        torch.cuda.synchronize()  # every stream of the device, JAX's too
+        return (time.perf_counter() - start) / BATCH * 1e3
+
+    rows = []
+    for case in cases:
+        kernel = lower_tc.compile(case.source())
+        b, h, s, d = case.batch, case.heads, case.sq, case.d
+        q, k, v = (torch.randn(b, s, h, d, device="cuda", dtype=torch.float16) for _ in range(3))
+        o = torch.empty_like(q)
+        qt, kt, vt, ot = (x.transpose(1, 2) for x in (q, k, v, o))  # (b, h, s, d) views, BSHD strides
+        jq, jk, jv = (jax.dlpack.from_dlpack(x) for x in (q, k, v))
+
+        def sdpa(scale=None):
+            with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                return torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, is_causal=case.causal, scale=scale)
+
+        ops = {"lower_tc": lambda: kernel(qt, kt, vt, ot), "cudnn": sdpa}
+        best = None
+        for block_kv in (256, 128, 64):
+            try:
+                cfg = attention_mgpu.TuningConfig(block_q=64, block_kv=block_kv, max_concurrent_steps=2, causal=case.causal)
+                f = jax.jit(functools.partial(attention_mgpu.attention, config=cfg))
+                f(jq, jk, jv).block_until_ready()
+            except Exception as err:  # noqa: BLE001 - a block Mosaic cannot take at this size
+                print(f"mosaic block_kv={block_kv}: {type(err).__name__}: {str(err)[:160]}", flush=True)
+                continue
+            t = statistics.median(wall(lambda: f(jq, jk, jv)) for _ in range(3))
+            if best is None or t < best[0]:
+                best = (t, block_kv, f)
+        if best is not None:
+            ops["mosaic"] = lambda f=best[2]: f(jq, jk, jv)
+        ops["lower_tc"]()
+        want = sdpa()
+        diffs = {"lower_tc": float((ot.float() - want.float()).abs().max())}
+        if best is not None:
+            got = torch.from_dlpack(ops["mosaic"]()).transpose(1, 2)
+            diffs["mosaic"] = float((got.float() - sdpa(1.0).float()).abs().max())
+        for op in ops.values():
+            for _ in range(warmup):
+                op()
+        samples: dict[str, list[float]] = {name: [] for name in ops}
+        for _ in range(runs):
+            for name, op in ops.items():
+                samples[name].append(wall(op))
+        flops = attention_flops(kernel.info)
+        row = {"case": case.name, "batch": b, "heads": h, "seq": s, "d": d, "causal": case.causal, "dtype": "f16",
+               "layout": "bshd", "blocks": f"{case.bm}x{case.bn}, {case.stages} stages",
+               "mosaic_block_kv": best[1] if best else None, "max_diff": diffs}
+        for name, times in samples.items():
+            row[f"{name}_tflops"] = round(flops / (statistics.median(times) * 1e-3) / 1e12, 1)
+        row["vs_cudnn"] = round(row["lower_tc_tflops"] / row["cudnn_tflops"], 3)
+        if "mosaic_tflops" in row:
+            row["vs_mosaic"] = round(row["lower_tc_tflops"] / row["mosaic_tflops"], 3)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--check", action="store_true", help="check every CHECKS case on the GPU")
     p.add_argument("--bench", action="store_true", help="time the BENCH cases against SDPA")
     p.add_argument("--tune", action="store_true", help="time the TUNE cases (block shapes) against SDPA")
+    p.add_argument("--mosaic", action="store_true", help="time the MOSAIC cases against cuDNN and JAX's Mosaic GPU attention")
     p.add_argument("--seeds", type=int, default=2)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -318,7 +412,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--print", dest="show", metavar="NAME", help="print the IR of the case named NAME (of CHECKS and BENCH)")
     args = p.parse_args(argv)
     if args.show:
-        case = next(c for c in CHECKS + BENCH + TUNE if c.name == args.show)
+        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC if c.name == args.show)
         print(case.source(), end="")
         return 0
     out: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -338,6 +432,11 @@ def main(argv: list[str]) -> int:
 
         out["device"] = torch.cuda.get_device_name()
         out["tune"] = bench([c for c in TUNE if args.match in c.name], args.runs, args.warmup)
+    if args.mosaic:
+        import torch
+
+        out["device"] = torch.cuda.get_device_name()
+        out["mosaic"] = bench_mosaic([c for c in MOSAIC if args.match in c.name], args.runs, args.warmup)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(out, f, indent=2)
