@@ -49,6 +49,9 @@ class AttentionCase:
     lse: bool = False  # also the log-sum-exp, into a (heads, S_q) f32 argument ((batch, heads, S_q) when 4-d)
     batch: int = 1
     layout: str = "bhsd"  # or "bshd": (batch, seq, heads, head dim) in memory; 4-d memrefs either way where batch > 1
+    # V's tile: its 64-column atoms down the keys first (one TMA box per 64 columns), or
+    # across the head dim first ("mn_first": boxes of 8 keys where D > 64)
+    v_order: str = "k_first"
 
     @property
     def nested(self) -> bool:
@@ -66,6 +69,7 @@ class AttentionCase:
         c = "_causal" if self.causal else ""
         sched = ("_pipelined" if self.schedule == "pipelined" else "") + ("_lse" if self.lse else "")
         lead = (f"b{self.batch}_" if self.batch > 1 else "") + ("bshd_" if self.layout == "bshd" else "")
+        sched += "_vmn" if self.v_order != "k_first" else ""
         return f"attn_{lead}h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
 
     def source(self) -> str:
@@ -101,7 +105,7 @@ def loop_source(c: AttentionCase) -> str:
         ktt = f"memref<{kvh}x{d}x{sk}x{t}, strided<[{sk * d}, 1, {d}]>>"
     qtile = f"!tc.tile<{bm}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
     ktile = f"!tc.tile<{bn}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
-    vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<mn, swizzle = auto>>"
+    vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<mn, swizzle = auto, order = {c.v_order}>>"
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
     schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
     # causal: the CTAs that see the most keys start first (the last query blocks), so the
@@ -223,7 +227,10 @@ BENCH = [
     for d, bm, bn, stages in ((128, 128, 128, 3), (64, 192, 64, 4))
     for s in (4096, 8192, 16384)
     for causal in (False, True)
-] + [  # the ablation: the one-loop schedule, and the ring's depth
+] + [  # the ablation: V's atoms across the head dim first (boxes of 8 keys)
+    AttentionCase(16384 // 8192 * (2048 // 128), 8192, d=128, bm=128, bn=128, stages=3, causal=causal, v_order="mn_first")
+    for causal in (False, True)
+] + [  # the one-loop schedule, and the ring's depth
     AttentionCase(16384 // s * (2048 // d), s, d=d, bm=128, bn=128, stages=stages, causal=causal, schedule=schedule)
     for d in (128, 64) for s in (8192,) for causal in (False, True)
     for stages, schedule in ((2, "pipelined"), (2, "warp_specialized"), (4, "warp_specialized"))
@@ -317,7 +324,7 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
 
 def bench_mosaic(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
     """lower-tc, SDPA's cuDNN backend and JAX's Mosaic GPU attention (attention_mgpu, its
-    best of block_kv 256 / 128 / 64 with block_q 64 and 2 stages, as its own benchmark
+    best of block_kv 256 and 128 with block_q 64 and 2 stages, as its own benchmark
     tunes it) in one process on the same f16 (batch, S, heads, D) tensors (JAX reads them
     through DLPack), interleaved. Timed by the wall clock between device synchronisations
     (JAX runs on its own stream, where torch's events cannot see), BATCH launches a
@@ -358,7 +365,7 @@ def bench_mosaic(cases: list[AttentionCase], runs: int, warmup: int) -> list[dic
 
         ops = {"lower_tc": lambda: kernel(qt, kt, vt, ot), "cudnn": sdpa}
         best = None
-        for block_kv in (256, 128, 64):
+        for block_kv in (256, 128):
             try:
                 cfg = attention_mgpu.TuningConfig(block_q=64, block_kv=block_kv, max_concurrent_steps=2, causal=case.causal)
                 f = jax.jit(functools.partial(attention_mgpu.attention, config=cfg))

@@ -58,7 +58,7 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     out = _Ops([])
     q_type = tc.TileType([bm, d], elt, tc.LayoutAttr("k"))
     k_type = tc.TileType([bn, d], elt, tc.LayoutAttr("k"))
-    v_type = tc.TileType([d, bn], elt, tc.LayoutAttr("mn"))
+    v_type = tc.TileType([d, bn], elt, tc.LayoutAttr("mn", order="k_first"))  # one TMA box per 64 columns
     acc_s, acc_o = tc.AccType([bm, bn], Float32Type()), tc.AccType([bm, d], Float32Type())
     rows = tc.RowsType(bm)
     q = out.add(tc.SmemTileOp(q_type), "q")

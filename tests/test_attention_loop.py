@@ -150,3 +150,13 @@ def test_the_runner_checks_o_against_float64_attention(monkeypatch, spoil, passe
         assert r.stray > 0
     if spoil == "nan":
         assert r.nan_count > 0
+
+
+def test_the_flop_count_counts_every_head_of_every_batch() -> None:
+    """4 B H S_q S_k D (half where causal): a 4-d kernel's batch counts too (FA3's count)."""
+    from lower_tc.lowering.runtime.timing import attention_flops
+
+    for case in (CHECKS[6], next(c for c in CHECKS if c.batch > 1 and c.causal)):
+        info = _info(case)
+        want = 4.0 * case.batch * case.heads * case.sq * case.keys * case.d / (2 if case.causal else 1)
+        assert attention_flops(info) == want

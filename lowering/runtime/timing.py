@@ -10,6 +10,8 @@ spread (min, max) says how steady it was.
 
 from __future__ import annotations
 
+import math
+
 import statistics
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -104,7 +106,7 @@ def attention_flops(info: KernelInfo) -> float:
     att = info.attention
     assert att is not None
     q, k = info.args[att.q].shape, info.args[att.k].shape
-    heads = q[0] if len(q) == 3 else 1
+    heads = math.prod(q[:-2])  # (heads,) or (batch, heads)
     sq, d = q[-2], q[-1]
     sk = att.keys if att.keys is not None else k[-2]
     flops = 4.0 * heads * sq * sk * d  # type: ignore[operator]
