@@ -52,6 +52,7 @@ class AttentionCase:
     # V's tile: its 64-column atoms down the keys first (one TMA box per 64 columns), or
     # across the head dim first ("mn_first": boxes of 8 keys where D > 64)
     v_order: str = "k_first"
+    pingpong: bool = False  # tc.pingpong: the consumer warpgroups take turns at the tensor cores
 
     @property
     def nested(self) -> bool:
@@ -70,6 +71,7 @@ class AttentionCase:
         sched = ("_pipelined" if self.schedule == "pipelined" else "") + ("_lse" if self.lse else "")
         lead = (f"b{self.batch}_" if self.batch > 1 else "") + ("bshd_" if self.layout == "bshd" else "")
         sched += "_vmn" if self.v_order != "k_first" else ""
+        sched += "_pingpong" if self.pingpong else ""
         return f"attn_{lead}h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
 
     def source(self) -> str:
@@ -86,7 +88,8 @@ class AttentionCase:
             lse_t = f"memref<{h}x{self.sq}xf32>"
         lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if self.lse else ("", "", "")
         attrs = " {causal}" if self.causal else ""
-        return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {kv}, %O: {q}{lse_arg}) attributes {{tc.target = "sm_90a"}} {{\n'
+        flags = ", tc.pingpong" if self.pingpong else ""
+        return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {kv}, %O: {q}{lse_arg}) attributes {{tc.target = "sm_90a"{flags}}} {{\n'
                 f"  tc.attention %Q, %K, %V to %O{lse_op}{attrs} : {q}, {kv}, {kv}, {q}{lse_type}\n"
                 "  func.return\n}\n")
 
@@ -108,6 +111,7 @@ def loop_source(c: AttentionCase) -> str:
     vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<mn, swizzle = auto, order = {c.v_order}>>"
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
     schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
+    schedule += ", tc.pingpong" if c.pingpong else ""
     # causal: the CTAs that see the most keys start first (the last query blocks), so the
     # short ones fill in at the end of the grid rather than the long ones
     nq = -(-sq // bm)
@@ -219,6 +223,9 @@ CHECKS = [
     AttentionCase(4, 300, d=64, bm=128, bn=64, batch=2, layout="bshd", kv_heads=2, causal=True, lse=True),
     AttentionCase(2, 1000, d=128, bm=128, bn=128, stages=3, layout="bshd"),
     AttentionCase(4, 65, sk=1000, d=256, bm=128, bn=64, batch=2, kv_heads=1),
+    # the consumers taking turns (tc.pingpong): three warpgroups, and two on a causal BSHD batch
+    AttentionCase(4, 1000, d=64, bm=192, bn=64, stages=4, kv_heads=2, causal=True, lse=True, pingpong=True),
+    AttentionCase(4, 1000, d=128, bm=128, bn=128, stages=3, batch=2, layout="bshd", causal=True, pingpong=True),
 ]
 
 #: What --bench times (FA3's shapes: 16k tokens, heads = 2048 / d), and the blocks.
@@ -227,7 +234,11 @@ BENCH = [
     for d, bm, bn, stages in ((128, 128, 128, 3), (64, 192, 64, 4))
     for s in (4096, 8192, 16384)
     for causal in (False, True)
-] + [  # the ablation: V's atoms across the head dim first (boxes of 8 keys)
+] + [  # the ablation: the consumers taking turns at the tensor cores (tc.pingpong)
+    AttentionCase(16384 // 8192 * (2048 // d), 8192, d=d, bm=bm, bn=bn, stages=stages, causal=causal, pingpong=True)
+    for d, bm, bn, stages in ((128, 128, 128, 3), (64, 192, 64, 4))
+    for causal in (False, True)
+] + [  # V's atoms across the head dim first (boxes of 8 keys)
     AttentionCase(16384 // 8192 * (2048 // 128), 8192, d=128, bm=128, bn=128, stages=3, causal=causal, v_order="mn_first")
     for causal in (False, True)
 ] + [  # the one-loop schedule, and the ring's depth

@@ -33,6 +33,7 @@ from xdsl.ir import Dialect
 from lower_tc.dialects.tc_kernel import (
     GRID_ATTR,
     KERNEL_ATTRS,
+    PINGPONG_ATTR,
     SCHEDULE_ATTR,
     TARGET_ATTR,
     check_kernel,

@@ -25,8 +25,11 @@ TARGET_ATTR = "tc.target"
 GRID_ATTR = "tc.grid"
 #: How a loop-level GEMM kernel runs: ``tc.schedule = #tc.gemm_schedule<...>``.
 SCHEDULE_ATTR = "tc.schedule"
+#: An attention kernel whose consumer warpgroups take turns at the tensor cores
+#: (ping-pong): ``tc.pingpong``, a unit attribute (docs/attention.md, "Ping-pong").
+PINGPONG_ATTR = "tc.pingpong"
 #: Every tc attribute a kernel may carry; any other ``tc.`` name is refused.
-KERNEL_ATTRS = (TARGET_ATTR, GRID_ATTR, SCHEDULE_ATTR)
+KERNEL_ATTRS = (TARGET_ATTR, GRID_ATTR, SCHEDULE_ATTR, PINGPONG_ATTR)
 #: The kernel attributes #tc.gemm_schedule replaced, and their entries in it.
 OLD_KERNEL_ATTRS = {
     "tc.persistent": "persistent",
@@ -91,8 +94,9 @@ def check_kernel(op: Operation) -> None:
 
 
 def check_kernel_attributes(kernel: Operation) -> None:
-    """A kernel's ``tc.`` attributes are tc.target, tc.grid and tc.schedule (a
-    #tc.gemm_schedule that suits the target); the attributes it replaced get a message
+    """A kernel's ``tc.`` attributes are tc.target, tc.grid, tc.schedule (a
+    #tc.gemm_schedule that suits the target) and, on an attention kernel, tc.pingpong
+    (a flag); the attributes the schedule replaced get a message
     that says what to write instead, any other ``tc.`` name is unknown. Other dialects'
     attributes pass. tc.target is a string naming a target lower-tc compiles for."""
     target = kernel.attributes[TARGET_ATTR]
@@ -113,6 +117,14 @@ def check_kernel_attributes(kernel: Operation) -> None:
         kernel_schedule(kernel)
     except VerifyException as err:
         error_at(kernel, str(err))
+    pingpong = kernel.attributes.get(PINGPONG_ATTR)
+    if pingpong is not None:
+        if not isinstance(pingpong, UnitAttr):
+            error_at(kernel, f"{PINGPONG_ATTR} is a flag (a unit attribute), not {_written(pingpong)}")
+        body = kernel.regions[0].blocks[0].ops if kernel.regions and kernel.regions[0].blocks else ()
+        if not (is_attention_loop(kernel) or any(o.name == "tc.attention" for o in body)):
+            error_at(kernel, f"{PINGPONG_ATTR} is for attention kernels (tc.attention, or a loop carrying !tc.rows): "
+                             "their consumer warpgroups take turns at the tensor cores")
 
 
 def _old_attributes_message(kernel: Operation) -> str:

@@ -29,7 +29,7 @@ from lower_tc.dialects.ptx.arith import (
 )
 from lower_tc.dialects.ptx.base import COMMENT, Names, PtxOp, RegsType, brace, build, cta_group, regs_list
 from lower_tc.dialects.ptx.control import (
-    BarRedOrOp, BarSyncOp, BraOp, ClusterBarrierOp, ElectSyncOp, FenceGpuOp, FenceProxyAsyncOp, LabelOp, RetOp,
+    BarArriveOp, BarRedOrOp, BarSyncOp, BraOp, ClusterBarrierOp, ElectSyncOp, FenceGpuOp, FenceProxyAsyncOp, LabelOp, RetOp,
 )
 from lower_tc.dialects.ptx.kernel import PTX_VERSION, TARGET_ATTR, VERSION_ATTR, KernelOp, TableOp
 from lower_tc.dialects.ptx.mbarrier import (
@@ -60,7 +60,7 @@ OPS = [
     AssignOp, RegOfOp, DeclRegsOp,
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
     RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, Lg2Op, RcpOp, ShflBflyOp,
-    LabelOp, BraOp, BarSyncOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
+    LabelOp, BraOp, BarSyncOp, BarArriveOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
     LdOp, StOp, AtomAddOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierTryWaitParityOp, MbarrierInvalOp, MapaOp, MbarrierArriveClusterOp,

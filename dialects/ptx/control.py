@@ -53,6 +53,19 @@ class BarSyncOp(PtxOp):
 
 
 @irdl_op_definition
+class BarArriveOp(PtxOp):
+    """``bar.arrive id, count``: this warp arrives at the named barrier (args = (barrier
+    id register,)) that `count` threads meet at, without waiting: the threads that
+    bar.sync on it wait for this arrival (a producer-consumer handoff between warpgroups)."""
+
+    name = "ptx.bar_arrive"
+    count = prop_def(INT)
+
+    def render(self, n: Names) -> str:
+        return f"bar.arrive {n(self.args[0])}, {self.prop('count')};"
+
+
+@irdl_op_definition
 class FenceProxyAsyncOp(PtxOp):
     name = "ptx.fence_proxy_async"
 

@@ -3,6 +3,7 @@
 // rows of other rows than the accumulator's, an op the loop cannot hold, no Q window, a
 // mask at one position; in a single tile, a !tc.rows of 128 rows and a mask at run-time
 // positions (the loop's), a log-sum-exp stored at a window.
+// tc.pingpong on the pipelined schedule, on one consumer warpgroup, with a value, and on a GEMM.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @k_window_fixed(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: memref<250x64xbf16>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
@@ -269,3 +270,125 @@ func.func @gemm_option(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V: mem
   func.return
 }
 // CHECK: loop-diagnostics.mlir:[[# @LINE - 30]]:1: error: an attention kernel's tc.schedule names its schedule only (#tc.gemm_schedule<warp_specialized> or <pipelined>): cluster is a GEMM option{{$}}
+
+// -----
+
+func.func @attn_h1_q256_k256_d64_128x64x2_bf16_pipelined_pingpong(%Q: memref<1x256x64xbf16>, %K: memref<1x256x64xbf16>, %V: memref<1x256x64xbf16>, %O: memref<1x256x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [2, 1, 1], tc.schedule = #tc.gemm_schedule<pipelined>, tc.pingpong} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %kt = tc.transpose %K : memref<1x256x64xbf16> to memref<1x64x256xbf16, strided<[16384, 1, 64]>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %hh = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %cbn = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %qb = arith.addi %bx, %c0 : index
+  %q0 = arith.muli %qb, %cbm : index
+  %ub = arith.constant 256 : index
+  tc.window_load %Q[%c0, %q0, %c0] to %q as a : memref<1x256x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %c0, %j] to %k as b : memref<1x64x256xbf16, strided<[16384, 1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%c0, %j, %c0] to %v as b : memref<1x256x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s0 = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %s0, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %s0, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %q0, %c0] : !tc.acc<128x64xf32>, memref<1x256x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 34]]:1: error: tc.pingpong takes turns between the consumer warpgroups of the warp-specialised schedule; the pipelined one has none{{$}}
+
+// -----
+
+func.func @attn_h1_q256_k256_d64_64x64x2_bf16_pingpong(%Q: memref<1x256x64xbf16>, %K: memref<1x256x64xbf16>, %V: memref<1x256x64xbf16>, %O: memref<1x256x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [4, 1, 1], tc.pingpong} {
+  %q = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %kt = tc.transpose %K : memref<1x256x64xbf16> to memref<1x64x256xbf16, strided<[16384, 1, 64]>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %hh = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %cbn = arith.constant 64 : index
+  %cbm = arith.constant 64 : index
+  %qb = arith.addi %bx, %c0 : index
+  %q0 = arith.muli %qb, %cbm : index
+  %ub = arith.constant 256 : index
+  tc.window_load %Q[%c0, %q0, %c0] to %q as a : memref<1x256x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<64x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<64xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<64xf32>
+  %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<64x64xf32>, !tc.rows<64xf32>, !tc.rows<64xf32>) {
+    tc.window_load %kt[%c0, %c0, %j] to %k as b : memref<1x64x256xbf16, strided<[16384, 1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%c0, %j, %c0] to %v as b : memref<1x256x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %z = tc.acc_zero : !tc.acc<64x64xf32>
+    %s0 = tc.wgmma %q, %k, %z : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
+    %m1 = tc.acc_row_max %s0, %m scale 0.125 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
+    %p = tc.acc_exp %s0, %m1 scale 0.125 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
+    %a = tc.acc_to_a %p : !tc.acc<64x64xf32> to !tc.afrag<64x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<64x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<64x64xf32>, !tc.rows<64xf32>, !tc.rows<64xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<64x64xf32>, !tc.rows<64xf32>
+  tc.window_store %out to %O[%c0, %q0, %c0] : !tc.acc<64x64xf32>, memref<1x256x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 34]]:1: error: tc.pingpong: the consumer warpgroups take turns, and this kernel has one (64 queries a block, 64 a warpgroup){{$}}
+
+// -----
+
+func.func @attn_h1_q256_k256_d64_128x64x2_bf16_pingpong(%Q: memref<1x256x64xbf16>, %K: memref<1x256x64xbf16>, %V: memref<1x256x64xbf16>, %O: memref<1x256x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [2, 1, 1], tc.pingpong = 1} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %kt = tc.transpose %K : memref<1x256x64xbf16> to memref<1x64x256xbf16, strided<[16384, 1, 64]>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %hh = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %cbn = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %qb = arith.addi %bx, %c0 : index
+  %q0 = arith.muli %qb, %cbm : index
+  %ub = arith.constant 256 : index
+  tc.window_load %Q[%c0, %q0, %c0] to %q as a : memref<1x256x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%c0, %c0, %j] to %k as b : memref<1x64x256xbf16, strided<[16384, 1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%c0, %j, %c0] to %v as b : memref<1x256x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s0 = tc.wgmma %q, %k, %z : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %s0, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %s0, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%c0, %q0, %c0] : !tc.acc<128x64xf32>, memref<1x256x64xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 34]]:1: error: tc.pingpong is a flag (a unit attribute), not 1{{$}}
+
+// -----
+
+func.func @gemm_pingpong(%A: memref<256x64xbf16>, %B: memref<64x128xbf16>, %D: memref<256x128xbf16>) attributes {tc.target = "sm_90a", tc.pingpong} {
+  tc.matmul %A, %B to %D : memref<256x64xbf16>, memref<64x128xbf16>, memref<256x128xbf16>
+  func.return
+}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 4]]:1: error: tc.pingpong is for attention kernels (tc.attention, or a loop carrying !tc.rows): their consumer warpgroups take turns at the tensor cores{{$}}

@@ -1,7 +1,8 @@
 // tc.attention expanded to the loop level (docs/attention.md, "The op level"): 32 heads of
 // 8192 queries and keys, head dim 128, 8 K/V heads (GQA 4:1), causal, the log-sum-exp. A CTA
 // per block of 128 queries and head (grid [64, 32, 1]), the last query blocks first, the
-// K/V head h / 4, a 3-stage ring of 128 keys, the loop ending at the block that holds the
+// K/V head h / 4, a 3-stage ring of 128 keys (V's atoms down the keys first: one TMA box per 64
+// columns), the loop ending at the block that holds the
 // CTA's last visible key, the mask at run-time positions, O / l stored, the log-sum-exp at
 // the CTA's rows.
 // RUN: lower-tc %s -p tc-expand-attention -t mlir | filecheck %s
@@ -14,7 +15,7 @@ func.func @attn(%Q: memref<32x8192x128xbf16>, %K: memref<8x8192x128xbf16>, %V: m
 // CHECK:      func.func @attn({{.*}}) attributes {tc.target = "sm_90a", tc.grid = [64 : i64, 32 : i64, 1 : i64]} {
 // CHECK-NEXT:   %q = tc.smem_tile : !tc.tile<128x128xbf16, #tc.layout<k, swizzle = auto>>
 // CHECK-NEXT:   %k = tc.smem_tile {stages = 3 : i64} : !tc.tile<128x128xbf16, #tc.layout<k, swizzle = auto>>
-// CHECK-NEXT:   %v = tc.smem_tile {stages = 3 : i64} : !tc.tile<128x128xbf16, #tc.layout<mn, swizzle = auto>>
+// CHECK-NEXT:   %v = tc.smem_tile {stages = 3 : i64} : !tc.tile<128x128xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
 // CHECK-NEXT:   %kt = tc.transpose %K : memref<8x8192x128xbf16> to memref<8x128x8192xbf16, strided<[1048576, 1, 128]>>
 // CHECK:        %group = arith.constant 4 : index
 // CHECK-NEXT:   %kv_head = arith.divui %head, %group : index

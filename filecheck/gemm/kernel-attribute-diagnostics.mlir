@@ -242,7 +242,7 @@ func.func @old_promotion(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a
 func.func @unknown_tc(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1], tc.raster = 8} {
   func.return
 }
-// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: unknown kernel attribute tc.raster (a tc kernel carries tc.target, tc.grid, tc.schedule){{$}}
+// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:1: error: unknown kernel attribute tc.raster (a tc kernel carries tc.target, tc.grid, tc.schedule, tc.pingpong){{$}}
 
 // -----
 

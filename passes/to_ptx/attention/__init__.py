@@ -38,7 +38,12 @@ def lower_attention_kernel(kernel: Operation) -> ptx.KernelOp:
         if option.on_kernel and getattr(options, option.name) != getattr(named, option.name):
             error_at(kernel, f"an attention kernel's {tc.SCHEDULE_ATTR} names its schedule only "
                              f"(#tc.gemm_schedule<warp_specialized> or <pipelined>): {option.name} is a GEMM option")
-    return pipelined.lower(kernel) if options.schedule == "pipelined" else specialized.lower(kernel)
+    if options.schedule == "pipelined":
+        if tc.PINGPONG_ATTR in kernel.attributes:
+            error_at(kernel, f"{tc.PINGPONG_ATTR} takes turns between the consumer warpgroups of the warp-specialised "
+                             "schedule; the pipelined one has none")
+        return pipelined.lower(kernel)
+    return specialized.lower(kernel)
 
 
 __all__ = ["is_attention_kernel", "lower_attention_kernel"]

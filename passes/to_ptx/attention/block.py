@@ -247,7 +247,7 @@ class Consumer:
         for (arg, target), value in zip(self.carried, yielded.operands):
             _assign(kl, loop.op, arg, target, value)
 
-    def overlapped_loop(self) -> None:
+    def overlapped_loop(self, pingpong: bool = False) -> None:
         """The loop with each block's softmax overlapping the previous block's P V (FA3's
         intra-warpgroup overlap; module docstring of specialized.py): block 0's S and
         softmax first; then for block j >= 1: issue S_j = Q K_j^T and O += P_{j-1} V_{j-1}
@@ -255,7 +255,12 @@ class Consumer:
         wait for it, release block j-1's stage, carry O to the new maximum and pack P_j;
         after the loop the last block's P V. O and P keep their registers from block to
         block (the rescale and the packing write them in place), so the P V in flight reads
-        what the block before wrote."""
+        what the block before wrote.
+
+        `pingpong` (more than one consumer warpgroup): the warpgroups take turns to issue
+        their MMAs, in order 0, 1, ...: each waits at its named barrier before issuing a
+        block's two MMAs and hands the turn on after (`Turns`), so that the tensor cores run
+        one warpgroup's MMAs while the others run their softmax (FA3's ping-pong)."""
         parts, kl = self.parts, self.kl
         k, ring, trips = parts.k, parts.ring, parts.trips
         b, loop = k.b, k.loop
@@ -265,6 +270,7 @@ class Consumer:
         if not isinstance(trips, int):  # a causal CTA may see no block: O stays 0, l 0
             none = b.label("no_blocks")
             b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [trips], i1, cmp="le", type="s32", imm=0)], label=none)
+        turns = Turns.start(b, self.wg, k.warpgroups, trips) if pingpong and k.warpgroups > 1 else None
         zero = b.imm(0)
         kl.indices[iv] = b.imm(loop.lb, "s32")
         ring.wait_full(zero, zero)
@@ -279,9 +285,13 @@ class Consumer:
             kl.indices[iv] = b.add_imm(b.val(ptx.MulLoOp, [i], type="s32", imm=loop.step), loop.lb)
             prev = ring.previous(s, p)[0]
             ring.wait_full(s, p)
+            if turns is not None:
+                turns.take()
             b.located(loop.qk, lambda o: _qk(kl, o, self.s_regs, self.qk_desc, self.q64, self.qk_desc.b_stage64(b, s), wait=False))
             kl.a_frags[loop.pv.a] = p_regs
             b.located(loop.pv, lambda o: _pv(kl, o, self.pv_desc, self.pv_desc.b_stage64(b, prev), wait=False))
+            if turns is not None:
+                turns.hand_on(i)
             b.emit(ptx.WgmmaWaitGroupOp, pending=1, comment="S is complete; the block before's P V may still run")
             for op in order.scores:
                 b.located(op, kl.lower)
@@ -354,6 +364,56 @@ class Consumer:
                 b.located(op, lambda o: _store_rows_at(kl, o))
             elif not op.has_trait(IsTerminator, value_if_unregistered=False):
                 error_at(op, f"'{op.name}' cannot follow an attention kernel's loop (O / l, the log-sum-exp and O's store can)")
+
+
+#: The named barriers of the consumers' turns: warpgroup w issues its MMAs after barrier
+#: FIRST_TURN_BARRIER + w (0 is the CTA's bar.sync 0).
+FIRST_TURN_BARRIER = 1
+
+
+@dataclass(frozen=True)
+class Turns:
+    """The consumer warpgroups' turns at the tensor cores (ping-pong): in loop iteration i
+    (blocks 1 .. trips - 1) warpgroup w waits at barrier FIRST_TURN_BARRIER + w (`take`:
+    its 128 threads and the 128 of the warpgroup before, which arrive there after issuing
+    theirs) and arrives at the next warpgroup's after issuing its own (`hand_on`). The
+    first turn is warpgroup 0's: the last warpgroup hands it over once before the loop;
+    the last warpgroup's hand-over in the last iteration is left out, so that every
+    arrival is waited for."""
+
+    b: object
+    mine: SSAValue
+    next: SSAValue
+    last_wg: SSAValue
+    trips: int | SSAValue
+
+    @classmethod
+    def start(cls, b, wg: SSAValue, warpgroups: int, trips: int | SSAValue) -> "Turns":
+        mine = b.val(ptx.AddOp, [wg], type="u32", imm=FIRST_TURN_BARRIER, comment="ping-pong: this warpgroup's turn")
+        after = b.val(ptx.RemOp, [b.val(ptx.AddOp, [wg], type="u32", imm=1)], type="u32", imm=warpgroups)
+        nxt = b.val(ptx.AddOp, [after], type="u32", imm=FIRST_TURN_BARRIER)
+        last_wg = b.val(ptx.SetpOp, [wg], i1, cmp="eq", type="u32", imm=warpgroups - 1)
+        turns = cls(b, mine, nxt, last_wg, trips)
+        if isinstance(trips, int) and trips <= 1:
+            return turns  # no loop iteration: no turn to take
+        first = last_wg
+        if not isinstance(trips, int):
+            first = b.val(ptx.AndOp, [last_wg, b.val(ptx.SetpOp, [trips], i1, cmp="gt", type="s32", imm=1)], i1, type="pred")
+        skip = b.if_(first, "first_turn")
+        b.emit(ptx.BarArriveOp, [b.imm(FIRST_TURN_BARRIER)], count=256, comment="ping-pong: warpgroup 0 issues first")
+        b.emit(ptx.LabelOp, label=skip)
+        return turns
+
+    def take(self) -> None:
+        self.b.emit(ptx.BarSyncOp, [self.mine], count=256, comment="ping-pong: this warpgroup's turn at the tensor cores")
+
+    def hand_on(self, i: SSAValue) -> None:
+        b = self.b
+        last = b.val(ptx.SetpOp, [b.val(ptx.AddOp, [i], type="s32", imm=1), self.trips if not isinstance(self.trips, int) else b.imm(self.trips, "s32")],
+                     i1, cmp="ge", type="s32")
+        skip = b.if_(b.val(ptx.AndOp, [self.last_wg, last], i1, type="pred"), "handed_on", negate=False)
+        b.emit(ptx.BarArriveOp, [self.next], count=256, comment="ping-pong: the next warpgroup's turn")
+        b.emit(ptx.LabelOp, label=skip)
 
 
 def _assign(kl: KernelLowering, at: Operation, arg: SSAValue, target: SSAValue, value: SSAValue) -> None:

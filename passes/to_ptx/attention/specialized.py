@@ -19,6 +19,12 @@ overlapping each block's softmax with the previous block's P V (block.py,
 No consumer waits for another, so one warpgroup's softmax also runs while the other's
 MMAs do. A stage is released one block later than without the overlap, so the ring wants
 three stages where shared memory has room.
+
+With `tc.pingpong` on the kernel the consumers also take turns at the tensor cores: each
+waits at its named barrier before issuing a block's two MMAs and arrives at the next
+one's after (block.py, `Turns`; FlashAttention-3's inter-warpgroup ping-pong). On the
+H100 it changed the time by -2% to +3% (docs/attention.md, the ablation), so it is an
+option, not the default.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import i1
 from xdsl.ir import Operation, SSAValue
 
-from lower_tc.dialects import ptx
+from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.attention.block import Parts, kernel_op_of
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
@@ -40,6 +46,9 @@ def lower(kernel: Operation) -> ptx.KernelOp:
     wgs = k.warpgroups
     if not 1 <= wgs <= 3:
         error_at(k.q_load, f"a warp-specialised attention kernel has 1 to 3 consumer warpgroups (64 queries each), not {wgs}")
+    if tc.PINGPONG_ATTR in kernel.attributes and wgs < 2:
+        error_at(kernel, f"{tc.PINGPONG_ATTR}: the consumer warpgroups take turns, and this kernel has one "
+                         f"({k.q_ring.layout.mn} queries a block, 64 a warpgroup)")
     parts = Parts.prepare(k, 128 * wgs)
     is_producer = b.val(ptx.SetpOp, [regs.wg], i1, cmp="eq", type="u32", imm=wgs)
     exit_label = b.label("exit")
@@ -67,7 +76,7 @@ def lower(kernel: Operation) -> ptx.KernelOp:
         b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(wgs), comment="consumer warpgroups: the MMAs and the softmax")
     consumer = parts.consumer(regs.wg, b.val(ptx.ShrOp, [regs.tid], type="u32", imm=5))
     consumer.wait_q()
-    consumer.overlapped_loop()
+    consumer.overlapped_loop(pingpong=tc.PINGPONG_ATTR in kernel.attributes)
     consumer.finish()
     b.emit(ptx.LabelOp, label=exit_label)
     b.emit(ptx.RetOp)
