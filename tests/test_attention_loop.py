@@ -33,9 +33,20 @@ def _info(case: AttentionCase) -> KernelInfo:
     return k.info
 
 
-@pytest.mark.parametrize("case", [CHECKS[0], CHECKS[6], CHECKS[13], CHECKS[16], CHECKS[-5], CHECKS[-4], CHECKS[-1]], ids=lambda c: c.name)
+#: A plain kernel, MQA, causal, S_q > S_k with the log-sum-exp, the pipelined schedule, a
+#: BSHD batch, and ping-pong on a causal BSHD batch.
+CONTRACT_CASES = [CHECKS[0], CHECKS[6], CHECKS[13], CHECKS[16], next(c for c in CHECKS if c.schedule == "pipelined"),
+                  next(c for c in CHECKS if c.batch > 1 and c.layout == "bshd"), next(c for c in CHECKS if c.pingpong)]
+
+
+@pytest.mark.parametrize("case", CONTRACT_CASES, ids=lambda c: c.name)
 def test_the_contract_names_q_k_v_o_the_mask_and_the_schedule(case: AttentionCase) -> None:
+    """...and the flop count counts every head of every batch (4 B H S_q S_k D, half where
+    causal: FA3's count)."""
+    from lower_tc.lowering.runtime.timing import attention_flops
+
     info = _info(case)
+    assert attention_flops(info) == 4.0 * case.batch * case.heads * case.sq * case.keys * case.d / (2 if case.causal else 1)
     att = info.attention
     assert isinstance(att, AttentionInfo)
     assert (att.q, att.k, att.v, att.o) == (0, 1, 2, 3)
@@ -151,12 +162,3 @@ def test_the_runner_checks_o_against_float64_attention(monkeypatch, spoil, passe
     if spoil == "nan":
         assert r.nan_count > 0
 
-
-def test_the_flop_count_counts_every_head_of_every_batch() -> None:
-    """4 B H S_q S_k D (half where causal): a 4-d kernel's batch counts too (FA3's count)."""
-    from lower_tc.lowering.runtime.timing import attention_flops
-
-    for case in (CHECKS[6], next(c for c in CHECKS if c.batch > 1 and c.causal)):
-        info = _info(case)
-        want = 4.0 * case.batch * case.heads * case.sq * case.keys * case.d / (2 if case.causal else 1)
-        assert attention_flops(info) == want
