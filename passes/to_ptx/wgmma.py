@@ -41,6 +41,21 @@ def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
     kl.a_frags[op.result] = slices
 
 
+def wgmma_props(a_t: tc.TileType | tc.AFragType, b_t: tc.TileType, acc_dtype: str, a_in_registers: bool) -> dict[str, object]:
+    """wgmma.mma_async's modifiers for A (a tile in shared memory, or registers), B and
+    the accumulator: the shape m64nNkK, the types, scale-d 1 (accumulate; a first K-slice
+    that starts afresh overrides it), the immediate scale (0 for integers), and the
+    transposes, which only 16-bit types take, A's only from shared memory (-1: none)."""
+    dtype = a_t.dtype
+    sixteen = dtype in ("f16", "bf16")
+    return dict(
+        shape=f"m64n{b_t.mn}k{element_type(dtype).k_per_instruction}", dtype=acc_dtype, atype=dtype, btype=b_t.dtype,
+        scale_d=1, scale=0 if dtype in ("s8", "u8") else 1,
+        trans_a=(1 if a_t.major is Major.MN else 0) if sixteen and not a_in_registers else -1,  # type: ignore[union-attr]
+        trans_b=(1 if b_t.major is Major.MN else 0) if sixteen else -1,
+    )
+
+
 def lower_wgmma(kl: KernelLowering, op: tc.WgmmaOp) -> None:
     """One wgmma.mma_async per K-slice into the accumulator's registers, then commit and wait."""
     a_t, b_t = op.a.type, op.b.type
@@ -58,17 +73,10 @@ def lower_wgmma(kl: KernelLowering, op: tc.WgmmaOp) -> None:
         a_ops = a_fragments(kl, op, kl.tiles[op.a], len(b_descs))
     else:
         a_ops = [kl.desc_reg(d) for d in kl.descs(op, "tc.a_descs")]
-    sixteen = dtype in ("f16", "bf16")
-    is_int = dtype in ("s8", "u8")
+    props = wgmma_props(a_t, b_t, acc.type.dtype, register_a)
     kl.b.emit(ptx.WgmmaFenceOp, comment=f"wgmma m64n{b_t.mn}k{kpi}, {len(b_descs)} K-slices")
     for a_op, b_desc in zip(a_ops, b_descs):
-        kl.b.emit(
-            ptx.WgmmaMmaAsyncOp, [regs, a_op, b_desc],
-            shape=f"m64n{b_t.mn}k{kpi}", dtype=acc.type.dtype, atype=dtype, btype=b_t.dtype,
-            scale_d=1, scale=0 if is_int else 1,
-            trans_a=(1 if a_t.major is Major.MN else 0) if sixteen and not register_a else -1,  # type: ignore[union-attr]
-            trans_b=(1 if b_t.major is Major.MN else 0) if sixteen else -1,
-        )
+        kl.b.emit(ptx.WgmmaMmaAsyncOp, [regs, a_op, b_desc], **props)
     kl.b.emit(ptx.WgmmaCommitGroupOp)
     kl.b.emit(ptx.WgmmaWaitGroupOp, pending=0)
 

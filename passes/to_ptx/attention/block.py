@@ -21,19 +21,19 @@ from xdsl.traits import IsTerminator
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowLoadOp
-from lower_tc.layout import Major
 from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo, TensorMap
 from lower_tc.passes.to_ptx import LOWERINGS
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
-from lower_tc.passes.to_ptx.emit import kernel_op, param_name
+from lower_tc.passes.to_ptx.emit import kernel_op
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
-from lower_tc.passes.to_ptx.gemm.launch import arg_info
+from lower_tc.passes.to_ptx.gemm.launch import arg_info, kernel_params
 from lower_tc.passes.to_ptx.gemm.ring import Ring
-from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window
+from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window, stage_barrier, stage_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.values import Acc
+from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
 f32 = Float32Type()
 
@@ -76,20 +76,11 @@ class Windows:
         """Keys j x BN .. of K and V into `stage`, completing full[stage]."""
         k = self.k
         b, smem, step, lb = k.b, k.regs.smem, k.loop.step, k.loop.lb
-        if isinstance(stage, int):
-            mbar, mbar_off = smem, full_off + 8 * stage
-        else:
-            mbar = b.val(ptx.AddOp, [smem, b.val(ptx.ShlOp, [stage], type="b32", imm=3)], type="u32")
-            mbar_off = full_off
+        mbar, mbar_off = stage_barrier(b, smem, stage, full_off)
         b.emit(ptx.MbarrierArriveExpectTxOp, [mbar], offset=mbar_off, bytes=self.stage_bytes)
         key = b.imm(lb + j * step, "s32") if isinstance(j, int) else b.add_imm(b.val(ptx.MulLoOp, [j], type="s32", imm=step), lb)
         for w, k_coord, mn_coord in ((self.kw, self.kw.outer_coord, key), (self.vw, key, self.vw.outer_coord)):
-            ring = w.ring
-            if isinstance(stage, int):
-                dst, dst_off = smem, ring.layout.address + stage * ring.stride
-            else:
-                dst = b.val(ptx.AddOp, [smem, b.val(ptx.MulLoOp, [stage], type="u32", imm=ring.stride)], type="u32")
-                dst_off = ring.layout.address
+            dst, dst_off = stage_tile(b, smem, stage, w.ring)
             load_boxes(b, w, k_coord, mn_coord, dst, dst_off, mbar, mbar_off)
 
 
@@ -107,13 +98,8 @@ def _trips(k: AttentionKernel) -> int | SSAValue:
 
 def _mma_props(mma: tc.WgmmaOp) -> dict[str, object]:
     a_t, b_t, acc_t = mma.a.type, mma.b.type, mma.acc.type
-    assert isinstance(b_t, tc.TileType) and isinstance(acc_t, tc.AccType)
-    tile_a = isinstance(a_t, tc.TileType)
-    return dict(
-        shape=f"m64n{b_t.mn}k16", dtype=acc_t.dtype, atype=a_t.dtype, btype=b_t.dtype, scale_d=1, scale=1,  # type: ignore[union-attr]
-        trans_a=(1 if a_t.major is Major.MN else 0) if tile_a else -1,  # type: ignore[union-attr]
-        trans_b=1 if b_t.major is Major.MN else 0,
-    )
+    assert isinstance(a_t, tc.TileType | tc.AFragType) and isinstance(b_t, tc.TileType) and isinstance(acc_t, tc.AccType)
+    return wgmma_props(a_t, b_t, acc_t.dtype, a_in_registers=isinstance(a_t, tc.AFragType))
 
 
 def _check_mma(mma: tc.WgmmaOp, warpgroups: int) -> None:
@@ -531,9 +517,7 @@ def kernel_op_of(parts: Parts, threads: int, max_registers: int | None = None) -
     register cap at entry, which setmaxnreg needs)."""
     k, windows = parts.k, parts.windows
     args = k.args.values
-    params = [f".param .u64 {param_name(a)}" for a in args]
-    params += [f".param .u32 {p.param}" for p in k.args.size_params]
-    params += [f".param .align 64 .b8 {tm.param}[128]" for tm in windows.maps]
+    params = kernel_params(k.args, windows.maps)
     smem_bytes = k.memory.total(k.kernel)
     arg_infos = [arg_info(a, k.args.geometry[a]) for a in args]
     info = KernelInfo(

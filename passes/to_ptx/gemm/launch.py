@@ -4,16 +4,19 @@ of a persistent kernel), cluster, and the GEMM facts the runner checks it by."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import IntAttr, MemRefType
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import Matrix, WindowStoreOp
 from lower_tc.layout.gemm import GemmConfig
-from lower_tc.layout.kernel_info import WORKSPACE_PARAM, ArgInfo, GemmInfo, KernelInfo, PersistentGrid
+from lower_tc.layout.kernel_info import WORKSPACE_PARAM, ArgInfo, GemmInfo, KernelInfo, PersistentGrid, TensorMap
 from lower_tc.passes.to_ptx.emit import kernel_op as build_kernel_op
 from lower_tc.passes.to_ptx.emit import param_name
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
+from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 
 
@@ -44,14 +47,21 @@ def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo
     )
 
 
+def kernel_params(args: KernelArgs, tensor_maps: Sequence[TensorMap], workspace: bool = False) -> list[str]:
+    """A whole kernel's PTX parameters, in the contract's order: each argument's address,
+    the workspace's (the launcher's scratch memory, after the arguments), the sizes known
+    at launch, the tensor maps (128 bytes, 64-aligned)."""
+    params = [f".param .u64 {param_name(a)}" for a in args.values]
+    if workspace:
+        params.append(f".param .u64 {WORKSPACE_PARAM}")
+    params += [f".param .u32 {p.param}" for p in args.size_params]
+    return params + [f".param .align 64 .b8 {tm.param}[128]" for tm in tensor_maps]
+
+
 def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.KernelOp:
     """The ptx.kernel of everything emitted, with its parameters and metadata."""
     args = k.args.values
-    params = [f".param .u64 {param_name(a)}" for a in args]
-    if lowered.workspace is not None:  # the launcher's scratch memory, after the arguments
-        params.append(f".param .u64 {WORKSPACE_PARAM}")
-    params += [f".param .u32 {p.param}" for p in k.args.size_params]
-    params += [f".param .align 64 .b8 {tm.param}[128]" for tm in k.tensor_maps]
+    params = kernel_params(k.args, k.tensor_maps, workspace=lowered.workspace is not None)
     smem_bytes = k.memory.total(k.kernel)
     launch_grid = k.grid
     if lowered.persistent_tiles:  # one CTA per SM, at most one per tile: the launcher decides

@@ -150,6 +150,23 @@ def load_boxes(b: PtxBuilder, w: Window, k: SSAValue, mn: SSAValue, dst: SSAValu
                mbar_offset=mbar_off, **(props or {}), **w.dims)
 
 
+def stage_barrier(b: PtxBuilder, smem: SSAValue, stage: SSAValue | int, full_off: int) -> tuple[SSAValue, int]:
+    """The "full" mbarrier of `stage` (a number, or a register) as a register and an
+    immediate offset: the ring's barriers are 8 bytes apart from `full_off`."""
+    if isinstance(stage, int):
+        return smem, full_off + 8 * stage
+    s8 = b.val(ptx.ShlOp, [stage], type="b32", imm=3)
+    return b.val(ptx.AddOp, [smem, s8], type="u32"), full_off
+
+
+def stage_tile(b: PtxBuilder, smem: SSAValue, stage: SSAValue | int, ring: TileRing) -> tuple[SSAValue, int]:
+    """Where `ring`'s tile of `stage` lies in shared memory: a register and an immediate."""
+    if isinstance(stage, int):
+        return smem, ring.layout.address + stage * ring.stride
+    so = b.val(ptx.MulLoOp, [stage], type="u32", imm=ring.stride)
+    return b.val(ptx.AddOp, [smem, so], type="u32"), ring.layout.address
+
+
 @dataclass
 class TmaLoads:
     """Issues one K step's loads into a stage (the thread that calls it is the producer)."""
@@ -181,11 +198,7 @@ class TmaLoads:
     def issue(self, j: SSAValue | int, stage: SSAValue | int) -> None:
         """Expect the stage's bytes on full[stage] and load K step j's windows into it."""
         b = self.b
-        if isinstance(stage, int):
-            mbar, mbar_off = self.smem, self.full_off + 8 * stage
-        else:
-            s8 = b.val(ptx.ShlOp, [stage], type="b32", imm=3)
-            mbar, mbar_off = b.val(ptx.AddOp, [self.smem, s8], type="u32"), self.full_off
+        mbar, mbar_off = stage_barrier(b, self.smem, stage, self.full_off)
         self._expect(mbar, mbar_off)
         if self.pair is not None:  # both CTAs' boxes complete the leader's "full[s]"
             mbar, mbar_off = self.pair.on_leader(b, mbar_off, mbar), 0
@@ -200,12 +213,7 @@ class TmaLoads:
             k = b.add_imm(b.val(ptx.MulLoOp, [j], type="s32", imm=self.step), self.lb)
         props = CtaPair.props if self.pair is not None else {}
         for w in self.windows:
-            ring = w.ring
-            if isinstance(stage, int):
-                dst, dst_off = self.smem, ring.layout.address + stage * ring.stride
-            else:
-                so = b.val(ptx.MulLoOp, [stage], type="u32", imm=ring.stride)
-                dst, dst_off = b.val(ptx.AddOp, [self.smem, so], type="u32"), ring.layout.address
+            dst, dst_off = stage_tile(b, self.smem, stage, w.ring)
             if self.multicast is not None and w.is_b:
                 self._issue_shared(w, k, dst, dst_off, mbar, mbar_off)
                 continue

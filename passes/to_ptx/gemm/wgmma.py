@@ -12,13 +12,13 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.layout import Major
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.cluster import Multicast
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop
 from lower_tc.passes.to_ptx.gemm.ring import Ring, Step
+from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
 f32 = Float32Type()
 MMA = tc.WgmmaOp
@@ -104,16 +104,7 @@ class Wgmma:
         acc_t = loop.acc_type
         a_t, b_t = loop.mma.a.type, loop.mma.b.type  # type: ignore[attr-defined]
         assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
-        integer = a_t.dtype in ("s8", "u8")
-        transposable = a_t.dtype in ("f16", "bf16")
-        props: dict[str, object] = dict(
-            shape=f"m64n{b_t.mn}k{loop.rings[0].layout.dtype.k_per_instruction}",
-            dtype=acc_t.dtype, atype=a_t.dtype, btype=b_t.dtype,
-            scale_d=1, scale=0 if integer else 1,
-            trans_a=(1 if a_t.major is Major.MN else 0) if transposable else -1,
-            trans_b=(1 if b_t.major is Major.MN else 0) if transposable else -1,
-        )
-        return cls(acc, acc_t, descriptors, props, depth, total)
+        return cls(acc, acc_t, descriptors, wgmma_props(a_t, b_t, acc_t.dtype, a_in_registers=False), depth, total)
 
     def consume(self, ring: Ring, st: Step, multicast: Multicast | None) -> None:
         """Wait for stage s, run its K-slices, and release the stage `st` names (iteration
