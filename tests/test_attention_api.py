@@ -168,3 +168,22 @@ def test_out_must_be_given_or_allocatable(fake) -> None:
         lower_tc.attention(q, k, v)
     assert err.value.argument == "out"
     assert not fake.called("cuLaunchKernel")
+
+
+def test_a_compiled_4d_kernel_refuses_arrays_of_other_strides_by_name(fake) -> None:
+    """A 4-d argument is compiled for its strides exactly: a BHSD array for a BSHD kernel is
+    refused, naming it, before the launch."""
+    bshd = (256 * 4 * 64, 64, 4 * 64, 1)
+    views = [_view((2, 4, 256, 64), "bf16", bshd) for _ in range(4)]
+    kernel = lower_tc.compile(op_source(*views, False, 0.125, False))
+    q, k, v, o = (bhsd(fake, (2, 4, 256, 64), strides=bshd) for _ in range(4))
+    kernel(q, k, v, o)
+    assert len(fake.called("cuLaunchKernel")) == 1
+    with pytest.raises(ArgumentError, match=r"compiled for a leading dimension of 256") as err:
+        kernel(bhsd(fake, (2, 4, 256, 64)), k, v, o)  # BHSD: rows 64 apart
+    assert err.value.argument == "Q"
+    padded = cai(fake.gpu_memory(2 * 131072 * ITEMSIZE["bf16"] + 64), (2, 4, 256, 64), "bf16", (131072, 64, 256, 1))
+    with pytest.raises(ArgumentError, match=r"compiled for strides \(65536, 64, 256, 1\)") as err:
+        kernel(q, k, v, padded)  # its batches twice as far apart
+    assert err.value.argument == "O"
+    assert len(fake.called("cuLaunchKernel")) == 1
