@@ -25,7 +25,7 @@ from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo, TensorMap
 from lower_tc.passes.to_ptx import LOWERINGS
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
-from lower_tc.passes.to_ptx.emit import kernel_op
+from lower_tc.passes.to_ptx.emit import PtxBuilder, kernel_op
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
 from lower_tc.passes.to_ptx.gemm.launch import arg_info, kernel_params
@@ -367,14 +367,16 @@ class Turns:
     the last warpgroup's hand-over in the last iteration is left out, so that every
     arrival is waited for."""
 
-    b: object
+    b: PtxBuilder
     mine: SSAValue
     next: SSAValue
     last_wg: SSAValue
     trips: int | SSAValue
 
     @classmethod
-    def start(cls, b, wg: SSAValue, warpgroups: int, trips: int | SSAValue) -> "Turns":
+    def start(cls, b: PtxBuilder, wg: SSAValue, warpgroups: int, trips: int | SSAValue) -> "Turns":
+        """The turns' barriers for warpgroup `wg` of `warpgroups`, and warpgroup 0's first
+        turn handed over where the loop runs (`trips` blocks, the first outside it)."""
         mine = b.val(ptx.AddOp, [wg], type="u32", imm=FIRST_TURN_BARRIER, comment="ping-pong: this warpgroup's turn")
         after = b.val(ptx.RemOp, [b.val(ptx.AddOp, [wg], type="u32", imm=1)], type="u32", imm=warpgroups)
         nxt = b.val(ptx.AddOp, [after], type="u32", imm=FIRST_TURN_BARRIER)
@@ -391,12 +393,16 @@ class Turns:
         return turns
 
     def take(self) -> None:
+        """Wait for this warpgroup's turn."""
         self.b.emit(ptx.BarSyncOp, [self.mine], count=256, comment="ping-pong: this warpgroup's turn at the tensor cores")
 
     def hand_on(self, i: SSAValue) -> None:
+        """Give the next warpgroup its turn, unless this is the last warpgroup in the last
+        block (`i` the loop's block)."""
         b = self.b
-        last = b.val(ptx.SetpOp, [b.val(ptx.AddOp, [i], type="s32", imm=1), self.trips if not isinstance(self.trips, int) else b.imm(self.trips, "s32")],
-                     i1, cmp="ge", type="s32")
+        following = b.val(ptx.AddOp, [i], type="s32", imm=1)
+        trips = self.trips if not isinstance(self.trips, int) else b.imm(self.trips, "s32")
+        last = b.val(ptx.SetpOp, [following, trips], i1, cmp="ge", type="s32")
         skip = b.if_(b.val(ptx.AndOp, [self.last_wg, last], i1, type="pred"), "handed_on", negate=False)
         b.emit(ptx.BarArriveOp, [self.next], count=256, comment="ping-pong: the next warpgroup's turn")
         b.emit(ptx.LabelOp, label=skip)
