@@ -2,7 +2,8 @@
 // the loop level is not built for, K/V heads that do not divide Q's, mixed element types,
 // a scale that is not a finite number above 0, a 2-d Q, f32 operands, V's shape not K's, a
 // log-sum-exp of the wrong shape, sm_100a; of layouts: a head dim that is not contiguous, 4-d
-// beside 3-d, K of another batch, a stride TMA cannot step, an O whose elements overlap.
+// beside 3-d, K of another batch, a stride TMA cannot step, an O whose elements overlap, an
+// offset in a strided layout.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f(%Q: memref<4x256x48xbf16>, %K: memref<2x256x48xbf16>, %V: memref<2x256x48xbf16>, %O: memref<4x256x48xbf16>) attributes {tc.target = "sm_90a"} {
@@ -114,3 +115,11 @@ func.func @f(%Q: memref<2x4x256x64xbf16>, %K: memref<2x4x256x64xbf16>, %V: memre
   func.return
 }
 // CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: O's strides [16384, 8, 64, 1] put two of its elements at one address{{$}}
+
+// -----
+
+func.func @f(%Q: memref<2x4x256x64xbf16, strided<[65536, 16384, 64, 1], offset: 64>>, %K: memref<2x4x256x64xbf16>, %V: memref<2x4x256x64xbf16>, %O: memref<2x4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<2x4x256x64xbf16, strided<[65536, 16384, 64, 1], offset: 64>>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>, memref<2x4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q has the default layout or a strided one of offset 0, not strided<[65536, 16384, 64, 1], offset: 64>{{$}}

@@ -182,3 +182,33 @@ func.func @indices_4d(%A: memref<2x4x128x64xbf16>, %B: memref<64x128xbf16>, %D: 
   func.return
 }
 // CHECK: {{.*}}batched-diagnostics.mlir:176:5: error: the window's source is a batch of batches of matrices: the window's indices are [outer batch, batch, row, column]{{$}}
+
+// -----
+
+func.func @w(%A: memref<2x4x?x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %c0 = arith.constant 0 : index
+  tc.window_load %A[%c0, %c0, %c0, %c0] to %a as a : memref<2x4x?x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}batched-diagnostics.mlir:191:3: error: the window's source is a 4-d memref (a batch of batches): its sizes must be known at compile time{{$}}
+
+// -----
+
+func.func @w(%A: memref<2x2x4x128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %c0 = arith.constant 0 : index
+  tc.window_load %A[%c0, %c0, %c0, %c0] to %a as a : memref<2x2x4x128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}batched-diagnostics.mlir:201:3: error: the window's source must be a 2-d memref, a 3-d one (a batch of matrices) or a 4-d one (a batch of batches){{$}}
+
+// -----
+
+func.func @w(%A: memref<2x4x128x64xbf16, strided<[0, 8192, 64, 1]>>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+  %a = tc.smem_tile {stages = 2} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %c0 = arith.constant 0 : index
+  tc.window_load %A[%c0, %c0, %c0, %c0] to %a as a : memref<2x4x128x64xbf16, strided<[0, 8192, 64, 1]>>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: {{.*}}batched-diagnostics.mlir:211:3: error: the window's source has an outer stride of 0: its batches are at least one element apart{{$}}
