@@ -1,5 +1,5 @@
-// Every refusal of a batched GEMM (tc.matmul on 3-d memrefs, windows with a batch index),
-// each located at the op.
+// Every refusal of a batched GEMM (tc.matmul on 3-d memrefs, windows with a batch index), and of
+// windows into 4-d memrefs (attention's batch of batches) on a GEMM or of the wrong kind, each located at the op.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @d_not_batched(%A: memref<4x256x64xbf16>, %B: memref<64x128xbf16>, %D: memref<256x128xbf16>) attributes {tc.target = "sm_90a"} {
