@@ -3,6 +3,7 @@ elements of one can share an address. Pure arithmetic on shapes and element stri
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 
@@ -24,4 +25,9 @@ def distinct_elements(shape: Sequence[int], strides: Sequence[int]) -> bool:
     return True
 
 
-__all__ = ["distinct_elements"]
+def dense_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """A dense row-major array's element strides (the last dimension contiguous)."""
+    return tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
+
+
+__all__ = ["dense_strides", "distinct_elements"]

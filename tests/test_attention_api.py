@@ -8,13 +8,13 @@ ties to the kernels checked on the H100."""
 from __future__ import annotations
 
 import importlib
-import math
 
 import pytest
 
 from fake_cuda import install
 from test_callable import ITEMSIZE, cai
 import lower_tc
+from lower_tc.layout.strided import dense_strides
 from lower_tc.lowering.api.attention import op_source
 from lower_tc.lowering.runtime.arrays import ArrayView
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
@@ -52,8 +52,7 @@ def test_attention_compiles_once_and_launches_on_the_arrays(fake, tmp_path) -> N
 
 
 def _view(shape: tuple[int, ...], dtype: str = "f16", strides: tuple[int, ...] | None = None) -> ArrayView:
-    dense = tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
-    return ArrayView(0, shape, strides or dense, dtype, 0)
+    return ArrayView(0, shape, strides or dense_strides(shape), dtype, 0)
 
 
 def test_the_program_folds_batch_and_heads_and_groups_the_kv_heads() -> None:

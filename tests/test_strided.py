@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from lower_tc.layout.strided import distinct_elements
+from lower_tc.layout.strided import dense_strides, distinct_elements
 
 
 def _brute(shape, strides) -> bool:
@@ -37,3 +37,8 @@ def test_the_rule_never_passes_an_overlap_brute_force_finds() -> None:
         for strides in itertools.product((0, 1, 2, 3, 5, 7), repeat=3):
             if distinct_elements(shape, strides):
                 assert _brute(shape, strides), (shape, strides)
+
+
+def test_dense_strides_are_row_major() -> None:
+    assert dense_strides((2, 4, 300, 64)) == (76800, 19200, 64, 1)
+    assert dense_strides((5,)) == (1,) and dense_strides(()) == ()

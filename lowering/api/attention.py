@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from lower_tc.layout.attention import HEAD_DIMS
-from lower_tc.layout.strided import distinct_elements
+from lower_tc.layout.strided import dense_strides, distinct_elements
 from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.lowering.api.matmul import _device_target, allocate
 from lower_tc.lowering.runtime import launcher, session
@@ -107,7 +107,7 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
         lse_array = allocate(q, qv.shape[:-1], "f32")
         lv = view_of(lse_array, "lse", stream=handle)
         shape = folded[0].shape[:-1]  # (heads, S_q) or (batch, heads, S_q), dense
-        folded.append(replace(lv, shape=shape, strides=tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))))
+        folded.append(replace(lv, shape=shape, strides=dense_strides(shape)))
     source = op_source(*folded[:4], causal, float(scale), lse)  # type: ignore[arg-type]
     kernel = _kernel(source)
     launcher.enqueue(session.driver(), kernel.prepare(folded), handle)  # type: ignore[arg-type]
@@ -143,17 +143,15 @@ def _fold(x: ArrayView) -> ArrayView | None:
 
 
 def _four(x: ArrayView) -> ArrayView:
-    """The array as (batch, heads, sequence, head dim) (a batch of 1 for a 3-d one)."""
-    if len(x.shape) == 3:
-        return replace(x, shape=(1, *x.shape), strides=_tidy((1, *x.shape), (math.prod(x.shape), *x.strides)))
+    """The 4-d array as the kernel's (batch, heads, sequence, head dim) argument (q, k, v
+    and out have one rank, and only a 4-d one can fail to fold)."""
     return replace(x, strides=_tidy(x.shape, x.strides))
 
 
 def _tidy(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
     """Strides with those of one-element dimensions (which step nowhere, and which
     frameworks set freely) made dense: one program for arrays that read the same."""
-    dense = [math.prod(shape[i + 1:]) for i in range(len(shape))]
-    return tuple(d if n == 1 else st for n, st, d in zip(shape, strides, dense))
+    return tuple(d if n == 1 else st for n, st, d in zip(shape, strides, dense_strides(shape)))
 
 
 def allocate_like(q: Any, qv: ArrayView) -> Any:
@@ -184,8 +182,7 @@ def op_source(q: ArrayView, k: ArrayView, v: ArrayView, o: ArrayView, causal: bo
 def _memref(x: ArrayView) -> str:
     """x's memref type: the default layout where dense, else its strides."""
     dims = "x".join(map(str, x.shape))
-    dense = tuple(math.prod(x.shape[i + 1:]) for i in range(len(x.shape)))
-    if tuple(x.strides) == dense:
+    if tuple(x.strides) == dense_strides(x.shape):
         return f"memref<{dims}x{x.dtype}>"
     return f"memref<{dims}x{x.dtype}, strided<[{', '.join(map(str, x.strides))}]>>"
 

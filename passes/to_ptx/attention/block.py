@@ -29,8 +29,8 @@ from lower_tc.passes.to_ptx.emit import PtxBuilder, kernel_op
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
 from lower_tc.passes.to_ptx.gemm.launch import arg_info, kernel_params
-from lower_tc.passes.to_ptx.gemm.ring import Ring
-from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window, stage_barrier, stage_tile
+from lower_tc.passes.to_ptx.gemm.ring import Ring, stage_barrier
+from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window, stage_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.values import Acc
 from lower_tc.passes.to_ptx.wgmma import wgmma_props

@@ -23,6 +23,15 @@ from lower_tc.passes.to_ptx.gemm.cluster import Multicast
 from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 
 
+def stage_barrier(b: PtxBuilder, smem: SSAValue, stage: SSAValue | int, full_off: int) -> tuple[SSAValue, int]:
+    """The mbarrier of `stage` (a number, or a register) in an array of them 8 bytes apart
+    from `full_off`, as a register and an immediate offset."""
+    if isinstance(stage, int):
+        return smem, full_off + 8 * stage
+    s8 = b.val(ptx.ShlOp, [stage], type="b32", imm=3)
+    return b.val(ptx.AddOp, [smem, s8], type="u32"), full_off
+
+
 @dataclass(frozen=True)
 class Step:
     """One K step of a consumer: iteration i, its stage s and phase p; the stage it
@@ -80,8 +89,8 @@ class Ring:
 
     def barrier(self, stage: SSAValue) -> SSAValue:
         """smem + 8 stage: with an array's offset, the address of that stage's barrier."""
-        s8 = self.b.val(ptx.ShlOp, [stage], type="b32", imm=3)
-        return self.b.val(ptx.AddOp, [self.smem, s8], type="u32")
+        assert isinstance(stage, SSAValue)  # a register: a numbered stage is an immediate offset
+        return stage_barrier(self.b, self.smem, stage, 0)[0]
 
     def wait_full(self, s: SSAValue, p: SSAValue) -> None:
         """A consumer: stage s's loads of this round (parity p) have landed."""

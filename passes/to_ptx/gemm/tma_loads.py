@@ -24,7 +24,7 @@ from lower_tc.passes.to_ptx.gemm.cluster import CtaPair, Multicast
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop, TileRing
 from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
-from lower_tc.passes.to_ptx.gemm.ring import Ring
+from lower_tc.passes.to_ptx.gemm.ring import Ring, stage_barrier
 
 #: TMA's L2 promotion codes by sector bytes (CUtensorMapL2promotion), for the
 #: schedule's l2_promotion.
@@ -70,7 +70,7 @@ class Window:
     @property
     def dims(self) -> dict[str, int]:
         """The load's `dims` modifier where it is not the default 2-d."""
-        n = len(self.coords(self.outer_coord, self.outer_coord))
+        n = 2 + (self.batch_coord is not None) + (self.outer_batch_coord is not None)
         return {} if n == 2 else {"dims": n}
 
 
@@ -148,15 +148,6 @@ def load_boxes(b: PtxBuilder, w: Window, k: SSAValue, mn: SSAValue, dst: SSAValu
         c0, c1 = (c_k, c_mn) if k_major else (c_mn, c_k)
         b.emit(ptx.CpAsyncBulkTensorOp, [dst, w.tmap, mbar, *w.coords(c0, c1)], offset=dst_off + box.smem_offset,
                mbar_offset=mbar_off, **(props or {}), **w.dims)
-
-
-def stage_barrier(b: PtxBuilder, smem: SSAValue, stage: SSAValue | int, full_off: int) -> tuple[SSAValue, int]:
-    """The "full" mbarrier of `stage` (a number, or a register) as a register and an
-    immediate offset: the ring's barriers are 8 bytes apart from `full_off`."""
-    if isinstance(stage, int):
-        return smem, full_off + 8 * stage
-    s8 = b.val(ptx.ShlOp, [stage], type="b32", imm=3)
-    return b.val(ptx.AddOp, [smem, s8], type="u32"), full_off
 
 
 def stage_tile(b: PtxBuilder, smem: SSAValue, stage: SSAValue | int, ring: TileRing) -> tuple[SSAValue, int]:
