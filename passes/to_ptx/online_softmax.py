@@ -77,6 +77,10 @@ def lower_acc_row_max(kl: KernelLowering, op: tc.AccRowMaxOp) -> None:
 
 
 def lower_acc_exp(kl: KernelLowering, op: tc.AccExpOp) -> None:
+    """p = exp2(s c - m) by ex2.approx.ftz.f32: a result below 2^-126 is 0 (a weight that
+    vanishes beside its row's largest, 1), and ptxas puts no subnormal fix-up (an FSETP and
+    two predicated FMULs) around each MUFU.EX2: a fifth of a D = 64 attention kernel's
+    instructions (docs/attention.md, "Speed")."""
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum")
@@ -85,14 +89,14 @@ def lower_acc_exp(kl: KernelLowering, op: tc.AccExpOp) -> None:
         m = _finite(kl, kl.rows[op.rows][half])
         for i in index:
             x = b.val(ptx.SubOp, [b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), c], f32, type="f32"), m], f32, type="f32")
-            values[i] = b.val(ptx.Ex2Op, [x], f32, type="approx.f32")
+            values[i] = b.val(ptx.Ex2Op, [x], f32, type="approx.ftz.f32")
     _new_acc(kl, op.result, t, values)
 
 
 def _factor(kl: KernelLowering, old: SSAValue, new: SSAValue, comment: str | None = None) -> SSAValue:
     """exp2(old - new), new read as 0 where it is -inf."""
     finite = _finite(kl, new)
-    return kl.b.val(ptx.Ex2Op, [kl.b.val(ptx.SubOp, [old, finite], f32, type="f32", comment=comment)], f32, type="approx.f32")
+    return kl.b.val(ptx.Ex2Op, [kl.b.val(ptx.SubOp, [old, finite], f32, type="f32", comment=comment)], f32, type="approx.ftz.f32")
 
 
 def lower_acc_row_sum(kl: KernelLowering, op: tc.AccRowSumOp) -> None:
