@@ -159,6 +159,7 @@ def lower_tc_config(case: Case) -> tuple[str, str]:
     gemm = artifact.infos[0].gemm
     split = f", split_k {gemm.split_k}" if gemm.split_k > 1 else ""
     split += " (global" + (f", after {gemm.unsplit} whole tiles)" if gemm.unsplit else ")") if gemm.reduce == "global" else ""
+    split += ", swapped (D^T = B^T A^T)" if gemm.d_transposed else ""
     return str(gemm.config) + split, plan.kernel
 
 

@@ -353,7 +353,30 @@ def split_k_default_cases() -> list[GemmCase]:
     out.append(GemmCase("bf16", "bf16", "f32", "f32", 300, 520, 20000, True, False, None, with_c=True))
     for a, b, acc, d in (TYPES[0], TYPES[4]):
         out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, False, None))
-        out.append(GemmCase(a, b, acc, d, 1, 4096, 11008, True, False, None))
+        # a decoding shape, unswapped (by default it is swapped: swap_ab_cases)
+        out.append(GemmCase(a, b, acc, d, 1, 4096, 11008, True, False, None, options="swap_ab = false"))
+    return out
+
+
+#: Swapped GEMMs' (M, N, K): M from 1 to 64, N and K ragged (not multiples of the tiles).
+SWAP_SHAPES = [(1, 1000, 520), (7, 2056, 4099), (16, 1032, 1000), (33, 1000, 2056), (64, 1544, 520)]
+SWAP = "swap_ab = true"
+
+
+def swap_ab_cases() -> list[GemmCase]:
+    """D^T = B^T A^T (swap-AB, passes/expand_matmul/swap_ab.py): every type at ragged
+    decoding shapes, B as a weight (column-major) and, for 16-bit types, row-major (the
+    swapped A MN-major); C; K split over a cluster and through global memory; the default
+    (swapped by the chooser) at the suite's decoding shapes."""
+    out = [GemmCase(a, b, acc, d, *shape, True, False, None, options=SWAP) for a, b, acc, d in TYPES for shape in SWAP_SHAPES]
+    for a, b, acc, d in TYPES[:4]:
+        out += [GemmCase(a, b, acc, d, *shape, True, True, None, options=SWAP) for shape in SWAP_SHAPES[1::2]]
+    for a, b, acc, d in (TYPES[0], TYPES[4]):
+        out.append(GemmCase(a, b, acc, d, 24, 2056, 3000, True, False, None, with_c=True, options=SWAP))
+        out.append(GemmCase(a, b, acc, d, 24, 2056, 3000, True, False, None, options=SWAP + ", split_k = 2"))
+        out.append(GemmCase(a, b, acc, d, 5, 1032, 9000, True, False, None, with_c=True, options=SWAP + ", split_k = 4" + GLOBAL))
+        for m, n, k in ((1, 6144, 4096), (16, 10240, 8192), (32, 5120, 13824), (64, 4096, 14336)):
+            out.append(GemmCase(a, b, acc, d, m, n, k, True, False, None))
     return out
 
 
@@ -522,7 +545,7 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return out[::17] + batched_cases()[::9]
-    return out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases()
+    return out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:

@@ -260,12 +260,16 @@ class WindowStoreOp(IRDLOperation):
 
 def check_output(mem: Attribute, acc: str, what: str, written: bool = True) -> None:
     """D (or C): a row-major matrix, or a batch of them whose matrices do not overlap, of
-    a type the accumulator converts to."""
+    a type the accumulator converts to; or one column-major matrix of sizes known at
+    compile time (the register epilogue stores it element by element down its columns:
+    what swap-AB's D^T is)."""
     geometry = matrix(mem, what, batched=True, nested=True)
     assert isinstance(mem, MemRefType)
-    if not geometry.row_major:
+    if not geometry.row_major and (geometry.batched or not geometry.static):
         strided = "strided<[so, sb, ld, 1]>" if geometry.nested else "strided<[sb, ld, 1]>" if geometry.batched else "strided<[ld, 1]>"
-        raise VerifyException(f"{what} must be row-major (the default layout or {strided})")
+        why = "a batch" if geometry.batched else "sizes known only at launch"
+        raise VerifyException(f"{what} must be row-major (the default layout or {strided}) with {why}: "
+                              "a column-major one is a single matrix of sizes known at compile time")
     check_index_sizes(geometry, what)
     check_batch_stride(geometry, mem, what, tma=False, output=written)
     check_row_pitch(geometry, mem, what)

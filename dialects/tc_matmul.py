@@ -206,6 +206,7 @@ class MatmulOp(IRDLOperation):
     reduce = opt_prop_def(StringAttr)
     unsplit = opt_prop_def(IntegerAttr[I64])
     accumulation = opt_prop_def(StringAttr)
+    swap_ab = opt_prop_def(BoolAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(

@@ -204,6 +204,12 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
         doc="fp8 (sm_90a): the tensor core's partial sums (fast), or each K step's added into f32 registers (promoted)",
         values=ACCUMULATIONS,
     ),
+    GemmOption(
+        "swap_ab", OptionKind.FLAG, False,
+        what="true or false", allowed="true or false",
+        doc="compute D^T = B^T A^T (sm_90a, one matrix, static sizes): the small M becomes wgmma's N; unset: chosen for M <= 64",
+        on_kernel=False,
+    ),
 )
 OPTIONS_BY_NAME: dict[str, GemmOption] = {o.name: o for o in GEMM_OPTIONS}
 #: The entries of #tc.gemm_schedule after its schedule.
@@ -225,6 +231,7 @@ class MatmulOptions:
     reduce: str | None = None
     unsplit: int | None = None
     accumulation: str | None = None
+    swap_ab: bool | None = None
 
 
 @dataclass(frozen=True)

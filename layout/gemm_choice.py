@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
-from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
+from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config, wgmma_valid_n
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER
 from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, reduces_for, valid_split_k
@@ -61,6 +61,38 @@ def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM9
             if config is not None and config not in found:
                 found.append(config)
     return found
+
+
+#: The largest M the chooser computes swapped, D^T = B^T A^T (swap-AB: a decoding GEMM,
+#: memory-bound, its weight streamed as wgmma's A).
+SWAP_MAX_M = 64
+#: The least N it swaps for: N / 64 tiles should fill a good part of the GPU.
+SWAP_MIN_N = 1024
+#: The deepest ring of a swapped kernel (its stages are small: 64 or 128 rows of the
+#: weight and at most 64 of the activations).
+SWAP_MAX_STAGES = 16
+
+
+def prefer_swap(m: int, n: int, batch: int = 1, promoted: bool = False) -> bool:
+    """Swap a decoding GEMM (M <= SWAP_MAX_M, N >= SWAP_MIN_N, one matrix, fast
+    accumulation): measured on the H100 at 100-111% of cuBLAS on the suite's decoding
+    shapes where the unswapped kernel ran 81-106% (docs/performance.md, "Swap-AB")."""
+    return m <= SWAP_MAX_M and n >= SWAP_MIN_N and batch == 1 and not promoted
+
+
+def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H100, bm: int | None = None) -> GemmConfig:
+    """The swapped kernel's tile (the swapped problem is N x M x K; `a`, `b` its A's and
+    B's types, the original B's and A's): 64 rows of N, or 128 where 64-row tiles would
+    make more than one wave; N' = the least wgmma N of at least M (M rounded up to 8; for
+    8-bit integers 8, 16, 24, then multiples of 16); a K step of one 128-byte swizzle row;
+    as many stages as fit, up to SWAP_MAX_STAGES. `bm` overrides the rows."""
+    if bm is None:
+        bm = 64 if -(-n // 64) <= machine.sms else 128
+    bn = min(x for x in wgmma_valid_n(a) if x >= min(m, 256))
+    bk = 128 * 8 // element_type(a).bits
+    config = deepest(bm, bn, bk, a, b, acc, Arch.SM90A, most=SWAP_MAX_STAGES)
+    assert config is not None, "a 128 x 64 tile of A and 64 of B fit two stages"
+    return config
 
 
 @dataclass(frozen=True)

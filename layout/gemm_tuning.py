@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.gemm_choice import choose, prefer_persistent, split_k_options, tile_configs, unsplit_options
+from lower_tc.layout.gemm_choice import choose, prefer_persistent, prefer_swap, split_k_options, swap_config, tile_configs, unsplit_options
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.targets import Arch
 
@@ -45,9 +45,22 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     persistence as by default: the same kernel as none given), then each of `tile_configs`
     persistent and not, and split over K by each of its `split_k_options` (not
     persistent). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
-    left out. `promoted` (fp8's promoted accumulation): only the tiles it holds."""
+    left out. `promoted` (fp8's promoted accumulation): only the tiles it holds. Where the
+    default swaps (a decoding GEMM, `prefer_swap`), it and the swapped kernel's other row
+    counts and cluster splits come first (swap_ab = true; their configurations are the
+    swapped problem's), then the unswapped candidates."""
     chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted)
     first = chosen.config
+    swapped: list[Candidate] = []
+    if arch is Arch.SM90A and prefer_swap(m, n, batch, promoted):
+        default = swap_config(m, n, b, a, acc)
+        swapped = [Candidate(default, (("swap_ab", True),))]
+        for bm in (64, 128):
+            config = swap_config(m, n, b, a, acc, bm=bm)
+            for split in (1, 2):
+                options: tuple[tuple[str, object], ...] = (("swap_ab", True),) + ((("split_k", split),) if split > 1 else ())
+                if Candidate(config, options) not in swapped:
+                    swapped.append(Candidate(config, options))
     if arch is not Arch.SM90A:
         found = [Candidate(first)]
         for bn in (128, 256):
@@ -57,9 +70,9 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
         return found
     if chosen.split_k > 1:
         unsplit = (("unsplit", chosen.unsplit),) if chosen.unsplit else ()
-        found = [Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce), *unsplit))]
+        found = [*swapped, Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce), *unsplit))]
     else:
-        found = [Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
+        found = [*swapped, Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
 
     def add(c: Candidate) -> None:
         if c not in found:

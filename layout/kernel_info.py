@@ -232,6 +232,10 @@ class GemmInfo:
     K x M (N x K); the kernel reads it through a `tc.transpose` view. They are in the JSON
     only where true. C may be D (the same argument: D += A x B).
 
+    `d_transposed`: the kernel computes D^T = B^T A^T (swap-AB, docs/gemm.md): its D
+    (and C) is the transpose of its argument, which holds N x M (M and N are the kernel's,
+    the argument's columns and rows); in the JSON only where true.
+
     `split_k` (S > 1, in the JSON only then): each tile's K is split over S CTAs, which sum
     their partial tiles and store D once: the CTAs of a cluster (`cluster` is [S, 1, 1]),
     or with `reduce` "global" (in the JSON only then) S consecutive CTAs along x through
@@ -254,6 +258,7 @@ class GemmInfo:
     split_k: int = 1
     reduce: str = "cluster"
     unsplit: int = 0
+    d_transposed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         c = self.config
@@ -263,7 +268,7 @@ class GemmInfo:
         }
         if self.batched:
             out["batch"] = self.batch
-        for key in ("a_transposed", "b_transposed"):
+        for key in ("a_transposed", "b_transposed", "d_transposed"):
             if getattr(self, key):
                 out[key] = True
         if self.split_k != 1:
@@ -283,6 +288,7 @@ class GemmInfo:
             batched="batch" in d, batch=d.get("batch", 1),
             a_transposed=bool(d.get("a_transposed", False)), b_transposed=bool(d.get("b_transposed", False)),
             split_k=int(d.get("split_k", 1)), reduce=str(d.get("reduce", "cluster")), unsplit=int(d.get("unsplit", 0)),
+            d_transposed=bool(d.get("d_transposed", False)),
         )
 
 

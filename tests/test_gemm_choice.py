@@ -81,3 +81,46 @@ def test_sm100a_candidates_vary_bn_only() -> None:
     found = candidates(4096, 4096, 4096, "bf16", "bf16", "f32", Arch.SM100A)
     assert {c.config.bm for c in found} == {128} and all(not c.options for c in found)
     assert all(config_problem(c.config, "bf16", "bf16", "f32", Arch.SM100A) is None for c in found)
+
+
+# --- swap-AB (D^T = B^T A^T for decoding GEMMs) -----------------------------------------
+
+from lower_tc.layout.gemm_choice import SWAP_MAX_STAGES, prefer_swap, swap_config  # noqa: E402
+
+
+@pytest.mark.parametrize(("m", "n", "batch", "promoted", "want"), [
+    (1, 6144, 1, False, True), (64, 1024, 1, False, True),
+    (65, 6144, 1, False, False),  # past a decoding M
+    (16, 1000, 1, False, False),  # N too small to fill the GPU with 64-row tiles
+    (16, 6144, 4, False, False),  # a batch: D^T is not one view
+    (16, 6144, 1, True, False),  # the promoted fp8 accumulation is not built swapped
+])
+def test_the_chooser_swaps_decoding_gemms(m: int, n: int, batch: int, promoted: bool, want: bool) -> None:
+    assert prefer_swap(m, n, batch, promoted) is want
+
+
+def test_the_swapped_tile_takes_64_rows_of_n_unless_they_make_more_than_a_wave() -> None:
+    one_wave = swap_config(16, 6144, "bf16", "bf16", "f32")  # 96 tiles of 64 rows
+    two_waves = swap_config(16, 10240, "bf16", "bf16", "f32")  # 160 tiles of 64 rows: 80 of 128
+    assert (one_wave.bm, one_wave.bn, one_wave.bk) == (64, 16, 64)
+    assert (two_waves.bm, two_waves.bn) == (128, 16)
+    for config in (one_wave, two_waves):
+        assert config.stages <= SWAP_MAX_STAGES and config_problem(config, "bf16", "bf16", "f32") is None
+        assert config_problem(GemmConfig(config.bm, config.bn, config.bk, config.stages + 1), "bf16", "bf16", "f32") \
+            or config.stages == SWAP_MAX_STAGES  # the deepest ring that fits
+    assert swap_config(1, 4096, "e4m3", "e4m3", "f32").bk == 128  # one 128-byte row of fp8
+
+
+@pytest.mark.parametrize(("m", "dtype", "bn"), [(1, "bf16", 8), (9, "bf16", 16), (33, "bf16", 40), (33, "s8", 48), (20, "s8", 24)])
+def test_the_swapped_n_is_the_least_wgmma_n_holding_m(m: int, dtype: str, bn: int) -> None:
+    acc = "s32" if dtype == "s8" else "f32"
+    assert swap_config(m, 4096, dtype, dtype, acc).bn == bn
+
+
+def test_the_tuner_tries_the_swapped_kernels_first_where_the_default_swaps() -> None:
+    found = candidates(16, 6144, 4096, "bf16", "bf16", "f32")
+    swapped = [c for c in found if c.option_dict.get("swap_ab")]
+    assert found[0] == swapped[0] and found[0].config == swap_config(16, 6144, "bf16", "bf16", "f32")
+    assert {(c.config.bm, c.option_dict.get("split_k", 1)) for c in swapped} == {(64, 1), (64, 2), (128, 1), (128, 2)}
+    assert any(not c.option_dict.get("swap_ab") for c in found)  # the unswapped ones follow
+    assert not any(c.option_dict.get("swap_ab") for c in candidates(4096, 4096, 4096, "bf16", "bf16", "f32"))

@@ -36,6 +36,31 @@ def test_transposed_views_are_read_as_column_major_with_their_leading_dimension(
     assert compile_source(plan.source)
 
 
+def test_a_column_major_out_is_one_matrix_of_static_sizes() -> None:
+    """out (and c) column-major: the transpose of an N x M tensor, compiled with D^T's
+    stores (the kernel's name says _dT); with dynamic=True it is refused naming out."""
+    plan = plan_matmul(row("a", 200, 112), row("b", 112, 136), col("out", 200, 136, "f32", ld=208),
+                       col("c", 200, 136, "f32"), target="sm_90a", options={"swap_ab": False})
+    assert "memref<200x136xf32, strided<[1, 208]>>" in plan.source and plan.kernel.endswith("_NN_dT")
+    (info,) = [c.info for c in compile_source(plan.source)]
+    assert info.gemm is not None and not info.gemm.d_transposed and info.args[info.gemm.d].strides == (1, 208)
+    with pytest.raises(ArgumentError) as err:
+        plan_matmul(row("a", 200, 112), row("b", 112, 136), col("out", 200, 136, "f32", ld=208), None,
+                    target="sm_90a", dynamic=True)
+    assert err.value.argument == "out" and "dynamic=False" in str(err.value)
+
+
+def test_a_decoding_gemm_is_swapped_unless_told_not_to() -> None:
+    """M = 8 x N = 4096: the chooser's kernel computes D^T = B^T A^T (the metadata's
+    d_transposed, B's argument as A); swap_ab=False keeps it."""
+    a, b, out = row("a", 8, 512), col("b", 512, 4096), row("out", 8, 4096)
+    swapped = compile_source(plan_matmul(a, b, out, None, target="sm_90a").source)[0].info.gemm
+    assert swapped is not None and swapped.d_transposed and (swapped.a, swapped.b) == (1, 0)
+    assert (swapped.m, swapped.n, swapped.config.bm, swapped.config.bn) == (4096, 8, 64, 8)
+    kept = compile_source(plan_matmul(a, b, out, None, target="sm_90a", options={"swap_ab": False}).source)[0].info.gemm
+    assert kept is not None and not kept.d_transposed and (kept.m, kept.n) == (8, 4096)
+
+
 def test_f32_operands_are_multiplied_as_tf32_and_fp8_needs_k_major() -> None:
     plan = plan_matmul(row("a", 128, 64, "f32"), col("b", 64, 128, "f32"), None, None, target="sm_90a")
     assert "xtf32" in plan.source and plan.out_dtype == "f32"
@@ -55,7 +80,8 @@ def test_f32_operands_are_multiplied_as_tf32_and_fp8_needs_k_major() -> None:
         ((row("a", 128, 64), row("b", 64, 128, "f16"), None, None), "b", "cannot multiply bf16 by f16"),
         ((row("a", 128, 64), row("b", 64, 128), row("out", 128, 64, "f32"), None), "out", "D = a x b is 128x128"),
         ((row("a", 128, 64), row("b", 64, 128), row("out", 128, 128, "s32"), None), "out", "stored as"),
-        ((row("a", 128, 64), row("b", 64, 128), col("out", 128, 128, "f32"), None), "out", "row-major"),
+        ((MatrixArg("a", (4, 128, 64), (8192, 64, 1), "bf16"), row("b", 64, 128),
+          MatrixArg("out", (4, 128, 128), (16384, 1, 128), "f32"), None), "out", "a column-major D or C is one matrix"),
         ((row("a", 128, 64), row("b", 64, 128), row("out", 128, 128, "f32"), row("c", 128, 128, "bf16")), "c", "D's type"),
         ((row("a", 0, 64), row("b", 64, 128), None, None), "a", "at least one row"),
         ((row("a", 2**31, 1024), row("b", 1024, 128), None, None), "a", "32-bit registers"),

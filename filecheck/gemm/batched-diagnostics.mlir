@@ -46,7 +46,7 @@ func.func @d_column_major(%A: memref<4x256x64xbf16>, %B: memref<64x128xbf16>, %D
   tc.matmul %A, %B to %D : memref<4x256x64xbf16>, memref<64x128xbf16>, memref<4x256x128xbf16, strided<[32768, 1, 256]>>
   func.return
 }
-// CHECK: {{.*}}batched-diagnostics.mlir:46:3: error: D must be row-major (the default layout or strided<[sb, ld, 1]>){{$}}
+// CHECK: {{.*}}batched-diagnostics.mlir:46:3: error: D must be row-major (the default layout or strided<[sb, ld, 1]>) with a batch: a column-major one is a single matrix of sizes known at compile time{{$}}
 
 // -----
 

@@ -145,13 +145,15 @@ def _layout_problem(x: MatrixArg, row_major: bool, ld: int, arch: Arch, operand:
     return None
 
 
-def read_layout(x: MatrixArg, arch: Arch, operand: str | None) -> tuple[bool, int]:
+def read_layout(x: MatrixArg, arch: Arch, operand: str | None, column_major_out: bool = False) -> tuple[bool, int]:
     """`x`'s layout as (row_major, ld): the first reading of its strides this GEMM can
-    take (A and B: either; D and C: row-major), else an ArgumentError with the reason."""
-    readings = _layouts(x, row_major_only=operand is None)
+    take (A and B: either; D and C: row-major, or column-major where `column_major_out`:
+    one matrix of sizes known at compile time), else an ArgumentError with the reason."""
+    readings = _layouts(x, row_major_only=operand is None and not column_major_out)
     if not readings:
-        need = "row-major" if operand is None else "row- or column-major"
-        raise ArgumentError(f"{x.name} has strides {x.strides}: lower_tc.matmul needs {need} matrices (one stride 1); "
+        need = "row-major" if operand is None and not column_major_out else "row- or column-major"
+        why = "; a column-major D or C is one matrix with dynamic=False" if operand is None and not column_major_out else ""
+        raise ArgumentError(f"{x.name} has strides {x.strides}: lower_tc.matmul needs {need} matrices (one stride 1){why}; "
                                     "make it contiguous", x.name)
     problems = []
     for row_major, ld in readings:
@@ -294,7 +296,7 @@ def plan_matmul(
             if dynamic:
                 return Matrix(None, None, dtype, batched=three_d)
             return Matrix(rows, cols, dtype, True, cols, three_d, count if three_d else None, rows * cols if three_d else None)
-        row_major, ld = read_layout(x, arch, operand)
+        row_major, ld = read_layout(x, arch, operand, column_major_out=not dynamic and count == 1)
         if three_d:
             assert batch is not None
             _check_batch_stride(x, batch, row_major, ld, operand)
@@ -310,7 +312,7 @@ def plan_matmul(
     md = matrix(out if isinstance(out, MatrixArg) else None, batch_out, d_dtype, m, n, None)
     mc = matrix(c, batch_c, d_dtype, m, n, None) if c is not None else None
     transposes = ("N" if ma.row_major else "T") + ("N" if mb.row_major else "T")
-    name = f"lower_tc_matmul_{ta}_{tb}_{acc}_{d_dtype}_{transposes}" + ("_batched" if md.batched else "")
+    name = f"lower_tc_matmul_{ta}_{tb}_{acc}_{d_dtype}_{transposes}" + ("_batched" if md.batched else "") + ("" if md.row_major else "_dT")
     source = matmul_program(name, ma, mb, md, mc, acc=acc, config=cfg, options=opts, target=target)
     return MatmulPlan(source, name, m, n, k, d_dtype, (count, m, n) if batched else (m, n), count)
 

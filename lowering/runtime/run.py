@@ -152,13 +152,15 @@ def run_gemm_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeout: fl
         role: matrix_view(host[index], info.args[index]).astype(np.float64)
         for role, index in (("a", gemm.a), ("b", gemm.b), ("c", gemm.c)) if index is not None
     }
-    for role, transposed in (("a", gemm.a_transposed), ("b", gemm.b_transposed)):
-        if transposed:  # the kernel reads this argument transposed (a tc.transpose view)
+    for role, transposed in (("a", gemm.a_transposed), ("b", gemm.b_transposed), ("c", gemm.d_transposed)):
+        if transposed and role in operands:  # the kernel reads this argument transposed (a tc.transpose view)
             operands[role] = np.swapaxes(operands[role], -1, -2)
     d_raw = matrix_view(flat_results[gemm.d], d_arg)
     d_out = d_raw.astype(np.float64)
     if d_arg.dtype == "s32":  # the poison is a valid integer: find it by its bits
         d_out[d_raw == poison("s32", (1,))[0]] = np.nan
+    if gemm.d_transposed:  # swap-AB: the kernel computed D^T into D
+        d_out = np.swapaxes(d_out, -1, -2)
     operand_dtype = info.args[gemm.a].dtype
     tol = tolerance(operand_dtype, gemm.acc)
     worst, bad, checked, missing, tol = check_gemm(gemm, operands, d_out, d_arg.dtype, operand_dtype, tol, rng)

@@ -102,7 +102,8 @@ def resolve_sizes(info: KernelInfo, shapes: dict[str, Shape] | None) -> KernelIn
         a_rows, a_cols = _operand_shape(a, gemm.a_transposed)
         b_rows, b_cols = _operand_shape(b, gemm.b_transposed)
         c = args[gemm.c] if gemm.c is not None else d
-        m, n, k = d.rows, d.cols, a_cols
+        m, n = _operand_shape(d, gemm.d_transposed)
+        k = a_cols
         if (a_rows, b_cols, b_rows, c.shape) != (m, n, k, d.shape):
             raise ShapeError(
                 f"the shapes do not make a GEMM: A {_read_dims(a, a_rows, a_cols)}{_t(gemm.a_transposed)}, "
@@ -223,7 +224,8 @@ def _refuse(problem: str | None, argument: str) -> None:
 
 def _operand_shape(a: ArgInfo, transposed: bool) -> tuple[int | None, int | None]:
     """An operand's rows and columns as the GEMM reads it: its argument's, swapped where
-    the kernel reads the argument transposed (GemmInfo's a_transposed, b_transposed)."""
+    the kernel reads the argument transposed (GemmInfo's a_transposed, b_transposed,
+    d_transposed)."""
     return (a.cols, a.rows) if transposed else (a.rows, a.cols)
 
 

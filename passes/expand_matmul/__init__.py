@@ -13,9 +13,11 @@
 and the kernel gets `tc.grid = [ceil(N / BN), ceil(M / BM), 1]`. A tile is K-major where
 its global matrix is contiguous along K, MN-major otherwise (TMA does not transpose);
 an MN-major tile's atoms follow each other along K (order k_first), so that one TMA box
-covers a whole column of atoms. A or B may be a `tc.transpose` view of a kernel argument:
-the view stays before the loop and its window reads it. The configuration is the op's, or
-the chooser's; which tile (and matrix of a batch) a CTA computes, and the grid, is walk.py's.
+covers a whole column of atoms. A, B, D or C may be a `tc.transpose` view of a kernel
+argument: the view stays before the loop and its window reads (or writes) it. A decoding
+GEMM (M <= 64) is first swapped to D^T = B^T A^T (swap_ab.py; the op's `swap_ab` says
+otherwise). The configuration is the op's, or the chooser's; which tile (and matrix of a
+batch) a CTA computes, and the grid, is walk.py's.
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule, rule_config
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
-from lower_tc.layout.gemm_choice import Choice, choose, choose_config, fit_promoted, prefer_persistent
+from lower_tc.layout.gemm_choice import Choice, choose, choose_config, fit_promoted, prefer_persistent, prefer_swap, swap_config
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
+from lower_tc.passes.expand_matmul.swap_ab import swap, swap_conflict
 from lower_tc.passes.expand_matmul.walk import index_range_problem, launch_grid_problem, tile_origin, walk_sizes
 
 
@@ -58,16 +61,16 @@ def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
 
 
 def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
-    """A tc.transpose beside tc.matmul views a kernel argument that the matmul reads as A
-    or B; the loop level keeps it, its window reads the view (located errors)."""
+    """A tc.transpose beside tc.matmul views a kernel argument that the matmul reads (A or
+    B) or writes (D, with C: the kernel stores D^T into the argument); the loop level
+    keeps it, its windows read or write the view (located errors)."""
     if view.source not in body.args:
         error_at(view, "tc.transpose beside tc.matmul views a kernel argument (not another view)")
     for use in view.result.uses:
         if isinstance(use.operation, tc.TransposeOp):
             error_at(use.operation, "tc.transpose beside tc.matmul views a kernel argument (not another view)")
-        if use.operation is not mm or use.index not in (0, 1):
-            error_at(use.operation, "a tc.transpose view is read as tc.matmul's A or B only: D and C are "
-                                    "row-major kernel arguments")
+        if use.operation is not mm:
+            error_at(use.operation, "a tc.transpose view beside tc.matmul is one of its operands")
 
 
 def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
@@ -173,8 +176,36 @@ class ExpandMatmulPass(ModulePass):
         return not (given.persistent or (given.cluster or 1) > 1 or given.epilogue == "tma" or self.epilogue == "tma"
                     or given.mma_depth is not None)
 
+    def _swap(self, mm: MatmulOp, arch: Arch) -> MatmulOp | None:
+        """The op swapped to D^T = B^T A^T (swap_ab.py) where it asks for it (a located
+        error where it cannot be) or, not saying, where the chooser prefers it and nothing
+        given or asked of the pass rules it out; else None."""
+        given = mm.options.swap_ab
+        if given is False:
+            return None
+        conflict = swap_conflict(mm, arch) or ("swap-AB stores D^T from registers (the pass is told epilogue=tma)"
+                                                if self.epilogue == "tma" else None)
+        m, n, _ = mm.problem
+        if given is None and (conflict or mm.config is not None or mm.options.split_k is not None
+                              or not prefer_swap(m, n)):  # type: ignore[arg-type]
+            return None
+        if conflict:
+            error_at(mm, f"swap_ab = true: {conflict}")
+        a, b = mm.types
+        config = None if mm.config is not None else swap_config(m, n, b, a, mm.acc_type)  # type: ignore[arg-type]
+        try:
+            return swap(mm, config)
+        except VerifyException as err:
+            if given:
+                error_at(mm, f"swap_ab = true: the swapped op D^T = B^T A^T does not verify: {err}")
+            return None
+
     def _expand(self, kernel, mm: MatmulOp) -> None:
         arch = tc.kernel_target(mm) or Arch.SM90A
+        given_config = mm.config is not None
+        swapped = self._swap(mm, arch)
+        if swapped is not None:
+            mm = swapped
         choice = _choice(mm, arch, self._split_open(mm))
         config, split_k = choice.config, choice.split_k
         reduce = choice.reduce if split_k > 1 else "cluster"
@@ -190,7 +221,8 @@ class ExpandMatmulPass(ModulePass):
             split = f", split over K by {split_k}" + (" through global memory" if reduce == "global" else "") if split_k > 1 else ""
             split += f" after {unsplit} unsplit tiles" if unsplit else ""
             split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
-            remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if mm.config is not None else " (chosen)"))
+            split += ", swapped: D^T = B^T A^T" if swapped is not None else ""
+            remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if given_config else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
         geometry_a, geometry_b = matrix(a_t, "A", batched=True), matrix(b_t, "B", batched=True)

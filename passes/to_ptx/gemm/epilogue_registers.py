@@ -6,7 +6,8 @@ for each 8-column group i, columns 8i + 2q and 8i + 2q + 1 (PTX ISA, wgmma D
 fragments): registers 4i + 2h + e of an f32/s32 fragment, or the halves of register
 2i + h of an f16 one. Pairs of columns are stored together where D's leading dimension
 and N are even (so a pair never straddles the edge and is aligned); otherwise each
-element is stored alone. Where the window may cross D's edge (M or N not a multiple
+element is stored alone. A column-major D (swap-AB's D^T) is stored element by element,
+a column (its leading dimension) apart. Where the window may cross D's edge (M or N not a multiple
 of the tile), each store is guarded by its row and column.
 """
 
@@ -18,7 +19,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
-from lower_tc.passes.to_ptx.gemm.global_store import Bounds, matrix_base, output_types, row_base
+from lower_tc.passes.to_ptx.gemm.global_store import Bounds, check_column_offsets, matrix_base, output_types, row_base, steps
 
 f32 = Float32Type()
 
@@ -64,13 +65,17 @@ def store_fragments(k: GemmKernel, op: WindowStoreOp, acc: SSAValue, acc_t: tc.A
             return g.val(ptx.CvtOp, [halves[e]], f32, type="f32.f16")
         return g.val(ptx.RegOfOp, [acc], f32 if acc_t.dtype == "f32" else i32, regs=4 * i + 2 * h + e)
 
+    d_step = steps(k.args, op.dst)[1]
+    c_step = steps(k.args, c)[1] if c is not None else 0
+    check_column_offsets(k.args, op, bn)
+
     def c_value(h: int, offset: int) -> SSAValue:
-        """C at (row h, column col0 + offset / element size) as f32 (s32 for integers)."""
+        """C at (row h, column col0 + offset) as f32 (s32 for integers)."""
         assert c_bases is not None and c_dtype is not None
-        base, eb = c_bases[h]
+        base, _ = c_bases[h]
         if c_dtype in ("f32", "s32"):
-            return g.val(ptx.LdOp, [base], f32 if c_dtype == "f32" else i32, space="global", type=c_dtype, vec=1, offset=offset * eb)
-        half = g.val(ptx.LdOp, [base], i16, space="global", type="b16", vec=1, offset=offset * eb)
+            return g.val(ptx.LdOp, [base], f32 if c_dtype == "f32" else i32, space="global", type=c_dtype, vec=1, offset=offset * c_step)
+        half = g.val(ptx.LdOp, [base], i16, space="global", type="b16", vec=1, offset=offset * c_step)
         return g.val(ptx.CvtOp, [half], f32, type=f"f32.{c_dtype}")
 
     def value(i: int, h: int, e: int) -> SSAValue:
@@ -81,12 +86,12 @@ def store_fragments(k: GemmKernel, op: WindowStoreOp, acc: SSAValue, acc_t: tc.A
         return g.val(ptx.AddOp, [v, cv], v.type, type="s32" if acc_t.dtype == "s32" else "f32")
 
     def store_scalar(h: int, offset: int, v: SSAValue) -> None:
-        base, eb = d_bases[h]
+        base, _ = d_bases[h]
         if d_dtype in ("bf16", "f16"):
             v = g.val(ptx.CvtOp, [v], i16, type=f"rn.{d_dtype}.f32")
-            g.emit(ptx.StOp, [base, v], space="global", type="b16", vec=1, offset=offset * eb)
+            g.emit(ptx.StOp, [base, v], space="global", type="b16", vec=1, offset=offset * d_step)
         else:
-            g.emit(ptx.StOp, [base, v], space="global", type=d_dtype, vec=1, offset=offset * eb)
+            g.emit(ptx.StOp, [base, v], space="global", type=d_dtype, vec=1, offset=offset * d_step)
 
     fast_same = c is None and pairs and d_dtype == ("f16" if acc_t.dtype == "f16" else acc_t.dtype)
     for i in range(bn // 8):

@@ -10,7 +10,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
-from lower_tc.passes.to_ptx.gemm.global_store import Bounds, matrix_base, output_types, row_base
+from lower_tc.passes.to_ptx.gemm.global_store import Bounds, check_column_offsets, matrix_base, output_types, row_base, steps
 
 f32 = Float32Type()
 #: Columns of one tcgen05.ld (32x32b.x32): 32 registers per thread.
@@ -30,8 +30,11 @@ def store_rows(k: GemmKernel, op: WindowStoreOp, acc_t: tc.AccType, tmem: SSAVal
     taddr = g.val(ptx.AddOp, [tmem, g.val(ptx.ShlOp, [warp], type="b32", imm=21)], type="u32")
     d_matrix = matrix_base(g, k.args, k.index, op.dst, op)
     c_matrix = matrix_base(g, k.args, k.index, c, op) if c is not None else None
-    d_base, eb = row_base(g, k.args, op.dst, row, n0, d_matrix)
-    c_base, c_eb = row_base(g, k.args, c, row, n0, c_matrix) if c is not None else (None, 0)
+    d_base, _ = row_base(g, k.args, op.dst, row, n0, d_matrix)
+    c_base, _ = row_base(g, k.args, c, row, n0, c_matrix) if c is not None else (None, 0)
+    check_column_offsets(k.args, op, acc_t.n)
+    eb = steps(k.args, op.dst)[1]  # bytes from a column to the next (a column-major D's: its ld)
+    c_eb = steps(k.args, c)[1] if c is not None else 0
     bounds = Bounds.of(g, k.args, op, k.store_inside)
     pairs = bounds.pairs
     row_ok = bounds.row_ok(row)

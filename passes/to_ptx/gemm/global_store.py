@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import MemRefType, i1, i64
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowStoreOp
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.index import IndexEnv
@@ -16,6 +17,9 @@ from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
 
 #: The largest 32-bit unsigned immediate (mul.wide.u32's).
 MAX_U32 = 2**32 - 1
+
+#: The largest immediate offset of a global address ([reg + imm] takes a 32-bit one).
+MAX_OFFSET = 2**31 - 1
 
 #: Bytes of each D / C element type.
 ELEMENT_BYTES = {"f32": 4, "s32": 4, "bf16": 2, "f16": 2}
@@ -57,14 +61,45 @@ def matrix_base(b: PtxBuilder, args: KernelArgs, index: IndexEnv, mem: SSAValue,
     return b.val(ptx.AddOp, [base, off], i64, type="s64")
 
 
-def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0: SSAValue, base: SSAValue | None = None) -> tuple[SSAValue, int]:
-    """Address of mem[row, col0] (64-bit) and the element size; the leading dimension is a
-    number or, where known only at launch, its parameter's register. `base` is the
-    matrix's address (matrix_base) where it is not the argument's."""
+def steps(args: KernelArgs, mem: SSAValue) -> tuple[int | None, int]:
+    """Bytes from one row of `mem` to the next and from one column to the next: (ld x
+    element, element) for a row-major matrix (None where ld is known only at launch),
+    (element, ld x element) for a column-major one (swap-AB's D^T: sizes known at compile
+    time, tc_gemm.check_output)."""
     t = mem.type
     assert isinstance(t, MemRefType)
     eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
     ld = args.size(mem, "ld")
+    if args.geometry[mem].row_major:
+        return (ld * eb if isinstance(ld, int) else None), eb
+    assert isinstance(ld, int)
+    return eb, ld * eb
+
+
+def check_column_offsets(args: KernelArgs, op: WindowStoreOp, columns: int) -> None:
+    """An epilogue adds each column's offset to a row's address as an immediate: for a
+    column-major D or C the last one, (columns - 1) x ld x element, must fit one."""
+    mems = [op.dst] + ([op.c] if op.c is not None else [])
+    widest = max(steps(args, x)[1] for x in mems)
+    if (columns - 1) * widest > MAX_OFFSET:
+        error_at(op, f"a column-major D or C whose columns are {widest} bytes apart: {columns} of them are past a store's 32-bit offset")
+
+
+def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0: SSAValue, base: SSAValue | None = None) -> tuple[SSAValue, int]:
+    """Address of mem[row, col0] (64-bit) and the element size; the leading dimension is a
+    number or, where known only at launch, its parameter's register. `base` is the
+    matrix's address (matrix_base) where it is not the argument's. A column-major `mem`
+    steps rows by the element and columns by the leading dimension (`steps`)."""
+    t = mem.type
+    assert isinstance(t, MemRefType)
+    eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
+    ld = args.size(mem, "ld")
+    if not args.geometry[mem].row_major:
+        row_step, col_step = steps(args, mem)
+        rowoff = b.val(ptx.MulWideOp, [row], i64, type="s32", imm=row_step, comment="D^T: rows are contiguous")
+        coloff = b.val(ptx.MulWideOp, [col0], i64, type="s32", imm=col_step)
+        off = b.val(ptx.AddOp, [rowoff, coloff], i64, type="s64")
+        return b.val(ptx.AddOp, [base if base is not None else args.address[mem], off], i64, type="s64"), eb
     if isinstance(ld, int):
         rowoff = b.val(ptx.MulWideOp, [row], i64, type="s32", imm=ld * eb)
     else:
@@ -80,7 +115,8 @@ class Bounds:
     """Which stores stay inside D: none need a guard when every CTA's window was shown to
     lie inside (over the whole grid); otherwise a row and a column test each.
     Pairs of columns are stored together only where N and the leading dimensions are
-    known to be even (a pair then never straddles the edge and is aligned)."""
+    known to be even (a pair then never straddles the edge and is aligned), and D and C
+    are row-major (a column-major one's neighbouring columns are a column apart)."""
 
     b: PtxBuilder
     m: int | SSAValue
@@ -93,8 +129,9 @@ class Bounds:
         """`inside`: every CTA's window was shown to lie inside D (index_range.py)."""
         m, n = args.size(op.dst, "rows"), args.size(op.dst, "cols")
         guarded = not inside
-        lds = [args.size(op.dst, "ld")] + ([args.size(op.c, "ld")] if op.c is not None else [])
-        pairs = all(isinstance(x, int) and x % 2 == 0 for x in [n, *lds])
+        mems = [op.dst] + ([op.c] if op.c is not None else [])
+        lds = [args.size(x, "ld") for x in mems]
+        pairs = all(isinstance(x, int) and x % 2 == 0 for x in [n, *lds]) and all(args.geometry[x].row_major for x in mems)
         return cls(b, m, n, guarded, pairs)
 
     def row_ok(self, row: SSAValue) -> SSAValue | None:

@@ -20,16 +20,27 @@ from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 
 
+def _stores_to(value: SSAValue) -> bool:
+    """Whether a window or rows store writes `value`, or a tc.transpose view of it."""
+    for use in value.uses:
+        op = use.operation
+        if isinstance(op, WindowStoreOp | tc.RowsStoreOp) and op.dst is value:
+            return True
+        if isinstance(op, tc.TransposeOp) and _stores_to(op.result):
+            return True
+    return False
+
+
 def arg_info(arg: SSAValue, g: Matrix) -> ArgInfo:
     """An argument's entry in the metadata; sizes known only at launch are None."""
     t = arg.type
     assert isinstance(t, MemRefType)
-    written = any(isinstance(use.operation, WindowStoreOp | tc.RowsStoreOp) and use.operation.dst is arg for use in arg.uses)
+    written = _stores_to(arg)
     return ArgInfo(param_name(arg), g.shape, g.strides, tc.dtype_name(t.element_type), written)
 
 
 def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo:
-    """Which arguments are A, B, C and D (and whether A or B is read through a view of
+    """Which arguments are A, B, C and D (and whether A, B or D (with C) is a view of
     its argument, transposed), the problem's M, N, K (None: known at launch), the
     accumulator and the tile configuration."""
     loop = lowered.loop
@@ -41,7 +52,7 @@ def gemm_info(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> GemmInfo
         m=d.rows, n=d.cols, k=k.args.geometry[a_src].cols, acc=loop.acc_type.dtype,
         config=GemmConfig(loop.acc_type.m, loop.acc_type.n, loop.step, loop.stages),
         batched=d.batched, batch=d.batch,
-        a_transposed=a_src in k.args.views, b_transposed=b_src in k.args.views,
+        a_transposed=a_src in k.args.views, b_transposed=b_src in k.args.views, d_transposed=store.dst in k.args.views,
         split_k=k.options.split_k, reduce=k.options.reduce if k.options.split_k > 1 else "cluster",
         unsplit=k.options.unsplit,
     )

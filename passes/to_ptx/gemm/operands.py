@@ -14,7 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.dialects.tc_gemm import Matrix, WindowStoreOp, matrix
+from lower_tc.dialects.tc_gemm import Matrix, matrix
 from lower_tc.layout.kernel_info import SizeParam
 from lower_tc.passes.to_ptx.emit import param_name
 from lower_tc.passes.to_ptx.emit import PtxBuilder
@@ -99,8 +99,8 @@ TRANSPOSED_SIZES = {"rows": "cols", "cols": "rows", "ld": "ld", "batch": "batch"
 def read_views(kernel: Operation, args: KernelArgs) -> None:
     """Each tc.transpose of a kernel argument in the kernel's body: the argument's address
     and launch-time size registers (rows and columns swapped), the view's own geometry
-    (the windows read it as a matrix of the other major-ness). Located errors for a view of
-    anything but an argument, and for one stored to."""
+    (the windows read it as a matrix of the other major-ness; a store into D's view writes
+    D^T: swap-AB). Located errors for a view of anything but an argument."""
     for op in tc.kernel_body(kernel).ops:
         if not isinstance(op, tc.TransposeOp):
             continue
@@ -111,10 +111,6 @@ def read_views(kernel: Operation, args: KernelArgs) -> None:
             args.geometry[op.result] = matrix(op.result.type, f"the transpose of {param_name(arg)}", batched=True, nested=True)
         except VerifyException as err:
             error_at(op, str(err))
-        for use in op.result.uses:
-            if isinstance(use.operation, WindowStoreOp):
-                error_at(use.operation, "a tc.transpose view is read by tc.window_load only: D and C are kernel "
-                                        "arguments (the launch metadata names them so)")
         args.views[op.result] = arg
         args.address[op.result] = args.address[arg]
         for what, theirs in TRANSPOSED_SIZES.items():

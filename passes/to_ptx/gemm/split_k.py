@@ -32,13 +32,11 @@ from lower_tc.layout.limits import SMEM_CAPACITY
 from lower_tc.layout.split_k import CHUNK, partial_pitch
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
-from lower_tc.passes.to_ptx.gemm.global_store import ELEMENT_BYTES, Bounds, matrix_base, output_types, row_base
+from lower_tc.passes.to_ptx.gemm.global_store import MAX_OFFSET, Bounds, matrix_base, output_types, row_base, steps
 from lower_tc.passes.to_ptx.gemm.k_slices import check_k_slices
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop, find_store
 
 f32 = Float32Type()
-#: The largest immediate offset of a global address ([reg + imm] takes a 32-bit one).
-MAX_OFFSET = 2**31 - 1
 
 
 def check_reduces(kernel: Operation, options: GemmSchedule) -> None:
@@ -217,7 +215,7 @@ class _Output:
         bounds = Bounds.of(b, args, op, k.store_inside)
         mems = [op.dst] + ([op.c] if op.c is not None else [])
         n = args.size(op.dst, "cols")
-        vector = isinstance(n, int) and n % CHUNK == 0 and all(
+        vector = isinstance(n, int) and n % CHUNK == 0 and all(args.geometry[x].row_major for x in mems) and all(
             isinstance(args.size(x, "ld"), int) and args.size(x, "ld") % CHUNK == 0  # type: ignore[operator]
             and (op.batch is None or (isinstance(args.size(x, "batch_stride"), int) and args.size(x, "batch_stride") % CHUNK == 0))  # type: ignore[operator]
             for x in mems)
@@ -231,9 +229,9 @@ class _Output:
     def _address(self, at: tuple[SSAValue, int], mem: SSAValue, step: int) -> tuple[SSAValue, int]:
         """The 64-bit address of row + step (the pass's) and the immediate offset to add."""
         base, eb = at
-        ld = self.k.args.size(mem, "ld")
-        if isinstance(ld, int) and step * ld * eb <= MAX_OFFSET:
-            return base, step * ld * eb
+        row_step = steps(self.k.args, mem)[0]
+        if row_step is not None and step * row_step <= MAX_OFFSET:
+            return base, step * row_step
         b = self.k.b
         row = b.add_imm(self.row, step)
         return row_base(b, self.k.args, mem, row, self.col, matrix_base(b, self.k.args, self.k.index, mem, self.op))[0], 0
@@ -257,13 +255,14 @@ class _Output:
             if skip:
                 b.emit(ptx.LabelOp, label=skip)
             return
-        eb = ELEMENT_BYTES[d_dtype]
+        d_step = steps(self.k.args, self.op.dst)[1]  # a column-major D's columns are its ld apart
+        c_step = steps(self.k.args, self.op.c)[1] if self.op.c is not None else 0
         for e, v in enumerate(total):
             skip = self.bounds.guard(row_ok, self.col, e) if row_ok is not None else None
             if c is not None:
                 assert c_dtype is not None
-                v = b.val(ptx.AddOp, [v, _load_c_scalar(b, c, c_off + e * ELEMENT_BYTES[c_dtype], c_dtype)], v.type, type="s32" if integer else "f32")
-            _store_d_scalar(b, d, d_off + e * eb, d_dtype, v)
+                v = b.val(ptx.AddOp, [v, _load_c_scalar(b, c, c_off + e * c_step, c_dtype)], v.type, type="s32" if integer else "f32")
+            _store_d_scalar(b, d, d_off + e * d_step, d_dtype, v)
             if skip:
                 b.emit(ptx.LabelOp, label=skip)
 

@@ -1,0 +1,49 @@
+// swap_ab = true where the swapped kernel cannot be built: each refusal at the op.
+// RUN: lower-tc %s --split-input-file --verify-diagnostics -p tc-expand-matmul -t mlir | filecheck %s
+
+func.func @batch(%A: memref<4x16x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<4x16x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = true} : memref<4x16x256xbf16>, memref<256x1024xbf16>, memref<4x16x1024xbf16>
+  func.return
+}
+// CHECK: swap-ab-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB takes one matrix (D^T of a batch is not a view the epilogue stores){{$}}
+
+// -----
+
+func.func @dynamic(%A: memref<?x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<?x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = true} : memref<?x256xbf16>, memref<256x1024xbf16>, memref<?x1024xbf16>
+  func.return
+}
+// CHECK: swap-ab-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB needs M, N and K known at compile time (D^T is stored with its leading dimension as an immediate){{$}}
+
+// -----
+
+func.func @tma_store(%A: memref<16x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<16x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = true, epilogue = "tma"} : memref<16x256xbf16>, memref<256x1024xbf16>, memref<16x1024xbf16>
+  func.return
+}
+// CHECK: swap-ab-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB stores D^T from registers (a column-major D has no TMA-store epilogue){{$}}
+
+// -----
+
+func.func @pair(%A: memref<16x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<16x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = true, schedule = "warp_specialized", cluster = 2} : memref<16x256xbf16>, memref<256x1024xbf16>, memref<16x1024xbf16>
+  func.return
+}
+// CHECK: swap-ab-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB does not go with cluster = 2 (the pairs share B's loads, which swapped are the activations){{$}}
+
+// -----
+
+func.func @promoted(%A: memref<16x256xf8E4M3FN>, %W: memref<1024x256xf8E4M3FN>, %D: memref<16x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  %B = tc.transpose %W : memref<1024x256xf8E4M3FN> to memref<256x1024xf8E4M3FN, strided<[1, 256]>>
+  tc.matmul %A, %B to %D {swap_ab = true, accumulation = "promoted"} : memref<16x256xf8E4M3FN>, memref<256x1024xf8E4M3FN, strided<[1, 256]>>, memref<16x1024xbf16>
+  func.return
+}
+// CHECK: swap-ab-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB is not built with the promoted fp8 accumulation{{$}}
+
+// -----
+
+func.func @sm100(%A: memref<16x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<16x1024xbf16>) attributes {tc.target = "sm_100a"} {
+  tc.matmul %A, %B to %D {swap_ab = true} : memref<16x256xbf16>, memref<256x1024xbf16>, memref<16x1024xbf16>
+  func.return
+}
+// CHECK: swap-ab-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB is built for sm_90a's wgmma kernels{{$}}
