@@ -367,7 +367,7 @@ def swap_ab_cases() -> list[GemmCase]:
     """D^T = B^T A^T (swap-AB, passes/expand_matmul/swap_ab.py): every type at ragged
     decoding shapes, B as a weight (column-major) and, for 16-bit types, row-major (the
     swapped A MN-major); C; K split over a cluster and through global memory; the default
-    (swapped by the chooser) at the suite's decoding shapes."""
+    (swapped by the chooser) at the suite's decoding shapes; fp8's promoted accumulation."""
     out = [GemmCase(a, b, acc, d, *shape, True, False, None, options=SWAP) for a, b, acc, d in TYPES for shape in SWAP_SHAPES]
     for a, b, acc, d in TYPES[:4]:
         out += [GemmCase(a, b, acc, d, *shape, True, True, None, options=SWAP) for shape in SWAP_SHAPES[1::2]]
@@ -375,8 +375,11 @@ def swap_ab_cases() -> list[GemmCase]:
         out.append(GemmCase(a, b, acc, d, 24, 2056, 3000, True, False, None, with_c=True, options=SWAP))
         out.append(GemmCase(a, b, acc, d, 24, 2056, 3000, True, False, None, options=SWAP + ", split_k = 2"))
         out.append(GemmCase(a, b, acc, d, 5, 1032, 9000, True, False, None, with_c=True, options=SWAP + ", split_k = 4" + GLOBAL))
-        for m, n, k in ((1, 6144, 4096), (16, 10240, 8192), (32, 5120, 13824), (64, 4096, 14336)):
+        for m, n, k in ((1, 6144, 4096), (16, 10240, 8192), (32, 5120, 13824), (64, 4096, 14336), (77, 4096, 4096)):
             out.append(GemmCase(a, b, acc, d, m, n, k, True, False, None))
+    for shape in SWAP_SHAPES[::2]:  # fp8's promoted accumulation, swapped
+        out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None, options=SWAP + ", " + PROMOTED))
+    out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 16, 6144, 4096, True, False, None, options=PROMOTED, with_c=True))
     return out
 
 

@@ -207,7 +207,7 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
     GemmOption(
         "swap_ab", OptionKind.FLAG, False,
         what="true or false", allowed="true or false",
-        doc="compute D^T = B^T A^T (sm_90a, one matrix, static sizes): the small M becomes wgmma's N; unset: chosen for M <= 64",
+        doc="compute D^T = B^T A^T (sm_90a, one matrix, static sizes): the small M becomes wgmma's N; unset: chosen for M <= 80, N >= 1024",
         on_kernel=False,
     ),
 )

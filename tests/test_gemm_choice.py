@@ -90,10 +90,11 @@ from lower_tc.layout.gemm_choice import SWAP_MAX_STAGES, prefer_swap, swap_confi
 
 @pytest.mark.parametrize(("m", "n", "batch", "promoted", "want"), [
     (1, 6144, 1, False, True), (64, 1024, 1, False, True),
-    (65, 6144, 1, False, False),  # past a decoding M
+    (77, 4096, 1, False, True),  # the unswapped second 64-row tile would hold 13 rows
+    (81, 6144, 1, False, False), (127, 6144, 1, False, False), (128, 1536, 1, False, False),  # past a decoding M
     (16, 1000, 1, False, False),  # N too small to fill the GPU with 64-row tiles
     (16, 6144, 4, False, False),  # a batch: D^T is not one view
-    (16, 6144, 1, True, False),  # the promoted fp8 accumulation is not built swapped
+    (16, 6144, 1, True, True),  # fp8's promoted accumulation: its second accumulator is as small
 ])
 def test_the_chooser_swaps_decoding_gemms(m: int, n: int, batch: int, promoted: bool, want: bool) -> None:
     assert prefer_swap(m, n, batch, promoted) is want

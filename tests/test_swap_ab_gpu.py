@@ -59,17 +59,15 @@ def test_swapped_every_type(torch, case, m) -> None:
 @pytest.mark.parametrize("options", [{}, {"split_k": 2}, {"split_k": 4, "reduce": "global"}],
                          ids=["unsplit", "split2-cluster", "split4-global"])
 def test_swapped_adds_c_and_splits_k(torch, options) -> None:
-    """C added (a separate C, then C = D: D += A x B), K split over a cluster or through the
-    workspace: the reduced tile stored down D's rows."""
+    """C added, K split over a cluster or through the workspace: the reduced tile stored
+    down D's rows (C = D, D += A x B, is `lower-tc run`'s case below: lower_tc.matmul
+    refuses an out that overlaps c)."""
     m, n, k = 24, 2056, 3000
     a, b = operand(torch, m, k, "bf16", True, 3), operand(torch, k, n, "bf16", False, 4)
     c = operand(torch, m, n, "f32", True, 5)
     d = poisoned(torch, (m, n), "f32")
     lower_tc.matmul(a, b, d, c, swap_ab=True, **options)
     check(torch, d, a, b, "bf16", "f32", "f32", c=c)
-    start = d.clone()
-    lower_tc.matmul(a, b, d, d, swap_ab=True, **options)
-    check(torch, d, a, b, "bf16", "f32", "f32", c=start)
 
 
 def test_default_swaps_decoding_and_matches_unswapped(torch) -> None:

@@ -33,15 +33,6 @@ func.func @pair(%A: memref<16x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<1
 
 // -----
 
-func.func @promoted(%A: memref<16x256xf8E4M3FN>, %W: memref<1024x256xf8E4M3FN>, %D: memref<16x1024xbf16>) attributes {tc.target = "sm_90a"} {
-  %B = tc.transpose %W : memref<1024x256xf8E4M3FN> to memref<256x1024xf8E4M3FN, strided<[1, 256]>>
-  tc.matmul %A, %B to %D {swap_ab = true, accumulation = "promoted"} : memref<16x256xf8E4M3FN>, memref<256x1024xf8E4M3FN, strided<[1, 256]>>, memref<16x1024xbf16>
-  func.return
-}
-// CHECK: swap-ab-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB is not built with the promoted fp8 accumulation{{$}}
-
-// -----
-
 func.func @sm100(%A: memref<16x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<16x1024xbf16>) attributes {tc.target = "sm_100a"} {
   tc.matmul %A, %B to %D {swap_ab = true} : memref<16x256xbf16>, memref<256x1024xbf16>, memref<16x1024xbf16>
   func.return

@@ -1,4 +1,4 @@
-// Swap-AB (passes/expand_matmul/swap_ab.py): a decoding GEMM D = x W^T (M <= 64) becomes
+// Swap-AB (passes/expand_matmul/swap_ab.py): a decoding GEMM D = x W^T (M <= 80) becomes
 // D^T = W x^T: the weight is wgmma's A (64 rows of N a CTA), x^T its B (N' = M rounded up
 // to 8), D^T a column-major view of D that the register epilogue stores down D's rows,
 // and the launch metadata says d_transposed.
@@ -81,3 +81,16 @@ func.func @asked(%A: memref<512x1024xbf16>, %B: memref<1024x256xbf16>, %D: memre
 // CHECK-LABEL: func.func @asked(
 // CHECK-SAME: tc.grid = [8 : i64, 1 : i64, 1 : i64]
 // CHECK: tc.window_store %result to %D_t[%m0, %n0] : !tc.acc<128x128xf32>, memref<256x512xf32, strided<[1, 256]>>
+
+// -----
+
+// fp8 with the promoted accumulation: swapped too (the second accumulator is 64 x 16)
+func.func @promoted(%x: memref<16x4096xf8E4M3FN>, %W: memref<6144x4096xf8E4M3FN>, %D: memref<16x6144xbf16>) attributes {tc.target = "sm_90a"} {
+  %B = tc.transpose %W : memref<6144x4096xf8E4M3FN> to memref<4096x6144xf8E4M3FN, strided<[1, 4096]>>
+  tc.matmul %x, %B to %D {accumulation = "promoted"} : memref<16x4096xf8E4M3FN>, memref<4096x6144xf8E4M3FN, strided<[1, 4096]>>, memref<16x6144xbf16>
+  func.return
+}
+// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: 64x16x128, 16 stages (1 warpgroup(s), warp_specialized, raster 8, promoted accumulation, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
+// CHECK-LABEL: func.func @promoted(
+// CHECK-SAME: tc.schedule = #tc.gemm_schedule<warp_specialized, accumulation = promoted>} {
+// CHECK: tc.window_store %result to %D_t[%m0, %n0] : !tc.acc<64x16xf32>, memref<6144x16xbf16, strided<[1, 6144]>>

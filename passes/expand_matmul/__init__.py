@@ -15,9 +15,9 @@ its global matrix is contiguous along K, MN-major otherwise (TMA does not transp
 an MN-major tile's atoms follow each other along K (order k_first), so that one TMA box
 covers a whole column of atoms. A, B, D or C may be a `tc.transpose` view of a kernel
 argument: the view stays before the loop and its window reads (or writes) it. A decoding
-GEMM (M <= 64) is first swapped to D^T = B^T A^T (swap_ab.py; the op's `swap_ab` says
-otherwise). The configuration is the op's, or the chooser's; which tile (and matrix of a
-batch) a CTA computes, and the grid, is walk.py's.
+GEMM (M <= 80, N >= 1024) is first swapped to D^T = B^T A^T (swap_ab.py; the op's
+`swap_ab` says otherwise). The configuration is the op's, or the chooser's; which tile
+(and matrix of a batch) a CTA computes, and the grid, is walk.py's.
 """
 
 from __future__ import annotations

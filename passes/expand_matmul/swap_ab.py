@@ -41,8 +41,6 @@ def swap_conflict(mm: MatmulOp, arch: Arch) -> str | None:
         return "swap-AB does not go with cluster = 2 (the pairs share B's loads, which swapped are the activations)"
     if given.epilogue == "tma":
         return "swap-AB stores D^T from registers (a column-major D has no TMA-store epilogue)"
-    if given.accumulation == "promoted":
-        return "swap-AB is not built with the promoted fp8 accumulation"
     return None
 
 
