@@ -513,6 +513,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         return tcgen05_cases() + tcgen05_ws_cases() + tcgen05_pair_cases()
     if subset == "tcgen05-ci":
         return tcgen05_cases()[::9]
+    if subset == "swap":
+        return swap_ab_cases()
     out: list[GemmCase] = []
     for a, b, acc, d in TYPES:
         sixteen = a in ("f16", "bf16")
@@ -547,7 +549,7 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
-        return out[::17] + batched_cases()[::9]
+        return out[::17] + batched_cases()[::9] + swap_ab_cases()[::9]
     return out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
 
 
@@ -599,7 +601,7 @@ def summarize(path: str) -> str:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 from lower_tc.layout import Arch, TileLayout, emulate_reads
 from lower_tc.layout.gemm import GemmConfig, config_problem, ring_k_slices, ring_stride
-from lower_tc.layout.gemm_choice import choose_config
+from lower_tc.layout.gemm_choice import choose_config, prefer_swap
 from lower_tc.layout.gemm_model import H100
 from lower_tc.layout.kernel_info import GemmInfo, GridFromArg, PersistentGrid
 from lower_tc.layout.tma import tma_plan
@@ -255,11 +255,16 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
 
     info = resolve_sizes(kernel.info, case.shapes())  # sizes known at launch: as the runner does
     gemm = info.gemm
-    assert (gemm.m, gemm.n, gemm.k) == (case.m, case.n, case.k)
+    # swapped (D^T = B^T A^T) where asked, and by default at a decoding shape of one matrix
+    swapped = "swap_ab = true" in case.options or ("swap_ab" not in case.options and case.config is None and not case.batch
+                                                   and not case.dynamic and case.target == "sm_90a" and prefer_swap(case.m, case.n))
+    assert gemm.d_transposed == swapped
+    m, n = (case.n, case.m) if swapped else (case.m, case.n)
+    assert (gemm.m, gemm.n, gemm.k) == (m, n, case.k)
     assert gemm.batched == (case.batch > 0) and gemm.batch == max(case.batch, 1)
     c = gemm.config
     batch = max(case.batch, 1)  # a batched GEMM: the batch as grid z, or its tiles after each other on x
-    tiles = (-(-case.n // c.bn), -(-case.m // c.bm), batch)
+    tiles = (-(-n // c.bn), -(-m // c.bm), batch)
     raster = info.grid == (tiles[0] * tiles[1] * batch, 1, 1)  # the grouped order: a 1-d grid
     persistent = info.grid == (PersistentGrid(tiles[0] * tiles[1] * batch), 1, 1)  # sized at launch
     assert info.grid == tiles or raster or persistent
