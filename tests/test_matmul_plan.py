@@ -54,8 +54,11 @@ def test_a_decoding_gemm_is_swapped_unless_told_not_to() -> None:
     """M = 8 x N = 4096: the chooser's kernel computes D^T = B^T A^T (the metadata's
     d_transposed, B's argument as A); swap_ab=False keeps it."""
     a, b, out = row("a", 8, 512), col("b", 512, 4096), row("out", 8, 4096)
-    swapped = compile_source(plan_matmul(a, b, out, None, target="sm_90a").source)[0].info.gemm
+    info = compile_source(plan_matmul(a, b, out, None, target="sm_90a").source)[0].info
+    swapped = info.gemm
     assert swapped is not None and swapped.d_transposed and (swapped.a, swapped.b) == (1, 0)
+    # D is written through its view: the launcher poisons and checks it, and only it
+    assert [x.output for x in info.args] == [False, False, True]
     assert (swapped.m, swapped.n, swapped.config.bm, swapped.config.bn) == (4096, 8, 64, 8)
     kept = compile_source(plan_matmul(a, b, out, None, target="sm_90a", options={"swap_ab": False}).source)[0].info.gemm
     assert kept is not None and not kept.d_transposed and (kept.m, kept.n) == (8, 4096)
