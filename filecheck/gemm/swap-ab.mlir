@@ -94,3 +94,20 @@ func.func @promoted(%x: memref<16x4096xf8E4M3FN>, %W: memref<6144x4096xf8E4M3FN>
 // CHECK-LABEL: func.func @promoted(
 // CHECK-SAME: tc.schedule = #tc.gemm_schedule<warp_specialized, accumulation = promoted>} {
 // CHECK: tc.window_store %result to %D_t[%m0, %n0] : !tc.acc<64x16xf32>, memref<6144x16xbf16, strided<[1, 6144]>>
+
+// -----
+
+// A column-major D (and C) as a kernel argument, not a swap: tcgen05's epilogue (sm_100a,
+// assembled only) stores each thread's row of D down its columns, 208 x 4 = 832 bytes apart.
+func.func @d_column_major_sm100(%A: memref<200x256xbf16>, %B: memref<256x136xbf16>, %D: memref<200x136xf32, strided<[1, 208]>>) attributes {tc.target = "sm_100a"} {
+  tc.matmul %A, %B to %D : memref<200x256xbf16>, memref<256x136xbf16>, memref<200x136xf32, strided<[1, 208]>>
+  func.return
+}
+// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: {{.*}}tcgen05{{.*}} for 200x136x256 (chosen)
+// CHECK-LABEL: func.func @d_column_major_sm100(
+// CHECK-NOT: tc.transpose
+// CHECK: tc.window_store %result to %D[%m0, %n0] : !tc.acc<128x{{[0-9]+}}xf32>, memref<200x136xf32, strided<[1, 208]>>
+// PTX-LABEL: .visible .entry d_column_major_sm100(
+// PTX: st.global.f32 [%rd[[R:[0-9]+]]], %f{{[0-9]+}};
+// PTX: st.global.f32 [%rd[[R]]+832], %f{{[0-9]+}};
+// PTX: st.global.f32 [%rd[[R]]+1664], %f{{[0-9]+}};
