@@ -29,20 +29,17 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gemm_suite_shapes as shapes  # noqa: E402
 
-from lower_tc.layout.gemm_choice import deepest  # noqa: E402
-from lower_tc.layout.targets import Arch  # noqa: E402
+from lower_tc.layout.gemm_choice import swap_config  # noqa: E402
 from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul  # noqa: E402
 
 
 def swapped_candidates(m: int, dtype: str, splits: tuple[int, ...] = (2, 4)) -> list[tuple[tuple[int, int, int, int], dict[str, Any]]]:
-    """(configuration, options) of each swapped kernel timed: 64 and 128 rows of N, the
-    deepest ring up to 16 stages, unsplit and split each of `splits` ways (over a cluster,
-    and through global memory)."""
-    bk = 64 if dtype == "bf16" else 128
-    bn = min(max(8, -(-m // 8) * 8), 256)
+    """(configuration, options) of each swapped kernel timed: the chooser's swapped tile
+    (layout/gemm_choice.py `swap_config`) with 64 and 128 rows of N, unsplit and split each
+    of `splits` ways (over a cluster, and through global memory)."""
     out = []
     for bm in (64, 128):
-        cfg = deepest(bm, bn, bk, dtype, dtype, "f32", Arch.SM90A, most=16)
+        cfg = swap_config(m, 0, dtype, dtype, "f32", bm=bm)  # N matters only to the rows, given
         for split, reduce in [(1, None)] + [(s, r) for r in ("cluster", "global") for s in splits]:
             opts = {} if split == 1 else {"split_k": split, "reduce": reduce}
             out.append(((cfg.bm, cfg.bn, cfg.bk, cfg.stages), opts))

@@ -74,10 +74,10 @@ SWAP_MIN_N = 1024
 SWAP_MAX_STAGES = 16
 
 
-def prefer_swap(m: int, n: int, batch: int = 1, promoted: bool = False) -> bool:
+def prefer_swap(m: int, n: int, batch: int = 1) -> bool:
     """Swap a decoding GEMM (M <= SWAP_MAX_M: up to 64, and to 80, where the unswapped
-    kernel's tiles would be mostly empty; N >= SWAP_MIN_N; one matrix;
-    fp8's promoted accumulation too: its second accumulator is as small). Measured on the
+    kernel's tiles would be mostly empty; N >= SWAP_MIN_N; one matrix), whatever its
+    accumulation (fp8's promoted one too: its second accumulator is as small). Measured on the
     H100 (docs/performance.md, "Swap-AB"): 96-112% of cuBLAS on the suite's decoding
     shapes where the unswapped kernel ran 81-106%; ragged 77 x 4096 x 4096 95% / 90%
     (bf16 / e4m3) against 74% / 84%; at M = 127 and 128 swapping lost 1-22%."""

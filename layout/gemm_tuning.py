@@ -52,7 +52,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted)
     first = chosen.config
     swapped: list[Candidate] = []
-    if arch is Arch.SM90A and prefer_swap(m, n, batch, promoted):
+    if arch is Arch.SM90A and prefer_swap(m, n, batch):
         default = swap_config(m, n, b, a, acc)
         swapped = [Candidate(default, (("swap_ab", True),))]
         for bm in (64, 128):

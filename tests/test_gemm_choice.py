@@ -88,16 +88,21 @@ def test_sm100a_candidates_vary_bn_only() -> None:
 from lower_tc.layout.gemm_choice import SWAP_MAX_STAGES, prefer_swap, swap_config  # noqa: E402
 
 
-@pytest.mark.parametrize(("m", "n", "batch", "promoted", "want"), [
-    (1, 6144, 1, False, True), (64, 1024, 1, False, True),
-    (77, 4096, 1, False, True),  # the unswapped second 64-row tile would hold 13 rows
-    (81, 6144, 1, False, False), (127, 6144, 1, False, False), (128, 1536, 1, False, False),  # past a decoding M
-    (16, 1000, 1, False, False),  # N too small to fill the GPU with 64-row tiles
-    (16, 6144, 4, False, False),  # a batch: D^T is not one view
-    (16, 6144, 1, True, True),  # fp8's promoted accumulation: its second accumulator is as small
+@pytest.mark.parametrize(("m", "n", "batch", "want"), [
+    (1, 6144, 1, True), (64, 1024, 1, True),
+    (77, 4096, 1, True),  # the unswapped second 64-row tile would hold 13 rows
+    (81, 6144, 1, False), (127, 6144, 1, False), (128, 1536, 1, False),  # past a decoding M
+    (16, 1000, 1, False),  # N too small to fill the GPU with 64-row tiles
+    (16, 6144, 4, False),  # a batch: D^T is not one view
 ])
-def test_the_chooser_swaps_decoding_gemms(m: int, n: int, batch: int, promoted: bool, want: bool) -> None:
-    assert prefer_swap(m, n, batch, promoted) is want
+def test_the_chooser_swaps_decoding_gemms(m: int, n: int, batch: int, want: bool) -> None:
+    assert prefer_swap(m, n, batch) is want
+
+
+def test_fp8_promoted_accumulation_is_swapped_too() -> None:
+    """Its second accumulator is as small: the tuner's first (the default) kernel swaps."""
+    first = candidates(16, 6144, 4096, "e4m3", "e4m3", "f32", promoted=True)[0]
+    assert first.option_dict.get("swap_ab") is True and first.config == swap_config(16, 6144, "e4m3", "e4m3", "f32")
 
 
 def test_the_swapped_tile_takes_64_rows_of_n_unless_they_make_more_than_a_wave() -> None:

@@ -149,10 +149,11 @@ def read_layout(x: MatrixArg, arch: Arch, operand: str | None, column_major_out:
     """`x`'s layout as (row_major, ld): the first reading of its strides this GEMM can
     take (A and B: either; D and C: row-major, or column-major where `column_major_out`:
     one matrix of sizes known at compile time), else an ArgumentError with the reason."""
-    readings = _layouts(x, row_major_only=operand is None and not column_major_out)
+    row_major_only = operand is None and not column_major_out
+    readings = _layouts(x, row_major_only=row_major_only)
     if not readings:
-        need = "row-major" if operand is None and not column_major_out else "row- or column-major"
-        why = "; a column-major D or C is one matrix with dynamic=False" if operand is None and not column_major_out else ""
+        need = "row-major" if row_major_only else "row- or column-major"
+        why = "; a column-major D or C is one matrix with dynamic=False" if row_major_only else ""
         raise ArgumentError(f"{x.name} has strides {x.strides}: lower_tc.matmul needs {need} matrices (one stride 1){why}; "
                                     "make it contiguous", x.name)
     problems = []

@@ -93,19 +93,14 @@ def row_base(b: PtxBuilder, args: KernelArgs, mem: SSAValue, row: SSAValue, col0
     t = mem.type
     assert isinstance(t, MemRefType)
     eb = ELEMENT_BYTES[tc.dtype_name(t.element_type)]
-    ld = args.size(mem, "ld")
-    if not args.geometry[mem].row_major:
-        row_step, col_step = steps(args, mem)
-        rowoff = b.val(ptx.MulWideOp, [row], i64, type="s32", imm=row_step, comment="D^T: rows are contiguous")
-        coloff = b.val(ptx.MulWideOp, [col0], i64, type="s32", imm=col_step)
-        off = b.val(ptx.AddOp, [rowoff, coloff], i64, type="s64")
-        return b.val(ptx.AddOp, [base if base is not None else args.address[mem], off], i64, type="s64"), eb
-    if isinstance(ld, int):
-        rowoff = b.val(ptx.MulWideOp, [row], i64, type="s32", imm=ld * eb)
-    else:
-        rowoff = b.val(ptx.MulWideOp, [row, ld], i64, type="s32")
+    row_step, col_step = steps(args, mem)
+    if row_step is not None:
+        comment = None if args.geometry[mem].row_major else "D^T: rows are contiguous"
+        rowoff = b.val(ptx.MulWideOp, [row], i64, type="s32", imm=row_step, comment=comment)
+    else:  # a row-major leading dimension known at launch
+        rowoff = b.val(ptx.MulWideOp, [row, args.size(mem, "ld")], i64, type="s32")
         rowoff = b.val(ptx.ShlOp, [rowoff], i64, type="b64", imm=eb.bit_length() - 1)
-    coloff = b.val(ptx.MulWideOp, [col0], i64, type="s32", imm=eb)
+    coloff = b.val(ptx.MulWideOp, [col0], i64, type="s32", imm=col_step)
     off = b.val(ptx.AddOp, [rowoff, coloff], i64, type="s64")
     return b.val(ptx.AddOp, [base if base is not None else args.address[mem], off], i64, type="s64"), eb
 
