@@ -267,7 +267,7 @@ def check_output(mem: Attribute, acc: str, what: str, written: bool = True) -> N
     assert isinstance(mem, MemRefType)
     if not geometry.row_major and (geometry.batched or not geometry.static):
         strided = "strided<[so, sb, ld, 1]>" if geometry.nested else "strided<[sb, ld, 1]>" if geometry.batched else "strided<[ld, 1]>"
-        why = "a batch" if geometry.batched else "sizes known only at launch"
+        why = "a batch" if geometry.batched else "sizes or a leading dimension known only at launch"
         raise VerifyException(f"{what} must be row-major (the default layout or {strided}) with {why}: "
                               "a column-major one is a single matrix of sizes known at compile time")
     check_index_sizes(geometry, what)

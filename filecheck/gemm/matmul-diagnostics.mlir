@@ -109,7 +109,7 @@ func.func @d_col(%A: memref<?x64xbf16>, %B: memref<64x64xbf16>, %D: memref<?x64x
   tc.matmul %A, %B to %D : memref<?x64xbf16>, memref<64x64xbf16>, memref<?x64xf32, strided<[1, ?]>>
   func.return
 }
-// CHECK: {{.*}}matmul-diagnostics.mlir:109:3: error: D must be row-major (the default layout or strided<[ld, 1]>) with sizes known only at launch: a column-major one is a single matrix of sizes known at compile time{{$}}
+// CHECK: {{.*}}matmul-diagnostics.mlir:109:3: error: D must be row-major (the default layout or strided<[ld, 1]>) with sizes or a leading dimension known only at launch: a column-major one is a single matrix of sizes known at compile time{{$}}
 
 // -----
 
@@ -316,3 +316,13 @@ func.func @grouped_grid_x(%A: memref<1073741824x64xbf16>, %B: memref<64x26843545
   func.return
 }
 // CHECK: matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: 8388608 x 1048576 = 8796093022208 tiles: the grouped order numbers every tile on the grid's x, and CUDA launches (and the kernel counts) at most 2147483647{{$}}
+
+// -----
+
+// A column-major D's columns are added to a row's address as 32-bit immediates: 64 columns
+// 2^28 bytes apart are past them.
+func.func @d_col_wide(%A: memref<200x256xbf16>, %B: memref<256x136xbf16>, %D: memref<200x136xf32, strided<[1, 67108864]>>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = false} : memref<200x256xbf16>, memref<256x136xbf16>, memref<200x136xf32, strided<[1, 67108864]>>
+  func.return
+}
+// CHECK: {{.*}}matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: a column-major D or C whose columns are 268435456 bytes apart: 64 of them are past a store's 32-bit offset{{$}}
