@@ -217,8 +217,12 @@ class AccToAOp(IRDLOperation):
         if (acc.m, acc.n) != (frag.mn, frag.k):
             raise VerifyException(f"the accumulator is {acc.m}x{acc.n} but the fragment is {frag.mn}x{frag.k}: "
                                   "A's K columns are the accumulator's N columns")
-        if acc.n % 16:
-            raise VerifyException(f"the accumulator's N = {acc.n} is not whole 16-column K-slices of A")
+        k = 32 if frag.dtype in ("e4m3", "e5m2") else 16
+        if acc.n % k:
+            raise VerifyException(f"the accumulator's N = {acc.n} is not whole {k}-column K-slices of A")
+        if k == 32 and in_attention_loop(self):
+            raise VerifyException("an 8-bit P in an attention loop is not built (fp8 attention); tc.acc_to_a makes one "
+                                  "in single-tile kernels")
 
 
 @irdl_op_definition

@@ -241,11 +241,8 @@ class AFragType(_Matrix, ParametrizedAttribute, TypeAttribute):
         if self.mn not in (64, 128, 192, 256):
             raise VerifyException(f"an A fragment is one warpgroup's 64 rows (wgmma's M), or 128, 192, 256 in an "
                                   f"attention loop (64 a warpgroup), not {self.mn}")
-        if self.dtype not in ("bf16", "f16"):
-            raise VerifyException(
-                f"an A fragment made from an accumulator is bf16 or f16, not {self.dtype} (8-bit P needs "
-                "a shuffle within each quad of lanes: docs/attention.md; not built)"
-            )
+        if self.dtype not in ("bf16", "f16", "e4m3", "e5m2"):
+            raise VerifyException(f"an A fragment made from an accumulator is bf16, f16, e4m3 or e5m2, not {self.dtype}")
 
 
 @irdl_attr_definition

@@ -116,7 +116,63 @@ def from_own_registers(bits: int, k_slice: int) -> bool:
     return all(src.thread == t for t, regs in enumerate(a_from_accumulator(bits, k_slice)) for elems in regs for src in elems)
 
 
+@dataclass(frozen=True)
+class QuadExchange:
+    """How 8-bit A register `register` of K-slice `k_slice` is made from the accumulator
+    (`quad_exchange`): every thread first packs `packed`, the two 32-bit words of 8-bit
+    values it sends (word j: accumulator registers (lo, hi) of two n8 blocks, each pair
+    rounded to two bytes, block 4s + 2j in the low 16 bits, block 4s + 2j + 1 in the high);
+    then thread q of a quad reads word `word` from quad lanes 2 (q % 2) and 2 (q % 2) + 1
+    (shfl.sync.idx) and keeps half q // 2 of each: the first lane's two bytes low, the
+    second's high (prmt with SELECTORS[q // 2])."""
+
+    k_slice: int
+    register: int
+    word: int  # which of the sender's packed words (j = register // 2)
+    half: int  # accumulator row half h = register % 2: which pairs the word holds
+
+
+#: prmt.b32 selectors that take the low (0x5410) or high (0x7632) 16 bits of each of two
+#: words, the first word's bytes low.
+SELECTORS = (0x5410, 0x7632)
+
+
+def packed_pairs(k_slice: int, word: int, half: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The accumulator registers a thread rounds into `word` (0 or 1) of row half `half`:
+    ((lo, hi) of n8 block 4s + 2 word, (lo, hi) of block 4s + 2 word + 1), each pair two
+    adjacent columns (register 4i + 2h + e holds column 8i + 2q + e)."""
+    blocks = (4 * k_slice + 2 * word, 4 * k_slice + 2 * word + 1)
+    return tuple((4 * i + 2 * half, 4 * i + 2 * half + 1) for i in blocks)  # type: ignore[return-value]
+
+
+def quad_exchange(k_slice: int) -> list[QuadExchange]:
+    """The four 8-bit A registers of K-slice `k_slice` as exchanges within each quad (the
+    8-bit A register r of thread q holds four columns from 16 (r // 2) + 4q: two from each
+    of quad lanes 2 (q % 2) and 2 (q % 2) + 1, of n8 block 4s + 2 (r // 2) + q // 2).
+    tests/test_fragments.py checks it against `a_from_accumulator` element by element."""
+    return [QuadExchange(k_slice, r, r // 2, r % 2) for r in range(A_REGISTERS)]
+
+
+def simulate_quad_exchange(acc: np.ndarray, k_slice: int) -> np.ndarray:
+    """What the exchange leaves in each thread's A registers of the K-slice, for an
+    accumulator `acc[thread, register]` of labels: [thread, register, byte] (the byte from
+    the low bits). The lowering's data movement in numpy, to test it."""
+    out = np.zeros((THREADS, A_REGISTERS, 4), dtype=acc.dtype)
+    for x in quad_exchange(k_slice):
+        # every sender's word: block 4s + 2j's pair in bytes 0-1, the next block's in 2-3
+        (a0, a1), (b0, b1) = packed_pairs(k_slice, x.word, x.half)
+        word = np.stack([acc[:, a0], acc[:, a1], acc[:, b0], acc[:, b1]], axis=1)  # [sender, byte]
+        for t in range(THREADS):
+            q = t % 4
+            first = t - q + 2 * (q % 2)
+            lo, hi = word[first], word[first + 1]
+            sel = [0, 1] if q // 2 == 0 else [2, 3]
+            out[t, x.register] = [lo[sel[0]], lo[sel[1]], hi[sel[0]], hi[sel[1]]]
+    return out
+
+
 __all__ = [
-    "A_REGISTERS", "K_PER_SLICE", "THREADS", "Source", "a_element_position", "a_from_accumulator", "a_register_start",
-    "accumulator_position", "accumulator_slot", "from_own_registers", "thread_parts",
+    "A_REGISTERS", "K_PER_SLICE", "SELECTORS", "THREADS", "QuadExchange", "Source", "a_element_position",
+    "a_from_accumulator", "a_register_start", "accumulator_position", "accumulator_slot", "from_own_registers",
+    "packed_pairs", "quad_exchange", "simulate_quad_exchange", "thread_parts",
 ]

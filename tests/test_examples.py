@@ -37,6 +37,7 @@ SASS = {
     "batched_gemm": ("wgmma.bf16", "tma"),
     "linalg_matmul": ("wgmma.bf16", "tma"),
     "attention_p_in_registers": ("wgmma.bf16",),
+    "attention_p_in_registers_e4m3": ("wgmma.e4m3",),
     "attention_tile": ("wgmma.bf16",),
     "attention_online": ("wgmma.bf16",),
     "attention_causal": ("wgmma.bf16",),

@@ -78,3 +78,20 @@ def test_8_bit_p_moves_only_within_a_quad_and_uses_each_accumulator_register_onc
 
 def test_32_bit_a_from_the_accumulator_needs_other_threads_too() -> None:
     assert not from_own_registers(32, 0)
+
+
+@pytest.mark.parametrize("k_slice", range(4))
+def test_the_8_bit_quad_exchange_builds_every_a_register_byte_from_its_source(k_slice: int) -> None:
+    """The exchange tc.acc_to_a lowers to (pack two pairs of bytes per word, read the words
+    of quad lanes 2 (q % 2) and 2 (q % 2) + 1, keep half q // 2 of each), simulated on
+    labelled registers, puts in every byte the accumulator element `a_from_accumulator`
+    names; with the two lanes' bytes the other way round it would not."""
+    from lower_tc.layout.fragments import SELECTORS, simulate_quad_exchange
+
+    acc = np.array([[1000 * t + r for r in range(4 * 4 * (k_slice + 1) + 16)] for t in range(THREADS)])
+    want = np.array([[[1000 * s.thread + s.register for s in elems] for elems in regs]
+                     for regs in a_from_accumulator(8, k_slice)])
+    got = simulate_quad_exchange(acc, k_slice)
+    assert (got == want).all()
+    assert not (got[:, :, [2, 3, 0, 1]] == want).all()  # the two lanes' bytes swapped
+    assert SELECTORS == (0x5410, 0x7632)  # prmt: bytes 0-1 of each word, or 2-3

@@ -25,7 +25,7 @@ from xdsl.ir import Dialect
 
 from lower_tc.dialects.ptx.arith import (
     AddOp, AndOp, CvtaToGlobalOp, CvtOp, DivOp, Ex2Op, Lg2Op, MaxOp, MinOp, MovOp, MulLoOp, MulOp, MulWideOp, OrOp,
-    RcpOp, RemOp, SelpOp, SetpOp, ShflBflyOp, ShlOp, ShrOp, SubOp, XorOp,
+    PrmtOp, RcpOp, RemOp, SelpOp, SetpOp, ShflBflyOp, ShflIdxOp, ShlOp, ShrOp, SubOp, XorOp,
 )
 from lower_tc.dialects.ptx.base import COMMENT, Names, PtxOp, RegsType, brace, build, cta_group, regs_list
 from lower_tc.dialects.ptx.control import (
@@ -59,7 +59,7 @@ OPS = [
     LdParamOp, ParamAddrOp, SregOp, MovImmOp, SymAddrOp, FillOp, PackOp, UnpackOp, SetMaxNRegOp,
     AssignOp, RegOfOp, DeclRegsOp,
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
-    RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, Lg2Op, RcpOp, ShflBflyOp,
+    RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, Lg2Op, RcpOp, ShflBflyOp, ShflIdxOp, PrmtOp,
     LabelOp, BraOp, BarSyncOp, BarArriveOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
     LdOp, StOp, AtomAddOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,

@@ -65,6 +65,7 @@ MulOp = _alu("ptx.mul", "mul")  # floating point (mul.f32); integers have mul.lo
 Ex2Op = _alu("ptx.ex2", "ex2", _Cvt)  # type "approx.f32" (or approx.ftz.f32): 2^a
 RcpOp = _alu("ptx.rcp", "rcp", _Cvt)  # type "approx.ftz.f32" (or rn.f32, a subroutine call): 1 / a
 Lg2Op = _alu("ptx.lg2", "lg2", _Cvt)  # type "approx.f32": log2 a (-inf at 0)
+PrmtOp = _alu("ptx.prmt", "prmt")  # type "b32", args (a, b, selector): bytes of {b, a} picked by the selector's nibbles
 
 
 @irdl_op_definition
@@ -77,6 +78,17 @@ class ShflBflyOp(PtxOp):
 
     def render(self, n: Names) -> str:
         return f"shfl.sync.bfly.b32 {n(self.res[0])}, {n(self.args[0])}, {self.prop('lane_mask')}, 31, -1;"
+
+
+@irdl_op_definition
+class ShflIdxOp(PtxOp):
+    """``shfl.sync.idx.b32 d, a, lane, 31, 0xffffffff``: every lane of the warp takes `a`
+    from lane `lane` (a register: each lane names its own source); all 32 lanes take part."""
+
+    name = "ptx.shfl_idx"
+
+    def render(self, n: Names) -> str:
+        return f"shfl.sync.idx.b32 {n(self.res[0])}, {n(self.args[0])}, {n(self.args[1])}, 31, -1;"
 
 
 @irdl_op_definition

@@ -1,6 +1,6 @@
 // Diagnostics of P in registers (tc.acc_to_a and a tc.wgmma reading a !tc.afrag), each
 // located: an accumulator that is not f32, a fragment whose shape is not the accumulator's,
-// an 8-bit fragment (its quad shuffle is not built), A's K against B's, `a_in_registers` on
+// an 8-bit fragment of other than whole k32 slices, A's K against B's, `a_in_registers` on
 // a fragment, mixed 16-bit types, sm_100a; an accumulator N that is not whole k16 slices, a
 // fragment of other than 64 rows, tc.acc_to_a in a loop-level GEMM kernel.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
@@ -28,15 +28,17 @@ func.func @shape(%Q: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
 
 // -----
 
-func.func @fp8(%Q: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
-  %q = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  tc.copy %Q to %q as a : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-  %zero = tc.acc_zero : !tc.acc<64x64xf32>
-  %s = tc.wgmma %q, %q, %zero : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x64xf32>
-  %p = tc.acc_to_a %s : !tc.acc<64x64xf32> to !tc.afrag<64x64xf8E4M3FN>
+func.func @fp8_half_slice(%Q: memref<64x16xbf16>, %K: memref<16x48xbf16, strided<[1, 16]>>) attributes {tc.target = "sm_90a"} {
+  %q = tc.smem_tile : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile : !tc.tile<48x16xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %Q to %q as a : memref<64x16xbf16>, !tc.tile<64x16xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %K to %k as b : memref<16x48xbf16, strided<[1, 16]>>, !tc.tile<48x16xbf16, #tc.layout<k, swizzle = auto>>
+  %zero = tc.acc_zero : !tc.acc<64x48xf32>
+  %s = tc.wgmma %q, %k, %zero : !tc.tile<64x16xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<48x16xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x48xf32>
+  %p = tc.acc_to_a %s : !tc.acc<64x48xf32> to !tc.afrag<64x48xf8E4M3FN>
   func.return
 }
-// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:47: error: an A fragment made from an accumulator is bf16 or f16, not e4m3 (8-bit P needs a shuffle within each quad of lanes: docs/attention.md; not built){{$}}
+// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: the accumulator's N = 48 is not whole 32-column K-slices of A{{$}}
 
 // -----
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 
 import numpy as np
-from xdsl.dialects.builtin import i32, i64
+from xdsl.dialects.builtin import i1, i16, i32, i64
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Major, TileLayout, element_type
-from lower_tc.layout.fragments import A_REGISTERS, K_PER_SLICE, a_from_accumulator, a_register_start
+from lower_tc.layout.fragments import A_REGISTERS, K_PER_SLICE, SELECTORS, a_from_accumulator, a_register_start, packed_pairs, quad_exchange
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.values import THREADS, f32
@@ -20,11 +20,15 @@ from lower_tc.passes.to_ptx.values import THREADS, f32
 def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
     """The accumulator rounded to 16-bit pairs as A's register fragments, 4 x b32 per
     K-slice s: register r packs accumulator registers 8s + 2r (low half) and 8s + 2r + 1
-    (high) of the same thread (layout/fragments.py `a_from_accumulator`)."""
+    (high) of the same thread (layout/fragments.py `a_from_accumulator`). 8-bit: the
+    exchange within each quad (`_acc_to_a_8bit`)."""
     frag_t = op.result.type
     assert isinstance(frag_t, tc.AFragType)
     acc = kl.acc_of(op, op.acc)
     regs = wgmma_acc(kl, op, acc)
+    if frag_t.dtype in ("e4m3", "e5m2"):
+        kl.a_frags[op.result] = _acc_to_a_8bit(kl, regs, frag_t)
+        return
     k = K_PER_SLICE[16]
     slices = []
     for s in range(frag_t.k // k):
@@ -39,6 +43,40 @@ def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
             kl.b.emit(ptx.AssignOp, [kl.b.val(ptx.RegOfOp, [frag], i32, regs=r), packed], type="b32")
         slices.append(frag)
     kl.a_frags[op.result] = slices
+
+
+def _acc_to_a_8bit(kl: KernelLowering, regs: SSAValue, frag_t: tc.AFragType) -> list[SSAValue]:
+    """8-bit A fragments from the f32 accumulator (layout/fragments.py `quad_exchange`):
+    per K-slice and register, each thread rounds two pairs of its accumulator into one
+    32-bit word (cvt.rn.satfinite.e4m3x2.f32: the pair's first column in the low byte), reads
+    that word from quad lanes 2 (q % 2) and 2 (q % 2) + 1 (shfl.sync.idx) and keeps half
+    q // 2 of each (prmt). Every thread computes its two source lanes and selector once."""
+    b = kl.b
+    tid = kl.tid
+    lane = b.val(ptx.AndOp, [tid], i32, type="b32", imm=31, comment=f"8-bit A fragments ({frag_t.dtype}) from the accumulator: each quad exchanges its bytes")
+    quad = b.val(ptx.AndOp, [lane], i32, type="b32", imm=3)
+    base = b.val(ptx.SubOp, [lane, quad], i32, type="s32")
+    odd = b.val(ptx.AndOp, [quad], i32, type="b32", imm=1)
+    first = b.val(ptx.AddOp, [base, b.val(ptx.ShlOp, [odd], i32, type="b32", imm=1)], i32, type="s32", comment="quad lanes 2 (q % 2), 2 (q % 2) + 1")
+    second = b.val(ptx.AddOp, [first], i32, type="s32", imm=1)
+    upper = b.val(ptx.SetpOp, [quad], i1, cmp="ge", type="u32", imm=2)
+    low_sel, high_sel = (b.imm(f"0x{s:04x}", "b32") for s in SELECTORS)
+    selector = b.val(ptx.SelpOp, [high_sel, low_sel, upper], i32, type="b32", comment="half q // 2 of each word")
+    slices = []
+    for s in range(frag_t.k // K_PER_SLICE[8]):
+        frag = b.val(ptx.DeclRegsOp, result=ptx.RegsType(A_REGISTERS, i32), comment=f"A fragment of K-slice {s}: {frag_t.dtype} quads")
+        for x in quad_exchange(s):
+            halves = []
+            for lo, hi in packed_pairs(s, x.word, x.half):
+                lo_v, hi_v = (b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in (lo, hi))
+                halves.append(b.val(ptx.CvtOp, [hi_v, lo_v], i16, type=f"rn.satfinite.{frag_t.dtype}x2.f32"))
+            word = b.val(ptx.PackOp, halves, i32)
+            from_first = b.val(ptx.ShflIdxOp, [word, first], i32)
+            from_second = b.val(ptx.ShflIdxOp, [word, second], i32)
+            bytes_ = b.val(ptx.PrmtOp, [from_first, from_second, selector], i32, type="b32")
+            b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [frag], i32, regs=x.register), bytes_], type="b32")
+        slices.append(frag)
+    return slices
 
 
 def wgmma_props(a_t: tc.TileType | tc.AFragType, b_t: tc.TileType, acc_dtype: str, a_in_registers: bool) -> dict[str, object]:
