@@ -90,3 +90,15 @@ def test_the_attention_examples_run_right_on_the_gpu(path, require_gpu) -> None:
     for seed in (1, 2, 3):
         result = run_kernel(kernel, seed)
         assert result.passed, result.summary()
+
+
+def test_8_bit_rounding_clamps_as_satfinite_and_admits_one_place() -> None:
+    """round_to e4m3 clamps to +-448 (cvt.rn.satfinite) instead of ml_dtypes' NaN, and the
+    Round step's error scale admits one e4m3 place (2^-3 of the value) under e4m3's
+    tolerance, where bf16's scale would not."""
+    from lower_tc.lowering.runtime.checks import tolerance
+    from lower_tc.lowering.runtime.reference import ROUND_SCALES
+
+    assert list(round_to(np.array([1000.0, -1000.0, 1.0625]), "e4m3")) == [448.0, -448.0, 1.0]
+    assert ROUND_SCALES["e4m3"] * tolerance("e4m3", "f32") >= 2.0**-3 > ROUND_SCALES["bf16"] * tolerance("e4m3", "f32")
+    assert ROUND_SCALES["bf16"] * tolerance("bf16", "f32") >= 2.0**-8

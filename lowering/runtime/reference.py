@@ -71,9 +71,9 @@ class Store:
 
 @dataclass(frozen=True)
 class Round:
-    """value = `source` rounded to `dtype` ("bf16" or "f16", round to nearest even), as
-    tc.acc_to_a rounds an accumulator into an A operand in registers. Its error scale is
-    ROUND_SCALE x |value|: where the kernel's f32 accumulator and the float64 one sit on
+    """value = `source` rounded to `dtype` ("bf16", "f16", "e4m3" or "e5m2", round to nearest
+    even), as tc.acc_to_a rounds an accumulator into an A operand in registers. Its error
+    scale is ROUND_SCALES[dtype] x |value|: where the kernel's f32 accumulator and the float64 one sit on
     either side of a rounding boundary the two roundings differ by one place (2^-8 of the
     value in bf16), which that scale admits under the 16-bit operands' tolerance."""
 
@@ -100,13 +100,20 @@ def softmax_rows(values: np.ndarray, scale: float) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-#: The error scale of a rounded value, in multiples of its magnitude: one bf16 place (2^-8)
-#: over the 1e-4 tolerance of 16-bit operands (lowering/runtime/checks.py), rounded up.
-ROUND_SCALE = 40.0
+#: The error scale of a rounded value, in multiples of its magnitude: one place of the
+#: rounded type over the tolerance of its operands (lowering/runtime/checks.py), rounded
+#: up: bf16 2^-8 / 1e-4 (f16's place is smaller); e4m3 2^-3 / 2e-3, e5m2 2^-2 / 2e-3.
+ROUND_SCALES = {"bf16": 40.0, "f16": 40.0, "e4m3": 63.0, "e5m2": 125.0}
+ROUND_SCALE = ROUND_SCALES["bf16"]
+#: The largest finite value of each 8-bit float: cvt.rn.satfinite clamps to it.
+SATFINITE = {"e4m3": 448.0, "e5m2": 57344.0}
 
 
 def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
-    """float64 `values` rounded to `dtype`'s storage type and back (round to nearest even)."""
+    """float64 `values` rounded to `dtype`'s storage type and back (round to nearest even;
+    8-bit floats clamped to their largest finite value first, as cvt.rn.satfinite does)."""
+    if dtype in SATFINITE:
+        values = np.clip(values, -SATFINITE[dtype], SATFINITE[dtype])
     return values.astype(STORAGE[dtype]).astype(np.float64)
 
 
@@ -331,7 +338,7 @@ def reference(program: ReferenceProgram, inputs: dict[int, np.ndarray]) -> Refer
         elif isinstance(step, Round):
             feeds[step.value] = feeds.get(step.source, frozenset())
             rounded = round_to(env[step.source][0], step.dtype)
-            env[step.value] = (rounded, ROUND_SCALE * np.abs(rounded))
+            env[step.value] = (rounded, ROUND_SCALES[step.dtype] * np.abs(rounded))
         elif isinstance(step, Store):
             if step.arg not in out.values:
                 shape = inputs[step.arg].shape
