@@ -16,7 +16,7 @@ many seconds (what is done is written after every case). `--cupti` also times ev
 contender's kernels with CUPTI (through JAX), as a cross-check of the events.
 
 What is measured and how (contenders, timing, checks): bench/gemm_suite_gpu.py. What is
-reported (TFLOP/s, ratios, GB/s and the share of the 3.35 TB/s HBM peak where M <= 64, the
+reported (TFLOP/s, ratios, GB/s and the share of the device's HBM peak (H100 3.35, H200 4.8 TB/s) where M <= 64, the
 geometric means and the shapes below 95% of cuBLAS): bench/gemm_suite_report.py. The fp8
 error relative to sum |a||b| of each fp8 kernel is measured once on 2048 x 3072 x 4096
 whenever e4m3 is among the dtypes (`--no-fp8-error` leaves it out).
@@ -286,6 +286,7 @@ def run_case(torch: Any, gpu: Any, mosaic: Any, case: Case, seed: int, args: arg
         "shape": case.shape.name, "category": case.shape.category, "m": case.shape.m, "n": case.shape.n,
         "k": case.shape.k, "dtype": case.dtype, "layout": case.layout, "padded": case.padded,
         "min_bytes": case.min_bytes, "copies": case.copies, "launches_per_sample": n, "results": results,
+        "hbm_peak": report.hbm_peak(torch.cuda.get_device_name()),
     }
     if "skipped" in cupti:
         record["cupti_skipped"] = cupti["skipped"]

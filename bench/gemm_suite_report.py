@@ -15,8 +15,22 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-#: H100 SXM's HBM3 bandwidth, bytes per second (issue 22's ~3.35 TB/s).
+#: H100 SXM's HBM3 bandwidth, bytes per second (issue 22's ~3.35 TB/s): the peak of a
+#: record that names no device (the runs before the H200, all on the H100).
 HBM_PEAK = 3.35e12
+#: Datasheet HBM bandwidth by the name torch gives the device (a substring of it): the H200
+#: is the H100's chip with HBM3e at 4.8 TB/s, so a memory-bound GEMM's share is of its own peak.
+HBM_PEAKS = {"H200": 4.8e12, "H100": 3.35e12}
+
+
+def hbm_peak(device: str | None) -> float:
+    """The HBM peak (bytes/s) of the device torch names `device`; H100's for an unknown one."""
+    return next((peak for name, peak in HBM_PEAKS.items() if device and name in device), HBM_PEAK)
+
+
+def record_peak(record: dict[str, Any]) -> float:
+    """The HBM peak of the device a record ran on (bench/gemm_suite.py stamps it)."""
+    return float(record.get("hbm_peak") or HBM_PEAK)
 #: The issue's targets: of cuBLAS on every shape, geometric mean of cuBLAS, of the HBM peak
 #: where M <= 64, of Mosaic GPU at the large squares.
 TARGET_EVERY = 0.95
@@ -84,7 +98,7 @@ def derive(record: dict[str, Any]) -> dict[str, Any]:
         r["tflops"] = _round(tflops(flops_of(record), ms), 1)
         if record["m"] <= 64:
             r["gbps"] = _round(gbps(record["min_bytes"], ms), 1)
-            r["hbm_fraction"] = _round(hbm_fraction(record["min_bytes"], ms), 4)
+            r["hbm_fraction"] = _round(hbm_fraction(record["min_bytes"], ms, record_peak(record)), 4)
         results[name] = r
     out["results"] = results
     out["ratios"] = {f"{ours}/{c}": _round(speed_ratio(record, ours, c), 4) for ours in OURS for c in PEERS
@@ -124,14 +138,15 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     if not out.get("promoted"):
         out.pop("promoted", None)
     bound = [r for r in records if r["m"] <= 64]
-    fractions = [(r["shape"], hbm_fraction(r["min_bytes"], timed(r, "lower-tc"))) for r in bound]
+    fractions = [(r["shape"], hbm_fraction(r["min_bytes"], timed(r, "lower-tc"), record_peak(r))) for r in bound]
     fractions = [(s, f) for s, f in fractions if f is not None]
     if fractions:
         out["memory_bound"] = {
             "compared": len(fractions),
+            "hbm_peak": max(record_peak(r) for r in bound),
             "min_hbm_fraction": _round(min(f for _, f in fractions), 4),
             "below_85": [s for s, f in fractions if f < TARGET_HBM],
-            "cublas_min_hbm_fraction": _round(min((f for f in (hbm_fraction(r["min_bytes"], timed(r, "cublas")) for r in bound)
+            "cublas_min_hbm_fraction": _round(min((f for f in (hbm_fraction(r["min_bytes"], timed(r, "cublas"), record_peak(r)) for r in bound)
                                                    if f is not None), default=None), 4),
         }
     out["mosaic_targets"] = {r["shape"]: _round(speed_ratio(r, "lower-tc", "mosaic"), 4)
@@ -207,7 +222,7 @@ def table(records: list[dict[str, Any]]) -> list[str]:
         for c in ("lower-tc", "cublas"):
             if c in who:
                 ms = timed(r, c)
-                cells.append(f"{_num(gbps(r['min_bytes'], ms), 0)} ({_pct(hbm_fraction(r['min_bytes'], ms))})"
+                cells.append(f"{_num(gbps(r['min_bytes'], ms), 0)} ({_pct(hbm_fraction(r['min_bytes'], ms, record_peak(r)))})"
                              if r["m"] <= 64 and ms else "")
         errs = [f"{LABELS[c]} {_err(res.get('max_rel_err'))}" for c, res in r.get("results", {}).items()
                 if c != "cublas" and res.get("max_rel_err") is not None]
@@ -245,7 +260,7 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     mb = summary.get("memory_bound")
     if mb:
         line = (f"- memory-bound (M <= 64): lower-tc's least-traffic bandwidth at least {_pct(mb['min_hbm_fraction'])} of "
-                f"{HBM_PEAK / 1e12:.2f} TB/s over {mb['compared']} shapes (cuBLAS at least {_pct(mb['cublas_min_hbm_fraction'])}), "
+                f"{mb.get('hbm_peak', HBM_PEAK) / 1e12:.2f} TB/s over {mb['compared']} shapes (cuBLAS at least {_pct(mb['cublas_min_hbm_fraction'])}), "
                 f"{len(mb['below_85'])} below {_pct(TARGET_HBM)}")
         if mb["below_85"]:
             line += ": " + ", ".join(mb["below_85"])
@@ -301,6 +316,6 @@ def markdown(record: dict[str, Any]) -> str:
 
 
 __all__ = [
-    "CONTENDERS", "HBM_PEAK", "derive", "fp8_error_lines", "gbps", "geomean", "groups", "hbm_fraction", "markdown",
+    "CONTENDERS", "HBM_PEAK", "HBM_PEAKS", "derive", "fp8_error_lines", "gbps", "geomean", "groups", "hbm_fraction", "hbm_peak", "markdown",
     "speed_ratio", "summarize", "summary_lines", "table", "tflops", "timed",
 ]

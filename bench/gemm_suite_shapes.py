@@ -43,7 +43,7 @@ NOT_RUN = {
 #: Bytes of D's elements.
 D_BYTES = 2
 #: A small case's launches rotate through identical copies of its arrays, as many as make
-#: ROTATE_BYTES of least traffic (2.5 x the H100's 50 MB L2), at most MAX_COPIES (under
+#: ROTATE_BYTES of least traffic (2.5 x the H100's 50 MB L2, 2.1 x the H200's 60 MB), at most MAX_COPIES (under
 #: lower_tc.matmul's cache of 64 prepared launches): so no launch finds its operands in L2
 #: from its last one, as a model's next layer would not.
 ROTATE_BYTES = 128 * 2**20

@@ -400,8 +400,11 @@ def test_matmul_refuses_bad_tensors_by_name(torch) -> None:
     with pytest.raises(lower_tc.ArgumentError) as err:
         lower_tc.matmul(a, operand(torch, 64, 128, "bf16", True, 9))
     assert err.value.argument == "b"
-    with pytest.raises(lower_tc.ArgumentError) as err:
-        lower_tc.matmul(a, b, torch.empty(128, 128, device="cuda", dtype=torch.float32).t())
+    with pytest.raises(lower_tc.ArgumentError) as err:  # neither row- nor column-major
+        lower_tc.matmul(a, b, torch.empty(128, 256, device="cuda", dtype=torch.float32)[:, ::2])
+    assert err.value.argument == "out"
+    with pytest.raises(lower_tc.ArgumentError, match="dynamic=False") as err:  # column-major: static sizes only
+        lower_tc.matmul(a, b, torch.empty(128, 128, device="cuda", dtype=torch.float32).t(), dynamic=True)
     assert err.value.argument == "out"
 
 

@@ -460,3 +460,17 @@ def test_a_run_writes_json_and_tables_on_a_fake_gpu(tmp_path: Path, monkeypatch:
     assert gemm_suite.main(argv[:-4] + ["--budget-s", "0", "--out", str(late)]) == 0
     left = json.loads(late.read_text())
     assert left["results"] == [] and left["not_run_budget"][0] == "bf16 linear llama-3-8b o_proj, M=16"
+
+
+def test_hbm_share_is_of_the_device_the_record_ran_on() -> None:
+    assert report.hbm_peak("NVIDIA H200") == 4.8e12
+    assert report.hbm_peak("NVIDIA H100 80GB HBM3") == 3.35e12
+    assert report.hbm_peak(None) == report.HBM_PEAK  # the older records: all ran on the H100
+    m, n, k = 16, 8192, 8192
+    nbytes = m * k * 2 + k * n * 2 + m * n * 2
+    h200 = dict(record("dec", m, n, k, {"lower-tc": 0.05, "cublas": 0.04}), hbm_peak=report.hbm_peak("NVIDIA H200"))
+    assert report.derive(h200)["results"]["lower-tc"]["hbm_fraction"] == pytest.approx(round(nbytes / 0.05e-3 / 4.8e12, 4))
+    s = report.summarize([h200])
+    assert s["memory_bound"]["hbm_peak"] == 4.8e12
+    assert "of 4.80 TB/s" in "\n".join(report.summary_lines(s))
+    assert f"({round(100 * nbytes / 0.05e-3 / 4.8e12)}%)" in "\n".join(report.table([h200]))
