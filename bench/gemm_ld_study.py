@@ -42,9 +42,11 @@ class Case:
         return 2 * (self.ld or dense)
 
 
-#: lower-tc's kernels timed in each case: the default, and the default with pairs of CTAs
-#: sharing B's loads (`cluster = 2`: B's TMA boxes multicast, half as many B requests to L2).
-VARIANTS = {"lower-tc": {}, "lower-tc cluster=2": {"cluster": 2}}
+#: lower-tc's kernels timed in each case: the default; `cluster = 1`, the default before it
+#: paired CTAs for B rows off the L2 lines (layout/gemm_choice.py `prefer_multicast`); and
+#: `cluster = 2`, pairs of CTAs sharing B's loads (B's TMA boxes multicast: half as many B
+#: requests to L2), where the kernel allows it (16-bit B row-major).
+VARIANTS = {"lower-tc": {}, "lower-tc cluster=1": {"cluster": 1}, "lower-tc cluster=2": {"cluster": 2}}
 
 CASES = [
     Case("3000x5000x4000 row", 3000, 5000, 4000, "row"),
@@ -84,8 +86,15 @@ def time_case(torch, lower_tc, case: Case, samples: int, seed: int) -> dict:
     outs = {name: d if not options else torch.full_like(d, float("nan")) for name, options in VARIANTS.items()}
     runs = {name: (lambda o=options, x=outs[name]: lower_tc.matmul(a, b, x, **o)) for name, options in VARIANTS.items()}
     runs["cublas"] = lambda: torch.matmul(a, b, out=ref)
-    for f in runs.values():  # compile, warm up
-        for _ in range(5):
+    skipped = {}
+    for name, f in list(runs.items()):  # compile, warm up
+        try:
+            f()
+        except lower_tc.CompileError as err:  # cluster = 2 with a B it cannot share
+            skipped[name] = str(err).splitlines()[0]
+            del runs[name], outs[name]
+            continue
+        for _ in range(4):
             f()
     torch.cuda.synchronize()
     times: dict[str, list[float]] = {k: [] for k in runs}
@@ -98,7 +107,8 @@ def time_case(torch, lower_tc, case: Case, samples: int, seed: int) -> dict:
             e.synchronize()
             times[name].append(s.elapsed_time(e))
     flops = 2 * case.m * case.n * case.k
-    out: dict = {"case": asdict(case), "b_row_bytes": case.b_row_bytes(), "b_row_mod_128": case.b_row_bytes() % 128}
+    out: dict = {"case": asdict(case), "b_row_bytes": case.b_row_bytes(), "b_row_mod_128": case.b_row_bytes() % 128,
+                 **{name: {"skipped": why} for name, why in skipped.items()}}
     for name, t in times.items():
         ms = statistics.median(t)
         out[name] = {"ms": ms, "tflops": flops / ms / 1e9}
@@ -134,7 +144,8 @@ def main() -> int:
         r = time_case(torch, lower_tc, case, args.samples, args.seed)
         rows.append(r)
         ours = ", ".join(f"{name} {r[name]['tflops']:6.1f} ({r[name]['of_cublas']:.0%}, err {r[name]['max_rel_err_vs_cublas']:.0e}"
-                         f"{' NaN' if r[name]['nan'] else ''})" for name in VARIANTS)
+                         f"{' NaN' if r[name]['nan'] else ''})" if "skipped" not in r[name] else f"{name} not run"
+                         for name in VARIANTS)
         print(f"{case.label:30} B rows {r['b_row_bytes']:6} B ({r['b_row_mod_128']:3} past 128): cuBLAS "
               f"{r['cublas']['tflops']:6.1f} TFLOP/s; {ours}", flush=True)
     if args.out:

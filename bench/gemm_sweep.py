@@ -383,6 +383,21 @@ def swap_ab_cases() -> list[GemmCase]:
     return out
 
 
+def multicast_default_cases() -> list[GemmCase]:
+    """The default's cluster of 2 for a row-major B whose rows are not whole L2 lines
+    (layout/gemm_choice.py `prefer_multicast`): the 16-bit types (both D types, the f16
+    accumulator), A both ways, C, ragged M, N and K (N of 5000 and 4040: 10000- and 8080-byte
+    rows, 16 past a line), and `cluster = 1` beside it (the unpaired kernel at the same shape)."""
+    out: list[GemmCase] = []
+    for a, b, acc, d in TYPES[:4]:
+        for m, n, k in ((3000, 5000, 4000), (2304, 4040, 520)):
+            out.append(GemmCase(a, b, acc, d, m, n, k, True, True, None))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 2304, 4040, 520, False, True, None, with_c=True))
+    out.append(GemmCase("f16", "f16", "f32", "f16", 3000, 5000, 1000, True, True, None, options="persistent = false"))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 3000, 5000, 4000, True, True, None, options="cluster = 1"))
+    return out
+
+
 def unsplit_cases() -> list[GemmCase]:
     """The last wave's tiles split after whole ones (`unsplit = F` with `reduce =
     "global"`): every type but the f16 accumulator's with the first tile, most tiles or
@@ -513,6 +528,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         return tcgen05_cases() + tcgen05_ws_cases() + tcgen05_pair_cases()
     if subset == "tcgen05-ci":
         return tcgen05_cases()[::9]
+    if subset == "multicast":
+        return multicast_default_cases()
     if subset == "swap":
         return swap_ab_cases()
     out: list[GemmCase] = []
@@ -549,8 +566,9 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
-        return out[::17] + batched_cases()[::9] + swap_ab_cases()[::9]
-    return out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
+        return out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
+    return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
+            + multicast_default_cases())
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
@@ -601,7 +619,7 @@ def summarize(path: str) -> str:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

@@ -99,6 +99,33 @@ def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H10
     return config
 
 
+#: The bytes of an L2 line: a TMA box row that starts inside one is read as two requests.
+L2_LINE_BYTES = 128
+#: The columns of an MN-major 16-bit B box (one 128-byte swizzle row): a cluster of 2 shares
+#: B's boxes, so its tile needs an even number of them.
+MN_BOX_BYTES = 128
+
+
+def prefer_multicast(b_row_bytes: int | None, b_mn_major: bool, b_bits: int) -> bool:
+    """Whether the default pairs CTAs in the same columns of D to share B's loads (`cluster
+    = 2`, B's boxes multicast): where B is a 16-bit MN-major operand (row-major K x N, the
+    only B a cluster shares) whose rows are not whole L2 lines. Then each 128-byte box row
+    starts inside a line and TMA reads it as two requests: L2 throughput went from 52% to
+    81% of its peak and the kernel 27% slower at 3000 x 5000 x 4000 (ncu, H200); sharing
+    B's boxes halves its requests: 75% -> 90% of cuBLAS there (bench/gemm_ld_study.py,
+    docs/performance.md "B rows off the L2 lines")."""
+    return b_mn_major and b_bits == 16 and b_row_bytes is not None and b_row_bytes % L2_LINE_BYTES != 0
+
+
+def multicast_fits(m: int, n: int, config: GemmConfig, b_bits: int, batch: int = 1, machine: Machine = H100) -> bool:
+    """Whether `config` can share B's boxes over a cluster of 2 and is worth it: an even
+    number of tile rows (the pairs), an even number of B's boxes per tile, and at least a
+    wave of tiles (measured only there: a few-tile GEMM keeps the cost model's smaller
+    tiles)."""
+    boxes = config.bn * b_bits // 8 // MN_BOX_BYTES
+    return -(-m // config.bm) % 2 == 0 and boxes % 2 == 0 and config.tiles(m, n, batch) >= machine.sms
+
+
 @dataclass(frozen=True)
 class Choice:
     """The default kernel of a GEMM: its tile configuration and split-K (1: none), how
@@ -212,5 +239,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["DEEP_TILE", "MAX_STAGES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "prefer_persistent",
+__all__ = ["DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

@@ -130,3 +130,27 @@ def test_the_tuner_tries_the_swapped_kernels_first_where_the_default_swaps() -> 
     assert {(c.config.bm, c.option_dict.get("split_k", 1)) for c in swapped} == {(64, 1), (64, 2), (128, 1), (128, 2)}
     assert any(not c.option_dict.get("swap_ab") for c in found)  # the unswapped ones follow
     assert not any(c.option_dict.get("swap_ab") for c in candidates(4096, 4096, 4096, "bf16", "bf16", "f32"))
+
+
+def test_multicast_is_preferred_only_for_16_bit_mn_major_b_off_the_l2_lines() -> None:
+    from lower_tc.layout.gemm_choice import L2_LINE_BYTES, prefer_multicast
+
+    assert prefer_multicast(10000, True, 16)  # 5000 bf16 columns: 16 bytes past a line
+    assert prefer_multicast(8208, True, 16)  # a padded ld of 4104
+    assert not prefer_multicast(10240, True, 16)  # whole lines
+    assert not prefer_multicast(4 * L2_LINE_BYTES, True, 16)
+    assert not prefer_multicast(10000, False, 16)  # K-major B (nn.Linear's weight): a cluster shares only MN-major B
+    assert not prefer_multicast(10000, True, 8)  # 8-bit B is K-major on Hopper
+    assert not prefer_multicast(None, True, 16)  # ld known at launch
+
+
+def test_multicast_fits_pairs_of_tile_rows_even_boxes_and_a_wave() -> None:
+    from lower_tc.layout.gemm import GemmConfig
+    from lower_tc.layout.gemm_choice import multicast_fits
+
+    wide = GemmConfig(128, 256, 64, 4)
+    assert multicast_fits(3000, 5000, wide, 16)  # 24 tile rows, 4 boxes, 480 tiles
+    assert not multicast_fits(2049, 5000, wide, 16)  # 17 tile rows: one without a partner
+    assert not multicast_fits(3000, 5000, GemmConfig(128, 192, 64, 4), 16)  # 3 boxes of B
+    assert not multicast_fits(1000, 904, wide, 16)  # 32 tiles: under a wave of 132 SMs
+    assert multicast_fits(1024, 4224, wide, 16)  # 8 x 17 = 136 tiles

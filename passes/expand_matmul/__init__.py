@@ -43,7 +43,9 @@ from lower_tc.layout.instr_desc import check_mma_shape, kind_of
 from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent, default_schedule, rule_config
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
-from lower_tc.layout.gemm_choice import Choice, choose, choose_config, fit_promoted, prefer_persistent, prefer_swap, swap_config
+from lower_tc.layout.dtypes import element_type
+from lower_tc.layout.gemm_choice import (Choice, choose, choose_config, fit_promoted, multicast_fits, prefer_multicast, prefer_persistent,
+                                         prefer_swap, swap_config)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
@@ -73,10 +75,11 @@ def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
             error_at(use.operation, "a tc.transpose view beside tc.matmul is one of its operands")
 
 
-def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
+def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int) -> Choice:
     """The op's configuration and split-K: as given, else the default chooser's
     (layout/gemm_choice.py), which splits K only where `split_open` (nothing given or
-    asked of the pass rules split-K out, `_split_open`)."""
+    asked of the pass rules split-K out, `_split_open`); a cluster of `cluster` CTAs
+    (given or the default's, `_cluster`) takes the rule's tiles."""
     m, n, k = op.problem
     a, b = op.types
     acc = op.acc_type
@@ -93,7 +96,7 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool) -> Choice:
         return Choice(config, given or 1, reduce, unsplit)
     d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
     promoted = op.options.accumulation == "promoted" and arch is Arch.SM90A  # two accumulators: smaller tiles
-    if (op.options.cluster or 1) > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
+    if cluster > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
         try:
             rule = rule_config(m, n, k, a, b, acc, arch)
             return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule, given or 1, reduce)
@@ -167,6 +170,36 @@ class ExpandMatmulPass(ModulePass):
             return schedule, (auto_raster if raster == -1 else raster)
         return (auto_schedule if schedule == "auto" else schedule), (auto_raster if raster == -1 else raster)
 
+    def _cluster(self, mm: MatmulOp, arch: Arch, swapped: bool) -> int:
+        """The op's cluster size as given, else 2 where the chooser prefers B's loads shared
+        (layout/gemm_choice.py `prefer_multicast`: a 16-bit row-major B whose rows are not
+        whole L2 lines), nothing given or asked of the pass rules a cluster out (a
+        configuration, split-K, swap-AB, a batch, sizes known at launch, the pipelined
+        schedule or an odd raster) and the rule's tiles fit a pair (`multicast_fits`); else 1."""
+        given = mm.options
+        if given.cluster is not None:
+            return given.cluster
+        if arch is not Arch.SM90A or swapped or mm.batched or mm.config is not None or given.split_k is not None:
+            return 1
+        m, n, k = mm.problem
+        b_t = mm.b.type
+        assert isinstance(b_t, MemRefType)
+        geometry = matrix(b_t, "B", batched=True)
+        b_name = tc.dtype_name(b_t.element_type)
+        bits = element_type(b_name).bits
+        row_bytes = None if geometry.ld is None else geometry.ld * bits // 8
+        if m is None or n is None or k is None or not prefer_multicast(row_bytes, geometry.row_major, bits):
+            return 1
+        a, b = mm.types
+        try:
+            config = rule_config(m, n, k, a, b, mm.acc_type, arch)
+        except LayoutError:
+            return 1
+        schedule, raster = self._choices(mm, arch, config)
+        if schedule != "warp_specialized" or raster < 2 or raster % 2 or not multicast_fits(m, n, config, bits):
+            return 1
+        return 2
+
     def _split_open(self, mm: MatmulOp) -> bool:
         """Whether the default chooser may split the op's K (layout/gemm_choice.py
         `choose`): not where the op asks for what split-K does not go with (persistent,
@@ -206,7 +239,8 @@ class ExpandMatmulPass(ModulePass):
         swapped = self._swap(mm, arch)
         if swapped is not None:
             mm = swapped
-        choice = _choice(mm, arch, self._split_open(mm))
+        cluster = self._cluster(mm, arch, swapped is not None)
+        choice = _choice(mm, arch, self._split_open(mm) and cluster == 1, cluster)
         config, split_k = choice.config, choice.split_k
         reduce = choice.reduce if split_k > 1 else "cluster"
         unsplit = choice.unsplit
@@ -222,7 +256,8 @@ class ExpandMatmulPass(ModulePass):
             split += f" after {unsplit} unsplit tiles" if unsplit else ""
             split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
             split += ", swapped: D^T = B^T A^T" if swapped is not None else ""
-            remark_at(mm, f"{config} ({who}{how}{split}) for {batch}{m}x{n}x{k}" + (" (given)" if given_config else " (chosen)"))
+            split += ", B shared by a cluster of 2 (its rows are not whole L2 lines)" if cluster == 2 and mm.options.cluster is None else ""
+            remark_at(mm, f"{config} ({who}{how}{split}) for {batch}" + "x".join("?" if x is None else str(x) for x in (m, n, k)) + (" (given)" if given_config else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
         geometry_a, geometry_b = matrix(a_t, "A", batched=True), matrix(b_t, "B", batched=True)
@@ -234,7 +269,6 @@ class ExpandMatmulPass(ModulePass):
             return arith.ConstantOp(IntegerAttr(v, index))
 
         given = mm.options
-        cluster = given.cluster or 1
         # sm_100a's cluster of two is a CTA pair: one M = 256 MMA (cta_group::2) over both
         # CTAs' tiles, each CTA holding its 128 rows of A and half of B's BN columns
         pair = cluster == 2 and arch is not Arch.SM90A
