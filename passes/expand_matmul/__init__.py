@@ -44,7 +44,7 @@ from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent,
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.gemm_choice import (Choice, choose, choose_config, fit_promoted, multicast_fits, prefer_multicast, prefer_persistent,
+from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, Choice, choose, choose_config, fit_promoted, multicast_fits, prefer_multicast, prefer_persistent,
                                          prefer_swap, swap_config)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
@@ -390,6 +390,17 @@ class ExpandMatmulPass(ModulePass):
             if schedule != "warp_specialized" or raster < 2 or raster % 2 or tiles_m is None or n is None or tiles_m % 2:
                 error_at(mm, "a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows"
                          + (f" (here {tiles_m})" if tiles_m is not None and tiles_m % 2 else ""))
+            if arch is Arch.SM90A:
+                b_t = mm.b.type
+                assert isinstance(b_t, MemRefType)
+                bits = element_type(tc.dtype_name(b_t.element_type)).bits
+                if not matrix(b_t, "B", batched=True).row_major:
+                    error_at(mm, "a cluster of 2 shares B's TMA boxes between the pair: B must be row-major (K x N, 16-bit), "
+                                 "whose MN-major tile is several boxes; a K-major B (nn.Linear's weight, any 8-bit B) is one box a stage")
+                boxes = config.bn * bits // 8 // MN_BOX_BYTES
+                if boxes % 2:
+                    error_at(mm, f"a cluster of 2 shares B's TMA boxes between the pair: BN = {config.bn} is {boxes} boxes of "
+                                 f"{MN_BOX_BYTES * 8 // bits} columns, an odd number")
         # a split-K kernel stores from registers after its reduction: the pass's epilogue
         # option is for the others (the op's own "tma" was refused)
         epilogue = given.epilogue or (None if self.epilogue == "auto" or split_k > 1 else self.epilogue)
