@@ -6,6 +6,7 @@ SDPA's cuDNN and flash backends in one process on the same tensors.
     python bench/attention_loop.py --bench --out results.json   # BENCH shapes, interleaved
     python bench/attention_loop.py --tune --out tune.json       # TUNE: block shapes at S = 8192
     python bench/attention_loop.py --mosaic --out mosaic.json   # MOSAIC: against cuDNN and Mosaic GPU, f16 BSHD
+    python bench/attention_loop.py --fp8 --out fp8.json         # FP8_BENCH: e4m3 against cuDNN bf16 on the same values
 
 `loop_source` writes the kernel's IR: Q, K, V and O as (heads, sequence, head dim) batches
 (BHSD with the batch and heads as one dimension), one CTA per block of BM queries and a
@@ -94,21 +95,40 @@ class AttentionCase:
                 "  func.return\n}\n")
 
 
+#: The memref element types of the 8-bit cases (`AttentionCase.dtype`).
+FP8_MEMREF_TYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
+
+
 def loop_source(c: AttentionCase) -> str:
     """The kernel's IR (module docstring)."""
-    h, sq, sk, d, bm, bn, t = c.heads, c.sq, c.keys, c.d, c.bm, c.bn, c.dtype
+    h, sq, sk, d, bm, bn = c.heads, c.sq, c.keys, c.d, c.bm, c.bn
+    t = FP8_MEMREF_TYPES.get(c.dtype, c.dtype)
+    fp8 = c.dtype in FP8_MEMREF_TYPES
+    ot = "bf16" if fp8 else t  # fp8 attention's O
     kvh = c.kv_heads or h
     scale = 1.0 / d**0.5
     bt = c.batch
     if c.nested:
+        if fp8:
+            raise ValueError("fp8 attention cases are 3-d (heads, sequence, head dim): V is given as V^T")
         qt, kt, ktt = (_memref4(bt, n, s, d, t, c.layout, transposed=tr) for n, s, tr in ((h, sq, False), (kvh, sk, False), (kvh, sk, True)))
     else:
         qt = f"memref<{h}x{sq}x{d}x{t}>"
         kt = f"memref<{kvh}x{sk}x{d}x{t}>"
         ktt = f"memref<{kvh}x{d}x{sk}x{t}, strided<[{sk * d}, 1, {d}]>>"
+    ot_mem = qt.replace(t, ot) if fp8 else qt
     qtile = f"!tc.tile<{bm}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
     ktile = f"!tc.tile<{bn}x{d}x{t}, #tc.layout<k, swizzle = auto>>"
     vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<mn, swizzle = auto, order = {c.v_order}>>"
+    # V: fp8 wgmma reads B K-major only, so fp8 V is given transposed (heads, head dim,
+    # keys) and read through a tc.transpose view with a K-major tile
+    v_arg, v_src, v_view, vt_view = kt, "%V", "", kt
+    if fp8:
+        v_arg = f"memref<{kvh}x{d}x{sk}x{t}>"
+        v_src = "%vv"
+        vt_view = f"memref<{kvh}x{sk}x{d}x{t}, strided<[{sk * d}, 1, {sk}]>>"
+        v_view = f"  %vv = tc.transpose %V : {v_arg} to {vt_view}\n"
+        vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<k, swizzle = auto>>"
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
     schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
     schedule += ", tc.pingpong" if c.pingpong else ""
@@ -146,12 +166,12 @@ def loop_source(c: AttentionCase) -> str:
     else:
         ub = f"  %ub = arith.constant {-(-sk // bn) * bn} : index\n"
     return f"""// {c.name}: O = softmax(Q K^T / sqrt({d})) V, written by bench/attention_loop.py
-func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}{lse_arg}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
+func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
   %q = tc.smem_tile : {qtile}
   %k = tc.smem_tile {{stages = {c.stages}}} : {ktile}
   %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
   %kt = tc.transpose %K : {kt} to {ktt}
-  %bx = "gpu.block_id"() <{{dimension = #gpu<dim x>}}> : () -> index
+{v_view}  %bx = "gpu.block_id"() <{{dimension = #gpu<dim x>}}> : () -> index
   %hh = "gpu.block_id"() <{{dimension = #gpu<dim y>}}> : () -> index
 {block_z}  %c0 = arith.constant 0 : index
   %cbn = arith.constant {bn} : index
@@ -163,7 +183,7 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}{lse_arg}) attributes 
   %l0 = tc.rows_fill 0.0 : {rows}
   %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({acc_o}, {rows}, {rows}) {{
     tc.window_load %kt[{bz}{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
-    tc.window_load %V[{bz}{kv_index}, %j, %c0] to %v as b : {kt}, {vtile}
+    tc.window_load {v_src}[{bz}{kv_index}, %j, %c0] to %v as b : {vt_view if fp8 else kt}, {vtile}
     %z = tc.acc_zero : {acc_s}
     %s0 = tc.wgmma %q, %k, %z : {qtile}, {ktile}, {acc_s}
 {mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r} : {acc_s}, {rows}
@@ -175,7 +195,7 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {kt}, %O: {qt}{lse_arg}) attributes 
     scf.yield %o1, %m1, %l1 : {acc_o}, {rows}, {rows}
   }}
   %out = tc.acc_row_div %r#0, %r#2 : {acc_o}, {rows}
-  tc.window_store %out to %O[{bz}{head}, %q0, %c0] : {acc_o}, {qt}
+  tc.window_store %out to %O[{bz}{head}, %q0, %c0] : {acc_o}, {ot_mem}
 {lse_ops}  func.return
 }}
 """
@@ -226,6 +246,15 @@ CHECKS = [
     # the consumers taking turns (tc.pingpong): three warpgroups, and two on a causal BSHD batch
     AttentionCase(4, 1000, d=64, bm=192, bn=64, stages=4, kv_heads=2, causal=True, lse=True, pingpong=True),
     AttentionCase(4, 1000, d=128, bm=128, bn=128, stages=3, batch=2, layout="bshd", causal=True, pingpong=True),
+] + [  # fp8 (3-d, V given transposed: keys a multiple of 16 bytes): causal, MQA with ragged keys,
+    # S_q < S_k causal, head dim 128 GQA, e5m2, the pipelined schedule, ping-pong
+    AttentionCase(2, 1024, d=64, bm=128, bn=64, causal=True, dtype="e4m3"),
+    AttentionCase(2, 1008, d=128, bm=128, bn=128, kv_heads=1, dtype="e4m3"),
+    AttentionCase(1, 1000, sk=1008, d=64, bm=128, bn=64, causal=True, dtype="e4m3"),
+    AttentionCase(4, 2048, d=128, bm=128, bn=128, stages=3, kv_heads=2, causal=True, lse=True, dtype="e4m3"),
+    AttentionCase(2, 512, d=64, bm=128, bn=64, dtype="e5m2"),
+    AttentionCase(2, 512, d=64, bm=64, bn=64, schedule="pipelined", dtype="e4m3"),
+    AttentionCase(4, 1024, d=128, bm=128, bn=128, stages=3, causal=True, pingpong=True, dtype="e4m3"),
 ]
 
 #: What --bench times (FA3's shapes: 16k tokens, heads = 2048 / d), and the blocks.
@@ -246,6 +275,17 @@ BENCH = [
     for d in (128, 64) for s in (8192,) for causal in (False, True)
     for stages, schedule in ((2, "pipelined"), (2, "warp_specialized"), (4, "warp_specialized"))
     if 16 * d * (128 + 2 * 128 * stages) // 8 <= 227 * 1024  # Q and the ring in shared memory
+]
+
+
+#: What --fp8 times (FA3's shapes, e4m3, V given transposed) against cuDNN's bf16 attention on
+#: the same values (the inputs are e4m3 numbers; torch exposes no fp8 SDPA), and the blocks:
+#: 8-bit tiles take twice the keys of a 16-bit one in the same bytes.
+FP8_BENCH = [
+    AttentionCase(16384 // s * (2048 // d), s, d=d, bm=bm, bn=bn, stages=stages, causal=causal, dtype="e4m3")
+    for d, bm, bn, stages in ((128, 128, 128, 3), (128, 128, 128, 4), (64, 192, 128, 4))
+    for s in (4096, 8192, 16384)
+    for causal in (False, True)
 ]
 
 
@@ -294,12 +334,20 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
     for case in cases:
         kernel = lower_tc.compile(case.source())
         h, sq, sk, d = case.heads, case.sq, case.keys, case.d
-        dt = torch.bfloat16 if case.dtype == "bf16" else torch.float16
+        fp8 = case.dtype in FP8_MEMREF_TYPES
+        dt = torch.float16 if case.dtype == "f16" else torch.bfloat16
         q = torch.randn(1, h, sq, d, device="cuda", dtype=dt)
         k = torch.randn(1, h, sk, d, device="cuda", dtype=dt)
         v = torch.randn(1, h, sk, d, device="cuda", dtype=dt)
         o = torch.empty_like(q)
-        ops = {"lower_tc": lambda: kernel(q[0], k[0], v[0], o[0])}
+        if fp8:  # lower-tc reads e4m3 Q, K and V^T; cuDNN the same numbers in bf16
+            f8 = torch.float8_e4m3fn if case.dtype == "e4m3" else torch.float8_e5m2
+            q8, k8 = q.to(f8), k.to(f8)
+            vt8 = v.to(f8).transpose(-1, -2).contiguous()
+            q, k, v = q8.to(dt), k8.to(dt), vt8.transpose(-1, -2).to(dt)
+            ops = {"lower_tc": lambda: kernel(q8[0], k8[0], vt8[0], o[0])}
+        else:
+            ops = {"lower_tc": lambda: kernel(q[0], k[0], v[0], o[0])}
         for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
             def run(backend=backend):
                 with sdpa_kernel(backend):
@@ -422,6 +470,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--bench", action="store_true", help="time the BENCH cases against SDPA")
     p.add_argument("--tune", action="store_true", help="time the TUNE cases (block shapes) against SDPA")
     p.add_argument("--mosaic", action="store_true", help="time the MOSAIC cases against cuDNN and JAX's Mosaic GPU attention")
+    p.add_argument("--fp8", action="store_true", help="time the FP8_BENCH cases (e4m3) against cuDNN's bf16 attention on the same values")
     p.add_argument("--seeds", type=int, default=2)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -430,7 +479,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--print", dest="show", metavar="NAME", help="print the IR of the case named NAME (of CHECKS and BENCH)")
     args = p.parse_args(argv)
     if args.show:
-        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC if c.name == args.show)
+        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC + FP8_BENCH if c.name == args.show)
         print(case.source(), end="")
         return 0
     out: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -445,6 +494,11 @@ def main(argv: list[str]) -> int:
 
         out["device"] = torch.cuda.get_device_name()
         out["bench"] = bench([c for c in BENCH if args.match in c.name], args.runs, args.warmup)
+    if args.fp8:
+        import torch
+
+        out["device"] = torch.cuda.get_device_name()
+        out["fp8"] = bench([c for c in FP8_BENCH if args.match in c.name], args.runs, args.warmup)
     if args.tune:
         import torch
 

@@ -4,9 +4,10 @@ that the check tells the layouts apart (docs/attention.md):
 
 - examples/attention_p_in_registers.mlir: tc.acc_to_a packing each pair high element
   first; each K-slice of P taken from the next slice's registers;
-- examples/attention_p_in_registers_e4m3.mlir (8-bit P, exchanged within each quad):
-  each thread keeping the other half of the words it reads; the words read from the two
-  lanes the other way round;
+- examples/attention_p_in_registers_e4m3.mlir (8-bit P, exchanged within each quad) and
+  examples/attention_loop_e4m3.mlir (the fp8 loop, V given transposed): each thread keeping
+  the other half of the words it reads; the words read from the two lanes the other way
+  round;
 - examples/attention_tile.mlir: the row maximum and sum reduced across two lanes of the
   quad instead of four;
 - examples/attention_online.mlir (the online softmax over four blocks of keys): the
@@ -67,15 +68,15 @@ def main() -> int:
         wgmma.a_from_accumulator = packing
         run("attention_p_in_registers.mlir", what)
     wgmma.a_from_accumulator = right
-    run("attention_p_in_registers_e4m3.mlir", "as lowered")
     selectors = wgmma.SELECTORS
-    wgmma.SELECTORS = tuple(reversed(selectors))
-    run("attention_p_in_registers_e4m3.mlir", "each thread keeping the other half of the words")
-    wgmma.SELECTORS = selectors
     low, high = fragments.SELECTORS
-    wgmma.SELECTORS = (((low & 0xFF) << 8 | low >> 8), ((high & 0xFF) << 8 | high >> 8))  # the second lane's bytes low
-    run("attention_p_in_registers_e4m3.mlir", "the two lanes' bytes the other way round")
-    wgmma.SELECTORS = selectors
+    for example in ("attention_p_in_registers_e4m3.mlir", "attention_loop_e4m3.mlir"):
+        run(example, "as lowered")
+        wgmma.SELECTORS = tuple(reversed(selectors))
+        run(example, "each thread keeping the other half of the words")
+        wgmma.SELECTORS = (((low & 0xFF) << 8 | low >> 8), ((high & 0xFF) << 8 | high >> 8))  # the second lane's bytes low
+        run(example, "the two lanes' bytes the other way round")
+        wgmma.SELECTORS = selectors
     run("attention_tile.mlir", "as lowered")
     lanes = softmax.QUAD_LANES
     softmax.QUAD_LANES = (1,)

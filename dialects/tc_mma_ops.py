@@ -220,9 +220,6 @@ class AccToAOp(IRDLOperation):
         k = 32 if frag.dtype in ("e4m3", "e5m2") else 16
         if acc.n % k:
             raise VerifyException(f"the accumulator's N = {acc.n} is not whole {k}-column K-slices of A")
-        if k == 32 and in_attention_loop(self):
-            raise VerifyException("an 8-bit P in an attention loop is not built (fp8 attention); tc.acc_to_a makes one "
-                                  "in single-tile kernels")
 
 
 @irdl_op_definition

@@ -310,12 +310,15 @@ class AttentionInfo:
     block_m: int = 64
     block_n: int = 64
     lse: int | None = None  # the argument the log-sum-exp goes to, (heads, S_q) f32; None: none
+    v_transposed: bool = False  # V's argument is V^T (head dim x keys), read through a tc.transpose view
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"q": self.q, "k": self.k, "v": self.v, "o": self.o, "scale": self.scale,
                                "block_m": self.block_m, "block_n": self.block_n}
         if self.lse is not None:
             out["lse"] = self.lse
+        if self.v_transposed:
+            out["v_transposed"] = True
         if self.causal is not None:
             out["causal"] = self.causal
         if self.keys is not None:
@@ -328,7 +331,7 @@ class AttentionInfo:
         return cls(int(d["q"]), int(d["k"]), int(d["v"]), int(d["o"]), float(d["scale"]),
                    int(causal) if causal is not None else None, int(keys) if keys is not None else None,
                    int(d.get("block_m", 64)), int(d.get("block_n", 64)),
-                   int(d["lse"]) if d.get("lse") is not None else None)
+                   int(d["lse"]) if d.get("lse") is not None else None, bool(d.get("v_transposed", False)))
 
 
 @dataclass(frozen=True)

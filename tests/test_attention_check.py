@@ -175,3 +175,67 @@ def test_v_with_a_half_of_mean_one_shows_a_few_wrong_keys_given_weight() -> None
     assert not check_attention(q, k, v, paired_wrong, causal=False, scale=d**-0.5, layout="bhsd").ok
     exact, _ = reference(q, k, v, causal=False, scale=d**-0.5, layout="bhsd")
     assert check_attention(q, k, v, exact, causal=False, scale=d**-0.5, layout="bhsd").ok
+
+
+def _e4m3(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64).astype(ml_dtypes.float8_e4m3fn).astype(np.float64)
+
+
+def _online_with_p_in_e4m3(q, k, v, causal: bool, scale: float, block: int, shift: int = 0):
+    """What an fp8 attention loop computes, in float64 otherwise: blocks of `block` keys,
+    P = exp(s - running max) rounded to e4m3 (satfinite) for P V, the running sum from P
+    unrounded, O rescaled by exp(m_old - m_new) at each block. `shift` pairs P's keys with
+    V's rows `shift` keys later (a wrong fragment order)."""
+    b, h, sq, d = q.shape
+    hk, sk = k.shape[1], k.shape[2]
+    seen = visible_keys(sq, sk, causal)
+    o = np.zeros((b, h, sq, d))
+    for hi in range(h):
+        kv = hi // (h // hk)
+        s = np.einsum("bqd,bkd->bqk", q[:, hi], k[:, kv]) * scale
+        s = np.where(np.arange(sk)[None, None, :] < seen[None, :, None], s, -np.inf)
+        m = np.full((b, sq, 1), -np.inf)
+        total = np.zeros((b, sq, 1))
+        acc = np.zeros((b, sq, d))
+        for j0 in range(0, sk, block):
+            blk = s[:, :, j0 : j0 + block]
+            m_new = np.maximum(m, blk.max(-1, keepdims=True))
+            safe = np.where(np.isfinite(m_new), m_new, 0.0)
+            p = np.exp(blk - safe)
+            alpha = np.where(np.isfinite(m), np.exp(m - safe), 0.0)
+            total = total * alpha + p.sum(-1, keepdims=True)
+            vv = np.roll(v[:, kv], -shift, axis=1)[:, j0 : j0 + block]
+            acc = acc * alpha + np.einsum("bqk,bkd->bqd", _e4m3(p), vv)
+            m = m_new
+        o[:, hi] = np.where(total > 0, acc / np.where(total > 0, total, 1), 0)
+    return _bf16(o)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_check_passes_an_online_softmax_with_p_in_e4m3_and_catches_a_shifted_v(causal: bool) -> None:
+    q, k, v = (_e4m3(x) for x in _inputs(h=2, hk=1, sq=96, sk=128, d=16, seed=3))
+    v[..., 8:] = _e4m3(v[..., 8:] + 1.0)  # as the runner: half of V of mean 1
+    o = _online_with_p_in_e4m3(q, k, v, causal, 0.25, block=32)
+    result = check_attention(q, k, v, o, causal=causal, scale=0.25, layout="bhsd", p_dtype="e4m3")
+    assert result.ok, result.problems
+    assert result.max_error > 1e-3  # P's e4m3 rounding shows: a bf16 bound would not hold it
+    assert not check_attention(q, k, v, o, causal=causal, scale=0.25, layout="bhsd").ok
+    wrong = _online_with_p_in_e4m3(q, k, v, causal, 0.25, block=32, shift=1)
+    assert not check_attention(q, k, v, wrong, causal=causal, scale=0.25, layout="bhsd", p_dtype="e4m3").ok
+
+
+def test_an_e4m3_p_below_its_normals_is_bounded_by_its_subnormal_step(monkeypatch) -> None:
+    """Below e4m3's normals (2^-6) P's rounding is absolute (up to 2^-10): 1023 keys of
+    p = 1.3 x 2^-9 each round down by 0.3 x 2^-9, O moves by 0.17 where the relative bound
+    alone allows 0.125; the per-key term holds it, and without it the check fails."""
+    import lower_tc.lowering.runtime.attention_check as check
+
+    q = np.zeros((1, 1, 1, 8))
+    q[..., 0] = 1.0
+    k = np.zeros((1, 1, 1024, 8))
+    k[0, 0, 1:, 0] = math.log(1.3 * 2.0**-9)
+    v = np.ones((1, 1, 1024, 8))
+    o = _online_with_p_in_e4m3(q, k, v, False, 1.0, block=64)
+    assert check_attention(q, k, v, o, causal=False, scale=1.0, layout="bhsd", p_dtype="e4m3").ok
+    monkeypatch.setattr(check, "SUBNORMAL_ROUNDING", {})
+    assert not check_attention(q, k, v, o, causal=False, scale=1.0, layout="bhsd", p_dtype="e4m3").ok

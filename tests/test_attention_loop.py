@@ -162,3 +162,54 @@ def test_the_runner_checks_o_against_float64_attention(monkeypatch, spoil, passe
     if spoil == "nan":
         assert r.nan_count > 0
 
+
+
+EXAMPLE_E4M3 = ROOT / "examples" / "attention_loop_e4m3.mlir"
+
+
+@pytest.mark.parametrize("spoil, passes", [(None, True), ("keys rolled", False)])
+def test_the_runner_reads_a_transposed_v_of_an_fp8_loop(monkeypatch, spoil, passes) -> None:
+    """examples/attention_loop_e4m3.mlir: e4m3 Q, K and V^T (head dim x keys, the K-major
+    B fp8 wgmma reads), causal. Its metadata says V is transposed; the runner gives V's
+    second half of head-dim columns mean 1 (rows of V^T), reads V back as keys x head dim
+    and checks O within P's e4m3 rounding: a fake GPU that writes float64 attention passes,
+    one that pairs P with V's keys one off fails."""
+    import ml_dtypes
+
+    (k,) = compile_source(EXAMPLE_E4M3.read_text(), str(EXAMPLE_E4M3))
+    att = k.info.attention
+    assert att is not None and att.v_transposed and (att.q, att.k, att.v, att.o) == (0, 1, 2, 3)
+    assert [a.dtype for a in k.info.args] == ["e4m3", "e4m3", "e4m3", "bf16"]
+    assert k.info.args[att.v].shape == (2, 64, 1024)
+
+    def launch(cubin, info, host_args, timeout):
+        out = [b.copy() for b in host_args]
+        q, kk, vt = (matrix_view(host_args[i], info.args[i]).astype(np.float64) for i in (att.q, att.k, att.v))
+        v = np.swapaxes(vt, -1, -2)
+        assert abs(v[..., 32:].mean() - 1.0) < 0.1 and abs(v[..., :32].mean()) < 0.1  # the runner's shift, by head dim
+        if spoil == "keys rolled":
+            v = np.roll(v, 1, axis=-2)
+        want, _ = reference(q[None], kk[None], v[None], causal=True, scale=att.scale, layout="bhsd")
+        flat = out[att.o]
+        flat[:] = want[0].astype(np.float32).astype(ml_dtypes.bfloat16).view(flat.dtype).reshape(-1)
+        return out, "fake GPU", [0] * len(out)
+
+    monkeypatch.setattr(running, "launch", launch)
+    r = running.run_kernel(k, seed=3)
+    assert r.passed == passes, r.summary()
+    assert r.checked == 2 * 1024 * 64
+
+
+@needs_tools
+def test_the_fp8_loop_is_qgmma_with_p_from_registers_and_nothing_spills() -> None:
+    """The e4m3 loop: QGMMAs only (8-bit, k32: D/32 for S and BN/32 for P V, twice each as
+    in 16-bit), P's quad exchange (SHFL.IDX, PRMT), no local memory."""
+    (k,) = compile_source(EXAMPLE_E4M3.read_text(), str(EXAMPLE_E4M3), assemble=True)
+    sass = disassemble(k.cubin)
+    assert "HGMMA" not in sass
+    mmas = [ln for ln in sass.splitlines() if "QGMMA" in ln]
+    from_registers = [ln for ln in mmas if re.search(r"QGMMA\.\S+ R\d+, R\d+, gdesc", ln)]
+    assert len(from_registers) == 2 * 64 // 32
+    assert len(mmas) - len(from_registers) == 2 * 64 // 32
+    assert "SHFL.IDX" in sass and "PRMT" in sass
+    assert not re.search(r"\b(LDL|STL)\b", sass)

@@ -2,7 +2,7 @@
 // K window that does not move with the loop, K and V rings of different depths, running
 // rows of other rows than the accumulator's, an op the loop cannot hold, no Q window, a
 // mask at one position; in a single tile, a !tc.rows of 128 rows and a mask at run-time
-// positions (the loop's), a log-sum-exp stored at a window; an 8-bit P in the loop (not built).
+// positions (the loop's), a log-sum-exp stored at a window; an 8-bit V stored MN-major.
 // tc.pingpong on the pipelined schedule, on one consumer warpgroup, with a value, and on a GEMM;
 // of batches: a log-sum-exp at three indices that is not dense, an outer batch of one read at
 // another index, a store past O's batch, O's store naming a head where Q's window names none.
@@ -556,15 +556,14 @@ func.func @attn_h1_q256_k256_d64_128x64x2_bf16(%Q: memref<256x64xbf16>, %K: memr
 
 // -----
 
-// fp8 attention's loop is not built: an 8-bit P in an attention loop is refused where it is
-// made (tc.acc_to_a), though the same conversion runs in a single tile
-// (examples/attention_p_in_registers_e4m3.mlir). V is stored transposed, as fp8 needs.
-func.func @p_8bit_in_loop(%Q: memref<128x64xf8E4M3FN>, %K: memref<256x64xf8E4M3FN>, %Vt: memref<64x256xf8E4M3FN>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
+// fp8 attention's P V wgmma reads V K-major only: an e4m3 V tile stored MN-major (V as
+// given, keys x head dim, head dim contiguous) is refused at the MMA; store V transposed
+// (examples/attention_loop_e4m3.mlir).
+func.func @p_8bit_v_mn_major(%Q: memref<128x64xf8E4M3FN>, %K: memref<256x64xf8E4M3FN>, %V: memref<256x64xf8E4M3FN>, %O: memref<128x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [1, 1, 1]} {
   %q = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
   %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
-  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>
   %kt = tc.transpose %K : memref<256x64xf8E4M3FN> to memref<64x256xf8E4M3FN, strided<[1, 64]>>
-  %v2 = tc.transpose %Vt : memref<64x256xf8E4M3FN> to memref<256x64xf8E4M3FN, strided<[1, 256]>>
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
@@ -574,7 +573,7 @@ func.func @p_8bit_in_loop(%Q: memref<128x64xf8E4M3FN>, %K: memref<256x64xf8E4M3F
   %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
   %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
     tc.window_load %kt[%c0, %j] to %k as b : memref<64x256xf8E4M3FN, strided<[1, 64]>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
-    tc.window_load %v2[%j, %c0] to %v as b : memref<256x64xf8E4M3FN, strided<[1, 256]>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%j, %c0] to %v as b : memref<256x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>
     %z = tc.acc_zero : !tc.acc<128x64xf32>
     %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
     %m1 = tc.acc_row_max %s, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
@@ -582,11 +581,11 @@ func.func @p_8bit_in_loop(%Q: memref<128x64xf8E4M3FN>, %K: memref<256x64xf8E4M3F
     %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
     %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
     %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xf8E4M3FN>
-    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
     scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
   }
   %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
   tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
   func.return
 }
-// CHECK: loop-diagnostics.mlir:[[# @LINE - 8]]:5: error: an 8-bit P in an attention loop is not built (fp8 attention); tc.acc_to_a makes one in single-tile kernels{{$}}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 7]]:5: error: wgmma (sm_90a) cannot transpose e4m3: MN-major operands must be one of bf16, f16; store the tile K-major{{$}}

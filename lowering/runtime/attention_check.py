@@ -19,8 +19,10 @@ O. Large problems are checked on sampled query rows (every head and batch of the
 always the first and last rows): beyond FULL_CHECK_LIMIT score elements per head, at least
 SAMPLE_ROWS rows. A row passes when every element is within
 `tolerance x (sum_j p_ij |v_jd|) + output rounding x |o_id|`, where `tolerance` covers P's
-rounding to the 16-bit type the second MMA reads (FlashAttention feeds P to it in bf16 or
-f16), and `output rounding` O's store; NaN never passes, and a row that sees no key must be
+rounding to the type the second MMA reads (FlashAttention feeds P to it in bf16 or f16;
+fp8 attention in e4m3, whose subnormals add up to half their step for each key:
+`+ 2 x step/2 x sum_j |v_jd| / l_i`, l_i the row's sum in units of its largest weight),
+and `output rounding` O's store; NaN never passes, and a row that sees no key must be
 exactly 0.
 """
 
@@ -35,7 +37,11 @@ FULL_CHECK_LIMIT = 1024 * 1024
 #: Sampled query rows, at least, besides the first and the last.
 SAMPLE_ROWS = 64
 #: Relative rounding of a value stored in each type (half its last place).
-ROUNDING = {"bf16": 2.0**-8, "f16": 2.0**-11, "f32": 2.0**-24}
+ROUNDING = {"bf16": 2.0**-8, "f16": 2.0**-11, "f32": 2.0**-24, "e4m3": 2.0**-4, "e5m2": 2.0**-3}
+#: Absolute rounding of a subnormal value (half the subnormals' step), for the types whose
+#: subnormals P reaches: an 8-bit P below 2^-6 (e4m3) rounds by up to this much whatever
+#: its size (a 16-bit P's subnormals are below 2^-126 of the row's largest: none matter).
+SUBNORMAL_ROUNDING = {"e4m3": 2.0**-10, "e5m2": 2.0**-17}
 #: The layouts, and where the sequence and head dimensions are in each.
 LAYOUTS = {"bshd": (1, 2), "bhsd": (2, 1)}
 
@@ -80,10 +86,12 @@ def reference(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool, scal
 
 
 def _attend(q: np.ndarray, k: np.ndarray, values: tuple[np.ndarray, ...], *, causal: bool, scale: float,
-            layout: str, rows: np.ndarray | None) -> tuple[list[np.ndarray], np.ndarray]:
+            layout: str, rows: np.ndarray | None, per_key: np.ndarray | None = None) -> tuple[list[np.ndarray], np.ndarray]:
     """P V for each V of `values` (each of K's shape), P computed once per head, and the
     log-sum-exp: O for `reference`, and O with sum_j p_ij |v_jd| (the scale of the error
-    P's rounding can make) for `check_attention` from one softmax."""
+    P's rounding can make) for `check_attention` from one softmax. With `per_key` (K's
+    shape), also sum_j per_key_jd / l_i over the visible keys, last in the list (the scale
+    of a subnormal P's rounding)."""
     qh, kh = _bhsd(q, layout, "Q"), _bhsd(k, layout, "K")
     vhs = [_bhsd(v, layout, "V") for v in values]
     b, h, hk, sq, sk, d = _shapes(qh, kh, vhs[0])
@@ -91,7 +99,8 @@ def _attend(q: np.ndarray, k: np.ndarray, values: tuple[np.ndarray, ...], *, cau
     seen = visible_keys(sq, sk, causal)[rows]
     mask = np.arange(sk)[None, :] < seen[:, None]  # rows x S_k
     group = h // hk
-    outs = [np.zeros((b, h, len(rows), d)) for _ in vhs]
+    extra = _bhsd(per_key, layout, "V") if per_key is not None else None
+    outs = [np.zeros((b, h, len(rows), d)) for _ in range(len(vhs) + (extra is not None))]
     lse = np.full((b, h, len(rows)), -np.inf)
     for head in range(h):
         kv = head // group
@@ -102,6 +111,8 @@ def _attend(q: np.ndarray, k: np.ndarray, values: tuple[np.ndarray, ...], *, cau
         p = np.where(some, np.exp(s - np.where(some, m, 0.0)), 0.0)
         total = p.sum(axis=-1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
+            if extra is not None:
+                outs[-1][:, head] = np.einsum("brk,bkd->brd", np.where(total > 0, mask[None] / total, 0.0), extra[:, kv])
             p = np.where(total > 0, p / total, 0.0)
             lse[:, head] = np.where(some[..., 0], (m + np.log(total))[..., 0], -np.inf)
         for out, vh in zip(outs, vhs):
@@ -145,9 +156,14 @@ def check_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, o: np.ndarray, 
     if got.shape != qh.shape:
         raise ValueError(f"O's shape {np.shape(o)} is not Q's {np.shape(q)}")
     rows = sample_rows(rng, sq, sk)
-    (want, weighted_abs_v), want_lse = _attend(q, k, (v, np.abs(np.asarray(v, dtype=np.float64))), causal=causal,
-                                               scale=scale, layout=layout, rows=rows)
+    abs_v = np.abs(np.asarray(v, dtype=np.float64))
+    subnormal = SUBNORMAL_ROUNDING.get(p_dtype)
+    outs, want_lse = _attend(q, k, (v, abs_v), causal=causal, scale=scale, layout=layout, rows=rows,
+                             per_key=abs_v if subnormal else None)
+    want, weighted_abs_v = outs[0], outs[1]
     bound = 2 * ROUNDING[p_dtype] * weighted_abs_v + ROUNDING[out_dtype] * np.abs(want)
+    if subnormal:
+        bound = bound + 2 * subnormal * outs[2]
     here = got[:, :, rows]
     nan = int(np.isnan(here).sum())
     err = np.abs(here - want)

@@ -178,13 +178,15 @@ def _heads(x: np.ndarray) -> np.ndarray:
     return x[None, None] if x.ndim == 2 else x[None] if x.ndim == 3 else x
 
 
-def _shift_half_of_v(buffer: np.ndarray, arg: ArgInfo) -> None:
+def _shift_half_of_v(buffer: np.ndarray, arg: ArgInfo, transposed: bool = False) -> None:
     """V's last half of columns moved to mean 1 (uniform in [0, 2)), in place. O is an
     average of V's rows: where V's mean is 0, a kernel that gives the wrong keys some weight
     (a ragged mask a few keys off) moves O by far less than P's rounding bound allows
     (sum p |v| / l) and passes; with mean 1 the same weight moves O by its own size. The
-    first half keeps mean 0, where a wrong pairing of P's and V's rows shows most."""
-    half = flat_indices(arg)[..., arg.shape[-1] // 2 :]
+    first half keeps mean 0, where a wrong pairing of P's and V's rows shows most. A
+    `transposed` argument is V^T (head dim x keys): its last half of rows."""
+    index = flat_indices(arg)
+    half = index[..., arg.shape[-2] // 2 :, :] if transposed else index[..., arg.shape[-1] // 2 :]
     buffer[half] = (buffer[half].astype(np.float64) + 1.0).astype(buffer.dtype)
 
 
@@ -197,13 +199,15 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     assert att is not None
     rng = np.random.default_rng(seed)
     host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if i not in (att.o, att.lse)})
-    _shift_half_of_v(host[att.v], info.args[att.v])
+    _shift_half_of_v(host[att.v], info.args[att.v], att.v_transposed)
     on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
     flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
     o_arg = info.args[att.o]
     stray = all_stray_writes(flat_results, on_device, overruns, {i: np.ones(info.args[i].shape, dtype=bool)
                                                                   for i in (att.o, att.lse) if i is not None}, info.args)
     q, k, v = (_heads(matrix_view(host[i], info.args[i]).astype(np.float64)) for i in (att.q, att.k, att.v))
+    if att.v_transposed:  # V^T (head dim x keys) read through a view: the reference takes V
+        v = np.swapaxes(v, -1, -2)
     o = _heads(matrix_view(flat_results[att.o], o_arg).astype(np.float64))
     lse = None
     if att.lse is not None:  # (heads, S_q) or (batch, heads, S_q): the check wants the latter

@@ -28,6 +28,7 @@ from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
 from lower_tc.passes.to_ptx.emit import PtxBuilder, kernel_op
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
+from lower_tc.passes.to_ptx.gemm.kloop import TileRing
 from lower_tc.passes.to_ptx.gemm.launch import arg_info, kernel_params
 from lower_tc.passes.to_ptx.gemm.ring import Ring, stage_barrier
 from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window, stage_tile
@@ -96,6 +97,13 @@ def _trips(k: AttentionKernel) -> int | SSAValue:
     return b.val(ptx.DivOp, [span], type="s32", imm=loop.step, comment="blocks of keys, counted at run time")
 
 
+def _slices(ring: TileRing) -> int:
+    """wgmma instructions a stage of `ring` takes: its K over one instruction's (16 for
+    16-bit types, 32 for 8-bit)."""
+    layout = ring.layout
+    return layout.k // layout.dtype.k_per_instruction
+
+
 def _mma_props(mma: tc.WgmmaOp) -> dict[str, object]:
     a_t, b_t, acc_t = mma.a.type, mma.b.type, mma.acc.type
     assert isinstance(a_t, tc.TileType | tc.AFragType) and isinstance(b_t, tc.TileType) and isinstance(acc_t, tc.AccType)
@@ -105,8 +113,8 @@ def _mma_props(mma: tc.WgmmaOp) -> dict[str, object]:
 def _check_mma(mma: tc.WgmmaOp, warpgroups: int) -> None:
     a_t, acc_t = mma.a.type, mma.acc.type
     assert isinstance(acc_t, tc.AccType)
-    if a_t.dtype not in ("bf16", "f16"):  # type: ignore[union-attr]
-        error_at(mma, f"an attention loop multiplies bf16 or f16, not {a_t.dtype} (8-bit P is not built)")  # type: ignore[union-attr]
+    if a_t.dtype not in ("bf16", "f16", "e4m3", "e5m2"):  # type: ignore[union-attr]
+        error_at(mma, f"an attention loop multiplies bf16, f16 or 8-bit floats, not {a_t.dtype}")  # type: ignore[union-attr]
     if acc_t.dtype != "f32" or acc_t.m != 64 * warpgroups:
         error_at(mma, f"the wgmma's accumulator is {acc_t.m}x{acc_t.n}x{acc_t.dtype}: f32 with Q's {64 * warpgroups} rows")
     if mma.a_in_registers is not None:
@@ -182,9 +190,9 @@ class Consumer:
         for op in k.before:  # O's zero start, the rows' fills
             b.located(op, kl.lower)
         wgs = k.warpgroups
-        qk_desc = StageDescriptors.of_rings(b, loop.qk, (k.q_ring, loop.k_ring), k.q_ring.layout.k // 16, wgs, wg,
+        qk_desc = StageDescriptors.of_rings(b, loop.qk, (k.q_ring, loop.k_ring), _slices(k.q_ring), wgs, wg,
                                             regs.smem, regs.smem16, clustered=False)
-        pv_desc = StageDescriptors.of_rings(b, loop.pv, (None, loop.v_ring), loop.v_ring.layout.k // 16, wgs, wg,
+        pv_desc = StageDescriptors.of_rings(b, loop.pv, (None, loop.v_ring), _slices(loop.v_ring), wgs, wg,
                                             regs.smem, regs.smem16, clustered=False)
         q64 = b.val(ptx.CvtOp, [qk_desc.a_fixed16], i64, type="u64.u32", comment="Q's descriptors: this warpgroup's rows")
         s_type = loop.qk.acc.type
@@ -560,8 +568,9 @@ def attention_info(k: AttentionKernel) -> AttentionInfo:
     q_src = k.q_load.src
     k_src = k.args.views.get(loop.k_load.src, loop.k_load.src)
     lse = [op for op in k.after if isinstance(op, tc.RowsStoreOp) and op.indices]
+    v_src = k.args.views.get(loop.v_load.src, loop.v_load.src)
     return AttentionInfo(
-        q=k.args.index(q_src), k=k.args.index(k_src), v=k.args.index(loop.v_load.src), o=k.args.index(k.store.dst),
+        q=k.args.index(q_src), k=k.args.index(k_src), v=k.args.index(v_src), o=k.args.index(k.store.dst),
         scale=scales.pop(), causal=causal, keys=keys, block_m=k.q_ring.layout.mn, block_n=loop.step,
-        lse=k.args.index(lse[0].dst) if lse else None,
+        lse=k.args.index(lse[0].dst) if lse else None, v_transposed=v_src is not loop.v_load.src,
     )
