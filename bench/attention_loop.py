@@ -317,7 +317,8 @@ def check(cases: list[AttentionCase], seeds: int) -> list[dict]:
         for seed in range(seeds):
             r = run_kernel(kernel, seed=seed)
             rows.append({"case": case.name, "seed": seed, "passed": r.passed, "max_error": r.max_error,
-                         "outside": r.mismatches, "checked": r.checked, "nan": r.nan_count, "stray": r.stray})
+                         "outside": r.mismatches, "checked": r.checked, "nan": r.nan_count, "stray": r.stray,
+                         **({"notes": r.notes} if r.notes else {})})
             print(r.summary(), flush=True)
     return rows
 
@@ -344,7 +345,7 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
             f8 = torch.float8_e4m3fn if case.dtype == "e4m3" else torch.float8_e5m2
             q8, k8 = q.to(f8), k.to(f8)
             vt8 = v.to(f8).transpose(-1, -2).contiguous()
-            q, k, v = q8.to(dt), k8.to(dt), vt8.transpose(-1, -2).to(dt)
+            q, k, v = q8.to(dt), k8.to(dt), vt8.transpose(-1, -2).to(dt).contiguous()
             ops = {"lower_tc": lambda: kernel(q8[0], k8[0], vt8[0], o[0])}
         else:
             ops = {"lower_tc": lambda: kernel(q[0], k[0], v[0], o[0])}

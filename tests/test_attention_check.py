@@ -239,3 +239,22 @@ def test_an_e4m3_p_below_its_normals_is_bounded_by_its_subnormal_step(monkeypatc
     assert check_attention(q, k, v, o, causal=False, scale=1.0, layout="bhsd", p_dtype="e4m3").ok
     monkeypatch.setattr(check, "SUBNORMAL_ROUNDING", {})
     assert not check_attention(q, k, v, o, causal=False, scale=1.0, layout="bhsd", p_dtype="e4m3").ok
+
+
+def test_an_fp8_log_sum_exp_is_held_to_the_scores_accumulation(monkeypatch) -> None:
+    """8-bit scores come from the tensor core's fp8 sums (about 14 bits kept): a log-sum-exp
+    off by 2^-13 of the rows' average |q| . |k| x scale passes for e4m3 and fails for bf16,
+    and one off by ten times that fails for e4m3 too."""
+    import lower_tc.lowering.runtime.attention_check as check
+
+    q, k, v = (_e4m3(x) for x in _inputs(h=2, hk=1, sq=16, sk=64, d=128, seed=7))
+    o, lse = reference(q, k, v, causal=False, scale=128**-0.5, layout="bhsd")
+    spread = check._attend(q, k, (v,), causal=False, scale=128**-0.5, layout="bhsd", rows=None, abs_scores=True)[0][-1]
+    assert np.all(spread > 0)
+    o = _bf16(o)
+    shifted = lse + 2.0**-13 * spread
+    ok = check_attention(q, k, v, o, causal=False, scale=128**-0.5, layout="bhsd", p_dtype="e4m3", lse=shifted)
+    assert ok.ok, ok.problems
+    assert not check_attention(q, k, v, o, causal=False, scale=128**-0.5, layout="bhsd", lse=shifted).ok
+    far = check_attention(q, k, v, o, causal=False, scale=128**-0.5, layout="bhsd", p_dtype="e4m3", lse=lse + 10 * 2.0**-12 * spread)
+    assert not far.ok and "log-sum-exp" in far.problems[0]

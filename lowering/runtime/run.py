@@ -51,6 +51,8 @@ class RunResult:
     #: written into the guard regions around the buffers.
     stray: int = 0
     per_output: list[OutputCheck] = field(default_factory=list)
+    #: What else failed, in words (an attention kernel's log-sum-exp, a blind row that is not 0).
+    notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: a non-finite error (NaN in the output) becomes null."""
@@ -76,7 +78,8 @@ class RunResult:
             )
         else:
             errors = f"max error {self.max_error:.3g} (tolerance {self.tolerance:.1g})"
-        return f"{self.kernel}: {errors}, {self.mismatches}/{self.checked} outside{nan}{stray}: {verdict}"
+        notes = "".join(f"; {n}" for n in self.notes)
+        return f"{self.kernel}: {errors}, {self.mismatches}/{self.checked} outside{nan}{stray}{notes}: {verdict}"
 
 
 def run_kernel(compiled: Runnable, seed: int, timeout: float = 10.0, shapes: dict[str, Shape] | None = None) -> RunResult:
@@ -226,8 +229,9 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     passed = check.ok and stray == 0 and checked > 0
     tol = 2 * ROUNDING[info.args[att.q].dtype]
     result = OutputCheck(o_arg.param, check.max_error, tol, check.bad, checked)
+    notes = [p for p in check.problems if "outside the tolerance" not in p and "NaN in O" not in p]
     return RunResult(info.name, device, seed, passed, check.max_error, tol, check.nan, check.bad, checked,
-                     [o_arg.param], stray, [result])
+                     [o_arg.param], stray, [result], notes)
 
 
 __all__ = ["RunResult", "Runnable", "run_attention_kernel", "run_gemm_kernel", "run_kernel"]
