@@ -72,16 +72,21 @@ def _bf16(x):
     return x.astype(ml_dtypes.bfloat16).astype(np.float64)
 
 
+def _scores(q, k, hi, causal, scale):
+    """(the masked, scaled scores of query head `hi` (BHSD), its K/V head)."""
+    h, hk, sq, sk = q.shape[1], k.shape[1], q.shape[2], k.shape[2]
+    kv = hi // (h // hk)
+    s = np.einsum("bqd,bkd->bqk", q[:, hi], k[:, kv]) * scale
+    seen = visible_keys(sq, sk, causal)
+    return np.where(np.arange(sk)[None, None, :] < seen[None, :, None], s, -np.inf), kv
+
+
 def _with_p_in_bf16(q, k, v, causal, scale):
     """O as a kernel computes it: P rounded to bf16 before P V, O rounded to bf16 (BHSD)."""
     b, h, sq, d = q.shape
-    hk, sk = k.shape[1], k.shape[2]
-    seen = visible_keys(sq, sk, causal)
     o = np.zeros((b, h, sq, d))
     for hi in range(h):
-        kv = hi // (h // hk)
-        s = np.einsum("bqd,bkd->bqk", q[:, hi], k[:, kv]) * scale
-        s = np.where(np.arange(sk)[None, None, :] < seen[None, :, None], s, -np.inf)
+        s, kv = _scores(q, k, hi, causal, scale)
         m = np.max(s, axis=-1, keepdims=True)
         p = np.exp(s - np.where(np.isfinite(m), m, 0))
         total = p.sum(-1, keepdims=True)
@@ -183,17 +188,14 @@ def _e4m3(x: np.ndarray) -> np.ndarray:
 
 def _online_with_p_in_e4m3(q, k, v, causal: bool, scale: float, block: int, shift: int = 0):
     """What an fp8 attention loop computes, in float64 otherwise: blocks of `block` keys,
-    P = exp(s - running max) rounded to e4m3 (satfinite) for P V, the running sum from P
-    unrounded, O rescaled by exp(m_old - m_new) at each block. `shift` pairs P's keys with
-    V's rows `shift` keys later (a wrong fragment order)."""
+    P = exp(s - running max) rounded to e4m3 for P V (P <= 1: no saturation), the running
+    sum from P unrounded, O rescaled by exp(m_old - m_new) at each block. `shift` pairs P's
+    keys with V's rows `shift` keys later (a wrong fragment order)."""
     b, h, sq, d = q.shape
-    hk, sk = k.shape[1], k.shape[2]
-    seen = visible_keys(sq, sk, causal)
+    sk = k.shape[2]
     o = np.zeros((b, h, sq, d))
     for hi in range(h):
-        kv = hi // (h // hk)
-        s = np.einsum("bqd,bkd->bqk", q[:, hi], k[:, kv]) * scale
-        s = np.where(np.arange(sk)[None, None, :] < seen[None, :, None], s, -np.inf)
+        s, kv = _scores(q, k, hi, causal, scale)
         m = np.full((b, sq, 1), -np.inf)
         total = np.zeros((b, sq, 1))
         acc = np.zeros((b, sq, d))
