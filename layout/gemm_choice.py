@@ -117,13 +117,17 @@ def prefer_multicast(b_row_bytes: int | None, b_mn_major: bool, b_bits: int) -> 
     return b_mn_major and b_bits == 16 and b_row_bytes is not None and b_row_bytes % L2_LINE_BYTES != 0
 
 
+def mn_boxes(bn: int, b_bits: int) -> int:
+    """TMA boxes of an MN-major B tile of BN columns: one per 128-byte swizzle row."""
+    return bn * b_bits // 8 // MN_BOX_BYTES
+
+
 def multicast_fits(m: int, n: int, config: GemmConfig, b_bits: int, batch: int = 1, machine: Machine = H100) -> bool:
     """Whether `config` can share B's boxes over a cluster of 2 and is worth it: an even
     number of tile rows (the pairs), an even number of B's boxes per tile, and at least a
     wave of tiles (measured only there: a few-tile GEMM keeps the cost model's smaller
     tiles)."""
-    boxes = config.bn * b_bits // 8 // MN_BOX_BYTES
-    return -(-m // config.bm) % 2 == 0 and boxes % 2 == 0 and config.tiles(m, n, batch) >= machine.sms
+    return -(-m // config.bm) % 2 == 0 and mn_boxes(config.bn, b_bits) % 2 == 0 and config.tiles(m, n, batch) >= machine.sms
 
 
 @dataclass(frozen=True)
@@ -239,5 +243,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

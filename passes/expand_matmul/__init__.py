@@ -44,8 +44,8 @@ from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent,
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, Choice, choose, choose_config, fit_promoted, multicast_fits, prefer_multicast, prefer_persistent,
-                                         prefer_swap, swap_config)
+from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, Choice, choose, choose_config, fit_promoted, mn_boxes, multicast_fits, prefer_multicast,
+                                         prefer_persistent, prefer_swap, swap_config)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
@@ -397,7 +397,7 @@ class ExpandMatmulPass(ModulePass):
                 if not matrix(b_t, "B", batched=True).row_major:
                     error_at(mm, "a cluster of 2 shares B's TMA boxes between the pair: B must be row-major (K x N, 16-bit), "
                                  "whose MN-major tile is several boxes; a K-major B (nn.Linear's weight, any 8-bit B) is one box a stage")
-                boxes = config.bn * bits // 8 // MN_BOX_BYTES
+                boxes = mn_boxes(config.bn, bits)
                 if boxes % 2:
                     error_at(mm, f"a cluster of 2 shares B's TMA boxes between the pair: BN = {config.bn} is {boxes} boxes of "
                                  f"{MN_BOX_BYTES * 8 // bits} columns, an odd number")
