@@ -80,18 +80,24 @@ class AttentionCase:
 
     def op_source(self) -> str:
         """The same problem at the op level: one tc.attention (its blocks are the default's)."""
-        t, h, kvh, d = self.dtype, self.heads, self.kv_heads or self.heads, self.d
+        t, h, kvh, d = FP8_MEMREF_TYPES.get(self.dtype, self.dtype), self.heads, self.kv_heads or self.heads, self.d
         if self.nested:
             q, kv = (_memref4(self.batch, n, s, d, t, self.layout) for n, s in ((h, self.sq), (kvh, self.keys)))
             lse_t = f"memref<{self.batch}x{h}x{self.sq}xf32>"
         else:
             q, kv = f"memref<{h}x{self.sq}x{d}x{t}>", f"memref<{kvh}x{self.keys}x{d}x{t}>"
             lse_t = f"memref<{h}x{self.sq}xf32>"
+        v, o = kv, q
+        if self.dtype in FP8_MEMREF_TYPES:  # V^T in memory (keys contiguous), O in bf16
+            if self.nested:
+                raise ValueError("fp8 attention cases are 3-d (heads, sequence, head dim)")
+            v = f"memref<{kvh}x{self.keys}x{d}x{t}, strided<[{self.keys * d}, 1, {self.keys}]>>"
+            o = q.replace(t, "bf16")
         lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if self.lse else ("", "", "")
         attrs = " {causal}" if self.causal else ""
         flags = ", tc.pingpong" if self.pingpong else ""
-        return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {kv}, %O: {q}{lse_arg}) attributes {{tc.target = "sm_90a"{flags}}} {{\n'
-                f"  tc.attention %Q, %K, %V to %O{lse_op}{attrs} : {q}, {kv}, {kv}, {q}{lse_type}\n"
+        return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {v}, %O: {o}{lse_arg}) attributes {{tc.target = "sm_90a"{flags}}} {{\n'
+                f"  tc.attention %Q, %K, %V to %O{lse_op}{attrs} : {q}, {kv}, {v}, {o}{lse_type}\n"
                 "  func.return\n}\n")
 
 

@@ -18,16 +18,20 @@ from lower_tc.dialects.tc_kernel import kernel_target
 from lower_tc.dialects.tc_types import check_global_memory, dtype_name, element_bits
 from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout import Arch
-from lower_tc.layout.attention import HEAD_DIMS, AttentionProblem
+from lower_tc.layout.attention import FP8_TYPES, HEAD_DIMS, AttentionProblem
 
-#: Q's, K's and V's types.
-ATTENTION_TYPES = ("bf16", "f16")
+#: Q's, K's and V's types (one for the three); O is Q's type, or bf16 or f16 for 8-bit ones.
+ATTENTION_TYPES = ("bf16", "f16", *FP8_TYPES)
+#: O's types for 8-bit Q, K and V.
+FP8_OUT_TYPES = ("bf16", "f16")
 
 
-def _shape(t: MemRefType, what: str) -> tuple[int, int, int, int]:
+def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int, int, int, int]:
     """(batch, heads, sequence, head dim) of a (batch, heads, sequence, head dim) or (heads,
     sequence, head dim) memref (batch 1) whose head dim is contiguous, in any other stride
-    order (BHSD, BSHD: strided<[S*H*D, D, H*D, 1]>)."""
+    order (BHSD, BSHD: strided<[S*H*D, D, H*D, 1]>); with `keys_contiguous`, whose
+    sequence is contiguous instead (fp8's V: V^T in memory, what fp8 wgmma's K-major B
+    reads)."""
     check_global_memory(t, what)
     shape = t.get_shape()
     if len(shape) not in (3, 4):
@@ -39,10 +43,17 @@ def _shape(t: MemRefType, what: str) -> tuple[int, int, int, int]:
             isinstance(layout, StridedLayoutAttr) and not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0)):
         raise VerifyException(f"{what} has the default layout or a strided one of offset 0, not {layout}")
     strides = t.get_strides()
-    if strides is None or any(s is None for s in strides) or strides[-1] != 1:
-        raise VerifyException(f"{what}'s head dim is contiguous (its stride 1), not strides {list(strides) if strides else strides}")
+    unit = -2 if keys_contiguous else -1
+    if strides is None or any(s is None for s in strides) or strides[unit] != 1:
+        shown = list(strides) if strides else strides
+        if keys_contiguous:
+            raise VerifyException(f"an 8-bit {what} is read with its keys contiguous (stride 1 on the sequence: V^T in memory, "
+                                  f"strides [..., 1, S_k]), since fp8 wgmma reads B K-major and V transposed in shared memory "
+                                  f"is not built; not strides {shown}")
+        raise VerifyException(f"{what}'s head dim is contiguous (its stride 1), not strides {shown}")
     bits = element_bits(t.element_type)
-    for size, stride, name in zip(shape[:-1], strides[:-1], ("batch", "heads", "sequence")[-(len(shape) - 1):]):
+    names = ("batch", "heads", "sequence", "head dim")[-len(shape):]
+    for size, stride, name in [x for i, x in enumerate(zip(shape, strides, names)) if i != len(shape) + unit]:
         if size > 1 and (stride <= 0 or stride * bits % 128):
             raise VerifyException(f"{what}'s {name} stride {stride} is not a positive multiple of 16 bytes (TMA's rule): "
                                   f"strides {list(strides)}")
@@ -60,7 +71,9 @@ class AttentionOp(IRDLOperation):
     keys j <= i + Sk - Sq (the last query aligned with the last key, FlashAttention's
     convention); a query that sees no key gets O = 0 and a log-sum-exp of -inf. `scale`
     defaults to 1 / sqrt(D). `lse`: each row's log-sum-exp (natural log) into a dense
-    f32 (heads, Sq) or (batch, heads, Sq) memref. Head dims 64, 128 and 256; bf16 or f16; any lengths."""
+    f32 (heads, Sq) or (batch, heads, Sq) memref. Head dims 64, 128 and 256; bf16 or f16; any lengths.
+    8-bit (e4m3, e5m2) Q, K and V with a bf16 or f16 O: V is read with its keys contiguous
+    (V^T in memory), what fp8 wgmma's K-major B needs."""
 
     name = "tc.attention"
     q = operand_def(MemRefType)
@@ -153,14 +166,20 @@ class AttentionOp(IRDLOperation):
             types[what] = t
             dtype = dtype_name(t.element_type)
             if dtype not in ATTENTION_TYPES:
-                raise VerifyException(f"{what} is bf16 or f16, not {dtype}")
-        dtypes = {dtype_name(t.element_type) for t in types.values()}
-        if len(dtypes) != 1:
-            raise VerifyException(f"Q, K, V and O have one element type, not {', '.join(sorted(dtypes))}")
+                raise VerifyException(f"{what} is bf16, f16, e4m3 or e5m2, not {dtype}")
+        inputs = {dtype_name(types[w].element_type) for w in ("Q", "K", "V")}
+        o_dtype = dtype_name(types["O"].element_type)
+        fp8 = bool(inputs & set(FP8_TYPES))
+        if len(inputs) != 1:
+            raise VerifyException(f"Q, K and V have one element type, not {', '.join(sorted(inputs))}")
+        if fp8 and o_dtype not in FP8_OUT_TYPES:
+            raise VerifyException(f"O of an 8-bit attention is bf16 or f16, not {o_dtype}")
+        if not fp8 and o_dtype not in inputs:
+            raise VerifyException(f"Q, K, V and O have one element type, not {', '.join(sorted(inputs | {o_dtype}))}")
         ranks = {len(t.get_shape()) for t in types.values()}
         if len(ranks) != 1:
             raise VerifyException("Q, K, V and O are all 4-d (batch, heads, sequence, head dim) or all 3-d (heads, sequence, head dim)")
-        q, k, v, o = (_shape(types[w], w) for w in ("Q", "K", "V", "O"))
+        q, k, v, o = (_shape(types[w], w, keys_contiguous=fp8 and w == "V") for w in ("Q", "K", "V", "O"))
         shown = {w: list(types[w].get_shape()) for w in types}
         if k != v:
             raise VerifyException(f"V's shape {shown['V']} is not K's {shown['K']}")
@@ -192,4 +211,4 @@ class AttentionOp(IRDLOperation):
 
 ATTENTION_OPS = [AttentionOp]
 
-__all__ = ["ATTENTION_OPS", "ATTENTION_TYPES", "AttentionOp"]
+__all__ = ["ATTENTION_OPS", "ATTENTION_TYPES", "FP8_OUT_TYPES", "AttentionOp"]

@@ -48,13 +48,21 @@ class AttentionBlocks:
 #: releases a stage a block late); D = 256 in 128 x 64 on two (its O takes 128 registers
 #: a thread).
 DEFAULT_BLOCKS = {64: AttentionBlocks(192, 64, 4), 128: AttentionBlocks(128, 128, 3), 256: AttentionBlocks(128, 64, 2)}
+#: 8-bit Q, K and V (fp8 attention): the element types, and the blocks by head dim. An 8-bit
+#: tile holds twice the keys of a 16-bit one in the same bytes: D = 64 in 192 x 128 on four
+#: stages, D = 128 in 128 x 128 on four (measured on the H200: docs/attention.md, "fp8
+#: attention at the loop level"); D = 256 keeps the 16-bit blocks (O's registers bound it)
+#: on three stages.
+FP8_TYPES = ("e4m3", "e5m2")
+FP8_BLOCKS = {64: AttentionBlocks(192, 128, 4), 128: AttentionBlocks(128, 128, 4), 256: AttentionBlocks(128, 64, 3)}
 
 
 def default_blocks(p: AttentionProblem) -> AttentionBlocks:
-    """The blocks for `p` (its head dim's; the verifier refused other head dims)."""
-    blocks = DEFAULT_BLOCKS[p.d]
-    assert blocks.smem_bytes(p.d) + 64 <= SMEM_CAPACITY
+    """The blocks for `p` (its head dim's and type's; the verifier refused other head dims)."""
+    fp8 = p.dtype in FP8_TYPES
+    blocks = (FP8_BLOCKS if fp8 else DEFAULT_BLOCKS)[p.d]
+    assert blocks.smem_bytes(p.d, 8 if fp8 else 16) + 64 <= SMEM_CAPACITY
     return blocks
 
 
-__all__ = ["DEFAULT_BLOCKS", "HEAD_DIMS", "AttentionBlocks", "AttentionProblem", "default_blocks"]
+__all__ = ["DEFAULT_BLOCKS", "FP8_BLOCKS", "FP8_TYPES", "HEAD_DIMS", "AttentionBlocks", "AttentionProblem", "default_blocks"]

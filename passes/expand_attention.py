@@ -27,7 +27,7 @@ from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.tc_attention import AttentionOp
 from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.dialects.tc_kernel import GRID_ATTR
-from lower_tc.layout.attention import AttentionBlocks, default_blocks
+from lower_tc.layout.attention import FP8_TYPES, AttentionBlocks, default_blocks
 
 INDEX = IndexType()
 
@@ -58,7 +58,10 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     out = _Ops([])
     q_type = tc.TileType([bm, d], elt, tc.LayoutAttr("k"))
     k_type = tc.TileType([bn, d], elt, tc.LayoutAttr("k"))
-    v_type = tc.TileType([d, bn], elt, tc.LayoutAttr("mn", order="k_first"))  # one TMA box per 64 columns
+    if p.dtype in FP8_TYPES:  # fp8 wgmma reads B K-major: V's keys contiguous (the verifier's V^T)
+        v_type = tc.TileType([d, bn], elt, tc.LayoutAttr("k"))
+    else:
+        v_type = tc.TileType([d, bn], elt, tc.LayoutAttr("mn", order="k_first"))  # one TMA box per 64 columns
     acc_s, acc_o = tc.AccType([bm, bn], Float32Type()), tc.AccType([bm, d], Float32Type())
     rows = tc.RowsType(bm)
     q = out.add(tc.SmemTileOp(q_type), "q")

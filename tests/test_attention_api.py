@@ -109,11 +109,11 @@ def test_a_mix_of_layouts_is_one_4d_program(fake) -> None:
     (dict(q=((2, 4, 256, 128), "bf16")), "k", "k's head dim 64 is not q's 128"),
     (dict(k=((2, 3, 256, 64), "bf16"), v=((2, 3, 256, 64), "bf16")), "k", "3 heads must divide q's 4"),
     (dict(v=((2, 4, 256, 64), "f16")), "v", "one type"),
-    (dict(q=((2, 4, 256, 64), "f32"), k=((2, 4, 256, 64), "f32"), v=((2, 4, 256, 64), "f32")), "q", "bf16 or f16, not f32"),
+    (dict(q=((2, 4, 256, 64), "f32"), k=((2, 4, 256, 64), "f32"), v=((2, 4, 256, 64), "f32")), "q", "e4m3 or e5m2, not f32"),
     (dict(q=((256, 64), "bf16")), "q", "not 2-d"),
     (dict(v=((2, 4, 128, 64), "bf16")), "v", "is not k's"),
     (dict(k=((1, 4, 256, 64), "bf16"), v=((1, 4, 256, 64), "bf16")), "k", "k's batch 1 is not q's 2"),
-    (dict(out=((2, 4, 128, 64), "bf16")), "out", "q's shape and type"),
+    (dict(out=((2, 4, 128, 64), "bf16")), "out", "out is q's shape, (2, 4, 256, 64), and bf16"),
 ])
 def test_attention_refuses_by_name_before_compiling(fake, tmp_path, change, argument, words) -> None:
     arrays = {name: ((2, 4, 256, 64), "bf16") for name in ("q", "k", "v", "out")}
@@ -186,3 +186,55 @@ def test_a_compiled_4d_kernel_refuses_arrays_of_other_strides_by_name(fake) -> N
         kernel(q, k, v, padded)  # its batches twice as far apart
     assert err.value.argument == "O"
     assert len(fake.called("cuLaunchKernel")) == 1
+
+
+def _e4m3(fake, shape: tuple[int, ...], strides: tuple[int, ...] | None = None):
+    """An e4m3 array as CuPy would pass it: uint8 bits, reinterpreted."""
+    from lower_tc.lowering.runtime.arrays import reinterpret
+    from test_callable import CaiArray
+
+    size = 1
+    for n in shape:
+        size *= n
+    return reinterpret(CaiArray(fake.gpu_memory(size + 64), shape, "u8", strides), "e4m3")
+
+
+def test_fp8_attention_reads_v_with_its_keys_contiguous_and_writes_a_bf16_o(fake) -> None:
+    """e4m3 q and k, v as vt.transpose(-1, -2) of a dense (batch, heads, D, S_k) vt, a bf16
+    out: one program of f8E4M3FN memrefs, V's keys contiguous, folded to 3-d."""
+    q, k = (_e4m3(fake, (2, 4, 256, 64)) for _ in range(2))
+    v = _e4m3(fake, (2, 4, 256, 64), strides=(4 * 64 * 256, 64 * 256, 1, 256))
+    o = bhsd(fake, (2, 4, 256, 64), "bf16")
+    attention_api._kernels.entries.clear()
+    assert lower_tc.attention(q, k, v, o, causal=True) is o
+    (program,) = _programs()
+    assert "%Q: memref<8x256x64xf8E4M3FN>" in program and "%O: memref<8x256x64xbf16>" in program
+    assert "%V: memref<8x256x64xf8E4M3FN, strided<[16384, 1, 256]>>" in program
+    assert len(fake.called("cuLaunchKernel")) == 1
+    att = attention_api._kernels.entries[program].info.attention
+    assert (att.block_m, att.block_n) == (192, 128)  # the fp8 blocks (layout/attention.py FP8_BLOCKS)
+
+
+@pytest.mark.parametrize(("what", "argument", "words"), [
+    ("v head dim contiguous", "v", "an 8-bit v is read with its keys contiguous, V^T in memory"),
+    ("k bf16", "k", "one type"),
+    ("out e4m3", "out", "out is q's shape, (2, 4, 256, 64), and bf16 or f16, not (2, 4, 256, 64) e4m3"),
+    ("v keys padded", "v", "multiples of 16 (16 bytes: TMA's rule) outside the sequence"),
+])
+def test_fp8_attention_refuses_by_name_before_compiling(fake, tmp_path, what, argument, words) -> None:
+    q, k = (_e4m3(fake, (2, 4, 256, 64)) for _ in range(2))
+    v = _e4m3(fake, (2, 4, 256, 64), strides=(4 * 64 * 256, 64 * 256, 1, 256))
+    o = bhsd(fake, (2, 4, 256, 64), "bf16")
+    if what == "v head dim contiguous":
+        v = _e4m3(fake, (2, 4, 256, 64))
+    elif what == "k bf16":
+        k = bhsd(fake, (2, 4, 256, 64), "bf16")
+    elif what == "out e4m3":
+        o = _e4m3(fake, (2, 4, 256, 64))
+    else:
+        v = _e4m3(fake, (2, 4, 256, 64), strides=(4 * 64 * 264, 64 * 264, 1, 264))
+    with pytest.raises(ArgumentError) as err:
+        lower_tc.attention(q, k, v, o)
+    assert err.value.argument == argument and words in str(err.value)
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
+    assert not fake.called("cuLaunchKernel")

@@ -68,3 +68,34 @@ def test_attention_allocates_o_like_q(torch, require_gpu, layout) -> None:
     want = torch.nn.functional.scaled_dot_product_attention(q.float(), q.float(), q.float())
     assert o.shape == q.shape and o.dtype == q.dtype and o.stride() == q.stride()
     assert float((o.float() - want).abs().max()) < 2e-2
+
+
+FP8_CASES = [  # (batch, heads, kv heads, S_q, S_k, D, dtype, causal, layout of q and k)
+    (2, 4, 4, 1024, 1024, 64, "float8_e4m3fn", True, "bhsd"),
+    (1, 8, 2, 1000, 1008, 128, "float8_e4m3fn", False, "bhsd"),  # GQA, ragged keys
+    (2, 4, 2, 512, 512, 128, "float8_e4m3fn", True, "bshd"),  # 4-d: the batch on the grid's z
+    (1, 2, 2, 256, 512, 256, "float8_e4m3fn", False, "bhsd"),
+    (1, 4, 4, 512, 512, 64, "float8_e5m2", False, "bhsd"),
+]
+
+
+@pytest.mark.parametrize("case", FP8_CASES, ids=lambda c: "_".join(map(str, c)))
+def test_fp8_attention_on_torch_tensors(torch, require_gpu, case) -> None:
+    """8-bit q, k and v (v as vt.transpose(-1, -2): keys contiguous), O allocated in bf16:
+    within P's e4m3 rounding of float64 attention, the log-sum-exp too."""
+    require_gpu("sm_90a")
+    b, h, hk, sq, sk, d, dtype, causal, layout = case
+    f8 = getattr(torch, dtype)
+    gen = torch.Generator(device="cuda").manual_seed(9)
+    q = _array(torch, layout, b, h, sq, d, torch.bfloat16, gen).to(f8)
+    k = _array(torch, layout, b, hk, sk, d, torch.bfloat16, gen).to(f8)
+    vt = torch.randn(b, hk, d, sk, device="cuda", dtype=torch.bfloat16, generator=gen).to(f8)
+    v = vt.transpose(-1, -2)
+    o, lse = lower_tc.attention(q, k, v, causal=causal, lse=True)
+    torch.cuda.synchronize()
+    assert o.dtype == torch.bfloat16 and o.shape == (b, h, sq, d) and o.stride() == q.stride()
+    fold = lambda x: x.float().cpu().numpy().reshape(1, -1, *x.shape[2:])  # noqa: E731
+    p_dtype = "e4m3" if dtype == "float8_e4m3fn" else "e5m2"
+    result = check_attention(fold(q), fold(k), fold(v), fold(o), causal=causal, scale=d**-0.5, layout="bhsd",
+                             p_dtype=p_dtype, out_dtype="bf16", lse=lse.cpu().numpy().reshape(1, -1, sq))
+    assert result.ok, result.problems

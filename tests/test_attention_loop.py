@@ -167,25 +167,31 @@ def test_the_runner_checks_o_against_float64_attention(monkeypatch, spoil, passe
 EXAMPLE_E4M3 = ROOT / "examples" / "attention_loop_e4m3.mlir"
 
 
+@pytest.mark.parametrize("level", ["loop", "op"])
 @pytest.mark.parametrize("spoil, passes", [(None, True), ("keys rolled", False)])
-def test_the_runner_reads_a_transposed_v_of_an_fp8_loop(monkeypatch, spoil, passes) -> None:
-    """examples/attention_loop_e4m3.mlir: e4m3 Q, K and V^T (head dim x keys, the K-major
-    B fp8 wgmma reads), causal. Its metadata says V is transposed; the runner gives V's
-    second half of head-dim columns mean 1 (rows of V^T), reads V back as keys x head dim
-    and checks O within P's e4m3 rounding: a fake GPU that writes float64 attention passes,
-    one that pairs P with V's keys one off fails."""
+def test_the_runner_reads_a_transposed_v_of_an_fp8_kernel(monkeypatch, spoil, passes, level) -> None:
+    """e4m3 Q, K and V with V^T in memory (the K-major B fp8 wgmma reads), causal:
+    examples/attention_loop_e4m3.mlir takes V^T (head dim x keys) through a view, and its
+    metadata says V is transposed; the op level takes V with its keys contiguous (a strided
+    argument). Either way the runner gives V's second half of head-dim columns mean 1, reads
+    V as keys x head dim and checks O within P's e4m3 rounding: a fake GPU that writes
+    float64 attention passes, one that pairs P with V's keys one off fails."""
     import ml_dtypes
 
-    (k,) = compile_source(EXAMPLE_E4M3.read_text(), str(EXAMPLE_E4M3))
+    if level == "loop":
+        (k,) = compile_source(EXAMPLE_E4M3.read_text(), str(EXAMPLE_E4M3))
+    else:
+        (k,) = compile_source(AttentionCase(2, 1024, d=64, causal=True, dtype="e4m3").op_source(), "op.mlir")
     att = k.info.attention
-    assert att is not None and att.v_transposed and (att.q, att.k, att.v, att.o) == (0, 1, 2, 3)
+    assert att is not None and att.v_transposed == (level == "loop") and (att.q, att.k, att.v, att.o) == (0, 1, 2, 3)
     assert [a.dtype for a in k.info.args] == ["e4m3", "e4m3", "e4m3", "bf16"]
-    assert k.info.args[att.v].shape == (2, 64, 1024)
+    assert k.info.args[att.v].shape == ((2, 64, 1024) if level == "loop" else (2, 1024, 64))
 
     def launch(cubin, info, host_args, timeout):
         out = [b.copy() for b in host_args]
-        q, kk, vt = (matrix_view(host_args[i], info.args[i]).astype(np.float64) for i in (att.q, att.k, att.v))
-        v = np.swapaxes(vt, -1, -2)
+        q, kk, v = (matrix_view(host_args[i], info.args[i]).astype(np.float64) for i in (att.q, att.k, att.v))
+        if att.v_transposed:
+            v = np.swapaxes(v, -1, -2)
         assert abs(v[..., 32:].mean() - 1.0) < 0.1 and abs(v[..., :32].mean()) < 0.1  # the runner's shift, by head dim
         if spoil == "keys rolled":
             v = np.roll(v, 1, axis=-2)

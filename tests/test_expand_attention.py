@@ -6,13 +6,14 @@ same, instruction for instruction (the kernel's name and the source locations as
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 import sys
 
 import pytest
 
 from conftest import ROOT
 from lower_tc.lowering.compile import compile_source
-from lower_tc.layout.attention import DEFAULT_BLOCKS
+from lower_tc.layout.attention import DEFAULT_BLOCKS, FP8_BLOCKS
 
 sys.path.insert(0, str(ROOT / "bench"))
 from attention_loop import AttentionCase  # noqa: E402
@@ -44,19 +45,45 @@ def test_the_op_expands_to_the_checked_loop_level(problem) -> None:
     assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
 
 
-def _op(q: str, kv: str, v: str | None = None, attrs: str = "{causal}") -> str:
-    v = v or kv
-    return (f'func.func @f(%Q: {q}, %K: {kv}, %V: {v}, %O: {q}) attributes {{tc.target = "sm_90a"}} {{\n'
-            f"  tc.attention %Q, %K, %V to %O {attrs} : {q}, {kv}, {v}, {q}\n  func.return\n}}\n")
+@pytest.mark.parametrize("problem", [dict(heads=2, sq=1024, d=64, causal=True), dict(heads=4, sq=1008, d=128, kv_heads=2),
+                                     dict(heads=2, sq=512, d=256, lse=True)], ids=lambda p: "_".join(f"{k}{v}" for k, v in p.items()))
+def test_an_fp8_op_expands_to_the_checked_fp8_loop_level(problem) -> None:
+    """e4m3 Q, K and V^T (keys contiguous) with a bf16 O: the op level's kernel runs the
+    instructions of bench/attention_loop.py's fp8 loop (V read through a view of a V^T
+    argument there, as the strided argument itself here), with the fp8 blocks."""
+    blocks = FP8_BLOCKS[problem["d"]]
+    case = AttentionCase(**problem, dtype="e4m3", bm=blocks.bm, bn=blocks.bn, stages=blocks.stages)
+    (op_level,) = compile_source(case.op_source(), "op.mlir")
+    (loop_level,) = compile_source(case.source(), "loop.mlir")
+    assert op_level.info.attention == replace(loop_level.info.attention, v_transposed=False)
+    assert op_level.info.args[2].strides[-2:] == (1, case.keys) and loop_level.info.attention.v_transposed
+    assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
+
+
+def _op(q: str, kv: str, v: str | None = None, attrs: str = "{causal}", o: str | None = None) -> str:
+    v, o = v or kv, o or q
+    return (f'func.func @f(%Q: {q}, %K: {kv}, %V: {v}, %O: {o}) attributes {{tc.target = "sm_90a"}} {{\n'
+            f"  tc.attention %Q, %K, %V to %O {attrs} : {q}, {kv}, {v}, {o}\n  func.return\n}}\n")
+
+
+E4M3_V = "memref<2x256x64xf8E4M3FN, strided<[16384, 1, 256]>>"  # V^T in memory: keys contiguous
 
 
 @pytest.mark.parametrize(("text", "why"), [
     (_op("memref<4x256x48xbf16>", "memref<2x256x48xbf16>"), "the head dim is 64, 128, 256, not 48"),
     (_op("memref<4x256x64xbf16>", "memref<3x256x64xbf16>"), "K/V's 3 heads must divide Q's 4"),
-    (_op("memref<4x256x64xbf16>", "memref<2x256x64xbf16>", "memref<2x256x64xf16>"), "Q, K, V and O have one element type"),
+    (_op("memref<4x256x64xbf16>", "memref<2x256x64xbf16>", "memref<2x256x64xf16>"), "Q, K and V have one element type, not bf16, f16"),
+    (_op("memref<4x256x64xbf16>", "memref<2x256x64xbf16>", o="memref<4x256x64xf16>"), "Q, K, V and O have one element type, not bf16, f16"),
+    (_op("memref<4x256x64xf8E4M3FN>", "memref<2x256x64xf8E4M3FN>", E4M3_V), "O of an 8-bit attention is bf16 or f16, not e4m3"),
+    (_op("memref<4x256x64xf8E4M3FN>", "memref<2x256x64xf8E4M3FN>", o="memref<4x256x64xbf16>"),
+     "an 8-bit V is read with its keys contiguous (stride 1 on the sequence: V^T in memory"),
+    (_op("memref<4x256x64xf8E4M3FN>", "memref<2x256x64xf8E4M3FN>", "memref<2x256x64xf8E4M3FN, strided<[16384, 1, 264]>>",
+         o="memref<4x256x64xbf16>"), "V's head dim stride 264 is not a positive multiple of 16 bytes"),
+    (_op("memref<4x256x64xf8E4M3FN>", "memref<2x256x64xf8E4M3FN>", "memref<2x256x64xf8E5M2, strided<[16384, 1, 256]>>",
+         o="memref<4x256x64xbf16>"), "Q, K and V have one element type, not e4m3, e5m2"),
     (_op("memref<4x256x64xbf16>", "memref<2x256x64xbf16>", attrs="{scale = -1.0}"), "the softmax scale is a finite number above 0"),
     (_op("memref<256x64xbf16>", "memref<256x64xbf16>"), "Q is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not 2-d"),
-    (_op("memref<4x256x64xf32>", "memref<2x256x64xf32>"), "Q is bf16 or f16, not f32"),
+    (_op("memref<4x256x64xf32>", "memref<2x256x64xf32>"), "Q is bf16, f16, e4m3 or e5m2, not f32"),
     (_op("memref<4x256x64xbf16>", "memref<2x300x64xbf16>", "memref<2x256x64xbf16>"), "V's shape [2, 256, 64] is not K's [2, 300, 64]"),
 ])
 def test_the_op_refuses_what_the_loop_level_cannot_run(text: str, why: str) -> None:

@@ -3,7 +3,9 @@
 // a scale that is not a finite number above 0, a 2-d Q, f32 operands, V's shape not K's, a
 // log-sum-exp of the wrong shape, sm_100a; of layouts: a head dim that is not contiguous, 4-d
 // beside 3-d, K of another batch, a stride TMA cannot step, an O whose elements overlap, an
-// offset in a strided layout.
+// offset in a strided layout; of 8-bit attention: O not bf16 or f16, an O of another 16-bit
+// type than Q's, V with its head dim contiguous (fp8 reads it keys-contiguous), V's head-dim
+// stride TMA cannot step, e4m3 beside e5m2.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f(%Q: memref<4x256x48xbf16>, %K: memref<2x256x48xbf16>, %V: memref<2x256x48xbf16>, %O: memref<4x256x48xbf16>) attributes {tc.target = "sm_90a"} {
@@ -26,7 +28,7 @@ func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x
   tc.attention %Q, %K, %V to %O {causal} : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xf16>, memref<4x256x64xbf16>
   func.return
 }
-// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q, K, V and O have one element type, not bf16, f16{{$}}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q, K and V have one element type, not bf16, f16{{$}}
 
 // -----
 
@@ -50,7 +52,7 @@ func.func @f(%Q: memref<4x256x64xf32>, %K: memref<2x256x64xf32>, %V: memref<2x25
   tc.attention %Q, %K, %V to %O {causal} : memref<4x256x64xf32>, memref<2x256x64xf32>, memref<2x256x64xf32>, memref<4x256x64xf32>
   func.return
 }
-// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q is bf16 or f16, not f32{{$}}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q is bf16, f16, e4m3 or e5m2, not f32{{$}}
 
 // -----
 
@@ -123,3 +125,43 @@ func.func @f(%Q: memref<2x4x256x64xbf16, strided<[65536, 16384, 64, 1], offset: 
   func.return
 }
 // CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q has the default layout or a strided one of offset 0, not strided<[65536, 16384, 64, 1], offset: 64>{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x256x64xbf16>, %O: memref<4x256x64xf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xbf16>, memref<4x256x64xf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q, K, V and O have one element type, not bf16, f16{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: memref<2x256x64xf8E4M3FN, strided<[16384, 1, 256]>>, %O: memref<4x256x64xf8E4M3FN>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN, strided<[16384, 1, 256]>>, memref<4x256x64xf8E4M3FN>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: O of an 8-bit attention is bf16 or f16, not e4m3{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: memref<2x256x64xf8E4M3FN>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: an 8-bit V is read with its keys contiguous (stride 1 on the sequence: V^T in memory, strides [..., 1, S_k]), since fp8 wgmma reads B K-major and V transposed in shared memory is not built; not strides [16384, 64, 1]{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: memref<2x256x64xf8E4M3FN, strided<[16896, 1, 264]>>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN, strided<[16896, 1, 264]>>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: V's head dim stride 264 is not a positive multiple of 16 bytes (TMA's rule): strides [16896, 1, 264]{{$}}
+
+// -----
+
+func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: memref<2x256x64xf8E5M2, strided<[16384, 1, 256]>>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<2x256x64xf8E5M2, strided<[16384, 1, 256]>>, memref<4x256x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q, K and V have one element type, not e4m3, e5m2{{$}}

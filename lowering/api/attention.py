@@ -21,7 +21,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
-from lower_tc.layout.attention import HEAD_DIMS
+from lower_tc.layout.attention import FP8_TYPES, HEAD_DIMS
 from lower_tc.layout.strided import dense_strides, distinct_elements
 from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.lowering.api.matmul import _device_target, allocate
@@ -31,8 +31,12 @@ from lower_tc.lowering.runtime.callable import Kernel, LruCache
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
 from lower_tc.lowering.runtime.streams import stream_handle
 
-#: Q's, K's and V's element types.
-TYPES = ("bf16", "f16")
+#: Q's, K's and V's element types; O is q's type, or bf16 for 8-bit ones (FP8_OUT).
+TYPES = ("bf16", "f16", *FP8_TYPES)
+#: O's type where q, k and v are 8-bit (out=None allocates it; out may also be f16).
+FP8_OUT = "bf16"
+#: memref element types of the array types.
+MEMREF_TYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
 #: Kernels per program.
 _kernels: LruCache[Hashable, Kernel] = LruCache(64)
 
@@ -45,7 +49,9 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     no key). q is (batch, heads, S_q, D) or (heads, S_q, D), BHSD or BSHD (the module's
     docstring; out=None gives O q's layout); k and v (batch, heads_kv, S_k, D) with
     heads_kv dividing heads (query head h reads K/V head h / (heads / heads_kv));
-    bf16 or f16; D 64, 128 or 256; any S_q, S_k. `causal`: query i sees keys j <= i + S_k -
+    bf16 or f16, or 8-bit (float8_e4m3fn, float8_e5m2: O bf16 unless `out` is f16, and v
+    with its keys contiguous, `vt.transpose(-1, -2)` of a (..., D, S_k) vt); D 64, 128 or
+    256; any S_q, S_k. `causal`: query i sees keys j <= i + S_k -
     S_q (FlashAttention's alignment; torch's is_causal=True where S_q = S_k). `scale`
     defaults to 1 / sqrt(D). sm_90a (an H100 or H200)."""
     arrays = [("q", q), ("k", k), ("v", v)] + ([("out", out)] if out is not None else [])
@@ -63,11 +69,13 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
         raise DeviceError(f"lower_tc.attention is built for sm_90a (an H100 or H200), not {target}")
     qv, kv, vv = views["q"], views["k"], views["v"]
     for name, x in (("q", qv), ("k", kv), ("v", vv)):
-        _check_layout(x, name)
         if x.dtype not in TYPES:
-            raise ArgumentError(f"{name} is bf16 or f16, not {x.dtype}", name)
+            raise ArgumentError(f"{name} is bf16, f16, e4m3 or e5m2, not {x.dtype}", name)
     if len({qv.dtype, kv.dtype, vv.dtype}) != 1:
         raise ArgumentError(f"q, k and v have one type, not {qv.dtype}, {kv.dtype}, {vv.dtype}", "k" if kv.dtype != qv.dtype else "v")
+    fp8 = qv.dtype in FP8_TYPES
+    for name, x in (("q", qv), ("k", kv), ("v", vv)):
+        _check_layout(x, name, keys_contiguous=fp8 and name == "v")
     if len({len(qv.shape), len(kv.shape), len(vv.shape)}) != 1:
         raise ArgumentError("q, k and v are all 4-d (batch, heads, sequence, head dim) or all 3-d", "k")
     if vv.shape != kv.shape:
@@ -89,12 +97,13 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     if isinstance(scale, bool) or not isinstance(scale, int | float) or not (math.isfinite(scale) and scale > 0):
         raise ArgumentError(f"scale is a finite number above 0, not {scale!r}", "scale")
     if out is None:
-        out = allocate_like(q, qv)
+        out = allocate_like(q, qv, FP8_OUT if fp8 else qv.dtype)
         views["out"] = view_of(out, "out", stream=handle)
     ov = views["out"]
     _check_layout(ov, "out")
-    if ov.shape != qv.shape or ov.dtype != qv.dtype:
-        raise ArgumentError(f"out is q's shape and type, {qv.shape} {qv.dtype}, not {ov.shape} {ov.dtype}", "out")
+    out_types = ("bf16", "f16") if fp8 else (qv.dtype,)
+    if ov.shape != qv.shape or ov.dtype not in out_types:
+        raise ArgumentError(f"out is q's shape, {qv.shape}, and {' or '.join(out_types)}, not {ov.shape} {ov.dtype}", "out")
     if ov.readonly:
         raise ArgumentError("out cannot be written (a read-only array)", "out")
     if not distinct_elements(ov.shape, ov.strides):
@@ -114,19 +123,29 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     return (out, lse_array) if lse else out
 
 
-def _check_layout(x: ArrayView, name: str) -> None:
+def _check_layout(x: ArrayView, name: str, keys_contiguous: bool = False) -> None:
     """A (batch, heads, sequence, head dim) or (heads, sequence, head dim) array whose
-    head dim is contiguous and whose other strides TMA can step (16-byte multiples)."""
+    head dim is contiguous and whose other strides TMA can step (16-byte multiples); with
+    `keys_contiguous` (8-bit v), whose sequence is contiguous instead: V^T in memory, a
+    (..., D, S_k) array's .transpose(-1, -2)."""
     if len(x.shape) not in (3, 4):
         raise ArgumentError(f"{name} is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not "
                             f"{len(x.shape)}-d {x.shape}", name)
     per = max(1, 128 // x.bits)  # elements in 16 bytes
-    if x.shape[-1] > 1 and x.strides[-1] != 1:
+    unit = -2 if keys_contiguous else -1
+    if x.shape[unit] > 1 and x.strides[unit] != 1:
+        if keys_contiguous:
+            raise ArgumentError(f"an 8-bit {name} is read with its keys contiguous, V^T in memory (fp8 wgmma reads B "
+                                f"K-major; V transposed in shared memory is not built): pass vt.transpose(-1, -2) of a "
+                                f"contiguous (..., head dim, keys) vt, not strides {x.strides}", name)
         raise ArgumentError(f"{name}'s head dim must be contiguous (stride 1), not strides {x.strides}: pass a contiguous copy", name)
-    for n, stride in zip(x.shape[:-1], x.strides[:-1]):
+    for i, (n, stride) in enumerate(zip(x.shape, x.strides)):
+        if i == len(x.shape) + unit:
+            continue
         if n > 1 and (stride <= 0 or stride % per):
             raise ArgumentError(f"{name}'s strides {x.strides} (in elements) must be positive multiples of {per} "
-                                f"(16 bytes: TMA's rule) outside the head dim: pass a contiguous copy", name)
+                                f"(16 bytes: TMA's rule) outside the {'sequence' if keys_contiguous else 'head dim'}: "
+                                f"pass a contiguous copy", name)
 
 
 def _fold(x: ArrayView) -> ArrayView | None:
@@ -135,11 +154,11 @@ def _fold(x: ArrayView) -> ArrayView | None:
     if len(x.shape) == 3:
         return replace(x, strides=_tidy(x.shape, x.strides))
     b, h, s, d = x.shape
-    sb, sh, ss, _ = x.strides
+    sb, sh, ss, sd = x.strides
     if b > 1 and h > 1 and sb != h * sh:
         return None
     step = sh if h > 1 else sb
-    return replace(x, shape=(b * h, s, d), strides=_tidy((b * h, s, d), (step, ss, 1)))
+    return replace(x, shape=(b * h, s, d), strides=_tidy((b * h, s, d), (step, ss, sd)))
 
 
 def _four(x: ArrayView) -> ArrayView:
@@ -154,11 +173,11 @@ def _tidy(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(d if n == 1 else st for n, st, d in zip(shape, strides, dense_strides(shape)))
 
 
-def allocate_like(q: Any, qv: ArrayView) -> Any:
-    """An empty array of q's shape, type and stride order (O in q's layout: BSHD for a
-    BSHD q), from q's library and on its device."""
+def allocate_like(q: Any, qv: ArrayView, dtype: str | None = None) -> Any:
+    """An empty array of q's shape and stride order (O in q's layout: BSHD for a BSHD q),
+    of q's type or `dtype`, from q's library and on its device."""
     order = sorted(range(len(qv.shape)), key=lambda i: -qv.strides[i])  # outermost first
-    dense = allocate(q, tuple(qv.shape[i] for i in order), qv.dtype)
+    dense = allocate(q, tuple(qv.shape[i] for i in order), dtype or qv.dtype)
     inverse = tuple(order.index(i) for i in range(len(order)))
     if inverse == tuple(range(len(order))):
         return dense
@@ -182,9 +201,10 @@ def op_source(q: ArrayView, k: ArrayView, v: ArrayView, o: ArrayView, causal: bo
 def _memref(x: ArrayView) -> str:
     """x's memref type: the default layout where dense, else its strides."""
     dims = "x".join(map(str, x.shape))
+    element = MEMREF_TYPES.get(x.dtype, x.dtype)
     if tuple(x.strides) == dense_strides(x.shape):
-        return f"memref<{dims}x{x.dtype}>"
-    return f"memref<{dims}x{x.dtype}, strided<[{', '.join(map(str, x.strides))}]>>"
+        return f"memref<{dims}x{element}>"
+    return f"memref<{dims}x{element}, strided<[{', '.join(map(str, x.strides))}]>>"
 
 
 def _kernel(source: str) -> Kernel:
