@@ -172,9 +172,11 @@ def check_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, o: np.ndarray, 
     outs, want_lse = _attend(q, k, (v, abs_v), causal=causal, scale=scale, layout=layout, rows=rows,
                              per_key=abs_v if subnormal else None, abs_scores=bool(accumulation) and lse is not None)
     want, weighted_abs_v = outs[0], outs[1]
+    abs_v_over_l = outs[2] if subnormal else None  # sum_j |v_jd| / l_i
+    spread = outs[-1] if accumulation and lse is not None else None  # sum_j p_ij |q_i|.|k_j| scale
     bound = 2 * ROUNDING[p_dtype] * weighted_abs_v + ROUNDING[out_dtype] * np.abs(want)
-    if subnormal:
-        bound = bound + 2 * subnormal * outs[2]
+    if abs_v_over_l is not None:
+        bound = bound + 2 * subnormal * abs_v_over_l
     here = got[:, :, rows]
     nan = int(np.isnan(here).sum())
     err = np.abs(here - want)
@@ -197,8 +199,8 @@ def check_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, o: np.ndarray, 
         finite = np.isfinite(want_lse)
         with np.errstate(invalid="ignore"):  # -inf - -inf where a row sees no key: counted below
             within = 1e-4 * np.maximum(1.0, np.abs(want_lse))  # f32, ex2/lg2.approx
-            if accumulation:
-                within = within + 2 * accumulation * outs[-1]
+            if spread is not None:
+                within = within + 2 * accumulation * spread
             close = np.abs(g - want_lse) <= within
         lse_bad = int(np.count_nonzero(finite & ~close))
         lse_bad += int(np.count_nonzero(~finite & ~(g == -np.inf)))
