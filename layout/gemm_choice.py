@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
-from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config, wgmma_valid_n
+from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.gemm import GemmConfig, config_problem, default_schedule, rule_config, wgmma_valid_n
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER
 from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, reduces_for, valid_split_k
@@ -128,6 +129,27 @@ def multicast_fits(m: int, n: int, config: GemmConfig, b_bits: int, batch: int =
     wave of tiles (measured only there: a few-tile GEMM keeps the cost model's smaller
     tiles)."""
     return -(-m // config.bm) % 2 == 0 and mn_boxes(config.bn, b_bits) % 2 == 0 and config.tiles(m, n, batch) >= machine.sms
+
+
+def default_multicast(m: int, n: int, k: int, a: str, b: str, acc: str, b_row_bytes: int | None, b_mn_major: bool,
+                      batch: int = 1, machine: Machine = H100) -> GemmConfig | None:
+    """The tile of the default's cluster of 2 sharing B's boxes, or None where the default
+    keeps one CTA: one matrix whose B `prefer_multicast` (16-bit, MN-major, rows not whole
+    L2 lines), the rule's tile fitting a pair (`multicast_fits`) under the default
+    schedule (warp-specialised, an even raster group: the pairs are neighbours in it). The
+    pass (tc-expand-matmul) asks this where nothing given rules a cluster out; the tuner's
+    first candidate is the same kernel."""
+    bits = element_type(b).bits
+    if batch != 1 or not prefer_multicast(b_row_bytes, b_mn_major, bits):
+        return None
+    try:
+        config = rule_config(m, n, k, a, b, acc, Arch.SM90A)
+    except LayoutError:
+        return None
+    schedule, raster = default_schedule(m, n, config)
+    if schedule != "warp_specialized" or raster < 2 or raster % 2 or not multicast_fits(m, n, config, bits, batch, machine):
+        return None
+    return config
 
 
 @dataclass(frozen=True)
@@ -243,5 +265,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

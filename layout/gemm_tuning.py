@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.gemm_choice import choose, prefer_persistent, prefer_swap, split_k_options, swap_config, tile_configs, unsplit_options
+from lower_tc.layout.gemm_choice import (choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, swap_config,
+                                         tile_configs, unsplit_options)
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.targets import Arch
 
@@ -40,7 +41,7 @@ class Candidate:
 
 
 def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A, *, d: str = "bf16",
-               batch: int = 1, promoted: bool = False) -> list[Candidate]:
+               batch: int = 1, promoted: bool = False, b_row_bytes: int | None = None, b_mn_major: bool = False) -> list[Candidate]:
     """What a tuner tries: the default kernel first (its configuration, split-K and
     persistence as by default: the same kernel as none given), then each of `tile_configs`
     persistent and not, and split over K by each of its `split_k_options` (not
@@ -48,19 +49,22 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     left out. `promoted` (fp8's promoted accumulation): only the tiles it holds. Where the
     default swaps (a decoding GEMM, `prefer_swap`), it and the swapped kernel's other row
     counts and cluster splits come first (swap_ab = true; their configurations are the
-    swapped problem's), then the unswapped candidates."""
+    swapped problem's), then the unswapped candidates. Where the default pairs CTAs to
+    share B (`default_multicast`: B's rows, `b_row_bytes` apart and MN-major where
+    `b_mn_major`, are not whole L2 lines), that kernel comes first (cluster = 2), then the
+    others (one CTA each)."""
     chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted)
     first = chosen.config
-    swapped: list[Candidate] = []
+    leading: list[Candidate] = []  # the default's own kind first: swapped, or paired
     if arch is Arch.SM90A and prefer_swap(m, n, batch):
         default = swap_config(m, n, b, a, acc)
-        swapped = [Candidate(default, (("swap_ab", True),))]
+        leading = [Candidate(default, (("swap_ab", True),))]
         for bm in (64, 128):
             config = swap_config(m, n, b, a, acc, bm=bm)
             for split in (1, 2):
                 options: tuple[tuple[str, object], ...] = (("swap_ab", True),) + ((("split_k", split),) if split > 1 else ())
-                if Candidate(config, options) not in swapped:
-                    swapped.append(Candidate(config, options))
+                if Candidate(config, options) not in leading:
+                    leading.append(Candidate(config, options))
     if arch is not Arch.SM90A:
         found = [Candidate(first)]
         for bn in (128, 256):
@@ -68,11 +72,14 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             if config != first and config_problem(config, a, b, acc, arch) is None:
                 found.append(Candidate(config))
         return found
+    paired = default_multicast(m, n, k, a, b, acc, b_row_bytes, b_mn_major, batch) if not leading and not promoted else None
+    if paired is not None:
+        leading = [Candidate(paired, (("cluster", 2), ("persistent", prefer_persistent(m, n, paired, batch))))]
     if chosen.split_k > 1:
         unsplit = (("unsplit", chosen.unsplit),) if chosen.unsplit else ()
-        found = [*swapped, Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce), *unsplit))]
+        found = [*leading, Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce), *unsplit))]
     else:
-        found = [*swapped, Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
+        found = [*leading, Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
 
     def add(c: Candidate) -> None:
         if c not in found:

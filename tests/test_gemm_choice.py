@@ -154,3 +154,21 @@ def test_multicast_fits_pairs_of_tile_rows_even_boxes_and_a_wave() -> None:
     assert not multicast_fits(3000, 5000, GemmConfig(128, 192, 64, 4), 16)  # 3 boxes of B
     assert not multicast_fits(1000, 904, wide, 16)  # 32 tiles: under a wave of 132 SMs
     assert multicast_fits(1024, 4224, wide, 16)  # 8 x 17 = 136 tiles
+
+
+def test_the_tuners_first_candidate_is_the_defaults_cluster_where_b_rows_are_off_the_lines() -> None:
+    """B row-major with 10000-byte rows (5000 bf16 columns): the default pairs CTAs with the
+    rule's 128 x 256 tile (layout/gemm_choice.py default_multicast), so the tuner tries that
+    kernel first and the cost model's one-CTA tile after it; whole-line rows, a K-major B
+    or a batch keep the one-CTA default first."""
+    from lower_tc.layout.gemm_choice import default_multicast
+
+    paired = default_multicast(3000, 5000, 4000, "bf16", "bf16", "f32", 10000, True)
+    assert paired == GemmConfig(128, 256, 64, 4)
+    first, second = candidates(3000, 5000, 4000, "bf16", "bf16", "f32", b_row_bytes=10000, b_mn_major=True)[:2]
+    assert first.config == paired and first.option_dict == {"cluster": 2, "persistent": True}
+    assert second.config == choose_config(3000, 5000, 4000, "bf16", "bf16", "f32") and "cluster" not in second.option_dict
+    for rows, mn_major, batch in ((10240, True, 1), (10000, False, 1), (10000, True, 2)):
+        assert default_multicast(3000, 5000, 4000, "bf16", "bf16", "f32", rows, mn_major, batch) is None
+        assert "cluster" not in candidates(3000, 5000, 4000, "bf16", "bf16", "f32", batch=batch, b_row_bytes=rows,
+                                           b_mn_major=mn_major)[0].option_dict

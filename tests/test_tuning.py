@@ -77,3 +77,36 @@ def test_run_tune_refuses_sizes_known_only_at_launch(tmp_path) -> None:
     assert r.returncode == 1
     assert r.stderr.strip().splitlines()[-1] == ("lower-tc run: error: --tune: dyn's tc.matmul has sizes known only at launch; "
                                                  "tuning times kernels compiled for fixed sizes: give the memrefs static sizes")
+
+
+@pytest.mark.parametrize(("n", "paired"), [(5000, True), (5120, False)])
+def test_matmul_tune_tries_the_defaults_cluster_first_where_b_rows_are_off_the_lines(monkeypatch, tmp_path, n, paired) -> None:
+    """lower_tc.matmul(tune=True) reads B's row stride: with 5000 bf16 columns (10000-byte
+    rows, 16 past an L2 line) its first candidate is the default's cluster of 2 on the rule's
+    128 x 256 tile (the same kernel as none given), with 5120 the one-CTA default (a fake
+    driver; the trials stop before anything is timed)."""
+    import importlib
+
+    from fake_cuda import install
+    from test_callable import gpu_array
+
+    import lower_tc
+
+    matmul_api = importlib.import_module("lower_tc.lowering.api.matmul")
+    monkeypatch.setenv("LOWER_TC_CACHE_DIR", str(tmp_path / "cache"))
+    fake = install(monkeypatch)
+    seen: list[Candidate] = []
+
+    def trials(cands, prepare, time):
+        seen.extend(cands)
+        raise RuntimeError("stop before timing")
+
+    monkeypatch.setattr(matmul_api, "run_trials", trials)
+    monkeypatch.setattr(matmul_api, "_not_capturing", lambda: ())  # the fake's cuStreamIsCapturing answers nothing
+    a, b, d = gpu_array(fake, 3000, 4000, "bf16"), gpu_array(fake, 4000, n, "bf16"), gpu_array(fake, 3000, n, "bf16")
+    with pytest.raises(RuntimeError, match="stop before timing"):
+        lower_tc.matmul(a, b, d, tune=True)
+    first = seen[0]
+    assert (first.option_dict.get("cluster") == 2) == paired
+    assert (first.config == GemmConfig(128, 256, 64, 4)) == paired
+    assert not any(c.option_dict.get("cluster") == 2 for c in seen[1:])

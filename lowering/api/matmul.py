@@ -137,9 +137,13 @@ def _tuned(views: dict[str, ArrayView], target: str, acc: str | None, config: An
     found = remembered(key)
     if found is None:
         ta, tb = OPERAND_TYPES[views["a"].dtype], OPERAND_TYPES[views["b"].dtype]
+        vb = views["b"]
+        b_mn_major = vb.shape[-1] == 1 or vb.strides[-1] == 1  # B (K x N) row-major: its tiles MN-major
+        b_row_bytes = vb.strides[-2] * vb.bits // 8 if b_mn_major and vb.shape[-2] > 1 else None
         cands = []
         for cand in candidates(base.m, base.n, base.k, ta, tb, acc or default_accumulator(ta), TARGETS[target],
-                               d=base.out_dtype, batch=base.batch, promoted=options.get("accumulation") == "promoted"):
+                               d=base.out_dtype, batch=base.batch, promoted=options.get("accumulation") == "promoted",
+                               b_row_bytes=b_row_bytes, b_mn_major=b_mn_major):
             kept = Candidate(cand.config, tuple((k, v) for k, v in cand.options if k not in options))
             if kept not in cands:  # an option given stays as given
                 cands.append(kept)

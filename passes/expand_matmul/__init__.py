@@ -44,8 +44,8 @@ from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent,
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, Choice, choose, choose_config, fit_promoted, mn_boxes, multicast_fits, prefer_multicast,
-                                         prefer_persistent, prefer_swap, swap_config)
+from lower_tc.layout.gemm_choice import (Choice, choose, choose_config, default_multicast, fit_promoted, mn_boxes, prefer_persistent,
+                                         prefer_swap, swap_config)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
@@ -60,6 +60,14 @@ ACC_ELEMENT_TYPES = {"f32": Float32Type(), "f16": Float16Type(), "s32": i32}
 def tile_type(rows: int, bk: int, elt, k_major: bool) -> tc.TileType:
     layout = tc.LayoutAttr("k") if k_major else tc.LayoutAttr("mn", order="k_first")
     return tc.TileType([rows, bk], elt, layout)
+
+
+def b_rows(b_t: MemRefType) -> tuple[bool, int | None]:
+    """(B row-major: its tiles MN-major, the bytes from one of B's rows (K) to the next: None
+    where its leading dimension is known only at launch)."""
+    geometry = matrix(b_t, "B", batched=True)
+    bits = element_type(tc.dtype_name(b_t.element_type)).bits
+    return geometry.row_major, None if geometry.ld is None else geometry.ld * bits // 8
 
 
 def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
@@ -182,23 +190,17 @@ class ExpandMatmulPass(ModulePass):
         if arch is not Arch.SM90A or swapped or mm.batched or mm.config is not None or given.split_k is not None:
             return 1
         m, n, k = mm.problem
+        if m is None or n is None or k is None:
+            return 1
         b_t = mm.b.type
         assert isinstance(b_t, MemRefType)
-        geometry = matrix(b_t, "B", batched=True)
-        b_name = tc.dtype_name(b_t.element_type)
-        bits = element_type(b_name).bits
-        row_bytes = None if geometry.ld is None else geometry.ld * bits // 8
-        if m is None or n is None or k is None or not prefer_multicast(row_bytes, geometry.row_major, bits):
-            return 1
+        row_major, row_bytes = b_rows(b_t)
         a, b = mm.types
-        try:
-            config = rule_config(m, n, k, a, b, mm.acc_type, arch)
-        except LayoutError:
+        config = default_multicast(m, n, k, a, b, mm.acc_type, row_bytes, row_major)
+        if config is None:
             return 1
-        schedule, raster = self._choices(mm, arch, config)
-        if schedule != "warp_specialized" or raster < 2 or raster % 2 or not multicast_fits(m, n, config, bits):
-            return 1
-        return 2
+        schedule, raster = self._choices(mm, arch, config)  # as given, where given
+        return 2 if schedule == "warp_specialized" and raster >= 2 and raster % 2 == 0 else 1
 
     def _split_open(self, mm: MatmulOp) -> bool:
         """Whether the default chooser may split the op's K (layout/gemm_choice.py
@@ -400,7 +402,7 @@ class ExpandMatmulPass(ModulePass):
                 boxes = mn_boxes(config.bn, bits)
                 if boxes % 2:
                     error_at(mm, f"a cluster of 2 shares B's TMA boxes between the pair: BN = {config.bn} is {boxes} boxes of "
-                                 f"{MN_BOX_BYTES * 8 // bits} columns, an odd number")
+                                 f"{config.bn // boxes} columns, an odd number")
         # a split-K kernel stores from registers after its reduction: the pass's epilogue
         # option is for the others (the op's own "tma" was refused)
         epilogue = given.epilogue or (None if self.epilogue == "auto" or split_k > 1 else self.epilogue)
