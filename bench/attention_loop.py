@@ -28,6 +28,9 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from lower_tc.layout.attention import FP8_TYPES
+from lower_tc.lowering.api.matmul_program import MLIR_ELEMENT
+
 #: Launches per timed sample, for both: the host's launch latency stays out of the time.
 BATCH = 10
 
@@ -80,7 +83,7 @@ class AttentionCase:
 
     def op_source(self) -> str:
         """The same problem at the op level: one tc.attention (its blocks are the default's)."""
-        t, h, kvh, d = FP8_MEMREF_TYPES.get(self.dtype, self.dtype), self.heads, self.kv_heads or self.heads, self.d
+        t, h, kvh, d = MLIR_ELEMENT[self.dtype], self.heads, self.kv_heads or self.heads, self.d
         if self.nested:
             q, kv = (_memref4(self.batch, n, s, d, t, self.layout) for n, s in ((h, self.sq), (kvh, self.keys)))
             lse_t = f"memref<{self.batch}x{h}x{self.sq}xf32>"
@@ -88,10 +91,10 @@ class AttentionCase:
             q, kv = f"memref<{h}x{self.sq}x{d}x{t}>", f"memref<{kvh}x{self.keys}x{d}x{t}>"
             lse_t = f"memref<{h}x{self.sq}xf32>"
         v, o = kv, q
-        if self.dtype in FP8_MEMREF_TYPES:  # V^T in memory (keys contiguous), O in bf16
+        if self.dtype in FP8_TYPES:  # V^T in memory (keys contiguous), O in bf16
             if self.nested:
                 raise ValueError("fp8 attention cases are 3-d (heads, sequence, head dim)")
-            v = f"memref<{kvh}x{self.keys}x{d}x{t}, strided<[{self.keys * d}, 1, {self.keys}]>>"
+            v = _keys_contiguous(kvh, self.keys, d, t)
             o = q.replace(t, "bf16")
         lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if self.lse else ("", "", "")
         attrs = " {causal}" if self.causal else ""
@@ -101,15 +104,16 @@ class AttentionCase:
                 "  func.return\n}\n")
 
 
-#: The memref element types of the 8-bit cases (`AttentionCase.dtype`).
-FP8_MEMREF_TYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
+def _keys_contiguous(heads: int, keys: int, d: int, t: str) -> str:
+    """fp8's V as a (heads, keys, head dim) memref of V^T's memory: keys contiguous."""
+    return f"memref<{heads}x{keys}x{d}x{t}, strided<[{keys * d}, 1, {keys}]>>"
 
 
 def loop_source(c: AttentionCase) -> str:
     """The kernel's IR (module docstring)."""
     h, sq, sk, d, bm, bn = c.heads, c.sq, c.keys, c.d, c.bm, c.bn
-    t = FP8_MEMREF_TYPES.get(c.dtype, c.dtype)
-    fp8 = c.dtype in FP8_MEMREF_TYPES
+    t = MLIR_ELEMENT[c.dtype]
+    fp8 = c.dtype in FP8_TYPES
     ot = "bf16" if fp8 else t  # fp8 attention's O
     kvh = c.kv_heads or h
     scale = 1.0 / d**0.5
@@ -132,7 +136,7 @@ def loop_source(c: AttentionCase) -> str:
     if fp8:
         v_arg = f"memref<{kvh}x{d}x{sk}x{t}>"
         v_src = "%vv"
-        vt_view = f"memref<{kvh}x{sk}x{d}x{t}, strided<[{sk * d}, 1, {sk}]>>"
+        vt_view = _keys_contiguous(kvh, sk, d, t)
         v_view = f"  %vv = tc.transpose %V : {v_arg} to {vt_view}\n"
         vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<k, swizzle = auto>>"
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
@@ -341,7 +345,7 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
     for case in cases:
         kernel = lower_tc.compile(case.source())
         h, sq, sk, d = case.heads, case.sq, case.keys, case.d
-        fp8 = case.dtype in FP8_MEMREF_TYPES
+        fp8 = case.dtype in FP8_TYPES
         dt = torch.float16 if case.dtype == "f16" else torch.bfloat16
         q = torch.randn(1, h, sq, d, device="cuda", dtype=dt)
         k = torch.randn(1, h, sk, d, device="cuda", dtype=dt)

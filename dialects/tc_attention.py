@@ -18,12 +18,10 @@ from lower_tc.dialects.tc_kernel import kernel_target
 from lower_tc.dialects.tc_types import check_global_memory, dtype_name, element_bits
 from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout import Arch
-from lower_tc.layout.attention import FP8_TYPES, HEAD_DIMS, AttentionProblem
+from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS, AttentionProblem
 
-#: Q's, K's and V's types (one for the three); O is Q's type, or bf16 or f16 for 8-bit ones.
+#: Q's, K's and V's types (one for the three); O is Q's type, or one of FP8_OUT_TYPES for 8-bit ones.
 ATTENTION_TYPES = ("bf16", "f16", *FP8_TYPES)
-#: O's types for 8-bit Q, K and V.
-FP8_OUT_TYPES = ("bf16", "f16")
 
 
 def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int, int, int, int]:

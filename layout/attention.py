@@ -54,6 +54,8 @@ DEFAULT_BLOCKS = {64: AttentionBlocks(192, 64, 4), 128: AttentionBlocks(128, 128
 #: attention at the loop level"); D = 256 keeps the 16-bit blocks (O's registers bound it)
 #: on three stages.
 FP8_TYPES = ("e4m3", "e5m2")
+#: O's types where Q, K and V are 8-bit.
+FP8_OUT_TYPES = ("bf16", "f16")
 FP8_BLOCKS = {64: AttentionBlocks(192, 128, 4), 128: AttentionBlocks(128, 128, 4), 256: AttentionBlocks(128, 64, 3)}
 
 
@@ -65,4 +67,4 @@ def default_blocks(p: AttentionProblem) -> AttentionBlocks:
     return blocks
 
 
-__all__ = ["DEFAULT_BLOCKS", "FP8_BLOCKS", "FP8_TYPES", "HEAD_DIMS", "AttentionBlocks", "AttentionProblem", "default_blocks"]
+__all__ = ["DEFAULT_BLOCKS", "FP8_BLOCKS", "FP8_OUT_TYPES", "FP8_TYPES", "HEAD_DIMS", "AttentionBlocks", "AttentionProblem", "default_blocks"]

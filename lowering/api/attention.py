@@ -21,22 +21,20 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
-from lower_tc.layout.attention import FP8_TYPES, HEAD_DIMS
+from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS
 from lower_tc.layout.strided import dense_strides, distinct_elements
 from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.lowering.api.matmul import _device_target, allocate
+from lower_tc.lowering.api.matmul_program import MLIR_ELEMENT
 from lower_tc.lowering.runtime import launcher, session
 from lower_tc.lowering.runtime.arrays import ArrayView, Reinterpreted, view_of
 from lower_tc.lowering.runtime.callable import Kernel, LruCache
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
 from lower_tc.lowering.runtime.streams import stream_handle
 
-#: Q's, K's and V's element types; O is q's type, or bf16 for 8-bit ones (FP8_OUT).
+#: Q's, K's and V's element types; O is q's type, or one of FP8_OUT_TYPES for 8-bit ones
+#: (out=None allocates the first).
 TYPES = ("bf16", "f16", *FP8_TYPES)
-#: O's type where q, k and v are 8-bit (out=None allocates it; out may also be f16).
-FP8_OUT = "bf16"
-#: memref element types of the array types.
-MEMREF_TYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
 #: Kernels per program.
 _kernels: LruCache[Hashable, Kernel] = LruCache(64)
 
@@ -97,11 +95,11 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     if isinstance(scale, bool) or not isinstance(scale, int | float) or not (math.isfinite(scale) and scale > 0):
         raise ArgumentError(f"scale is a finite number above 0, not {scale!r}", "scale")
     if out is None:
-        out = allocate_like(q, qv, FP8_OUT if fp8 else qv.dtype)
+        out = allocate_like(q, qv, FP8_OUT_TYPES[0] if fp8 else qv.dtype)
         views["out"] = view_of(out, "out", stream=handle)
     ov = views["out"]
     _check_layout(ov, "out")
-    out_types = ("bf16", "f16") if fp8 else (qv.dtype,)
+    out_types = FP8_OUT_TYPES if fp8 else (qv.dtype,)
     if ov.shape != qv.shape or ov.dtype not in out_types:
         raise ArgumentError(f"out is q's shape, {qv.shape}, and {' or '.join(out_types)}, not {ov.shape} {ov.dtype}", "out")
     if ov.readonly:
@@ -201,7 +199,7 @@ def op_source(q: ArrayView, k: ArrayView, v: ArrayView, o: ArrayView, causal: bo
 def _memref(x: ArrayView) -> str:
     """x's memref type: the default layout where dense, else its strides."""
     dims = "x".join(map(str, x.shape))
-    element = MEMREF_TYPES.get(x.dtype, x.dtype)
+    element = MLIR_ELEMENT[x.dtype]
     if tuple(x.strides) == dense_strides(x.shape):
         return f"memref<{dims}x{element}>"
     return f"memref<{dims}x{element}, strided<[{', '.join(map(str, x.strides))}]>>"

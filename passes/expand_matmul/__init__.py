@@ -396,7 +396,7 @@ class ExpandMatmulPass(ModulePass):
                 b_t = mm.b.type
                 assert isinstance(b_t, MemRefType)
                 bits = element_type(tc.dtype_name(b_t.element_type)).bits
-                if not matrix(b_t, "B", batched=True).row_major:
+                if not b_rows(b_t)[0]:
                     error_at(mm, "a cluster of 2 shares B's TMA boxes between the pair: B must be row-major (K x N, 16-bit), "
                                  "whose MN-major tile is several boxes; a K-major B (nn.Linear's weight, any 8-bit B) is one box a stage")
                 boxes = mn_boxes(config.bn, bits)

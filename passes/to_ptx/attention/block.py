@@ -20,6 +20,7 @@ from xdsl.traits import IsTerminator
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.dialects.tc_attention import ATTENTION_TYPES
 from lower_tc.dialects.tc_gemm import WindowLoadOp
 from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo, TensorMap
 from lower_tc.passes.to_ptx import LOWERINGS
@@ -113,7 +114,7 @@ def _mma_props(mma: tc.WgmmaOp) -> dict[str, object]:
 def _check_mma(mma: tc.WgmmaOp, warpgroups: int) -> None:
     a_t, acc_t = mma.a.type, mma.acc.type
     assert isinstance(acc_t, tc.AccType)
-    if a_t.dtype not in ("bf16", "f16", "e4m3", "e5m2"):  # type: ignore[union-attr]
+    if a_t.dtype not in ATTENTION_TYPES:  # type: ignore[union-attr]
         error_at(mma, f"an attention loop multiplies bf16, f16 or 8-bit floats, not {a_t.dtype}")  # type: ignore[union-attr]
     if acc_t.dtype != "f32" or acc_t.m != 64 * warpgroups:
         error_at(mma, f"the wgmma's accumulator is {acc_t.m}x{acc_t.n}x{acc_t.dtype}: f32 with Q's {64 * warpgroups} rows")
