@@ -398,6 +398,38 @@ def multicast_default_cases() -> list[GemmCase]:
     return out
 
 
+def stream_k_cases() -> list[GemmCase]:
+    """Stream-K (`stream_k = true`, layout/stream_k.py) on 132 SMs: every type but the f16
+    accumulator's at 300 x 520 x 2050 in 64 x 128 tiles (25 tiles, five or six CTAs to a
+    tile); the bf16 transposes; the default tiles where the CTAs share one to two waves'
+    tiles (2049^3: 153 tiles), where whole waves come first (4097 x 4095 x 520 in 64 x 128
+    tiles: 14 data-parallel waves, then 232 tiles shared), where every CTA takes one whole
+    tile (4097 x 4095 x 4099: 528 tiles, four waves) and where most CTAs have nothing (129
+    x 65 x 33: one K step); K of one step over 128 tiles; the register epilogue, C, an
+    f32 D, fp8's promoted accumulation, a batch, and the suite's shapes stream-K is for."""
+    out: list[GemmCase] = []
+    small = (64, 128, 128, 4)
+    sk = "stream_k = true"
+    for a, b, acc, d in [t for t in TYPES if t[2] != "f16"]:
+        out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, False, small, options=sk))
+    for a_row, b_row in [(True, True), (False, False), (False, True)]:
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 300, 520, 2050, a_row, b_row, small, options=sk))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):
+        b_row = a == "bf16"
+        for shape in ((2049, 2049, 2049), (4097, 4095, 4099), (129, 65, 33)):
+            out.append(GemmCase(a, b, acc, d, *shape, True, b_row, None, options=sk))
+        out.append(GemmCase(a, b, acc, d, 4097, 4095, 520, True, b_row, small, options=sk))
+        out.append(GemmCase(a, b, acc, d, 1000, 1000, 40 if a == "bf16" else 80, True, b_row, small, options=sk))
+        out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, b_row, small, options=sk + ', epilogue = "registers"'))
+        out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, b_row, small, with_c=True, options=sk))
+        out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, b_row, small, batch=3, options=sk))
+    out.append(GemmCase("bf16", "bf16", "f32", "f32", 300, 520, 2050, True, False, small, options=sk))
+    out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 300, 520, 2050, True, False, small, options=sk + ", " + PROMOTED))
+    for m, n, k in ((128, 1536, 7168), (256, 7168, 16384), (1536, 1536, 1536), (2048, 7168, 2048)):
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", m, n, k, True, False, None, options=sk))
+    return out
+
+
 def unsplit_cases() -> list[GemmCase]:
     """The last wave's tiles split after whole ones (`unsplit = F` with `reduce =
     "global"`): every type but the f16 accumulator's with the first tile, most tiles or
@@ -532,6 +564,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         return multicast_default_cases()
     if subset == "swap":
         return swap_ab_cases()
+    if subset == "stream_k":
+        return stream_k_cases()
     out: list[GemmCase] = []
     for a, b, acc, d in TYPES:
         sixteen = a in ("f16", "bf16")
@@ -566,9 +600,10 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", *shape, True, True, None))
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
-        return out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
+        return (out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
+                + stream_k_cases()[::6])
     return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
-            + multicast_default_cases())
+            + multicast_default_cases() + stream_k_cases())
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
@@ -619,7 +654,7 @@ def summarize(path: str) -> str:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

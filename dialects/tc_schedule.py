@@ -127,6 +127,14 @@ GLOBAL_SPLIT_K_CONFLICTS = {
     "cluster = 2": "the S consecutive CTAs along x share one tile's K, not B's loads",
 }
 
+#: Why stream-K needs, or does not go with, an option.
+STREAM_K_CONFLICTS = {
+    "a persistent walk": "one CTA per SM runs its share of the K steps, unit after unit (persistent)",
+    "split_k": "stream-K shares the K steps itself, across tiles",
+    "cluster": "its CTAs share K steps, not B's loads",
+    "mma_depth": "a unit may be one K step, so the consumers leave one wgmma group in flight",
+}
+
 #: The GEMM options, in the order they print.
 GEMM_OPTIONS: tuple[GemmOption, ...] = (
     GemmOption(
@@ -198,6 +206,11 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
         low=0, high=MAX_INDEX,
     ),
     GemmOption(
+        "stream_k", OptionKind.FLAG, False,
+        what="true or false", allowed="true or false",
+        doc="persistent CTAs, one per SM, share the last waves' K steps across tiles and sum partial tiles through global memory (sm_90a)",
+    ),
+    GemmOption(
         "accumulation", OptionKind.NAME, "fast",
         what='a string ("fast" or "promoted")',
         allowed="one of fast, promoted",
@@ -230,6 +243,7 @@ class MatmulOptions:
     split_k: int | None = None
     reduce: str | None = None
     unsplit: int | None = None
+    stream_k: bool | None = None
     accumulation: str | None = None
     swap_ab: bool | None = None
 
@@ -247,6 +261,7 @@ class GemmSchedule:
     split_k: int = 1  # CTAs that split each tile's K (layout/split_k.py)
     reduce: str = "cluster"  # how they sum their partial tiles: a cluster's shared memory or a global workspace
     unsplit: int = 0  # with reduce = global: the walk's first this many tiles take one CTA each (layout/split_k.py)
+    stream_k: bool = False  # persistent CTAs share the last waves' K steps across tiles (layout/stream_k.py)
     accumulation: str = "fast"  # fp8: "promoted" adds each K step's partial sums into f32 registers
 
     @property
@@ -297,6 +312,12 @@ class GemmSchedule:
         if self.unsplit and not self.global_split:
             return "unsplit", (f"unsplit = {self.unsplit} leaves the walk's first tiles unsplit and splits the others "
                                f"through global memory: it needs split_k = S (2 to {MAX_GLOBAL_SPLIT}) with reduce = global")
+        if self.stream_k:
+            for conflict, set_ in (("a persistent walk", not self.persistent), (f"split_k = {self.split_k}", self.split_k != 1),
+                                   (f"cluster = {self.cluster}", self.cluster != 1), (f"mma_depth = {self.mma_depth}", self.mma_depth != 1)):
+                if set_:
+                    what = "needs" if conflict == "a persistent walk" else "does not go with"
+                    return "stream_k", f"stream_k {what} {conflict}: {STREAM_K_CONFLICTS[conflict.split(' =')[0]]}"
         if self.split_k != 1:
             conflicts = GLOBAL_SPLIT_K_CONFLICTS if self.global_split else SPLIT_K_CONFLICTS
             for conflict, set_ in (("persistent", self.persistent), ("cluster = 2", self.cluster != 1), ("epilogue = tma", self.epilogue == "tma")):
@@ -340,6 +361,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
     split_k: IntAttr
     reduce: StringAttr
     unsplit: IntAttr
+    stream_k: UnitAttr | NoneAttr
     accumulation: StringAttr
 
     @classmethod
@@ -354,6 +376,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             IntAttr(s.split_k),
             StringAttr(s.reduce),
             IntAttr(s.unsplit),
+            UnitAttr() if s.stream_k else NoneAttr(),
             StringAttr(s.accumulation),
         )
 
@@ -369,6 +392,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             split_k=self.split_k.data,
             reduce=self.reduce.data,
             unsplit=self.unsplit.data,
+            stream_k=isinstance(self.stream_k, UnitAttr),
             accumulation=self.accumulation.data,
         )
 
@@ -456,4 +480,5 @@ __all__ = [
     "OptionKind",
     "SCHEDULES",
     "SPLIT_K_CONFLICTS",
+    "STREAM_K_CONFLICTS",
 ]

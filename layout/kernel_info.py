@@ -18,6 +18,9 @@ Versioning: the JSON's top-level "version" is raised by a change of the contract
 Version 2 added `workspace` (scratch memory the launcher passes after the arguments'
 addresses: split-K through global memory); a kernel without one is still written as
 version 1, so a reader of version 1 refuses exactly the kernels it could not launch.
+Version 3 added stream-K (`workspace.stream_k_tiles`, a persistent grid's `steps`): its
+workspace is sized by another rule, so a stream-K kernel is written as version 3 and the
+others as before.
 """
 
 from __future__ import annotations
@@ -29,13 +32,16 @@ from typing import Any, Union
 
 from lower_tc.layout.gemm import GemmConfig
 from lower_tc.layout.split_k import workspace_bytes
+from lower_tc.layout.stream_k import workspace_bytes as stream_k_workspace_bytes
 
 #: The newest version of this contract (the JSON's top-level "version"), written for a
 #: kernel with a workspace; one without is written as BASE_VERSION.
 KERNEL_INFO_VERSION = 2
 BASE_VERSION = 1
+#: The version of a stream-K kernel's contract (its workspace's other rule).
+STREAM_K_VERSION = 3
 #: The versions `from_json` reads.
-READ_VERSIONS = (1, 2)
+READ_VERSIONS = (1, 2, 3)
 #: The PTX parameter of the workspace's address (after the arguments' .u64 addresses;
 #: every argument's parameter starts with "p_").
 WORKSPACE_PARAM = "workspace"
@@ -192,13 +198,21 @@ class GridFromArg:
 
 @dataclass(frozen=True)
 class PersistentGrid:
-    """A persistent kernel's grid x: one CTA per SM, at most one per tile (`tiles` of them);
-    the launcher sizes it to the GPU, in whole clusters."""
+    """A persistent kernel's grid x: one CTA per SM, at most one per tile (`tiles` of them)
+    or, with `steps` (stream-K, whose CTAs share the tiles' K steps: `steps` of them in
+    all), at most one per K step however few the tiles; the launcher sizes it to the GPU,
+    in whole clusters."""
 
     tiles: int
+    steps: int = 0
+
+    @property
+    def most(self) -> int:
+        """The most CTAs the grid takes."""
+        return self.steps or self.tiles
 
     def to_dict(self) -> dict[str, Any]:
-        return {"persistent": self.tiles}
+        return {"persistent": self.tiles, **({"steps": self.steps} if self.steps else {})}
 
 
 #: One grid dimension: a count, a size known at launch, or the persistent form (x only).
@@ -213,7 +227,7 @@ def grid_entry_from_json(value: Any) -> GridEntry:
     if isinstance(value, int):
         return value
     if isinstance(value, Mapping) and "persistent" in value:
-        return PersistentGrid(int(value["persistent"]))
+        return PersistentGrid(int(value["persistent"]), int(value.get("steps", 0)))
     if isinstance(value, Mapping):
         return GridFromArg(int(value["arg"]), int(value["dim"]), int(value["tile"]), int(value.get("times", 1)))
     raise KernelInfoError(f"a grid entry is a count, {{arg, dim, tile}} or {{persistent}}, not {value!r}")
@@ -347,9 +361,12 @@ class WorkspaceInfo:
     partial_bytes: int
     split_k: int
     unsplit: int = 0  # the grid's first CTAs along x that compute a whole tile (no slot)
+    stream_k_tiles: int = 0  # stream-K (T > 0): the tiles its CTAs share (layout/stream_k.py); split_k is then 1
 
     def bytes(self, ctas: int) -> int:
         """The workspace's size for a grid of `ctas` CTAs."""
+        if self.stream_k_tiles:
+            return stream_k_workspace_bytes(ctas, self.stream_k_tiles, self.partial_bytes)
         return workspace_bytes(max(ctas - self.unsplit, 0), self.split_k, self.partial_bytes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -358,12 +375,17 @@ class WorkspaceInfo:
         out: dict[str, Any] = {"partial_bytes": self.partial_bytes, "split_k": self.split_k}
         if self.unsplit:
             out["unsplit"] = self.unsplit
+        if self.stream_k_tiles:
+            out["stream_k_tiles"] = self.stream_k_tiles
         return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> WorkspaceInfo:
-        info = cls(int(d["partial_bytes"]), int(d["split_k"]), int(d.get("unsplit", 0)))
-        if info.partial_bytes <= 0 or info.split_k < 2 or info.unsplit < 0:
+        info = cls(int(d["partial_bytes"]), int(d["split_k"]), int(d.get("unsplit", 0)), int(d.get("stream_k_tiles", 0)))
+        if info.stream_k_tiles:
+            if info.partial_bytes <= 0 or info.split_k != 1 or info.unsplit or info.stream_k_tiles < 0:
+                raise KernelInfoError(f"a stream-K workspace has positive partial_bytes and stream_k_tiles, split_k 1 and no unsplit, not {dict(d)!r}")
+        elif info.partial_bytes <= 0 or info.split_k < 2 or info.unsplit < 0:
             raise KernelInfoError(f"a workspace has positive partial_bytes, split_k >= 2 and unsplit >= 0, not {dict(d)!r}")
         return info
 
@@ -390,6 +412,8 @@ class KernelInfo:
     @property
     def version(self) -> int:
         """The contract version the JSON is written in (the module's docstring)."""
+        if self.workspace is not None and self.workspace.stream_k_tiles:
+            return STREAM_K_VERSION
         return KERNEL_INFO_VERSION if self.workspace is not None else BASE_VERSION
 
     @property

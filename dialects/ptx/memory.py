@@ -66,15 +66,17 @@ class StOp(PtxOp):
 
 @irdl_op_definition
 class AtomAddOp(PtxOp):
-    """``atom.acq_rel.gpu.global.add.u32 %r, [addr], imm``: adds `imm` to the u32 at the
-    global address and gives the value before, ordered as a release of this thread's
-    earlier accesses and an acquire of the later ones at GPU scope: args = (address,)."""
+    """``atom.acq_rel.gpu.global.add.u32 %r, [addr], imm``: adds `imm` (or, with args =
+    (address, value), the register `value`) to the u32 at the global address and gives the
+    value before, ordered as a release of this thread's earlier accesses and an acquire of
+    the later ones at GPU scope: args = (address,)."""
 
     name = "ptx.atom_add"
-    imm = prop_def(INT)
+    imm = opt_prop_def(INT)
 
     def render(self, n: Names) -> str:
-        return f"atom.acq_rel.gpu.global.add.u32 {n(self.res[0])}, [{n(self.args[0])}], {self.prop('imm')};"
+        value = n(self.args[1]) if len(self.args) > 1 else self.prop("imm")
+        return f"atom.acq_rel.gpu.global.add.u32 {n(self.res[0])}, [{n(self.args[0])}], {value};"
 
 
 @irdl_op_definition

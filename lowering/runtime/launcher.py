@@ -131,10 +131,11 @@ def resolved(info: KernelInfo) -> bool:
 
 def launch_grid(info: KernelInfo, sms: int) -> tuple[int, int, int]:
     """The grid in CTAs: a persistent kernel gets one CTA per SM (`sms`), at most one per
-    tile, in whole clusters (the tile count is a multiple of the cluster)."""
+    tile (a stream-K one, at most one per K step however few the tiles), in whole clusters
+    (the tile count is a multiple of the cluster)."""
     x, y, z = info.launch_grid
     if isinstance(x, PersistentGrid):
-        x = min(int(x.tiles), int(sms))
+        x = min(int(x.most), int(sms))
         x -= x % info.cluster_size
     return int(x), int(y), int(z)  # type: ignore[arg-type]  # resolved(): counts only
 

@@ -48,7 +48,7 @@ from lower_tc.layout.gemm_choice import (Choice, choose, choose_config, default_
                                          prefer_swap, swap_config)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
-from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, k_slice_ops
+from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, check_stream_k as _check_stream_k, k_slice_ops
 from lower_tc.passes.expand_matmul.swap_ab import swap, swap_conflict
 from lower_tc.passes.expand_matmul.walk import index_range_problem, launch_grid_problem, tile_origin, walk_sizes
 
@@ -209,7 +209,7 @@ class ExpandMatmulPass(ModulePass):
         stages than the depth asked for), or the pass is told to store D by TMA."""
         given = mm.options
         return not (given.persistent or (given.cluster or 1) > 1 or given.epilogue == "tma" or self.epilogue == "tma"
-                    or given.mma_depth is not None)
+                    or given.mma_depth is not None or given.stream_k)
 
     def _swap(self, mm: MatmulOp, arch: Arch) -> MatmulOp | None:
         """The op swapped to D^T = B^T A^T (swap_ab.py) where it asks for it (a located
@@ -376,7 +376,10 @@ class ExpandMatmulPass(ModulePass):
         wgmma_k_known = arch is not Arch.SM90A or k is not None
         if given.persistent and not wgmma_k_known:
             error_at(mm, "a persistent wgmma GEMM (sm_90a) needs K known at compile time (its K loop's count is static); K here is known only at launch")
-        persistent = given.persistent if given.persistent is not None else (
+        stream_k = bool(given.stream_k)
+        if stream_k:
+            _check_stream_k(mm, arch, config, schedule, raster)
+        persistent = given.persistent if given.persistent is not None else stream_k or (
             arch is Arch.SM90A and wgmma_k_known and split_k == 1 and default_persistent(schedule, raster, m, n)
             and prefer_persistent(m, n, config, mm.batch or 1))  # type: ignore[arg-type]
         depth = given.mma_depth
@@ -413,7 +416,7 @@ class ExpandMatmulPass(ModulePass):
             if why:
                 error_at(mm, why)
         kernel_schedule = GemmSchedule(schedule, persistent, depth or 1, cluster, epilogue, given.l2_promotion, split_k,
-                                       reduce=reduce, unsplit=unsplit, accumulation=accumulation)
+                                       reduce=reduce, unsplit=unsplit, stream_k=stream_k, accumulation=accumulation)
         problem = kernel_schedule.problem()  # what the options' table says does not go together (mma_depth with promoted)
         if problem:
             error_at(mm, problem[1])

@@ -19,7 +19,9 @@ from lower_tc.dialects.tc_matmul import MatmulOp
 from lower_tc.dialects.tc_schedule import GLOBAL_SPLIT_K_CONFLICTS, SPLIT_K_CONFLICTS
 from lower_tc.layout import Arch
 from lower_tc.layout.gemm import GemmConfig
+from lower_tc.layout.gemm import default_persistent
 from lower_tc.layout.split_k import GLOBAL_F16, SPLIT_K_TARGET, split_k_problem, unsplit_problem
+from lower_tc.layout.stream_k import STREAM_K_F16, stream_k_problem
 from lower_tc.passes.expand_matmul.walk import walk_sizes
 
 
@@ -53,6 +55,29 @@ def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, re
                          "or none given")
 
 
+def check_stream_k(mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int) -> None:
+    """A located error where `stream_k = true` does not go with the op's target, other
+    options, accumulator or sizes (layout/stream_k.py)."""
+    given = mm.options
+    if arch is not Arch.SM90A:
+        error_at(mm, "stream_k is sm_90a only for now")
+    if given.persistent is False:
+        error_at(mm, "stream_k = true runs persistent CTAs, one per SM: it does not go with persistent = false")
+    if given.split_k is not None and given.split_k != 1:
+        error_at(mm, f"stream_k = true does not go with split_k = {given.split_k}: stream-K shares the K steps itself, across tiles")
+    if mm.acc_type == "f16":
+        error_at(mm, STREAM_K_F16)
+    m, n = walk_sizes(mm)
+    k = mm.problem[2]
+    if not default_persistent(schedule, raster, m, n) or k is None:
+        error_at(mm, "stream_k = true runs a persistent walk: it needs the warp-specialised schedule, the grouped order "
+                     "(raster >= 1) and M, N, K and the batch known at compile time")
+    assert m is not None and n is not None and k is not None
+    why = stream_k_problem(config.tiles(m, n, mm.batch or 1), -(-k // config.bk))
+    if why:
+        error_at(mm, why)
+
+
 def k_slice_ops(
     rank: SSAValue, k_end: SSAValue, k: int | None, bk: int, split_k: int, c_bk: SSAValue,
     const: Callable[[int], arith.ConstantOp], ways: SSAValue | None = None,
@@ -84,4 +109,4 @@ def k_slice_ops(
     return ops, lo.result, hi.result
 
 
-__all__ = ["check_split_k", "k_slice_ops"]
+__all__ = ["check_split_k", "check_stream_k", "k_slice_ops"]

@@ -76,7 +76,7 @@ def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.Kern
     smem_bytes = k.memory.total(k.kernel)
     launch_grid = k.grid
     if lowered.persistent_tiles:  # one CTA per SM, at most one per tile: the launcher decides
-        launch_grid = (PersistentGrid(lowered.persistent_tiles), 1, 1)
+        launch_grid = (PersistentGrid(lowered.persistent_tiles, lowered.stream_k_steps), 1, 1)
     info = KernelInfo(
         name=tc.kernel_name(k.kernel),
         target=k.kernel.attributes[tc.TARGET_ATTR].data,  # type: ignore[attr-defined]

@@ -27,3 +27,4 @@ class Lowered:
     max_registers: int | None = None  # a register cap at entry (setmaxnreg needs one)
     persistent_tiles: int | None = None  # one CTA per SM walks this many tiles
     workspace: WorkspaceInfo | None = None  # scratch memory the launcher passes (global split-K)
+    stream_k_steps: int = 0  # stream-K: the K steps its CTAs share (at most one CTA each; 0: not stream-K)

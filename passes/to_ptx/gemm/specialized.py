@@ -29,13 +29,14 @@ from lower_tc.passes.to_ptx.gemm.cluster import Multicast
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
-from lower_tc.passes.to_ptx.gemm.epilogue_tma import choose_epilogue, store_pieces
+from lower_tc.passes.to_ptx.gemm.epilogue_tma import FIRST_NAMED_BARRIER, choose_epilogue, store_pieces
 from lower_tc.passes.to_ptx.gemm.kloop import find_store, read_k_loop
 from lower_tc.passes.to_ptx.gemm.grid import check_clusters, persistent_tiles
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 from lower_tc.passes.to_ptx.gemm.ring import Ring
 from lower_tc.passes.to_ptx.gemm.split_k import SplitK
 from lower_tc.passes.to_ptx.gemm.split_k_global import GlobalSplitK
+from lower_tc.passes.to_ptx.gemm.stream_k import StreamK
 from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, producer_loop, read_windows
 
 #: Registers per thread of the producer after setmaxnreg.dec.
@@ -94,10 +95,11 @@ def lower(k: GemmKernel) -> Lowered:
     if tiles is None:
         check_clusters(k.kernel, k.grid, cluster)
     first_tile = ctas = None
-    if tiles is not None:
+    stream = StreamK.prepare(k, loop, tiles) if tiles is not None else None
+    if tiles is not None and stream is None:
         first_tile = b.val(ptx.SregOp, sreg="ctaid.x")
         ctas = b.val(ptx.SregOp, sreg="nctaid.x")
-    after_tile = ", tile after tile" if tiles is not None else ""
+    after_tile = ", unit after unit (stream-K)" if stream is not None else ", tile after tile" if tiles is not None else ""
     is_producer = b.val(ptx.SetpOp, [regs.wg], i1, cmp="eq", type="u32", imm=0)
     exit_label = b.label("exit")
     consumer = b.if_(is_producer, "consumer")
@@ -110,6 +112,15 @@ def lower(k: GemmKernel) -> Lowered:
         if split is not None:  # the producers meet the cluster's first barrier too
             b.emit(ptx.LabelOp, label=producer_done)
             split.meet(b)
+    elif stream is not None:
+        def produce_unit(j: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            unit = stream.unit(b, j)
+            k.index.replay(unit.tile)
+            loads.follow_tile(k.index)
+            loads.lb = b.val(ptx.MulLoOp, [unit.k_lo], type="u32", imm=loop.step)  # the unit's first K coordinate
+            b.yield_(*producer_loop(ring, loads, unit.steps, carried=(s, p)).results)
+
+        b.counted_loop(stream.units, produce_unit)
     else:
         def produce_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
             k.index.replay(t)
@@ -128,6 +139,13 @@ def lower(k: GemmKernel) -> Lowered:
                                          clustered=multicast is not None or split is not None)
     mma = wgmma.Wgmma.make(loop, acc, descriptors, depth, total=total)
     acc = mma.result  # what the epilogue stores (and a persistent CTA zeroes per tile)
+
+    def store_whole(op: WindowStoreOp) -> None:
+        """D's store of a whole tile (or a reduced one) from `acc`."""
+        if tma_store is not None:
+            store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)
+        else:
+            store_fragments(k, op, acc, loop.acc_type, consumer_wg)
 
     def store(op: WindowStoreOp) -> None:
         if split is not None:
@@ -154,7 +172,8 @@ def lower(k: GemmKernel) -> Lowered:
         ring.advance(s, p, st.p_flip)
 
     facts = dict(threads=128 * warpgroups + 128, exit_label=exit_label, cluster=cluster, tma_store=tma_store,
-                 max_registers=entry_registers(warpgroups), workspace=split_global.info if split_global else None)
+                 max_registers=entry_registers(warpgroups),
+                 workspace=split_global.info if split_global else stream.info if stream else None)
     if tiles is None:
         b.counted_loop(loop.trips, consume)
         mma.drain(b)
@@ -181,5 +200,25 @@ def lower(k: GemmKernel) -> Lowered:
         store(window_store)
         b.yield_(s_end, p_end)
 
-    b.counted_loop(tiles, consume_tile, start=first_tile, step=ctas)  # type: ignore[arg-type]
-    return Lowered(loop, store=None, persistent_tiles=tiles, **facts)  # type: ignore[arg-type]
+    def consume_unit(j: SSAValue, s: SSAValue, p: SSAValue) -> None:
+        assert stream is not None and released <= 1  # stream_k goes with mma_depth = 1 only (a unit may be one K step)
+        unit = stream.unit(b, j)
+        k.index.replay(unit.tile)
+        loads.follow_tile(k.index)
+        wgmma.zero(b, acc, loop.acc_type)
+        s_end, p_end = b.counted_loop(unit.steps, consume, carried=(s, p)).results
+        mma.drain(b)
+        if released:  # the unit's last stage, once its MMAs are done (every unit has a step)
+            ring.release(ring.barrier(ring.previous(s_end, p_end)[0]))
+        done = stream.reduce(k, unit, acc, consumer_wg, first_thread=128, threads=128 * warpgroups,
+                             barrier=FIRST_NAMED_BARRIER + warpgroups)
+        store_whole(window_store)
+        b.emit(ptx.LabelOp, label=done)
+        b.yield_(s_end, p_end)
+
+    if stream is not None:
+        b.counted_loop(stream.units, consume_unit)
+    else:
+        b.counted_loop(tiles, consume_tile, start=first_tile, step=ctas)  # type: ignore[arg-type]
+    return Lowered(loop, store=None, persistent_tiles=tiles, stream_k_steps=stream.tiles * stream.kt if stream else 0,
+                   **facts)  # type: ignore[arg-type]

@@ -108,16 +108,9 @@ class GlobalSplitK:
             linear = b.val(ptx.AddOp, [cx, b.val(ptx.MulLoOp, [nx, yz], type="u32")], type="u32")
             ctas = b.val(ptx.MulLoOp, [b.val(ptx.MulLoOp, [nx, ny], type="u32"), nz], type="u32")
             rank = b.val(ptx.RemOp, [cx], type="u32", imm=size)
-        thread = b.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127)
-        within = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [wg], type="u32", imm=fragment_offset(1, 0, 0, acc_t.n)),
-                                   b.val(ptx.ShlOp, [thread], type="b32", imm=4)], type="u32")
-        within64 = b.val(ptx.CvtOp, [within], i64, type="u64.u32")
-        base = b.val(ptx.AddOp, [self.workspace, within64], i64, type="s64")
+        base = thread_base(k, self.workspace, wg, acc_t)
         mine = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [linear], i64, type="u32", imm=partial)], i64, type="s64")
-        for j in range(groups):
-            b.emit(ptx.StOp, [mine, acc], space="global", type=kind, vec=4, regs=4 * j, offset=j * 128 * 16,
-                   comment="split-K: this CTA's partial tile into its slot" if j == 0 else None)
-        b.emit(ptx.FenceGpuOp)
+        store_partial(b, mine, acc, kind, groups, "split-K: this CTA's partial tile into its slot")
         barrier = dict(count=threads) if meet_consumers else {}
         if meet_consumers:
             b.emit(ptx.BarSyncOp, [b.imm(1)], count=threads, comment="split-K: every partial of this CTA is stored")
@@ -144,35 +137,57 @@ class GlobalSplitK:
         b.emit(ptx.LabelOp, label=reset)
         tile_first = b.val(ptx.SubOp, [linear, rank], type="u32")
         slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=partial)], i64, type="s64")
-        self._sum(b, slots, acc, kind, groups, partial)
+        sum_slots(b, slots, acc, kind, groups, partial, self.size)
         if whole is not None:
             b.emit(ptx.LabelOp, label=whole)
         return skip
 
-    def _sum(self, b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: int, partial: int) -> None:
-        """acc = slot 0 + slot 1 + ... + slot S-1, register by register, in that order: rank
-        0's slot into the registers, then a loop over the other ranks adding theirs (a loop,
-        not S unrolled copies: ptxas would hoist every slot's loads and spill registers)."""
-        reg_type = f32 if kind == "f32" else i32
-        mov = "b32" if kind == "s32" else "f32"
 
-        def add_slot(at: SSAValue, first: bool, what: str) -> None:
-            for j in range(groups):
-                parts = b.emit(ptx.LdOp, [at], [reg_type] * 4, space="global", type=kind, vec=4, offset=j * 128 * 16,
-                               comment=what if j == 0 else None).res
-                for e in range(4):
-                    r = b.val(ptx.RegOfOp, [acc], reg_type, regs=4 * j + e)
-                    total = parts[e] if first else b.val(ptx.AddOp, [r, parts[e]], reg_type, type=kind)
-                    b.emit(ptx.AssignOp, [r, total], type=mov)
-
-        add_slot(slots, True, "split-K: rank 0's partial into the registers")
-
-        def next_rank(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-            at = b.val(ptx.AddOp, [slots, b.val(ptx.MulWideOp, [i], i64, type="s32", imm=partial)], i64, type="s64")
-            add_slot(at, False, "split-K: rank i's partial added, ranks in order")
-            b.yield_(s, p)
-
-        b.counted_loop(self.size, next_rank, start=1)
+def thread_base(k: GemmKernel, workspace: SSAValue, wg: SSAValue, acc_t: tc.AccType) -> SSAValue:
+    """The workspace's address plus this consumer thread's offset in any slot: its
+    warpgroup's 64 x BN block, then its 16-byte column of each group (`fragment_offset`)."""
+    b = k.b
+    thread = b.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127)
+    within = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [wg], type="u32", imm=fragment_offset(1, 0, 0, acc_t.n)),
+                               b.val(ptx.ShlOp, [thread], type="b32", imm=4)], type="u32")
+    within64 = b.val(ptx.CvtOp, [within], i64, type="u64.u32")
+    return b.val(ptx.AddOp, [workspace, within64], i64, type="s64")
 
 
-__all__ = ["GlobalSplitK"]
+def store_partial(b: PtxBuilder, mine: SSAValue, acc: SSAValue, kind: str, groups: int, what: str) -> None:
+    """This thread's accumulator registers into its part of the slot at `mine` (16-byte
+    stores; a warp's are 512 contiguous bytes), then fence.acq_rel.gpu."""
+    for j in range(groups):
+        b.emit(ptx.StOp, [mine, acc], space="global", type=kind, vec=4, regs=4 * j, offset=j * 128 * 16,
+               comment=what if j == 0 else None)
+    b.emit(ptx.FenceGpuOp)
+
+
+def sum_slots(b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: int, partial: int, count: int | SSAValue) -> None:
+    """acc = slot 0 + slot 1 + ... + slot count-1 (consecutive slots of `partial` bytes from
+    `slots`), register by register, in that order: slot 0 into the registers, then a loop
+    over the others adding theirs (a loop, not unrolled copies: ptxas would hoist every
+    slot's loads and spill registers)."""
+    reg_type = f32 if kind == "f32" else i32
+    mov = "b32" if kind == "s32" else "f32"
+
+    def add_slot(at: SSAValue, first: bool, what: str) -> None:
+        for j in range(groups):
+            parts = b.emit(ptx.LdOp, [at], [reg_type] * 4, space="global", type=kind, vec=4, offset=j * 128 * 16,
+                           comment=what if j == 0 else None).res
+            for e in range(4):
+                r = b.val(ptx.RegOfOp, [acc], reg_type, regs=4 * j + e)
+                total = parts[e] if first else b.val(ptx.AddOp, [r, parts[e]], reg_type, type=kind)
+                b.emit(ptx.AssignOp, [r, total], type=mov)
+
+    add_slot(slots, True, "split-K: rank 0's partial into the registers")
+
+    def next_rank(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
+        at = b.val(ptx.AddOp, [slots, b.val(ptx.MulWideOp, [i], i64, type="s32", imm=partial)], i64, type="s64")
+        add_slot(at, False, "split-K: rank i's partial added, ranks in order")
+        b.yield_(s, p)
+
+    b.counted_loop(count, next_rank, start=1)
+
+
+__all__ = ["GlobalSplitK", "store_partial", "sum_slots", "thread_base"]
