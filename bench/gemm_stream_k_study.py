@@ -43,10 +43,10 @@ SHAPES = [
 #: fixed tiles.
 VARIANTS = {
     "default": {},
-    "sk": {"stream_k": True},
-    "sk 128x256": {"stream_k": True, "config": (128, 256, 64, 4)},
-    "sk 128x192": {"stream_k": True, "config": (128, 192, 64, 4)},
-    "sk 128x128": {"stream_k": True, "config": (128, 128, 64, 5)},
+    "sk": {"stream_k": 1},
+    "sk 128x256": {"stream_k": 1, "config": (128, 256, 64, 4)},
+    "sk 128x192": {"stream_k": 1, "config": (128, 192, 64, 4)},
+    "sk 128x128": {"stream_k": 1, "config": (128, 128, 64, 5)},
 }
 
 

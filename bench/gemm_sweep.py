@@ -399,17 +399,18 @@ def multicast_default_cases() -> list[GemmCase]:
 
 
 def stream_k_cases() -> list[GemmCase]:
-    """Stream-K (`stream_k = true`, layout/stream_k.py) on 132 SMs: every type but the f16
+    """Stream-K (`stream_k = 1`, layout/stream_k.py) on 132 SMs: every type but the f16
     accumulator's at 300 x 520 x 2050 in 64 x 128 tiles (25 tiles, five or six CTAs to a
     tile); the bf16 transposes; the default tiles where the CTAs share one to two waves'
     tiles (2049^3: 153 tiles), where whole waves come first (4097 x 4095 x 520 in 64 x 128
     tiles: 14 data-parallel waves, then 232 tiles shared), where every CTA takes one whole
     tile (4097 x 4095 x 4099: 528 tiles, four waves) and where most CTAs have nothing (129
     x 65 x 33: one K step); K of one step over 128 tiles; the register epilogue, C, an
-    f32 D, fp8's promoted accumulation, a batch, and the suite's shapes stream-K is for."""
+    f32 D, fp8's promoted accumulation, a batch, and the suite's shapes stream-K is for;
+    then groups of CTAs (`stream_k = G`): G tile rows, and G dividing the tiles otherwise."""
     out: list[GemmCase] = []
     small = (64, 128, 128, 4)
-    sk = "stream_k = true"
+    sk = "stream_k = 1"
     for a, b, acc, d in [t for t in TYPES if t[2] != "f16"]:
         out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, False, small, options=sk))
     for a_row, b_row in [(True, True), (False, False), (False, True)]:
@@ -427,6 +428,15 @@ def stream_k_cases() -> list[GemmCase]:
     out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 300, 520, 2050, True, False, small, options=sk + ", " + PROMOTED))
     for m, n, k in ((128, 1536, 7168), (256, 7168, 16384), (1536, 1536, 1536), (2048, 7168, 2048)):
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", m, n, k, True, False, None, options=sk))
+    # groups: every Gth tile to a group of CTAs (G tile rows, or any G dividing the tiles)
+    for a, b, acc, d in (TYPES[0], TYPES[4], TYPES[7]):
+        out.append(GemmCase(a, b, acc, d, 300, 520, 2050, True, False, small, options="stream_k = 5"))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 300, 520, 2050, True, True, small, with_c=True, options="stream_k = 5"))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 4097, 4095, 520, True, True, small, options="stream_k = 8"))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 2049, 2049, 2049, True, True, None, options="stream_k = 9"))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 129, 65, 4099, True, False, small, batch=3, options="stream_k = 3"))
+    for m, n, k, g in ((256, 7168, 16384, 2), (1024, 11008, 4096, 8), (512, 10240, 8192, 4)):
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", m, n, k, True, False, None, options=f"stream_k = {g}"))
     return out
 
 

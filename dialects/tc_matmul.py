@@ -205,7 +205,7 @@ class MatmulOp(IRDLOperation):
     split_k = opt_prop_def(IntegerAttr[I64])
     reduce = opt_prop_def(StringAttr)
     unsplit = opt_prop_def(IntegerAttr[I64])
-    stream_k = opt_prop_def(BoolAttr)
+    stream_k = opt_prop_def(IntegerAttr[I64])
     accumulation = opt_prop_def(StringAttr)
     swap_ab = opt_prop_def(BoolAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)

@@ -31,6 +31,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from lower_tc.layout.limits import MAX_CLUSTER, MAX_INDEX
 from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, SPLIT_K_VALUES, split_k_range_problem
+from lower_tc.layout.stream_k import MAX_GROUPS
 
 
 class OptionKind(StrEnum):
@@ -206,9 +207,12 @@ GEMM_OPTIONS: tuple[GemmOption, ...] = (
         low=0, high=MAX_INDEX,
     ),
     GemmOption(
-        "stream_k", OptionKind.FLAG, False,
-        what="true or false", allowed="true or false",
-        doc="persistent CTAs, one per SM, share the last waves' K steps across tiles and sum partial tiles through global memory (sm_90a)",
+        "stream_k", OptionKind.INTEGER, 0,
+        what="an integer (groups of CTAs sharing tiles' K steps)",
+        allowed=f"0 (off) or the groups of CTAs, 1 to {MAX_GROUPS}",
+        doc="G > 0: persistent CTAs, one per SM, in G groups (group g takes every Gth tile from g), share the last waves' "
+            "K steps across tiles and sum partial tiles through global memory (sm_90a)",
+        low=0, high=MAX_GROUPS,
     ),
     GemmOption(
         "accumulation", OptionKind.NAME, "fast",
@@ -243,7 +247,7 @@ class MatmulOptions:
     split_k: int | None = None
     reduce: str | None = None
     unsplit: int | None = None
-    stream_k: bool | None = None
+    stream_k: int | None = None
     accumulation: str | None = None
     swap_ab: bool | None = None
 
@@ -261,7 +265,7 @@ class GemmSchedule:
     split_k: int = 1  # CTAs that split each tile's K (layout/split_k.py)
     reduce: str = "cluster"  # how they sum their partial tiles: a cluster's shared memory or a global workspace
     unsplit: int = 0  # with reduce = global: the walk's first this many tiles take one CTA each (layout/split_k.py)
-    stream_k: bool = False  # persistent CTAs share the last waves' K steps across tiles (layout/stream_k.py)
+    stream_k: int = 0  # G > 0: persistent CTAs in G groups share the last waves' K steps across tiles (layout/stream_k.py)
     accumulation: str = "fast"  # fp8: "promoted" adds each K step's partial sums into f32 registers
 
     @property
@@ -317,7 +321,7 @@ class GemmSchedule:
                                    (f"cluster = {self.cluster}", self.cluster != 1), (f"mma_depth = {self.mma_depth}", self.mma_depth != 1)):
                 if set_:
                     what = "needs" if conflict == "a persistent walk" else "does not go with"
-                    return "stream_k", f"stream_k {what} {conflict}: {STREAM_K_CONFLICTS[conflict.split(' =')[0]]}"
+                    return "stream_k", f"stream_k = {self.stream_k} {what} {conflict}: {STREAM_K_CONFLICTS[conflict.split(' =')[0]]}"
         if self.split_k != 1:
             conflicts = GLOBAL_SPLIT_K_CONFLICTS if self.global_split else SPLIT_K_CONFLICTS
             for conflict, set_ in (("persistent", self.persistent), ("cluster = 2", self.cluster != 1), ("epilogue = tma", self.epilogue == "tma")):
@@ -361,7 +365,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
     split_k: IntAttr
     reduce: StringAttr
     unsplit: IntAttr
-    stream_k: UnitAttr | NoneAttr
+    stream_k: IntAttr
     accumulation: StringAttr
 
     @classmethod
@@ -376,7 +380,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             IntAttr(s.split_k),
             StringAttr(s.reduce),
             IntAttr(s.unsplit),
-            UnitAttr() if s.stream_k else NoneAttr(),
+            IntAttr(s.stream_k),
             StringAttr(s.accumulation),
         )
 
@@ -392,7 +396,7 @@ class GemmScheduleAttr(ParametrizedAttribute):
             split_k=self.split_k.data,
             reduce=self.reduce.data,
             unsplit=self.unsplit.data,
-            stream_k=isinstance(self.stream_k, UnitAttr),
+            stream_k=self.stream_k.data,
             accumulation=self.accumulation.data,
         )
 

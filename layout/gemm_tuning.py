@@ -18,6 +18,7 @@ from lower_tc.layout.gemm import GemmConfig, config_problem
 from lower_tc.layout.gemm_choice import (choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, swap_config,
                                          tile_configs, unsplit_options)
 from lower_tc.layout.split_k import reduces_for
+from lower_tc.layout.stream_k import stream_k_problem
 from lower_tc.layout.targets import Arch
 
 
@@ -96,7 +97,18 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
         if "global" in reduces_for(acc):
             for s, f in unsplit_options(m, n, k, config, a, b, batch):
                 add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", "global"), ("unsplit", f))))
+            for groups in stream_k_groups(m, n, k, config, batch):
+                add(Candidate(config, (("stream_k", groups),)))
     return found
 
 
-__all__ = ["Candidate", "candidates"]
+def stream_k_groups(m: int, n: int, k: int, config: GemmConfig, batch: int = 1, raster: int = 8) -> tuple[int, ...]:
+    """The stream-K groups worth timing for this tile (layout/stream_k.py): one group, and
+    one per tile row where a column's 2 to `raster` tile rows follow each other in the walk
+    (one matrix), so the CTAs reading one of B's column blocks read it together."""
+    tiles, kt, rows = config.tiles(m, n, batch), -(-k // config.bk), -(-m // config.bm)
+    out = [1] + ([rows] if batch == 1 and 2 <= rows <= raster else [])
+    return tuple(g for g in out if stream_k_problem(tiles, kt, g) is None)
+
+
+__all__ = ["Candidate", "candidates", "stream_k_groups"]

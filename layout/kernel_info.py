@@ -362,11 +362,12 @@ class WorkspaceInfo:
     split_k: int
     unsplit: int = 0  # the grid's first CTAs along x that compute a whole tile (no slot)
     stream_k_tiles: int = 0  # stream-K (T > 0): the tiles its CTAs share (layout/stream_k.py); split_k is then 1
+    stream_k_groups: int = 1  # stream-K's groups of CTAs
 
     def bytes(self, ctas: int) -> int:
         """The workspace's size for a grid of `ctas` CTAs."""
         if self.stream_k_tiles:
-            return stream_k_workspace_bytes(ctas, self.stream_k_tiles, self.partial_bytes)
+            return stream_k_workspace_bytes(ctas, self.stream_k_tiles, self.partial_bytes, self.stream_k_groups)
         return workspace_bytes(max(ctas - self.unsplit, 0), self.split_k, self.partial_bytes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -377,14 +378,18 @@ class WorkspaceInfo:
             out["unsplit"] = self.unsplit
         if self.stream_k_tiles:
             out["stream_k_tiles"] = self.stream_k_tiles
+            out["stream_k_groups"] = self.stream_k_groups
         return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> WorkspaceInfo:
-        info = cls(int(d["partial_bytes"]), int(d["split_k"]), int(d.get("unsplit", 0)), int(d.get("stream_k_tiles", 0)))
+        info = cls(int(d["partial_bytes"]), int(d["split_k"]), int(d.get("unsplit", 0)), int(d.get("stream_k_tiles", 0)),
+                   int(d.get("stream_k_groups", 1)))
         if info.stream_k_tiles:
-            if info.partial_bytes <= 0 or info.split_k != 1 or info.unsplit or info.stream_k_tiles < 0:
-                raise KernelInfoError(f"a stream-K workspace has positive partial_bytes and stream_k_tiles, split_k 1 and no unsplit, not {dict(d)!r}")
+            if (info.partial_bytes <= 0 or info.split_k != 1 or info.unsplit or info.stream_k_tiles < 0 or info.stream_k_groups < 1
+                    or info.stream_k_tiles % info.stream_k_groups):
+                raise KernelInfoError(f"a stream-K workspace has positive partial_bytes and stream_k_tiles, groups dividing the tiles, "
+                                      f"split_k 1 and no unsplit, not {dict(d)!r}")
         elif info.partial_bytes <= 0 or info.split_k < 2 or info.unsplit < 0:
             raise KernelInfoError(f"a workspace has positive partial_bytes, split_k >= 2 and unsplit >= 0, not {dict(d)!r}")
         return info

@@ -23,6 +23,16 @@ reference the tests hold the lowering's arithmetic to.
   the first launch and left zero by each.
 - C is at most T Kt (the launcher's rule: `PersistentGrid.steps`), so every CTA's range
   holds at least one K step (I >= C) and every CTA from c_first to c_last writes its slot.
+
+Groups (`stream_k = G`, G dividing T): the tiles fall into G classes, tile l G + g of the
+walk being tile l of group g, and the CTAs into G groups of P = C div G, CTA c being CTA
+p = c div G of group g = c mod G (the last C mod G CTAs have nothing to do). Each group
+runs the above on its T / G tiles with its P CTAs, so CTA p of every group takes the same
+K steps of the same l at the same time: where the walk puts a column's G tile rows one
+after another (G tile rows, at most the grouped order's raster), the G CTAs that read one
+of B's column blocks read it together, once from HBM (one group: a CTA's neighbours in
+the walk run other K steps, and B is read once per tile row). Group g's slots start at
+g (P + R_g), its counters at g R_g after all the slots. With G = 1 this is the above.
 """
 
 from __future__ import annotations
@@ -68,49 +78,72 @@ class Unit:
     stream: int | None = None
 
 
-def units(cta: int, ctas: int, tiles: int, kt: int) -> list[Unit]:
-    """CTA `cta`'s units, in the order it runs them (the module docstring)."""
-    d = dp_waves(tiles, ctas)
-    out = [Unit(cta + j * ctas, 0, kt) for j in range(d)]
-    first_stream = d * ctas
-    steps = (tiles - first_stream) * kt
-    a, e = cta_range(cta, ctas, steps)
+def units(cta: int, ctas: int, tiles: int, kt: int, groups: int = 1) -> list[Unit]:
+    """CTA `cta`'s units, in the order it runs them (the module docstring); `stream` is
+    the tile's index among its group's stream-K tiles."""
+    g, p, per = cta % groups, cta // groups, ctas // groups
+    if p >= per:
+        return []
+    local = tiles // groups
+    d = dp_waves(local, per)
+    out = [Unit((p + j * per) * groups + g, 0, kt) for j in range(d)]
+    first_stream = d * per
+    steps = (local - first_stream) * kt
+    a, e = cta_range(p, per, steps)
     if e <= a:
         return out
     for t in range(a // kt, (e - 1) // kt + 1):
         lo, hi = max(a, t * kt), min(e, (t + 1) * kt)
-        out.append(Unit(first_stream + t, lo - t * kt, hi - lo, t))
+        out.append(Unit((first_stream + t) * groups + g, lo - t * kt, hi - lo, t))
     return out
 
 
-def contributors(stream_tile: int, ctas: int, tiles: int, kt: int) -> tuple[int, int]:
-    """(c_first, count): the CTAs that share stream-K tile `stream_tile`."""
-    steps = stream_tiles(tiles, ctas) * kt
-    first = cta_of(stream_tile * kt, ctas, steps)
-    last = cta_of(stream_tile * kt + kt - 1, ctas, steps)
+def contributors(stream_tile: int, ctas: int, tiles: int, kt: int, groups: int = 1) -> tuple[int, int]:
+    """(p_first, count): the CTAs of a group (numbered within it) that share its stream-K
+    tile `stream_tile`."""
+    per = ctas // groups
+    steps = stream_tiles(tiles // groups, per) * kt
+    first = cta_of(stream_tile * kt, per, steps)
+    last = cta_of(stream_tile * kt + kt - 1, per, steps)
     return first, last - first + 1
 
 
-def slot(cta: int, stream_tile: int) -> int:
-    """The workspace slot of CTA `cta`'s partial of stream-K tile `stream_tile`."""
-    return cta + stream_tile
+def slot(cta: int, stream_tile: int, ctas: int = 1, tiles: int = 1, groups: int = 1) -> int:
+    """The workspace slot of CTA `cta`'s partial of its group's stream-K tile `stream_tile`."""
+    g, p, per = cta % groups, cta // groups, ctas // groups
+    return g * (per + stream_tiles(tiles // groups, per)) + p + stream_tile
 
 
-def workspace_bytes(ctas: int, tiles: int, partial: int) -> int:
-    """The workspace of a grid of `ctas` CTAs over `tiles` tiles with partial tiles of
-    `partial` bytes: C + R slots, then R u32 counters, rounded up to 16 bytes."""
-    r = stream_tiles(tiles, ctas)
-    return -(-((ctas + r) * partial + 4 * r) // 16) * 16
+def counter(cta: int, stream_tile: int, ctas: int, tiles: int, groups: int = 1) -> int:
+    """The index of the u32 counter (after every slot) of CTA `cta`'s group's stream-K tile."""
+    return cta % groups * stream_tiles(tiles // groups, ctas // groups) + stream_tile
 
 
-def stream_k_problem(tiles: int, kt: int) -> str | None:
-    """Why a GEMM of `tiles` tiles of `kt` K steps cannot be run by stream-K, or None: its
-    K steps are numbered in 32-bit registers."""
+def workspace_bytes(ctas: int, tiles: int, partial: int, groups: int = 1) -> int:
+    """The workspace of a grid of `ctas` CTAs over `tiles` tiles in `groups` groups with
+    partial tiles of `partial` bytes: G (P + R_g) slots, then G R_g u32 counters, rounded up
+    to 16 bytes."""
+    per = ctas // groups
+    r = stream_tiles(tiles // groups, per)
+    return -(-(groups * ((per + r) * partial + 4 * r)) // 16) * 16
+
+
+#: The most groups of CTAs (every group needs a CTA: every Hopper GPU has more SMs).
+MAX_GROUPS = 16
+
+
+def stream_k_problem(tiles: int, kt: int, groups: int = 1) -> str | None:
+    """Why a GEMM of `tiles` tiles of `kt` K steps cannot be run by stream-K in `groups`
+    groups, or None: G divides the tiles, and the K steps are numbered in 32-bit registers."""
+    if not 1 <= groups <= MAX_GROUPS:
+        return f"stream_k = G is the groups of CTAs that share tiles' K steps, 1 to {MAX_GROUPS}, not {groups}"
+    if tiles % groups:
+        return f"stream_k = {groups}: the groups take every {groups}th tile, so {groups} must divide the {tiles} tiles"
     if tiles * kt > MAX_INDEX:
         return (f"stream_k numbers the GEMM's K steps in 32-bit registers: {tiles} tiles of {kt} K steps are "
                 f"{tiles * kt}, more than {MAX_INDEX}")
     return None
 
 
-__all__ = ["STREAM_K_F16", "Unit", "contributors", "cta_of", "cta_range", "dp_waves", "slot", "stream_k_problem",
-           "stream_tiles", "units", "workspace_bytes"]
+__all__ = ["MAX_GROUPS", "STREAM_K_F16", "Unit", "contributors", "counter", "cta_of", "cta_range", "dp_waves", "slot",
+           "stream_k_problem", "stream_tiles", "units", "workspace_bytes"]

@@ -376,9 +376,9 @@ class ExpandMatmulPass(ModulePass):
         wgmma_k_known = arch is not Arch.SM90A or k is not None
         if given.persistent and not wgmma_k_known:
             error_at(mm, "a persistent wgmma GEMM (sm_90a) needs K known at compile time (its K loop's count is static); K here is known only at launch")
-        stream_k = bool(given.stream_k)
+        stream_k = given.stream_k or 0
         if stream_k:
-            _check_stream_k(mm, arch, config, schedule, raster)
+            _check_stream_k(mm, arch, config, schedule, raster, stream_k)
         persistent = given.persistent if given.persistent is not None else stream_k or (
             arch is Arch.SM90A and wgmma_k_known and split_k == 1 and default_persistent(schedule, raster, m, n)
             and prefer_persistent(m, n, config, mm.batch or 1))  # type: ignore[arg-type]

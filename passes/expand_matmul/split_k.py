@@ -55,25 +55,25 @@ def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, re
                          "or none given")
 
 
-def check_stream_k(mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int) -> None:
-    """A located error where `stream_k = true` does not go with the op's target, other
+def check_stream_k(mm: MatmulOp, arch: Arch, config: GemmConfig, schedule: str, raster: int, groups: int) -> None:
+    """A located error where `stream_k = G` does not go with the op's target, other
     options, accumulator or sizes (layout/stream_k.py)."""
     given = mm.options
     if arch is not Arch.SM90A:
         error_at(mm, "stream_k is sm_90a only for now")
     if given.persistent is False:
-        error_at(mm, "stream_k = true runs persistent CTAs, one per SM: it does not go with persistent = false")
+        error_at(mm, f"stream_k = {groups} runs persistent CTAs, one per SM: it does not go with persistent = false")
     if given.split_k is not None and given.split_k != 1:
-        error_at(mm, f"stream_k = true does not go with split_k = {given.split_k}: stream-K shares the K steps itself, across tiles")
+        error_at(mm, f"stream_k = {groups} does not go with split_k = {given.split_k}: stream-K shares the K steps itself, across tiles")
     if mm.acc_type == "f16":
         error_at(mm, STREAM_K_F16)
     m, n = walk_sizes(mm)
     k = mm.problem[2]
     if not default_persistent(schedule, raster, m, n) or k is None:
-        error_at(mm, "stream_k = true runs a persistent walk: it needs the warp-specialised schedule, the grouped order "
+        error_at(mm, f"stream_k = {groups} runs a persistent walk: it needs the warp-specialised schedule, the grouped order "
                      "(raster >= 1) and M, N, K and the batch known at compile time")
     assert m is not None and n is not None and k is not None
-    why = stream_k_problem(config.tiles(m, n, mm.batch or 1), -(-k // config.bk))
+    why = stream_k_problem(config.tiles(m, n, mm.batch or 1), -(-k // config.bk), groups)
     if why:
         error_at(mm, why)
 

@@ -59,14 +59,16 @@ class StreamK:
 
     tiles: int  # T
     kt: int  # K steps per tile
+    groups: int  # G
     acc_t: tc.AccType
     workspace: SSAValue  # the workspace's global address
-    ctas: SSAValue  # C
-    cta: SSAValue  # c
+    group: SSAValue | int  # g
+    cta: SSAValue  # p, the CTA's number in its group
+    per: SSAValue  # P, the group's CTAs
     dp: SSAValue  # d
     first_stream: SSAValue  # F
-    stream_tiles: SSAValue  # R
-    steps: SSAValue  # I
+    stream_tiles: SSAValue  # R (per group)
+    steps: SSAValue  # I (per group)
     a: SSAValue
     e: SSAValue
     units: SSAValue  # U
@@ -74,13 +76,15 @@ class StreamK:
     @property
     def info(self) -> WorkspaceInfo:
         """What the launcher allocates (the launch contract's `workspace`)."""
-        return WorkspaceInfo(workspace_partial_bytes(self.acc_t.m, self.acc_t.n), 1, stream_k_tiles=self.tiles)
+        return WorkspaceInfo(workspace_partial_bytes(self.acc_t.m, self.acc_t.n), 1, stream_k_tiles=self.tiles,
+                             stream_k_groups=self.groups)
 
     @classmethod
     def prepare(cls, k: GemmKernel, loop: KLoop, tiles: int) -> "StreamK | None":
         """The kernel's stream-K walk, checked (located errors); None without one."""
         options = k.options
-        if not options.stream_k:
+        groups = options.stream_k
+        if not groups:
             return None
         if loop.acc_type.dtype == "f16":
             error_at(loop.op, STREAM_K_F16)
@@ -88,53 +92,74 @@ class StreamK:
         if not isinstance(kt, int) or not isinstance(loop.lb, int) or loop.lb != 0:
             error_at(loop.op, "a stream-K GEMM's K loop runs over all of K from 0, its count known at compile time")
         assert isinstance(kt, int)
-        why = stream_k_problem(tiles, kt)
+        why = stream_k_problem(tiles, kt, groups)
         if why:
             error_at(k.kernel, why)
         b = k.b
         raw = b.val(ptx.LdParamOp, result=i64, type="u64", param=WORKSPACE_PARAM,
                     comment="stream-K: the partial tiles and the tiles' counters go through the workspace")
         workspace = b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64")
-        ctas = b.val(ptx.SregOp, sreg="nctaid.x", comment=f"stream-K: {tiles} tiles of {kt} K steps over the CTAs")
+        ctas = b.val(ptx.SregOp, sreg="nctaid.x", comment=f"stream-K: {tiles} tiles of {kt} K steps over the CTAs, in {groups} group(s)")
         cta = b.val(ptx.SregOp, sreg="ctaid.x")
-        waves = b.val(ptx.DivOp, [b.imm(tiles), ctas], type="u32")
+        group: SSAValue | int = 0
+        per, p = ctas, cta
+        if groups > 1:  # CTA c is CTA c / G of group c mod G; a group has C / G CTAs
+            group = b.val(ptx.RemOp, [cta], type="u32", imm=groups)
+            p = b.val(ptx.DivOp, [cta], type="u32", imm=groups)
+            per = b.val(ptx.DivOp, [ctas], type="u32", imm=groups)
+        local = tiles // groups
+        waves = b.val(ptx.DivOp, [b.imm(local), per], type="u32")
         dp = b.val(ptx.SubOp, [b.val(ptx.MaxOp, [waves], type="u32", imm=1)], type="u32", imm=1,
                    comment="stream-K: whole waves of data-parallel tiles first, all but the last one or two")
-        first_stream = b.val(ptx.MulLoOp, [dp, ctas], type="u32")
-        stream_tiles = b.val(ptx.SubOp, [b.imm(tiles), first_stream], type="u32")
+        first_stream = b.val(ptx.MulLoOp, [dp, per], type="u32")
+        stream_tiles = b.val(ptx.SubOp, [b.imm(local), first_stream], type="u32")
         steps = b.val(ptx.MulLoOp, [stream_tiles], type="u32", imm=kt)
-        ctas64 = b.val(ptx.CvtOp, [ctas], i64, type="u64.u32")
+        per64 = b.val(ptx.CvtOp, [per], i64, type="u64.u32")
 
         def share(c: SSAValue) -> SSAValue:
-            """c I / C in 64 bits, as u32."""
+            """c I / P in 64 bits, as u32."""
             wide = b.val(ptx.MulWideOp, [c, steps], i64, type="u32")
-            return b.val(ptx.CvtOp, [b.val(ptx.DivOp, [wide, ctas64], i64, type="u64")], i32, type="u32.u64")
+            return b.val(ptx.CvtOp, [b.val(ptx.DivOp, [wide, per64], i64, type="u64")], i32, type="u32.u64")
 
-        a = share(cta)
-        e = share(b.val(ptx.AddOp, [cta], type="u32", imm=1))
+        a = share(p)
+        e = share(b.val(ptx.AddOp, [p], type="u32", imm=1))
         first_t = b.val(ptx.DivOp, [a], type="u32", imm=kt)
         last_t = b.val(ptx.DivOp, [b.val(ptx.AddOp, [e], type="u32", imm=-1 & 0xFFFFFFFF)], type="u32", imm=kt)
         spans = b.val(ptx.AddOp, [b.val(ptx.SubOp, [last_t, first_t], type="u32")], type="u32", imm=1)
         some = b.val(ptx.SetpOp, [e, a], i1, cmp="gt", type="u32")
         stream_units = b.val(ptx.SelpOp, [spans, b.imm(0), some], type="b32")
         units = b.val(ptx.AddOp, [dp, stream_units], type="u32", comment="stream-K: this CTA's units")
-        return cls(tiles, kt, loop.acc_type, workspace, ctas, cta, dp, first_stream, stream_tiles, steps, a, e, units)
+        if groups > 1:  # the last C mod G CTAs have none
+            in_group = b.val(ptx.SetpOp, [p, per], i1, cmp="lt", type="u32")
+            units = b.val(ptx.SelpOp, [units, b.imm(0), in_group], type="b32")
+        return cls(tiles, kt, groups, loop.acc_type, workspace, group, p, per, dp, first_stream, stream_tiles, steps, a, e, units)
 
     def unit(self, b: PtxBuilder, j: SSAValue) -> Unit:
         """Unit j's registers (module docstring)."""
         kt = self.kt
         is_dp = b.val(ptx.SetpOp, [j, self.dp], i1, cmp="lt", type="u32")
-        dp_tile = b.val(ptx.AddOp, [self.cta, b.val(ptx.MulLoOp, [j, self.ctas], type="u32")], type="u32",
+        dp_tile = b.val(ptx.AddOp, [self.cta, b.val(ptx.MulLoOp, [j, self.per], type="u32")], type="u32",
                         comment="stream-K: unit j's tile, first K step and K steps")
         t = b.val(ptx.SubOp, [b.val(ptx.AddOp, [b.val(ptx.DivOp, [self.a], type="u32", imm=kt), j], type="u32"), self.dp], type="u32")
         start = b.val(ptx.MulLoOp, [t], type="u32", imm=kt)
         lo = b.val(ptx.MaxOp, [self.a, start], type="u32")
         hi = b.val(ptx.MinOp, [self.e, b.val(ptx.AddOp, [start], type="u32", imm=kt)], type="u32")
         tile = b.val(ptx.SelpOp, [dp_tile, b.val(ptx.AddOp, [self.first_stream, t], type="u32"), is_dp], type="b32")
+        if self.groups > 1:  # tile l of group g is tile l G + g of the walk
+            assert isinstance(self.group, SSAValue)
+            tile = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [tile], type="u32", imm=self.groups), self.group], type="u32")
         k_lo = b.val(ptx.SelpOp, [b.imm(0), b.val(ptx.SubOp, [lo, start], type="u32"), is_dp], type="b32")
         steps = b.val(ptx.SelpOp, [b.imm(kt), b.val(ptx.SubOp, [hi, lo], type="u32"), is_dp], type="b32")
         whole = b.val(ptx.SetpOp, [steps], i1, cmp="eq", type="u32", imm=kt)
         return Unit(tile, k_lo, steps, t, whole)
+
+    def _group_slots(self, b: PtxBuilder) -> SSAValue:
+        """g (P + R): the group's first slot."""
+        span = b.val(ptx.AddOp, [self.per, self.stream_tiles], type="u32")
+        if self.groups == 1:
+            return b.imm(0)
+        assert isinstance(self.group, SSAValue)
+        return b.val(ptx.MulLoOp, [self.group, span], type="u32")
 
     def reduce(self, k: GemmKernel, unit: Unit, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, barrier: int) -> str:
         """The consumers' part for a unit that does not cover all of K (module docstring), up
@@ -148,15 +173,20 @@ class StreamK:
         whole = b.label("whole_unit")
         b.emit(ptx.BraOp, [unit.whole], label=whole, comment="stream-K: a unit over all of K is stored as it is")
         base = thread_base(k, self.workspace, wg, acc_t)
-        slot = b.val(ptx.AddOp, [self.cta, unit.stream], type="u32")
+        group_slots = self._group_slots(b)
+        slot = b.val(ptx.AddOp, [b.val(ptx.AddOp, [group_slots, self.cta], type="u32"), unit.stream], type="u32")
         mine = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [slot], i64, type="u32", imm=partial)], i64, type="s64")
-        store_partial(b, mine, acc, kind, groups, f"stream-K: this unit's partial tile into slot c + t ({partial} bytes each)")
+        store_partial(b, mine, acc, kind, groups, f"stream-K: this unit's partial tile into slot g (P + R) + p + t ({partial} bytes each)")
         bar = b.imm(barrier)
         b.emit(ptx.BarSyncOp, [bar], count=threads, comment="stream-K: every partial of this unit is stored")
         first = b.val(ptx.SetpOp, [k.regs.tid], i1, cmp="eq", type="u32", imm=first_thread)
-        slots_end = b.val(ptx.AddOp, [self.ctas, self.stream_tiles], type="u32")
+        slots_end = b.val(ptx.MulLoOp, [b.val(ptx.AddOp, [self.per, self.stream_tiles], type="u32")], type="u32", imm=self.groups)
         counters = b.val(ptx.AddOp, [self.workspace, b.val(ptx.MulWideOp, [slots_end], i64, type="u32", imm=partial)], i64, type="s64")
-        counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [unit.stream], i64, type="u32", imm=4)], i64, type="s64")
+        index = unit.stream
+        if self.groups > 1:  # group g's counters start at g R
+            assert isinstance(self.group, SSAValue)
+            index = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [self.group, self.stream_tiles], type="u32"), unit.stream], type="u32")
+        counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [index], i64, type="u32", imm=4)], i64, type="s64")
         before = b.val(ptx.MovImmOp, result=i32, type="u32", value=0)
         counted = b.label("counted")
         b.emit(ptx.BraOp, [first], label=counted, negate=1)
@@ -177,16 +207,16 @@ class StreamK:
         start = b.val(ptx.MulLoOp, [unit.stream], type="u32", imm=self.kt)
 
         def cta_of(step: SSAValue) -> SSAValue:
-            """((step + 1) C - 1) / I: the CTA whose range holds stream-K step `step`."""
-            wide = b.val(ptx.MulWideOp, [b.val(ptx.AddOp, [step], type="u32", imm=1), self.ctas], i64, type="u32")
+            """((step + 1) P - 1) / I: the group's CTA whose range holds stream-K step `step`."""
+            wide = b.val(ptx.MulWideOp, [b.val(ptx.AddOp, [step], type="u32", imm=1), self.per], i64, type="u32")
             wide = b.val(ptx.AddOp, [wide], i64, type="s64", imm=-1)
             return b.val(ptx.CvtOp, [b.val(ptx.DivOp, [wide, steps64], i64, type="u64")], i32, type="u32.u64")
 
         c_first = cta_of(start)
         c_last = cta_of(b.val(ptx.AddOp, [start], type="u32", imm=self.kt - 1))
         count = b.val(ptx.AddOp, [b.val(ptx.SubOp, [c_last, c_first], type="u32")], type="u32", imm=1,
-                      comment="stream-K: the tile's CTAs, their slots consecutive from c_first + t")
-        first_slot = b.val(ptx.AddOp, [c_first, unit.stream], type="u32")
+                      comment="stream-K: the tile's CTAs, their slots consecutive from g (P + R) + p_first + t")
+        first_slot = b.val(ptx.AddOp, [b.val(ptx.AddOp, [group_slots, c_first], type="u32"), unit.stream], type="u32")
         slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [first_slot], i64, type="u32", imm=partial)], i64, type="s64")
         sum_slots(b, slots, acc, kind, groups, partial, count)
         b.emit(ptx.LabelOp, label=whole)
