@@ -472,6 +472,8 @@ class KernelInfo:
             raise KernelInfoError(f"kernel metadata version {version}: this lower-tc reads versions {_versions()}")
         if d.get("workspace") is not None and version < KERNEL_INFO_VERSION:
             raise KernelInfoError(f"kernel metadata version {version} has no workspace: a workspace is version {KERNEL_INFO_VERSION}'s")
+        if isinstance(d.get("workspace"), Mapping) and d["workspace"].get("stream_k_tiles") and version < STREAM_K_VERSION:
+            raise KernelInfoError(f"kernel metadata version {version} has no stream-K workspace: it is version {STREAM_K_VERSION}'s")
         try:
             grid = d.get("grid")
             size_params = d.get("size_params")
@@ -497,7 +499,8 @@ class KernelInfo:
 
 
 def _versions() -> str:
-    return " and ".join(str(v) for v in READ_VERSIONS)
+    *rest, last = (str(v) for v in READ_VERSIONS)
+    return f"{', '.join(rest)} and {last}" if rest else last
 
 
 def _dims(values: Any) -> tuple[Size, ...]:
@@ -528,7 +531,7 @@ def _tuple_or_none(values: Any) -> tuple[int, ...] | None:
 
 
 __all__ = [
-    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "WORKSPACE_PARAM", "ArgInfo", "GemmInfo", "GridEntry",
+    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "STREAM_K_VERSION", "WORKSPACE_PARAM", "ArgInfo", "GemmInfo", "GridEntry",
     "GridFromArg", "KernelInfo", "KernelInfoError", "PersistentGrid", "SIZE_PARAM_KINDS", "SizeParam", "TensorMap",
     "WorkspaceInfo",
 ]

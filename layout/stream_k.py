@@ -138,7 +138,8 @@ def stream_k_problem(tiles: int, kt: int, groups: int = 1) -> str | None:
     if not 1 <= groups <= MAX_GROUPS:
         return f"stream_k = G is the groups of CTAs that share tiles' K steps, 1 to {MAX_GROUPS}, not {groups}"
     if tiles % groups:
-        return f"stream_k = {groups}: the groups take every {groups}th tile, so {groups} must divide the {tiles} tiles"
+        return (f"stream_k = {groups}: group g takes tiles g, g + {groups}, g + {2 * groups}, ..., so {groups} must divide "
+                f"the {tiles} tiles")
     if tiles * kt > MAX_INDEX:
         return (f"stream_k numbers the GEMM's K steps in 32-bit registers: {tiles} tiles of {kt} K steps are "
                 f"{tiles * kt}, more than {MAX_INDEX}")

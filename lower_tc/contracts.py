@@ -8,7 +8,8 @@ cubin, and from `lower_tc.kernels(module)`. Its top-level ``"version"`` is raise
 change of the contract's meaning, and `from_json` refuses a version not in
 `READ_VERSIONS` (docs/gemm.md, "Launching", describes every field). A kernel that needs a
 `WorkspaceInfo` (split-K through global memory) is written as `KERNEL_INFO_VERSION` (2),
-every other as `BASE_VERSION` (1).
+a stream-K kernel (its workspace sized by another rule) as `STREAM_K_VERSION` (3), every
+other as `BASE_VERSION` (1).
 
 ``None`` in a shape, a stride, a tensor map's dimensions or the GEMM's M, N, K means
 "known only at launch"; a grid entry is a count, a `GridFromArg` (ceil of an argument's
@@ -22,6 +23,7 @@ from lower_tc.layout.kernel_info import (
     BASE_VERSION,
     KERNEL_INFO_VERSION,
     READ_VERSIONS,
+    STREAM_K_VERSION,
     WORKSPACE_PARAM,
     ArgInfo,
     GemmInfo,
@@ -37,7 +39,7 @@ from lower_tc.layout.kernel_info import (
 )
 
 __all__ = [
-    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "WORKSPACE_PARAM", "ArgInfo", "GemmConfig", "GemmInfo",
+    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "STREAM_K_VERSION", "WORKSPACE_PARAM", "ArgInfo", "GemmConfig", "GemmInfo",
     "GridEntry", "GridFromArg", "KernelInfo", "KernelInfoError", "PersistentGrid", "Size", "SizeParam", "TensorMap",
     "WorkspaceInfo",
 ]

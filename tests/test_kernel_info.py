@@ -76,7 +76,7 @@ def test_the_version_is_written_and_checked() -> None:
     versioned = kernel.info.to_json()
     assert kernel.info.version == BASE_VERSION == 1 == json.loads(versioned)["version"]
     assert KernelInfo.from_json(versioned) == kernel.info
-    with pytest.raises(KernelInfoError, match="version 99: this lower-tc reads versions 1 and 2"):
+    with pytest.raises(KernelInfoError, match="version 99: this lower-tc reads versions 1, 2 and 3"):
         KernelInfo.from_json(versioned.replace(f'"version": {BASE_VERSION}', '"version": 99'))
     unversioned = json.loads(versioned)
     del unversioned["version"]

@@ -115,7 +115,7 @@ func.func @cluster_three(%A: memref<4096x4096xbf16>, %B: memref<4096x4096xbf16>,
 func.func @unknown_key(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a", tc.schedule = #tc.gemm_schedule<warp_specialized, depth = 2>} {
   func.return
 }
-// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:132: error: unknown key 'depth' of #tc.gemm_schedule (keys after the schedule: persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, accumulation){{$}}
+// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:132: error: unknown key 'depth' of #tc.gemm_schedule (keys after the schedule: persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, stream_k, accumulation){{$}}
 
 // -----
 
@@ -123,7 +123,7 @@ func.func @unknown_key(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a",
 func.func @raster_key(%A: memref<64x64xbf16>) attributes {tc.target = "sm_90a", tc.schedule = #tc.gemm_schedule<warp_specialized, raster = 8>} {
   func.return
 }
-// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:131: error: raster is tc.matmul's option only: at the loop level the grouped order is in the block index arithmetic and tc.grid (#tc.gemm_schedule keys: persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, accumulation){{$}}
+// CHECK: kernel-attribute-diagnostics.mlir:[[# @LINE - 3]]:131: error: raster is tc.matmul's option only: at the loop level the grouped order is in the block index arithmetic and tc.grid (#tc.gemm_schedule keys: persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, stream_k, accumulation){{$}}
 
 // -----
 

@@ -9,7 +9,7 @@ func.func @misspelled(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: me
   tc.matmul %A, %B to %D {sched = "pipelined", schedule = 1, raster = "0"} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
-// CHECK: matmul-options.mlir:[[# @LINE - 3]]:27: error: unknown option 'sched' of tc.matmul (options: schedule, raster, persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, accumulation, swap_ab){{$}}
+// CHECK: matmul-options.mlir:[[# @LINE - 3]]:27: error: unknown option 'sched' of tc.matmul (options: schedule, raster, persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, stream_k, accumulation, swap_ab){{$}}
 
 // -----
 
@@ -36,7 +36,7 @@ func.func @tc_name(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %D: memre
   tc.matmul %A, %B to %D {persistent = true, tc.persistent} : memref<256x256xbf16>, memref<256x256xbf16>, memref<256x256xbf16>
   func.return
 }
-// CHECK: matmul-options.mlir:[[# @LINE - 3]]:46: error: unknown option 'tc.persistent' of tc.matmul (options: schedule, raster, persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, accumulation, swap_ab){{$}}
+// CHECK: matmul-options.mlir:[[# @LINE - 3]]:46: error: unknown option 'tc.persistent' of tc.matmul (options: schedule, raster, persistent, mma_depth, cluster, epilogue, l2_promotion, split_k, reduce, unsplit, stream_k, accumulation, swap_ab){{$}}
 
 // -----
 

@@ -57,7 +57,7 @@ def matmul(
     least one 3-d, make D (B, M, N); c, when given, has D's shape. `acc` is the
     accumulator ("f32", "f16", "s32"), `config` a GemmConfig or (bm, bn, bk, stages),
     `options` tc.matmul's (schedule, raster, persistent, mma_depth, cluster, epilogue, split_k,
-    reduce, unsplit, accumulation, l2_promotion: docs/gemm.md; each checked against the
+    reduce, unsplit, stream_k, accumulation, l2_promotion: docs/gemm.md; each checked against the
     options' table first). f32 operands are multiplied as tf32. `tune=True` times
     the chooser's candidates (lowering/api/tuning.py) on these arrays the first time a
     signature is seen on a device (synchronising the stream; `out` is written by each),
