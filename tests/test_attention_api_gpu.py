@@ -99,3 +99,24 @@ def test_fp8_attention_on_torch_tensors(torch, require_gpu, case) -> None:
     result = check_attention(fold(q), fold(k), fold(v), fold(o), causal=causal, scale=d**-0.5, layout="bhsd",
                              p_dtype=p_dtype, out_dtype="bf16", lse=lse.cpu().numpy().reshape(1, -1, sq))
     assert result.ok, result.problems
+
+
+@pytest.mark.parametrize("d", [64, 128])
+def test_fp8_attention_into_an_f16_out(torch, require_gpu, d) -> None:
+    """8-bit q, k, v into a given f16 O (poisoned with NaN first): every element written,
+    within P's e4m3 rounding (and f16's) of float64 attention."""
+    require_gpu("sm_90a")
+    b, h, sq, sk = 2, 4, 640, 704
+    gen = torch.Generator(device="cuda").manual_seed(17)
+    q = torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=gen).to(torch.float8_e4m3fn)
+    k = torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen).to(torch.float8_e4m3fn)
+    vt = torch.randn(b, h, d, sk, device="cuda", dtype=torch.bfloat16, generator=gen).to(torch.float8_e4m3fn)
+    v = vt.transpose(-1, -2)
+    o = torch.full((b, h, sq, d), float("nan"), device="cuda", dtype=torch.float16)
+    assert lower_tc.attention(q, k, v, o, causal=True) is o
+    torch.cuda.synchronize()
+    assert not torch.isnan(o).any()
+    fold = lambda x: x.float().cpu().numpy().reshape(1, -1, *x.shape[2:])  # noqa: E731
+    result = check_attention(fold(q), fold(k), fold(v), fold(o), causal=True, scale=d**-0.5, layout="bhsd",
+                             p_dtype="e4m3", out_dtype="f16")
+    assert result.ok, result.problems
