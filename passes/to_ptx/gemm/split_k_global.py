@@ -120,27 +120,43 @@ class GlobalSplitK:
         counters = b.val(ptx.AddOp, [self.workspace, b.val(ptx.MulWideOp, [ctas], i64, type="u32", imm=partial)], i64, type="s64")
         tile = b.val(ptx.DivOp, [linear], type="u32", imm=size)
         counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [tile], i64, type="u32", imm=4)], i64, type="s64")
-        before = b.val(ptx.MovImmOp, result=i32, type="u32", value=0)
-        counted = b.label("counted")
-        b.emit(ptx.BraOp, [first], label=counted, negate=1)
-        old = b.val(ptx.AtomAddOp, [counter], i32, imm=1, comment=f"split-K: count this CTA in its tile's; the {size}th is last")
-        b.emit(ptx.AssignOp, [before, old], type="u32")
-        b.emit(ptx.LabelOp, label=counted)
+        before = count(b, first, counter, 1, f"split-K: count this CTA in its tile's; the {size}th is last")
         came_last = b.val(ptx.SetpOp, [before], i1, cmp="eq", type="u32", imm=size - 1)
         last = b.val(ptx.BarRedOrOp, [came_last], i1, barrier=1 if meet_consumers else 0, **barrier)
         skip = b.label("split_k_done")
         b.emit(ptx.BraOp, [last], label=skip, negate=1, comment="split-K: the tile's last CTA sums and stores; the others are done")
-        b.emit(ptx.FenceGpuOp)
-        reset = b.label("reset")
-        b.emit(ptx.BraOp, [first], label=reset, negate=1)
-        b.emit(ptx.StOp, [counter, b.imm(0)], space="global", type="u32", vec=1, offset=0, comment="split-K: the counter is 0 again for the next launch")
-        b.emit(ptx.LabelOp, label=reset)
+        reset_counter(b, first, counter, "split-K")
         tile_first = b.val(ptx.SubOp, [linear, rank], type="u32")
         slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=partial)], i64, type="s64")
         sum_slots(b, slots, acc, kind, groups, partial, self.size)
         if whole is not None:
             b.emit(ptx.LabelOp, label=whole)
         return skip
+
+
+def count(b: PtxBuilder, first: SSAValue, counter: SSAValue, add: int | SSAValue, what: str) -> SSAValue:
+    """Thread `first` adds `add` to the u32 counter at `counter` (atom.acq_rel.gpu); returns
+    the value before the add in that thread (0 in the others)."""
+    before = b.val(ptx.MovImmOp, result=i32, type="u32", value=0)
+    counted = b.label("counted")
+    b.emit(ptx.BraOp, [first], label=counted, negate=1)
+    if isinstance(add, int):
+        old = b.val(ptx.AtomAddOp, [counter], i32, imm=add, comment=what)
+    else:
+        old = b.val(ptx.AtomAddOp, [counter, add], i32, comment=what)
+    b.emit(ptx.AssignOp, [before, old], type="u32")
+    b.emit(ptx.LabelOp, label=counted)
+    return before
+
+
+def reset_counter(b: PtxBuilder, first: SSAValue, counter: SSAValue, who: str) -> None:
+    """The summing CTA: fence.acq_rel.gpu (the others' partials are visible), and thread
+    `first` sets the counter back to 0 for the next launch."""
+    b.emit(ptx.FenceGpuOp)
+    reset = b.label("reset")
+    b.emit(ptx.BraOp, [first], label=reset, negate=1)
+    b.emit(ptx.StOp, [counter, b.imm(0)], space="global", type="u32", vec=1, offset=0, comment=f"{who}: the counter is 0 again for the next launch")
+    b.emit(ptx.LabelOp, label=reset)
 
 
 def thread_base(k: GemmKernel, workspace: SSAValue, wg: SSAValue, acc_t: tc.AccType) -> SSAValue:
@@ -190,4 +206,4 @@ def sum_slots(b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: 
     b.counted_loop(count, next_rank, start=1)
 
 
-__all__ = ["GlobalSplitK", "store_partial", "sum_slots", "thread_base"]
+__all__ = ["GlobalSplitK", "count", "reset_counter", "store_partial", "sum_slots", "thread_base"]

@@ -37,7 +37,7 @@ from lower_tc.layout.stream_k import STREAM_K_F16, stream_k_problem
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.kloop import KLoop
-from lower_tc.passes.to_ptx.gemm.split_k_global import store_partial, sum_slots, thread_base
+from lower_tc.passes.to_ptx.gemm.split_k_global import count, reset_counter, store_partial, sum_slots, thread_base
 
 
 @dataclass(frozen=True)
@@ -187,22 +187,13 @@ class StreamK:
             assert isinstance(self.group, SSAValue)
             index = b.val(ptx.AddOp, [b.val(ptx.MulLoOp, [self.group, self.stream_tiles], type="u32"), unit.stream], type="u32")
         counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [index], i64, type="u32", imm=4)], i64, type="s64")
-        before = b.val(ptx.MovImmOp, result=i32, type="u32", value=0)
-        counted = b.label("counted")
-        b.emit(ptx.BraOp, [first], label=counted, negate=1)
-        old = b.val(ptx.AtomAddOp, [counter, unit.steps], i32, comment=f"stream-K: this unit's K steps into its tile's count; {self.kt} completes it")
-        b.emit(ptx.AssignOp, [before, old], type="u32")
-        b.emit(ptx.LabelOp, label=counted)
+        before = count(b, first, counter, unit.steps, f"stream-K: this unit's K steps into its tile's count; {self.kt} completes it")
         total = b.val(ptx.AddOp, [before, unit.steps], type="u32")
         came_last = b.val(ptx.SetpOp, [total], i1, cmp="eq", type="u32", imm=self.kt)
         last = b.val(ptx.BarRedOrOp, [came_last], i1, barrier=barrier, count=threads)
         done = b.label("stream_k_done")
         b.emit(ptx.BraOp, [last], label=done, negate=1, comment="stream-K: the tile's last unit sums and stores; the others go on")
-        b.emit(ptx.FenceGpuOp)
-        reset = b.label("reset")
-        b.emit(ptx.BraOp, [first], label=reset, negate=1)
-        b.emit(ptx.StOp, [counter, b.imm(0)], space="global", type="u32", vec=1, offset=0, comment="stream-K: the counter is 0 again for the next launch")
-        b.emit(ptx.LabelOp, label=reset)
+        reset_counter(b, first, counter, "stream-K")
         steps64 = b.val(ptx.CvtOp, [self.steps], i64, type="u64.u32")
         start = b.val(ptx.MulLoOp, [unit.stream], type="u32", imm=self.kt)
 
@@ -214,11 +205,11 @@ class StreamK:
 
         c_first = cta_of(start)
         c_last = cta_of(b.val(ptx.AddOp, [start], type="u32", imm=self.kt - 1))
-        count = b.val(ptx.AddOp, [b.val(ptx.SubOp, [c_last, c_first], type="u32")], type="u32", imm=1,
+        sharing = b.val(ptx.AddOp, [b.val(ptx.SubOp, [c_last, c_first], type="u32")], type="u32", imm=1,
                       comment="stream-K: the tile's CTAs, their slots consecutive from g (P + R) + p_first + t")
         first_slot = b.val(ptx.AddOp, [b.val(ptx.AddOp, [group_slots, c_first], type="u32"), unit.stream], type="u32")
         slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [first_slot], i64, type="u32", imm=partial)], i64, type="s64")
-        sum_slots(b, slots, acc, kind, groups, partial, count)
+        sum_slots(b, slots, acc, kind, groups, partial, sharing)
         b.emit(ptx.LabelOp, label=whole)
         return done
 
