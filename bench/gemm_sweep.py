@@ -440,6 +440,26 @@ def stream_k_cases() -> list[GemmCase]:
     return out
 
 
+def multicast_kmajor_cases() -> list[GemmCase]:
+    """Clusters of 2 sharing a K-major B (`cluster = 2` with nn.Linear's weight, or any
+    8-bit B): each CTA of the pair loads half of B's tile (its box cut along the rows,
+    layout/tma.py) and multicasts it. The types whose B can be K-major with a cluster (bf16,
+    f16 both accumulators, e4m3, e5m2 x e4m3, s8, tf32), ragged shapes with an even number
+    of tile rows, persistent and not, mma_depth 2, the register epilogue, C, fp8's promoted
+    accumulation."""
+    out: list[GemmCase] = []
+    for a, b, acc, d in TYPES:
+        for shape in ((1000, 1000, 1000), (2048, 1920, 520), (256, 512, 128)):
+            out.append(GemmCase(a, b, acc, d, *shape, True, False, None, options="cluster = 2"))
+    for options in ("cluster = 2, persistent = false", "cluster = 2, mma_depth = 2", 'cluster = 2, epilogue = "registers"'):
+        for a, b, acc, d in (TYPES[0], TYPES[4]):
+            out.append(GemmCase(a, b, acc, d, 2048, 1920, 520, True, False, None, options=options))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, False, False, None, with_c=True, options="cluster = 2"))
+    out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 1000, 1000, 1000, True, False, None, options="cluster = 2, " + PROMOTED))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 256, 7168, 16384, True, False, None, options="cluster = 2"))
+    return out
+
+
 def unsplit_cases() -> list[GemmCase]:
     """The last wave's tiles split after whole ones (`unsplit = F` with `reduce =
     "global"`): every type but the f16 accumulator's with the first tile, most tiles or
@@ -571,7 +591,7 @@ def cases(subset: str = "full") -> list[GemmCase]:
     if subset == "tcgen05-ci":
         return tcgen05_cases()[::9]
     if subset == "multicast":
-        return multicast_default_cases()
+        return multicast_default_cases() + multicast_kmajor_cases()
     if subset == "swap":
         return swap_ab_cases()
     if subset == "stream_k":
@@ -611,9 +631,9 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return (out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
-                + stream_k_cases()[::6])
+                + stream_k_cases()[::6] + multicast_kmajor_cases()[::6])
     return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
-            + multicast_default_cases() + stream_k_cases())
+            + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases())
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:

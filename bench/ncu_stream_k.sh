@@ -8,7 +8,8 @@
 # and B row-major, D bf16, each variant a tc.matmul with those options (and, with "@",
 # a configuration: "stream_k = 2 @ bm = 128, bn = 256, bk = 64, stages = 4"). Run on the
 # device after lower-tc is installed (PYTHONPATH set). Profiles the third launch of
-# `lower-tc run --bench` of each; writes $OUT/ncu_stream_k.txt.
+# `lower-tc run --bench` of each; writes $OUT/ncu_stream_k.txt. SECTIONS="WarpStateStats ..."
+# adds those ncu sections (their lines are printed whole).
 set -u
 m=$1; n=$2; k=$3; shift 3
 : "${OUT:?set OUT to a folder for the results}"
@@ -26,7 +27,10 @@ func.func @gemm(%A: memref<${m}x${k}xbf16>, %B: memref<${k}x${n}xbf16>, %D: memr
 }
 MLIR
     echo "## options {${options}}${config}"
-    ncu --launch-skip 2 --launch-count 1 --metrics "$metrics" \
-      python3 -P -m lower_tc.lowering.cli run "$src" --bench --warmup 2 --runs 1 2>&1 | grep -E "^\s+(gpu__|sm__|dram__|lts__)|remark|error"
+    sections=""
+    for sec in ${SECTIONS:-}; do sections="$sections --section $sec"; done
+    ncu --launch-skip 2 --launch-count 1 --metrics "$metrics" $sections \
+      python3 -P -m lower_tc.lowering.cli run "$src" --bench --warmup 2 --runs 1 2>&1 \
+      | grep -E "^\s+(gpu__|sm__|dram__|lts__)|remark|error|^\s+[A-Z][A-Za-z /-]+\s+(%|cycle|inst|byte|Kbyte|Mbyte|Gbyte|us|ms|warp)"
   done
 } | tee "$OUT/ncu_stream_k.txt"

@@ -44,8 +44,11 @@ class TmaPlan:
         return len(self.boxes) * self.box[0] * self.box[1] * self.element_bits // 8
 
 
-def tma_plan(layout: TileLayout) -> TmaPlan:
-    """The boxes that fill `layout` when TMA's dimension 0 is the tile's contiguous one."""
+def tma_plan(layout: TileLayout, parts: int = 1) -> TmaPlan:
+    """The boxes that fill `layout` when TMA's dimension 0 is the tile's contiguous one;
+    with `parts`, a number of boxes `parts` divides, where the outer runs allow (a cluster
+    of `parts` CTAs each loading its share of the boxes: a K-major tile, one box of every
+    atom row, is cut along its rows)."""
     a_mn, a_k = layout.atom_shape
     s_mn, s_k = layout.strides
     n_mn, n_k = layout.atoms
@@ -59,6 +62,9 @@ def tma_plan(layout: TileLayout) -> TmaPlan:
         atom_rows = a_k
     run = outer_atoms if s_outer == layout.atom_bytes else 1
     run = max(r for r in range(1, min(run, MAX_BOX // atom_rows) + 1) if outer_atoms % r == 0)
+    if parts > 1 and inner_atoms * (outer_atoms // run) % parts:  # shorter runs, so that `parts` divides the boxes
+        shares = [r for r in range(1, run + 1) if outer_atoms % r == 0 and inner_atoms * (outer_atoms // r) % parts == 0]
+        run = max(shares, default=run)
     boxes = [
         TmaBox(i * s_inner + o * s_outer, i * inner, atom_rows * o)
         for i in range(inner_atoms)

@@ -399,11 +399,8 @@ class ExpandMatmulPass(ModulePass):
                 b_t = mm.b.type
                 assert isinstance(b_t, MemRefType)
                 bits = element_type(tc.dtype_name(b_t.element_type)).bits
-                if not b_rows(b_t)[0]:
-                    error_at(mm, "a cluster of 2 shares B's TMA boxes between the pair: B must be row-major (K x N, 16-bit), "
-                                 "whose MN-major tile is several boxes; a K-major B (nn.Linear's weight, any 8-bit B) is one box a stage")
                 boxes = mn_boxes(config.bn, bits)
-                if boxes % 2:
+                if b_rows(b_t)[0] and boxes % 2:  # a K-major B's box is cut in two along its rows (layout/tma.py)
                     error_at(mm, f"a cluster of 2 shares B's TMA boxes between the pair: BN = {config.bn} is {boxes} boxes of "
                                  f"{config.bn // boxes} columns, an odd number")
         # a split-K kernel stores from registers after its reduction: the pass's epilogue

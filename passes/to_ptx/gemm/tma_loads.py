@@ -96,10 +96,11 @@ def _batch_index(w: WindowLoadOp, value: SSAValue | None, size: int | None, inde
 
 
 def read_window(w: WindowLoadOp, ring: TileRing, param: str, args: KernelArgs, index: IndexEnv,
-                l2_promotion: int | None, fixed: SSAValue) -> tuple[Window, TensorMap]:
+                l2_promotion: int | None, fixed: SSAValue, parts: int = 1) -> tuple[Window, TensorMap]:
     """One window and its tensor map (parameter `param`); `fixed` is its coordinate that
-    does not move with the loop (a GEMM's: A's row, B's column)."""
-    plan = tma_plan(ring.layout)
+    does not move with the loop (a GEMM's: A's row, B's column); `parts`: the CTAs that
+    share its boxes (their number divides the boxes: layout/tma.py)."""
+    plan = tma_plan(ring.layout, parts)
     assert isinstance(w.src.type, MemRefType)
     g = args.geometry[w.src]
     batch = window_batch(w, g, index)
@@ -125,12 +126,15 @@ def read_window(w: WindowLoadOp, ring: TileRing, param: str, args: KernelArgs, i
     return Window(w, ring, plan, param, index.reg(fixed, w), batch, outer_batch_coord=outer), entry
 
 
-def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: list[TensorMap], l2_promotion: int | None) -> list[Window]:
-    """A's and B's windows, in that order, each with its tensor map in `tensor_maps`."""
+def read_windows(loop: KLoop, args: KernelArgs, index: IndexEnv, tensor_maps: list[TensorMap], l2_promotion: int | None,
+                 b_parts: int = 1) -> list[Window]:
+    """A's and B's windows, in that order, each with its tensor map in `tensor_maps`;
+    `b_parts`: the CTAs of a cluster that share B's boxes (multicast)."""
     windows = []
     for i, (w, ring) in enumerate(zip(loop.loads, loop.rings)):
-        fixed = w.row if w.operand.data is tc.Operand.A else w.col
-        window, entry = read_window(w, ring, f"tmap_{i}", args, index, l2_promotion, fixed)
+        is_a = w.operand.data is tc.Operand.A
+        fixed = w.row if is_a else w.col
+        window, entry = read_window(w, ring, f"tmap_{i}", args, index, l2_promotion, fixed, 1 if is_a else b_parts)
         tensor_maps.append(entry)
         windows.append(window)
     return windows
