@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.gemm_choice import (choose, default_multicast, mn_boxes, prefer_persistent, prefer_swap, split_k_options, swap_config,
+from lower_tc.layout.gemm_choice import (choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, swap_config,
                                          tile_configs, unsplit_options)
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.stream_k import stream_k_problem
@@ -92,8 +91,6 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             continue
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))
-        if pairs_fit(m, config, b, b_mn_major, batch):  # pairs of CTAs sharing B's boxes
-            add(Candidate(config, (("cluster", 2), ("persistent", prefer_persistent(m, n, config, batch)))))
         for reduce in reduces_for(acc):
             for s in split_k_options(m, n, k, config, a, b, batch, reduce=reduce):
                 add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", reduce))))
@@ -105,13 +102,6 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     return found
 
 
-def pairs_fit(m: int, config: GemmConfig, b: str, b_mn_major: bool, batch: int = 1) -> bool:
-    """Whether a cluster of 2 can share B's boxes with this tile: one matrix, an even
-    number of tile rows, and an even number of B's boxes (an MN-major B's 128-byte
-    columns; a K-major B's one box is cut along its rows)."""
-    return batch == 1 and -(-m // config.bm) % 2 == 0 and (not b_mn_major or mn_boxes(config.bn, element_type(b).bits) % 2 == 0)
-
-
 def stream_k_groups(m: int, n: int, k: int, config: GemmConfig, batch: int = 1, raster: int = 8) -> tuple[int, ...]:
     """The stream-K groups worth timing for this tile (layout/stream_k.py): one group, and
     one per tile row where a column's 2 to `raster` tile rows follow each other in the walk
@@ -121,4 +111,4 @@ def stream_k_groups(m: int, n: int, k: int, config: GemmConfig, batch: int = 1, 
     return tuple(g for g in out if stream_k_problem(tiles, kt, g) is None)
 
 
-__all__ = ["Candidate", "candidates", "pairs_fit", "stream_k_groups"]
+__all__ = ["Candidate", "candidates", "stream_k_groups"]

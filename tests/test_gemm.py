@@ -115,11 +115,19 @@ def test_ring_stride_keeps_the_swizzle_phase() -> None:
 # -- TMA plans ------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("parts", [1, 2])
 @pytest.mark.parametrize("spec", RING_LAYOUTS, ids=lambda s: "-".join(map(str, s)))
-def test_tma_boxes_cover_the_tile_once(spec) -> None:
+def test_tma_boxes_cover_the_tile_once(spec, parts) -> None:
+    """Every element once, each box row after row from its offset; with parts = 2 (a
+    cluster's CTAs sharing the boxes) an even number of boxes where the tile has two or
+    more atom rows along its outer dimension."""
     dtype, mn, k, major, swizzle, order = spec
     layout = TileLayout.make(dtype, mn, k, major, swizzle, order)
-    plan = tma_plan(layout)
+    plan = tma_plan(layout, parts)
+    if parts > 1 and plan.box[1] > layout.atom_shape[0 if major == "k" else 1]:
+        assert len(plan.boxes) % parts == 0
+    if parts > 1 and len(tma_plan(layout).boxes) % parts == 0:
+        assert plan == tma_plan(layout)  # already shareable: the same plan
     inner, outer = plan.box
     assert inner * layout.dtype.bits // 8 == layout.swizzle.row_bytes  # one swizzle row
     assert outer <= 256

@@ -75,15 +75,6 @@ func.func @three(%A: memref<512x512xbf16>, %B: memref<512x512xbf16>, %D: memref<
 
 // -----
 
-// B column-major: its K-major tile is one TMA box, which two CTAs cannot share
-func.func @one_box(%A: memref<512x512xbf16>, %B: memref<512x512xbf16, strided<[1, 512]>>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {cluster = 2, persistent = true} : memref<512x512xbf16>, memref<512x512xbf16, strided<[1, 512]>>, memref<512x512xbf16>
-  func.return
-}
-// CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 shares B's TMA boxes between the pair: B must be row-major (K x N, 16-bit), whose MN-major tile is several boxes; a K-major B (nn.Linear's weight, any 8-bit B) is one box a stage{{$}}
-
-// -----
-
 // BN = 192: three boxes of 64 columns, which two CTAs cannot split evenly
 func.func @odd_boxes(%A: memref<512x512xbf16>, %B: memref<512x576xbf16>, %D: memref<512x576xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 192, bk = 64, stages = 4> {cluster = 2} : memref<512x512xbf16>, memref<512x576xbf16>, memref<512x576xbf16>
