@@ -631,7 +631,7 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return (out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
-                + stream_k_cases()[::6] + multicast_kmajor_cases()[::6])
+                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11])
     return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
             + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases())
 

@@ -275,11 +275,15 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
     tiles = (-(-n // c.bn), -(-m // c.bm), batch)
     raster = info.grid == (tiles[0] * tiles[1] * batch, 1, 1)  # the grouped order: a 1-d grid
     persistent = info.grid == (PersistentGrid(tiles[0] * tiles[1] * batch), 1, 1)  # sized at launch
-    assert info.grid == tiles or raster or persistent
+    # stream-K: persistent, up to one CTA per K step of every tile (layout/stream_k.py)
+    steps = tiles[0] * tiles[1] * batch * -(-case.k // c.bk)
+    streamed = info.grid == (PersistentGrid(tiles[0] * tiles[1] * batch, steps), 1, 1)
+    assert streamed == ("stream_k" in case.options)
+    assert info.grid == tiles or raster or persistent or streamed
     # persistent where asked, and by default where warp-specialised, rastered, static and
     # more than one wave of tiles (layout/gemm_choice.py prefer_persistent)
     by_default = "persistent" not in case.options and not case.dynamic and '"pipelined"' not in case.options and "raster = 0" not in case.options and c.bm <= 128 \
-        and tiles[0] * tiles[1] * batch > H100.sms
+        and tiles[0] * tiles[1] * batch > H100.sms and not streamed
     assert persistent == ("persistent = true" in case.options or by_default)
     specialized = "setmaxnreg" in kernel.ptx  # a producer warpgroup more
     assert info.threads == 128 * (c.bm // 64 + specialized)

@@ -63,6 +63,8 @@ def test_sizes_known_at_launch_and_sm100a_keep_the_rule() -> None:
 
 
 def test_candidates_start_with_the_default_kernel_and_run() -> None:
+    from lower_tc.layout.gemm_tuning import stream_k_groups
+
     m, n, k = 1000, 3000, 2048
     found = candidates(m, n, k, "bf16", "bf16", "f32")
     first = choose_config(m, n, k, "bf16", "bf16", "f32")
@@ -71,7 +73,10 @@ def test_candidates_start_with_the_default_kernel_and_run() -> None:
     # each tile persistent and not, and its last wave's tiles split after whole ones
     # (unsplit_options: 1000 x 3000 makes more than one wave of every tile)
     hybrids = [(c, s, f) for c in configs for s, f in unsplit_options(m, n, k, c, "bf16", "bf16")]
-    assert hybrids and len(found) == len(set(found)) == 2 * len(configs) + len(hybrids)
+    # and stream-K, one group and one per tile row (2 to 8 rows: layout/gemm_tuning.py)
+    streams = [(c, g) for c in configs for g in stream_k_groups(m, n, k, c)]
+    assert {(c.config, c.option_dict["stream_k"]) for c in found if "stream_k" in c.option_dict} == set(streams)
+    assert hybrids and len(found) == len(set(found)) == 2 * len(configs) + len(hybrids) + len(streams)
     assert {(c.config, c.option_dict.get("split_k"), c.option_dict.get("unsplit")) for c in found if "unsplit" in c.option_dict} == set(hybrids)
     assert all(config_problem(c.config, "bf16", "bf16", "f32") is None for c in found)
     assert {c.label() for c in found} >= {"128x256x64/4 persistent=True", "64x64x64/8 persistent=False"}
