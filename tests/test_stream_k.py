@@ -21,6 +21,7 @@ from lower_tc.layout.stream_k import (contributors, counter, dp_waves, slot, str
                                       workspace_bytes)
 from lower_tc.lowering.backend.ptxas import find_tool
 from lower_tc.lowering.compile import compile_source
+from lower_tc.lowering.runtime.errors import RunError
 from lower_tc.lowering.runtime.launcher import launch_grid
 
 needs_ptxas = pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
@@ -133,6 +134,8 @@ def test_contract_grid_and_ptx() -> None:
     assert launch_grid(info, 132) == (132, 1, 1)
     assert "stream-K" in kernel.ptx and "atom.acq_rel.gpu.global.add.u32" in kernel.ptx
     assert kernel.cubin  # assembled by ptxas (no error)
+    with pytest.raises(RunError, match="stream-K in 2 groups of CTAs, but this GPU takes 1 CTAs at once"):
+        launch_grid(info, 1)  # a group without a CTA would leave its tiles unwritten
     # one K step per tile on 2 tiles: at most 2 CTAs, however many SMs
     (small,) = compile_source(_op(129, 64, 64, "stream_k = 1", "bm = 128, bn = 128, bk = 64, stages = 2"), "s.mlir")
     assert launch_grid(small.info, 132) == (2, 1, 1)

@@ -137,6 +137,9 @@ def launch_grid(info: KernelInfo, sms: int) -> tuple[int, int, int]:
     if isinstance(x, PersistentGrid):
         x = min(int(x.most), int(sms))
         x -= x % info.cluster_size
+        groups = info.workspace.stream_k_groups if info.workspace is not None and info.workspace.stream_k_tiles else 1
+        if x < groups:  # every group of a stream-K kernel needs a CTA, else its tiles are never computed
+            raise RunError(f"kernel {info.name} runs stream-K in {groups} groups of CTAs, but this GPU takes {x} CTAs at once")
     return int(x), int(y), int(z)  # type: ignore[arg-type]  # resolved(): counts only
 
 
