@@ -7,6 +7,7 @@ SDPA's cuDNN and flash backends in one process on the same tensors.
     python bench/attention_loop.py --tune --out tune.json       # TUNE: block shapes at S = 8192
     python bench/attention_loop.py --mosaic --out mosaic.json   # MOSAIC: against cuDNN and Mosaic GPU, f16 BSHD
     python bench/attention_loop.py --fp8 --out fp8.json         # FP8_BENCH: e4m3 against cuDNN bf16 on the same values
+    python bench/attention_loop.py --fp8-tune --out t.json      # FP8_TUNE: e4m3 block shapes at S = 8192
 
 `loop_source` writes the kernel's IR: Q, K, V and O as (heads, sequence, head dim) batches
 (BHSD with the batch and heads as one dimension), one CTA per block of BM queries and a
@@ -309,6 +310,19 @@ MOSAIC = [
 ]
 
 #: What --tune times: block shapes and ring depths at S = 8192 (the block-size study).
+#: What --fp8-tune times: e4m3 block shapes at S = 8192 (those that assemble without spills or
+#: serialised wgmma), the op level's FP8_BLOCKS among them (layout/attention.py).
+FP8_TUNE = [
+    AttentionCase(16384 // 8192 * (2048 // d), 8192, d=d, bm=bm, bn=bn, stages=stages, causal=causal, dtype="e4m3")
+    for d, shapes in (
+        (128, ((128, 128, 2), (128, 128, 3), (128, 128, 4), (128, 64, 4), (192, 64, 4))),
+        (64, ((192, 128, 4), (192, 128, 3), (128, 128, 4), (128, 128, 6), (192, 64, 4), (128, 256, 3))),
+        (256, ((128, 64, 3), (128, 64, 2))),
+    )
+    for bm, bn, stages in shapes
+    for causal in (False, True)
+]
+
 TUNE = [
     AttentionCase(16384 // 8192 * (2048 // d), 8192, d=d, bm=bm, bn=bn, stages=stages, causal=causal)
     for d, shapes in ((64, ((128, 128, 3), (128, 64, 4), (192, 64, 4))), (128, ((128, 128, 3), (128, 64, 4), (192, 64, 3))))
@@ -482,6 +496,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--tune", action="store_true", help="time the TUNE cases (block shapes) against SDPA")
     p.add_argument("--mosaic", action="store_true", help="time the MOSAIC cases against cuDNN and JAX's Mosaic GPU attention")
     p.add_argument("--fp8", action="store_true", help="time the FP8_BENCH cases (e4m3) against cuDNN's bf16 attention on the same values")
+    p.add_argument("--fp8-tune", action="store_true", help="time the FP8_TUNE cases (e4m3 block shapes at S = 8192) against cuDNN's bf16 attention")
     p.add_argument("--seeds", type=int, default=2)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -490,7 +505,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--print", dest="show", metavar="NAME", help="print the IR of the case named NAME (of CHECKS and BENCH)")
     args = p.parse_args(argv)
     if args.show:
-        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC + FP8_BENCH if c.name == args.show)
+        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC + FP8_BENCH + FP8_TUNE if c.name == args.show)
         print(case.source(), end="")
         return 0
     out: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -510,6 +525,11 @@ def main(argv: list[str]) -> int:
 
         out["device"] = torch.cuda.get_device_name()
         out["fp8"] = bench([c for c in FP8_BENCH if args.match in c.name], args.runs, args.warmup)
+    if args.fp8_tune:
+        import torch
+
+        out["device"] = torch.cuda.get_device_name()
+        out["fp8_tune"] = bench([c for c in FP8_TUNE if args.match in c.name], args.runs, args.warmup)
     if args.tune:
         import torch
 
