@@ -50,9 +50,10 @@ class AttentionBlocks:
 DEFAULT_BLOCKS = {64: AttentionBlocks(192, 64, 4), 128: AttentionBlocks(128, 128, 3), 256: AttentionBlocks(128, 64, 2)}
 #: 8-bit Q, K and V (fp8 attention): the element types, and the blocks by head dim. An 8-bit
 #: tile holds twice the keys of a 16-bit one in the same bytes: D = 64 in 192 x 128 on four
-#: stages, D = 128 in 128 x 128 on four (measured on the H200: docs/attention.md, "fp8
-#: attention at the loop level"); D = 256 keeps the 16-bit blocks (O's registers bound it)
-#: on three stages.
+#: stages, D = 128 in 128 x 128 on four, D = 256 the 16-bit blocks (O's registers bound it)
+#: on three stages: each the best of the shapes that assemble, or within 1% of it
+#: (bench/attention_loop.py --fp8-tune on the H200: docs/attention.md, "fp8 attention at the
+#: loop level").
 FP8_TYPES = ("e4m3", "e5m2")
 #: O's types where Q, K and V are 8-bit.
 FP8_OUT_TYPES = ("bf16", "f16")
