@@ -92,6 +92,14 @@ func.func @blackwell(%A: memref<256x16384xbf16>, %B: memref<16384x7168xbf16>, %D
 
 // -----
 
+func.func @swapped(%A: memref<16x4096xbf16>, %B: memref<4096x4096xbf16>, %D: memref<16x4096xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {stream_k = 1, swap_ab = true} : memref<16x4096xbf16>, memref<4096x4096xbf16>, memref<16x4096xbf16>
+  func.return
+}
+// CHECK: stream-k-diagnostics.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB does not go with stream_k = 1 (a decoding GEMM's swapped tiles are few and short: stream-K is for tiles that leave a wave short, and the pair is not checked on the GPU){{$}}
+
+// -----
+
 // -- the loop level: stream-K is a persistent walk
 func.func @loop(%A: memref<256x64xbf16>) attributes {tc.target = "sm_90a", tc.schedule = #tc.gemm_schedule<warp_specialized, stream_k = 1>} {
   func.return

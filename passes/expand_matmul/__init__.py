@@ -259,6 +259,7 @@ class ExpandMatmulPass(ModulePass):
             split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
             split += ", swapped: D^T = B^T A^T" if swapped is not None else ""
             split += ", B shared by a cluster of 2 (its rows are not whole L2 lines)" if cluster == 2 and mm.options.cluster is None else ""
+            split += f", stream-K in {mm.options.stream_k} group(s)" if mm.options.stream_k else ""
             remark_at(mm, f"{config} ({who}{how}{split}) for {batch}" + "x".join("?" if x is None else str(x) for x in (m, n, k)) + (" (given)" if given_config else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
         assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)

@@ -41,6 +41,9 @@ def swap_conflict(mm: MatmulOp, arch: Arch) -> str | None:
         return "swap-AB does not go with cluster = 2 (the pairs share B's loads, which swapped are the activations)"
     if given.epilogue == "tma":
         return "swap-AB stores D^T from registers (a column-major D has no TMA-store epilogue)"
+    if given.stream_k:
+        return (f"swap-AB does not go with stream_k = {given.stream_k} (a decoding GEMM's swapped tiles are few and "
+                "short: stream-K is for tiles that leave a wave short, and the pair is not checked on the GPU)")
     return None
 
 
