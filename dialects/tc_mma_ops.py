@@ -21,7 +21,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_valid_n
-from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_attention_loop, in_gemm_kernel, lost_gemm_loop
+from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_attention_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
 from lower_tc.dialects.tc_types import AFragType, AccType, TileType
 from lower_tc.layout import LayoutError, Major, element_type
 from lower_tc.layout.instr_desc import InstrDescriptor
@@ -43,6 +43,24 @@ def _check_pair(a: TileType | AFragType, b: TileType, acc: AccType, b_share: int
         raise VerifyException(
             f"K = {a.k} is not a whole number of {kpi}-element (32-byte) instruction K-slices"
         )
+
+
+#: The accumulator rows of sm_100a's single-tile attention ops: tcgen05's M = 128 layout
+#: (row r in lane r), where each thread holds a whole row.
+TMEM_TILE_ROWS = 128
+
+
+def check_tmem_tile_f32(op: Operation, *accs: Attribute) -> None:
+    """The rules of tc.acc_softmax and tc.acc_to_a on sm_100a: a single-tile kernel, f32
+    accumulators of 128 rows in tensor memory (a tcgen05.mma's M = 128: each thread's lane
+    holds one whole row)."""
+    if in_gemm_kernel(op) or in_attention_loop(op):
+        raise VerifyException(f"{op.name} on sm_100a is for single-tile kernels (an attention loop on tcgen05 is not built)")
+    for acc in accs:
+        assert isinstance(acc, AccType)
+        if acc.dtype != "f32" or acc.m != TMEM_TILE_ROWS:
+            raise VerifyException(f"{op.name} on sm_100a works on a tcgen05 accumulator of {TMEM_TILE_ROWS} rows in f32 "
+                                  f"(one row a thread), not {acc.m}x{acc.n}x{acc.dtype}")
 
 
 def _check_acc_consumed(mma: Operation, acc: SSAValue) -> None:
@@ -184,7 +202,10 @@ class AccSoftmaxOp(IRDLOperation):
         super().__init__(operands=[acc], result_types=[acc.type], properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type)
+        if kernel_target(self) is Arch.SM100A:
+            check_tmem_tile_f32(self, self.acc.type)
+        else:
+            check_single_tile_f32(self, self.acc.type)
         check_softmax_scale(self.scale)
 
 
@@ -207,6 +228,16 @@ class AccToAOp(IRDLOperation):
     def verify_(self) -> None:
         acc, frag = self.acc.type, self.result.type
         assert isinstance(acc, AccType) and isinstance(frag, AFragType)
+        if kernel_target(self) is Arch.SM100A:  # P into tensor memory, the A of a tc.tcgen05_mma
+            check_tmem_tile_f32(self, acc)
+            if frag.dtype not in ("bf16", "f16"):
+                raise VerifyException(f"tc.acc_to_a on sm_100a rounds to bf16 or f16, not {frag.dtype}")
+            if (acc.m, acc.n) != (frag.mn, frag.k):
+                raise VerifyException(f"the accumulator is {acc.m}x{acc.n} but the fragment is {frag.mn}x{frag.k}: "
+                                      "A's K columns are the accumulator's N columns")
+            if acc.n % 16:
+                raise VerifyException(f"the accumulator's N = {acc.n} is not whole 16-column K-slices of A")
+            return
         _check_target(self, Arch.SM90A)
         if in_gemm_kernel(self) and not in_attention_loop(self):
             raise VerifyException("tc.acc_to_a is for single-tile kernels and attention loops (a GEMM loop's accumulators are its own)")
@@ -232,7 +263,7 @@ class Tcgen05MmaOp(IRDLOperation):
 
     name = "tc.tcgen05_mma"
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
-    a = operand_def(TileType)
+    a = operand_def(TileType | AFragType)  # an !tc.afrag: tc.acc_to_a's P, already in tensor memory
     b = operand_def(TileType)
     acc = operand_def(ACC)
     result = result_def(ACC)
@@ -248,18 +279,37 @@ class Tcgen05MmaOp(IRDLOperation):
         """CTAs that one MMA spans: 2 with cta_pair (cta_group::2), else 1."""
         return 2 if self.cta_pair is not None else 1
 
+    @property
+    def a_from_fragment(self) -> bool:
+        """A is an !tc.afrag (tc.acc_to_a's): read from tensor memory, where it was stored."""
+        return isinstance(self.a.type, AFragType)
+
     def instr_descriptor(self) -> InstrDescriptor:
         a, b, acc = self.a.type, self.b.type, self.acc.type
-        assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
+        assert isinstance(a, TileType | AFragType) and isinstance(b, TileType) and isinstance(acc, AccType)
         return InstrDescriptor(
             a.dtype, b.dtype, acc.dtype, acc.m * self.ctas, acc.n,
-            a.major is Major.MN, b.major is Major.MN,
+            isinstance(a, TileType) and a.major is Major.MN, b.major is Major.MN,
         )
 
     def verify_(self) -> None:
         a, b, acc = self.a.type, self.b.type, self.acc.type
-        assert isinstance(a, TileType) and isinstance(b, TileType) and isinstance(acc, AccType)
+        assert isinstance(a, TileType | AFragType) and isinstance(b, TileType) and isinstance(acc, AccType)
         _check_target(self, Arch.SM100A)
+        if isinstance(a, AFragType):
+            if self.a_in_tmem is not None or self.cta_pair is not None:
+                raise VerifyException("an !tc.afrag A is read from tensor memory already: no a_in_tmem, no cta_pair")
+            if acc.m != TMEM_TILE_ROWS:
+                raise VerifyException(f"an !tc.afrag A (tc.acc_to_a's) holds {TMEM_TILE_ROWS} rows in tensor memory: "
+                                      f"the accumulator has M = {acc.m}")
+            _check_pair(a, b, acc)
+            try:
+                check_operand_type(Arch.SM100A, b.dtype, b.major is Major.MN)
+                self.instr_descriptor().check()
+            except LayoutError as err:
+                raise VerifyException(str(err)) from None
+            _check_acc_consumed(self, self.acc)
+            return
         if self.cta_pair is not None:
             if acc.m != 128:
                 raise VerifyException(

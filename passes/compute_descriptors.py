@@ -69,7 +69,7 @@ class ComputeDescriptorsPass(ModulePass):
                 register_a = (
                     mma.a_in_registers is not None or not isinstance(mma.a.type, TileType)  # a !tc.afrag
                     if isinstance(mma, WgmmaOp)
-                    else mma.a_in_tmem is not None
+                    else mma.a_in_tmem is not None or not isinstance(mma.a.type, TileType)  # an !tc.afrag in tensor memory
                 )
                 if not register_a:
                     # a wgmma GEMM's warpgroups each read their 64 rows of A

@@ -1,7 +1,8 @@
 // Diagnostics of P in registers (tc.acc_to_a and a tc.wgmma reading a !tc.afrag), each
 // located: an accumulator that is not f32, a fragment whose shape is not the accumulator's,
 // an 8-bit fragment of other than whole k32 slices, A's K against B's, `a_in_registers` on
-// a fragment, mixed 16-bit types, sm_100a; an accumulator N that is not whole k16 slices, a
+// a fragment, mixed 16-bit types, sm_100a's fragment of the wrong shape (its P goes to
+// tensor memory: attention-tcgen05-diagnostics.mlir); an accumulator N that is not whole k16 slices, a
 // fragment of other than 64 rows, tc.acc_to_a in a loop-level GEMM kernel.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 func.func @f16_acc(%Q: memref<64x64xf16>, %D: memref<64x64xf16>) attributes {tc.target = "sm_90a"} {
@@ -93,7 +94,7 @@ func.func @sm100(%D: memref<128x64xf32>) attributes {tc.target = "sm_100a"} {
   %p = tc.acc_to_a %zero : !tc.acc<128x64xf32> to !tc.afrag<64x64xbf16>
   func.return
 }
-// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_to_a needs target sm_90a, but the kernel targets sm_100a{{$}}
+// CHECK: p-in-registers-diagnostics.mlir:[[# @LINE - 3]]:3: error: the accumulator is 128x64 but the fragment is 64x64: A's K columns are the accumulator's N columns{{$}}
 
 // -----
 

@@ -1,5 +1,6 @@
 // Diagnostics of tc.acc_softmax, each located: a scale that is not a finite number above 0,
-// an accumulator that is not f32 (its 64-row wgmma fragment), sm_100a, a loop-level GEMM
+// an accumulator that is not f32 (its 64-row wgmma fragment), sm_100a's accumulator that no
+// tcgen05.mma wrote (attention-tcgen05-diagnostics.mlir has the others), a loop-level GEMM
 // kernel, a negative scale.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 func.func @zero_scale(%Q: memref<64x64xbf16>) attributes {tc.target = "sm_90a"} {
@@ -31,7 +32,7 @@ func.func @sm100(%D: memref<128x64xf32>) attributes {tc.target = "sm_100a"} {
   %p = tc.acc_softmax %zero scale 0.5 : !tc.acc<128x64xf32>
   func.return
 }
-// CHECK: softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_softmax needs target sm_90a, but the kernel targets sm_100a{{$}}
+// CHECK: softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_softmax on sm_100a takes a tc.tcgen05_mma's result (S in tensor memory){{$}}
 
 // -----
 

@@ -59,6 +59,7 @@ class KernelLowering:
     tmem_columns: dict[SSAValue, int] = field(default_factory=dict)  # accumulator -> first column
     frags: dict[SSAValue, SSAValue] = field(default_factory=dict)  # WMMA fragment -> registers
     a_frags: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # !tc.afrag -> 4 b32 per K-slice
+    tmem_a: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # an sm_100a !tc.afrag -> its tensor-memory address per K-slice
     rows: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict)  # !tc.rows -> this thread's two rows' f32
     indices: dict[SSAValue, SSAValue | int] = field(default_factory=dict)  # index values of a loop kernel -> s32 registers or constants
 

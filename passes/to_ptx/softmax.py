@@ -19,6 +19,7 @@ import struct
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.layout import Arch
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.values import Acc, f32
@@ -52,7 +53,13 @@ def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
     t = op.acc.type
     assert isinstance(t, tc.AccType)
     b = kl.b
-    regs = wgmma_acc(kl, op, kl.acc_of(op, op.acc))
+    acc = kl.acc_of(op, op.acc)
+    if tc.kernel_target(op) is Arch.SM100A:  # S in tensor memory, one row a thread
+        from lower_tc.passes.to_ptx.tcgen05 import tmem_softmax
+
+        tmem_softmax(kl, op, acc)
+        return
+    regs = wgmma_acc(kl, op, acc)
     scale = op.scale.value.data
     c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
               comment=f"softmax of each row of {scale:g} x S: exp2 of (s - max) x {scale:g} x log2 e")

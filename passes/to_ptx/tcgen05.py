@@ -12,6 +12,8 @@ the low half of their column. So thread t of warp w owns row 32w + t (M = 128) o
 from __future__ import annotations
 
 
+import math
+
 import numpy as np
 from xdsl.dialects.builtin import i1, i16, i32, i64
 from xdsl.ir import Operation, SSAValue
@@ -58,6 +60,10 @@ def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
     a_ops: list[SSAValue]
     if op.a_in_tmem is not None:
         a_ops = a_to_tmem(kl, op, tm, len(b_descs))
+    elif op.a_from_fragment:  # tc.acc_to_a stored it in tensor memory (tmem_acc_to_a)
+        a_ops = kl.tmem_a[op.a]
+        if len(a_ops) != len(b_descs):
+            error_at(op, f"the A fragment holds {len(a_ops)} K-slices but B {len(b_descs)}")
     else:
         a_ops = [kl.desc_reg(d) for d in kl.descs(op, "tc.a_descs")]
     idesc = kl.imm32(idesc_attr.value.data)
@@ -72,7 +78,7 @@ def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
     for a_op, b_d in zip(a_ops, b_descs):
         kl.b.emit(
             ptx.Tcgen05MmaOp, [tm.address, a_op, b_d, idesc], kind=idesc_attr.kind.data,
-            enable_input_d=1 if tm.written else 0, a_tmem=1 if op.a_in_tmem is not None else 0,
+            enable_input_d=1 if tm.written else 0, a_tmem=1 if op.a_in_tmem is not None or op.a_from_fragment else 0,
         )
         tm.written = True
     kl.b.emit(ptx.Tcgen05CommitOp, [kl.smem], offset=alloc.mbar_offset)
@@ -106,9 +112,9 @@ def tmem_plan(kl: KernelLowering) -> tuple[dict[SSAValue, int], int, int]:
             assert isinstance(t, tc.AccType)
             columns[op.acc] = end
             end += -(-t.n // 32) * 32
-        if isinstance(op, tc.Tcgen05MmaOp) and op.a_in_tmem is not None:
+        if isinstance(op, tc.Tcgen05MmaOp) and (op.a_in_tmem is not None or op.a_from_fragment):
             a = op.a.type
-            assert isinstance(a, tc.TileType)
+            assert isinstance(a, tc.TileType | tc.AFragType)
             a_cols = max(a_cols, a.k * element_type(a.dtype).slot_bits // 32)
     return columns, end, end + a_cols
 
@@ -208,6 +214,84 @@ def a_to_tmem(kl: KernelLowering, op: tc.Tcgen05MmaOp, tm: Tmem, slices: int) ->
         kl.b.val(ptx.AddOp, [alloc.address], type="u32", imm=alloc.a_column + s * step)
         for s in range(slices)
     ]
+
+
+def load_row(kl: KernelLowering, tm: Tmem, n: int, what: str) -> SSAValue:
+    """This thread's row of a tensor-memory accumulator (M = 128: row 32w + lane) as n f32
+    registers, the loads waited for."""
+    regs = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(n, f32))
+    taddr = tmem_lanes(kl, tm.address)
+    for c0, num in tmem_runs(n):
+        kl.b.emit(ptx.Tcgen05LdOp, [regs, taddr], regs=c0, num=num, offset=c0, comment=what if c0 == 0 else None)
+    kl.b.emit(ptx.Tcgen05WaitLdOp)
+    tm.alloc.synced = False
+    return regs
+
+
+def tmem_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp, acc: Acc) -> None:
+    """tc.acc_softmax of a tensor-memory accumulator (sm_100a, M = 128): each thread loads
+    its own row, so the row's maximum and sum need no shuffle; the exponentials are
+    exp2(s c - m c), c = scale x log2 e, times the reciprocal of the sum (as on sm_90a:
+    softmax.py); P (f32) is written back over S, which has no other use."""
+    from lower_tc.passes.to_ptx.softmax import f32_immediate
+
+    t = acc.type
+    for use in op.acc.uses:
+        if use.operation is not op:
+            error_at(op, "tc.acc_softmax on sm_100a writes P over S in tensor memory: S may have no other use")
+    if acc.tmem is None or not acc.tmem.written:
+        error_at(op, "tc.acc_softmax on sm_100a takes a tc.tcgen05_mma's result (S in tensor memory)")
+    tm = acc.tmem
+    b = kl.b
+    row = load_row(kl, tm, t.n, f"softmax: this thread's row of S ({t.n} columns of tensor memory)")
+    scale = op.scale.value.data
+    c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
+              comment=f"softmax of the row of {scale:g} x S: exp2 of (s - max) x {scale:g} x log2 e, no shuffle")
+    values = [b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(t.n)]
+    top = values[0]
+    for v in values[1:]:
+        top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
+    top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
+    exps = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [v, c], f32, type="f32"), top_c], f32, type="f32")], f32,
+                  type="approx.f32") for v in values]
+    total = exps[0]
+    for e in exps[1:]:
+        total = b.val(ptx.AddOp, [total, e], f32, type="f32")
+    inverse = b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")
+    out = b.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, f32))
+    for i, e in enumerate(exps):
+        b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.MulOp, [e, inverse], f32, type="f32")], type="f32")
+    tmem_store_words(kl, tmem_lanes(kl, tm.address), out, t.n, 0)
+    tmem_written(kl)
+    kl.accs[op.result] = Acc(t, "zero", tmem=tm, origin=acc.origin)
+
+
+def tmem_acc_to_a(kl: KernelLowering, op: tc.AccToAOp, acc: Acc) -> None:
+    """tc.acc_to_a of a tensor-memory accumulator (sm_100a, M = 128): each thread loads its
+    row, rounds it to 16-bit pairs (the lower K in the lower half, as A in tensor memory
+    packs K: a_to_tmem) and stores them to the allocation's A columns, where the next
+    tc.tcgen05_mma reads A; its K-slices' addresses go to `kl.tmem_a`."""
+    frag = op.result.type
+    assert isinstance(frag, tc.AFragType)
+    if acc.tmem is None or not acc.tmem.written:
+        error_at(op, "tc.acc_to_a on sm_100a takes an accumulator in tensor memory (a tc.tcgen05_mma's or tc.acc_softmax's result)")
+    tm = acc.tmem
+    t = acc.type
+    b = kl.b
+    row = load_row(kl, tm, t.n, f"A from the accumulator: this thread's row, rounded to {frag.dtype} pairs")
+    words = t.n // 2
+    packed = b.val(ptx.DeclRegsOp, result=ptx.RegsType(words, i32))
+    for w in range(words):
+        lo = b.val(ptx.RegOfOp, [row], f32, regs=2 * w)
+        hi = b.val(ptx.RegOfOp, [row], f32, regs=2 * w + 1)
+        word = b.val(ptx.CvtOp, [hi, lo], i32, type=f"rn.{frag.dtype}x2.f32")
+        b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [packed], i32, regs=w), word], type="b32")
+    alloc = tm.alloc
+    tmem_store_words(kl, tmem_lanes(kl, alloc.address), packed, words, alloc.a_column)
+    tmem_written(kl)
+    step = INSTRUCTION_K_BYTES // 4  # 8 columns of 32 bits per 32-byte K-slice
+    kl.tmem_a[op.result] = [b.val(ptx.AddOp, [alloc.address], type="u32", imm=alloc.a_column + s * step)
+                            for s in range(words // step)]
 
 
 def tmem_store(kl: KernelLowering, op: tc.AccStoreOp, acc: Acc) -> None:

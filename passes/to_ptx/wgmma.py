@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import i1, i16, i32, i64
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
-from lower_tc.layout import Major, TileLayout, element_type
+from lower_tc.layout import Arch, Major, TileLayout, element_type
 from lower_tc.layout.fragments import A_REGISTERS, K_PER_SLICE, SELECTORS, a_from_accumulator, a_register_start, packed_pairs, quad_exchange
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
 from lower_tc.passes.to_ptx.kernel import KernelLowering
@@ -25,6 +25,11 @@ def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
     frag_t = op.result.type
     assert isinstance(frag_t, tc.AFragType)
     acc = kl.acc_of(op, op.acc)
+    if tc.kernel_target(op) is Arch.SM100A:  # P into tensor memory, A of a tc.tcgen05_mma
+        from lower_tc.passes.to_ptx.tcgen05 import tmem_acc_to_a
+
+        tmem_acc_to_a(kl, op, acc)
+        return
     regs = wgmma_acc(kl, op, acc)
     if frag_t.dtype in ("e4m3", "e5m2"):
         kl.a_frags[op.result] = _acc_to_a_8bit(kl, regs, frag_t)
