@@ -1,4 +1,5 @@
-"""tc.acc_softmax -> the softmax of each row of a wgmma accumulator, in its registers.
+"""tc.acc_softmax -> the softmax of each row of a wgmma accumulator, in its registers (on
+sm_100a, of a tensor-memory accumulator's rows, one a thread: `tmem_softmax`).
 
 In the accumulator fragment (layout/fragments.py) thread 4g + q of warp w holds rows
 16w + g (registers i with (i % 4) // 2 = 0) and 16w + g + 8 (the others), N/4 elements of
@@ -19,9 +20,11 @@ import struct
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.layout import Arch
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.tcgen05 import load_row, tmem_lanes, tmem_store_words, tmem_written
 from lower_tc.passes.to_ptx.values import Acc, f32
 
 #: Lanes of a quad: the butterfly distances that reduce a row across it.
@@ -55,8 +58,6 @@ def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
     b = kl.b
     acc = kl.acc_of(op, op.acc)
     if tc.kernel_target(op) is Arch.SM100A:  # S in tensor memory, one row a thread
-        from lower_tc.passes.to_ptx.tcgen05 import tmem_softmax
-
         tmem_softmax(kl, op, acc)
         return
     regs = wgmma_acc(kl, op, acc)
@@ -86,4 +87,40 @@ def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
     kl.accs[op.result] = Acc(t, "zero", regs=out, origin=op.result)  # its registers are set: init is not read
 
 
-__all__ = ["QUAD_LANES", "f32_immediate", "lower_acc_softmax", "quad_reduce", "row_registers"]
+def tmem_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp, acc: Acc) -> None:
+    """tc.acc_softmax of a tensor-memory accumulator (sm_100a, M = 128): each thread loads
+    its own row, so the row's maximum and sum need no shuffle; the exponentials are
+    exp2(s c - m c), c = scale x log2 e, times the reciprocal of the sum (as on sm_90a:
+    softmax.py); P (f32) is written back over S, which has no other use."""
+    t = acc.type
+    for use in op.acc.uses:
+        if use.operation is not op:
+            error_at(op, "tc.acc_softmax on sm_100a writes P over S in tensor memory: S may have no other use")
+    if acc.tmem is None or not acc.tmem.written:
+        error_at(op, "tc.acc_softmax on sm_100a takes a tc.tcgen05_mma's result (S in tensor memory)")
+    tm = acc.tmem
+    b = kl.b
+    row = load_row(kl, tm, t.n, f"softmax: this thread's row of S ({t.n} columns of tensor memory)")
+    scale = op.scale.value.data
+    c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
+              comment=f"softmax of the row of {scale:g} x S: exp2 of (s - max) x {scale:g} x log2 e, no shuffle")
+    values = [b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(t.n)]
+    top = values[0]
+    for v in values[1:]:
+        top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
+    top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
+    exps = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [v, c], f32, type="f32"), top_c], f32, type="f32")], f32,
+                  type="approx.f32") for v in values]
+    total = exps[0]
+    for e in exps[1:]:
+        total = b.val(ptx.AddOp, [total, e], f32, type="f32")
+    inverse = b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")
+    out = b.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, f32))
+    for i, e in enumerate(exps):
+        b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.MulOp, [e, inverse], f32, type="f32")], type="f32")
+    tmem_store_words(kl, tmem_lanes(kl, tm.address), out, t.n, 0)
+    tmem_written(kl)
+    kl.accs[op.result] = Acc(t, "zero", tmem=tm, origin=acc.origin)
+
+
+__all__ = ["QUAD_LANES", "f32_immediate", "lower_acc_softmax", "quad_reduce", "row_registers", "tmem_softmax"]

@@ -12,8 +12,6 @@ the low half of their column. So thread t of warp w owns row 32w + t (M = 128) o
 from __future__ import annotations
 
 
-import math
-
 import numpy as np
 from xdsl.dialects.builtin import i1, i16, i32, i64
 from xdsl.ir import Operation, SSAValue
@@ -226,44 +224,6 @@ def load_row(kl: KernelLowering, tm: Tmem, n: int, what: str) -> SSAValue:
     kl.b.emit(ptx.Tcgen05WaitLdOp)
     tm.alloc.synced = False
     return regs
-
-
-def tmem_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp, acc: Acc) -> None:
-    """tc.acc_softmax of a tensor-memory accumulator (sm_100a, M = 128): each thread loads
-    its own row, so the row's maximum and sum need no shuffle; the exponentials are
-    exp2(s c - m c), c = scale x log2 e, times the reciprocal of the sum (as on sm_90a:
-    softmax.py); P (f32) is written back over S, which has no other use."""
-    from lower_tc.passes.to_ptx.softmax import f32_immediate
-
-    t = acc.type
-    for use in op.acc.uses:
-        if use.operation is not op:
-            error_at(op, "tc.acc_softmax on sm_100a writes P over S in tensor memory: S may have no other use")
-    if acc.tmem is None or not acc.tmem.written:
-        error_at(op, "tc.acc_softmax on sm_100a takes a tc.tcgen05_mma's result (S in tensor memory)")
-    tm = acc.tmem
-    b = kl.b
-    row = load_row(kl, tm, t.n, f"softmax: this thread's row of S ({t.n} columns of tensor memory)")
-    scale = op.scale.value.data
-    c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
-              comment=f"softmax of the row of {scale:g} x S: exp2 of (s - max) x {scale:g} x log2 e, no shuffle")
-    values = [b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(t.n)]
-    top = values[0]
-    for v in values[1:]:
-        top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
-    top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
-    exps = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [v, c], f32, type="f32"), top_c], f32, type="f32")], f32,
-                  type="approx.f32") for v in values]
-    total = exps[0]
-    for e in exps[1:]:
-        total = b.val(ptx.AddOp, [total, e], f32, type="f32")
-    inverse = b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")
-    out = b.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, f32))
-    for i, e in enumerate(exps):
-        b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.MulOp, [e, inverse], f32, type="f32")], type="f32")
-    tmem_store_words(kl, tmem_lanes(kl, tm.address), out, t.n, 0)
-    tmem_written(kl)
-    kl.accs[op.result] = Acc(t, "zero", tmem=tm, origin=acc.origin)
 
 
 def tmem_acc_to_a(kl: KernelLowering, op: tc.AccToAOp, acc: Acc) -> None:

@@ -13,6 +13,7 @@ from lower_tc.layout import Arch, Major, TileLayout, element_type
 from lower_tc.layout.fragments import A_REGISTERS, K_PER_SLICE, SELECTORS, a_from_accumulator, a_register_start, packed_pairs, quad_exchange
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
 from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.tcgen05 import tmem_acc_to_a
 from lower_tc.passes.to_ptx.values import THREADS, f32
 
 
@@ -26,8 +27,6 @@ def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
     assert isinstance(frag_t, tc.AFragType)
     acc = kl.acc_of(op, op.acc)
     if tc.kernel_target(op) is Arch.SM100A:  # P into tensor memory, A of a tc.tcgen05_mma
-        from lower_tc.passes.to_ptx.tcgen05 import tmem_acc_to_a
-
         tmem_acc_to_a(kl, op, acc)
         return
     regs = wgmma_acc(kl, op, acc)
