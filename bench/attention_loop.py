@@ -515,31 +515,14 @@ def main(argv: list[str]) -> int:
     if args.check:
         out["checks"] = check([c for c in CHECKS if args.match in c.name], args.seeds)
         ok = all(r["passed"] for r in out["checks"])
-    if args.bench:
-        import torch
+    # the timed modes, in the order they run: (flag and JSON key, cases, how they are timed)
+    for key, cases, timed in (("bench", BENCH, bench), ("fp8", FP8_BENCH, bench), ("fp8_tune", FP8_TUNE, bench),
+                              ("tune", TUNE, bench), ("mosaic", MOSAIC, bench_mosaic)):
+        if getattr(args, key):
+            import torch
 
-        out["device"] = torch.cuda.get_device_name()
-        out["bench"] = bench([c for c in BENCH if args.match in c.name], args.runs, args.warmup)
-    if args.fp8:
-        import torch
-
-        out["device"] = torch.cuda.get_device_name()
-        out["fp8"] = bench([c for c in FP8_BENCH if args.match in c.name], args.runs, args.warmup)
-    if args.fp8_tune:
-        import torch
-
-        out["device"] = torch.cuda.get_device_name()
-        out["fp8_tune"] = bench([c for c in FP8_TUNE if args.match in c.name], args.runs, args.warmup)
-    if args.tune:
-        import torch
-
-        out["device"] = torch.cuda.get_device_name()
-        out["tune"] = bench([c for c in TUNE if args.match in c.name], args.runs, args.warmup)
-    if args.mosaic:
-        import torch
-
-        out["device"] = torch.cuda.get_device_name()
-        out["mosaic"] = bench_mosaic([c for c in MOSAIC if args.match in c.name], args.runs, args.warmup)
+            out["device"] = torch.cuda.get_device_name()
+            out[key] = timed([c for c in cases if args.match in c.name], args.runs, args.warmup)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(out, f, indent=2)
