@@ -122,6 +122,8 @@ def test_options_config_acc_and_target_are_checked_before_compiling() -> None:
     ({"raster": True}, "raster is an integer"),
     ({"unsplit": -1}, "unsplit is a count of tiles, 0 to"),
     ({"schedule": "fast"}, "schedule is one of pipelined, warp_specialized"),
+    ({"stream_k": True}, "stream_k is an integer (groups of CTAs sharing tiles' K steps)"),
+    ({"stream_k": 17}, "stream_k=17: stream_k is 0 (off) or the groups of CTAs, 1 to 16"),
 ])
 def test_an_option_of_the_wrong_type_or_range_names_options(options: dict, words: str) -> None:
     """Each option's type and range, from the options' table, before any program is

@@ -51,6 +51,28 @@ def quad_reduce(kl: KernelLowering, x: SSAValue, op: type) -> SSAValue:
     return x
 
 
+def row_exponentials(kl: KernelLowering, values: list[SSAValue], c: SSAValue, across_quad: bool) -> tuple[list[SSAValue], SSAValue]:
+    """One row's exp2(v c - max c) and the reciprocal of their sum; with `across_quad` the
+    thread holds part of the row and the max and sum are reduced across its quad."""
+    b = kl.b
+    top = values[0]
+    for v in values[1:]:
+        top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
+    if across_quad:
+        top = quad_reduce(kl, top, ptx.MaxOp)
+    top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
+    exps = []
+    for v in values:
+        x = b.val(ptx.SubOp, [b.val(ptx.MulOp, [v, c], f32, type="f32"), top_c], f32, type="f32")
+        exps.append(b.val(ptx.Ex2Op, [x], f32, type="approx.f32"))
+    total = exps[0]
+    for e in exps[1:]:
+        total = b.val(ptx.AddOp, [total, e], f32, type="f32")
+    if across_quad:
+        total = quad_reduce(kl, total, ptx.AddOp)
+    return exps, b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")  # MUFU.RCP: rcp.rn is a subroutine call, which serializes wgmma
+
+
 def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
     """The result is a new register run of the accumulator's type (module docstring)."""
     t = op.acc.type
@@ -67,20 +89,7 @@ def lower_acc_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp) -> None:
     out = b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t))
     for index in row_registers(t):  # rows g and g + 8 of the thread's warp
         values = [b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in index]
-        top = values[0]
-        for v in values[1:]:
-            top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
-        top = quad_reduce(kl, top, ptx.MaxOp)
-        top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
-        exps = []
-        for v in values:
-            x = b.val(ptx.SubOp, [b.val(ptx.MulOp, [v, c], f32, type="f32"), top_c], f32, type="f32")
-            exps.append(b.val(ptx.Ex2Op, [x], f32, type="approx.f32"))
-        total = exps[0]
-        for e in exps[1:]:
-            total = b.val(ptx.AddOp, [total, e], f32, type="f32")
-        total = quad_reduce(kl, total, ptx.AddOp)
-        inverse = b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")  # MUFU.RCP: rcp.rn is a subroutine call, which serializes wgmma
+        exps, inverse = row_exponentials(kl, values, c, across_quad=True)
         for i, e in zip(index, exps):
             p = b.val(ptx.MulOp, [e, inverse], f32, type="f32")
             b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), p], type="f32")
@@ -105,16 +114,7 @@ def tmem_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp, acc: Acc) -> None:
     c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
               comment=f"softmax of the row of {scale:g} x S: exp2 of (s - max) x {scale:g} x log2 e, no shuffle")
     values = [b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(t.n)]
-    top = values[0]
-    for v in values[1:]:
-        top = b.val(ptx.MaxOp, [top, v], f32, type="f32")
-    top_c = b.val(ptx.MulOp, [top, c], f32, type="f32")
-    exps = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [v, c], f32, type="f32"), top_c], f32, type="f32")], f32,
-                  type="approx.f32") for v in values]
-    total = exps[0]
-    for e in exps[1:]:
-        total = b.val(ptx.AddOp, [total, e], f32, type="f32")
-    inverse = b.val(ptx.RcpOp, [total], f32, type="approx.ftz.f32")
+    exps, inverse = row_exponentials(kl, values, c, across_quad=False)
     out = b.val(ptx.DeclRegsOp, result=ptx.RegsType(t.n, f32))
     for i, e in enumerate(exps):
         b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.MulOp, [e, inverse], f32, type="f32")], type="f32")
@@ -123,4 +123,4 @@ def tmem_softmax(kl: KernelLowering, op: tc.AccSoftmaxOp, acc: Acc) -> None:
     kl.accs[op.result] = Acc(t, "zero", tmem=tm, origin=acc.origin)
 
 
-__all__ = ["QUAD_LANES", "f32_immediate", "lower_acc_softmax", "quad_reduce", "row_registers", "tmem_softmax"]
+__all__ = ["QUAD_LANES", "f32_immediate", "lower_acc_softmax", "quad_reduce", "row_exponentials", "row_registers", "tmem_softmax"]

@@ -60,8 +60,7 @@ def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
         a_ops = a_to_tmem(kl, op, tm, len(b_descs))
     elif op.a_from_fragment:  # tc.acc_to_a stored it in tensor memory (tmem_acc_to_a)
         a_ops = kl.tmem_a[op.a]
-        if len(a_ops) != len(b_descs):
-            error_at(op, f"the A fragment holds {len(a_ops)} K-slices but B {len(b_descs)}")
+        assert len(a_ops) == len(b_descs)  # the verifier's A K = B K
     else:
         a_ops = [kl.desc_reg(d) for d in kl.descs(op, "tc.a_descs")]
     idesc = kl.imm32(idesc_attr.value.data)
@@ -204,10 +203,16 @@ def a_to_tmem(kl: KernelLowering, op: tc.Tcgen05MmaOp, tm: Tmem, slices: int) ->
         for r, o in enumerate(offs):
             addr = kl.b.val(ptx.AddOp, [kl.smem, o], type="u32")
             kl.b.emit(ptx.LdRegsOp, [addr, regs], space="shared", type="b32", vec=1, regs=j + r, offset=0)
-    alloc = tm.alloc
+    return a_words_to_tmem(kl, tm.alloc, regs, words, slices)
+
+
+def a_words_to_tmem(kl: KernelLowering, alloc: TmemAlloc, regs: SSAValue, words: int, slices: int) -> list[SSAValue]:
+    """Each thread's packed row of A (`words` 32-bit registers) into the allocation's A
+    columns, made visible to the MMA; the tensor-memory address of each of `slices`
+    K-slices (8 columns of 32 bits a 32-byte slice)."""
     tmem_store_words(kl, tmem_lanes(kl, alloc.address), regs, words, alloc.a_column)
     tmem_written(kl)
-    step = INSTRUCTION_K_BYTES // 4  # 8 columns of 32 bits per 32-byte K-slice
+    step = INSTRUCTION_K_BYTES // 4
     return [
         kl.b.val(ptx.AddOp, [alloc.address], type="u32", imm=alloc.a_column + s * step)
         for s in range(slices)
@@ -246,12 +251,7 @@ def tmem_acc_to_a(kl: KernelLowering, op: tc.AccToAOp, acc: Acc) -> None:
         hi = b.val(ptx.RegOfOp, [row], f32, regs=2 * w + 1)
         word = b.val(ptx.CvtOp, [hi, lo], i32, type=f"rn.{frag.dtype}x2.f32")
         b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [packed], i32, regs=w), word], type="b32")
-    alloc = tm.alloc
-    tmem_store_words(kl, tmem_lanes(kl, alloc.address), packed, words, alloc.a_column)
-    tmem_written(kl)
-    step = INSTRUCTION_K_BYTES // 4  # 8 columns of 32 bits per 32-byte K-slice
-    kl.tmem_a[op.result] = [b.val(ptx.AddOp, [alloc.address], type="u32", imm=alloc.a_column + s * step)
-                            for s in range(words // step)]
+    kl.tmem_a[op.result] = a_words_to_tmem(kl, tm.alloc, packed, words, words // (INSTRUCTION_K_BYTES // 4))
 
 
 def tmem_store(kl: KernelLowering, op: tc.AccStoreOp, acc: Acc) -> None:

@@ -68,8 +68,7 @@ def lower(k: GemmKernel) -> Lowered:
     b, regs, options = k.b, k.regs, k.options
     loop = read_k_loop(b, k.loop_op, k.index, k.before, wgmma.MMA, wgmma.check_mma, split_k=options.split_k > 1)
     # a cluster of 2 shares B's boxes (multicast): an even number of them, a K-major tile's cut along its rows
-    windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion,
-                           b_parts=options.cluster if options.cluster > 1 and options.split_k == 1 else 1)
+    windows = read_windows(loop, k.args, k.index, k.tensor_maps, options.l2_promotion, b_parts=options.cluster)
     warpgroups = wgmma.warpgroups(loop)
     if not 1 <= warpgroups <= 4:
         error_at(loop.mma, f"a warp-specialised GEMM has 1 to 4 consumer warpgroups, not {warpgroups}")
