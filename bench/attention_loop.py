@@ -8,6 +8,7 @@ SDPA's cuDNN and flash backends in one process on the same tensors.
     python bench/attention_loop.py --mosaic --out mosaic.json   # MOSAIC: against cuDNN and Mosaic GPU, f16 BSHD
     python bench/attention_loop.py --fp8 --out fp8.json         # FP8_BENCH: e4m3 against cuDNN bf16 on the same values
     python bench/attention_loop.py --fp8-tune --out t.json      # FP8_TUNE: e4m3 block shapes at S = 8192
+    python bench/attention_loop.py --fp8-v --out v.json         # FP8_V_BENCH: V as given (transposed in shared memory) and V^T
 
 `loop_source` writes the kernel's IR: Q, K, V and O as (heads, sequence, head dim) batches
 (BHSD with the batch and heads as one dimension), one CTA per block of BM queries and a
@@ -58,6 +59,9 @@ class AttentionCase:
     # across the head dim first ("mn_first": boxes of 8 keys where D > 64)
     v_order: str = "k_first"
     pingpong: bool = False  # tc.pingpong: the consumer warpgroups take turns at the tensor cores
+    # fp8: V as the caller has it (head dim contiguous), its tiles transposed in shared
+    # memory by the producer warpgroup (tc.tile_transpose), rather than given as V^T
+    v_given: bool = False
 
     @property
     def nested(self) -> bool:
@@ -77,6 +81,7 @@ class AttentionCase:
         lead = (f"b{self.batch}_" if self.batch > 1 else "") + ("bshd_" if self.layout == "bshd" else "")
         sched += "_vmn" if self.v_order != "k_first" else ""
         sched += "_pingpong" if self.pingpong else ""
+        sched += "_vgiven" if self.v_given else ""
         return f"attn_{lead}h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
 
     def source(self) -> str:
@@ -92,10 +97,11 @@ class AttentionCase:
             q, kv = f"memref<{h}x{self.sq}x{d}x{t}>", f"memref<{kvh}x{self.keys}x{d}x{t}>"
             lse_t = f"memref<{h}x{self.sq}xf32>"
         v, o = kv, q
-        if self.dtype in FP8_TYPES:  # V^T in memory (keys contiguous), O in bf16
-            if self.nested:
-                raise ValueError("fp8 attention cases are 3-d (heads, sequence, head dim)")
-            v = _keys_contiguous(kvh, self.keys, d, t)
+        if self.dtype in FP8_TYPES:  # V^T in memory (keys contiguous) unless V is given, O in bf16
+            if not self.v_given:
+                if self.nested:
+                    raise ValueError("fp8 attention cases with V^T are 3-d (heads, sequence, head dim)")
+                v = _keys_contiguous(kvh, self.keys, d, t)
             o = q.replace(t, "bf16")
         lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if self.lse else ("", "", "")
         attrs = " {causal}" if self.causal else ""
@@ -120,8 +126,8 @@ def loop_source(c: AttentionCase) -> str:
     scale = 1.0 / d**0.5
     bt = c.batch
     if c.nested:
-        if fp8:
-            raise ValueError("fp8 attention cases are 3-d (heads, sequence, head dim): V is given as V^T")
+        if fp8 and not c.v_given:
+            raise ValueError("fp8 attention cases with V^T are 3-d (heads, sequence, head dim)")
         qt, kt, ktt = (_memref4(bt, n, s, d, t, c.layout, transposed=tr) for n, s, tr in ((h, sq, False), (kvh, sk, False), (kvh, sk, True)))
     else:
         qt = f"memref<{h}x{sq}x{d}x{t}>"
@@ -134,12 +140,23 @@ def loop_source(c: AttentionCase) -> str:
     # V: fp8 wgmma reads B K-major only, so fp8 V is given transposed (heads, head dim,
     # keys) and read through a tc.transpose view with a K-major tile
     v_arg, v_src, v_view, vt_view = kt, "%V", "", kt
-    if fp8:
+    staged = ""  # fp8 V as given: its MN-major tile as TMA loads it, and the transposition
+    v_dst, v_tile = "%v", None
+    if fp8 and c.v_given:
+        v_tile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<mn, swizzle = auto, order = k_first>>"
+        vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<k, swizzle = auto>>"
+        staged = f"  %vs = tc.smem_tile {{stages = {c.stages}}} : {v_tile}\n"
+        v_dst = "%vs"
+    elif fp8:
         v_arg = f"memref<{kvh}x{d}x{sk}x{t}>"
         v_src = "%vv"
         vt_view = _keys_contiguous(kvh, sk, d, t)
         v_view = f"  %vv = tc.transpose %V : {v_arg} to {vt_view}\n"
         vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<k, swizzle = auto>>"
+    v_window = (f"    tc.window_load {v_src}[{{bz}}{{kv_index}}, %j, %c0] to {v_dst} as b : "
+                f"{vt_view if fp8 and not c.v_given else kt}, {v_tile or vtile}\n")
+    if v_tile is not None:
+        v_window += f"    tc.tile_transpose %vs to %v : {v_tile}, {vtile}\n"
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
     schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
     schedule += ", tc.pingpong" if c.pingpong else ""
@@ -180,7 +197,7 @@ def loop_source(c: AttentionCase) -> str:
 func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
   %q = tc.smem_tile : {qtile}
   %k = tc.smem_tile {{stages = {c.stages}}} : {ktile}
-  %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
+{staged}  %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
   %kt = tc.transpose %K : {kt} to {ktt}
 {v_view}  %bx = "gpu.block_id"() <{{dimension = #gpu<dim x>}}> : () -> index
   %hh = "gpu.block_id"() <{{dimension = #gpu<dim y>}}> : () -> index
@@ -194,8 +211,7 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}) attr
   %l0 = tc.rows_fill 0.0 : {rows}
   %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({acc_o}, {rows}, {rows}) {{
     tc.window_load %kt[{bz}{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
-    tc.window_load {v_src}[{bz}{kv_index}, %j, %c0] to %v as b : {vt_view if fp8 else kt}, {vtile}
-    %z = tc.acc_zero : {acc_s}
+{v_window.format(bz=bz, kv_index=kv_index)}    %z = tc.acc_zero : {acc_s}
     %s0 = tc.wgmma %q, %k, %z : {qtile}, {ktile}, {acc_s}
 {mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r} : {acc_s}, {rows}
     %p = tc.acc_exp {s}, %m1 scale {scale!r} : {acc_s}, {rows}
@@ -266,6 +282,15 @@ CHECKS = [
     AttentionCase(2, 512, d=64, bm=128, bn=64, dtype="e5m2"),
     AttentionCase(2, 512, d=64, bm=64, bn=64, schedule="pipelined", dtype="e4m3"),
     AttentionCase(4, 1024, d=128, bm=128, bn=128, stages=3, causal=True, pingpong=True, dtype="e4m3"),
+] + [  # fp8 with V as given (head dim contiguous, transposed in shared memory): the op level's
+    # blocks at each head dim, ragged keys of any length, MQA, 4-d BSHD, e5m2, ping-pong
+    AttentionCase(2, 1024, d=64, bm=192, bn=128, stages=4, causal=True, dtype="e4m3", v_given=True),
+    AttentionCase(2, 1008, d=128, bm=128, bn=128, stages=4, kv_heads=1, dtype="e4m3", v_given=True),
+    AttentionCase(1, 1000, sk=1009, d=256, bm=128, bn=64, stages=3, causal=True, lse=True, dtype="e4m3", v_given=True),
+    AttentionCase(2, 1, sk=65, d=128, bm=128, bn=128, stages=4, dtype="e4m3", v_given=True),
+    AttentionCase(4, 300, d=64, bm=128, bn=64, batch=2, layout="bshd", kv_heads=2, causal=True, dtype="e5m2", v_given=True),
+    AttentionCase(4, 1024, d=128, bm=128, bn=128, stages=3, causal=True, pingpong=True, dtype="e4m3", v_given=True),
+    AttentionCase(2, 4097, d=128, bm=128, bn=128, stages=4, dtype="e4m3", v_given=True),
 ]
 
 #: What --bench times (FA3's shapes: 16k tokens, heads = 2048 / d), and the blocks.
@@ -297,6 +322,14 @@ FP8_BENCH = [
     for d, bm, bn, stages in ((128, 128, 128, 3), (128, 128, 128, 4), (64, 192, 128, 4))
     for s in (4096, 8192, 16384)
     for causal in (False, True)
+]
+#: What --fp8-v times: V as given (transposed in shared memory) beside V^T, the op level's blocks.
+FP8_V_BENCH = [
+    AttentionCase(16384 // s * (2048 // d), s, d=d, bm=bm, bn=bn, stages=stages, causal=causal, dtype="e4m3", v_given=given)
+    for d, bm, bn, stages in ((128, 128, 128, 4), (64, 192, 128, 4), (256, 128, 64, 3))
+    for s in (4096, 8192, 16384)
+    for causal in (False, True)
+    for given in (False, True)
 ]
 
 
@@ -365,12 +398,13 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
         k = torch.randn(1, h, sk, d, device="cuda", dtype=dt)
         v = torch.randn(1, h, sk, d, device="cuda", dtype=dt)
         o = torch.empty_like(q)
-        if fp8:  # lower-tc reads e4m3 Q, K and V^T; cuDNN the same numbers in bf16
+        if fp8:  # lower-tc reads e4m3 Q, K and V (or V^T); cuDNN the same numbers in bf16
             f8 = torch.float8_e4m3fn if case.dtype == "e4m3" else torch.float8_e5m2
-            q8, k8 = q.to(f8), k.to(f8)
-            vt8 = v.to(f8).transpose(-1, -2).contiguous()
-            q, k, v = q8.to(dt), k8.to(dt), vt8.transpose(-1, -2).to(dt).contiguous()
-            ops = {"lower_tc": lambda: kernel(q8[0], k8[0], vt8[0], o[0])}
+            q8, k8, v8 = q.to(f8), k.to(f8), v.to(f8)
+            vt8 = v8.transpose(-1, -2).contiguous()
+            q, k, v = q8.to(dt), k8.to(dt), v8.to(dt)
+            v_arg = v8 if case.v_given else vt8
+            ops = {"lower_tc": lambda: kernel(q8[0], k8[0], v_arg[0], o[0])}
         else:
             ops = {"lower_tc": lambda: kernel(q[0], k[0], v[0], o[0])}
         for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
@@ -497,6 +531,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--mosaic", action="store_true", help="time the MOSAIC cases against cuDNN and JAX's Mosaic GPU attention")
     p.add_argument("--fp8", action="store_true", help="time the FP8_BENCH cases (e4m3) against cuDNN's bf16 attention on the same values")
     p.add_argument("--fp8-tune", action="store_true", help="time the FP8_TUNE cases (e4m3 block shapes at S = 8192) against cuDNN's bf16 attention")
+    p.add_argument("--fp8-v", action="store_true", help="time the FP8_V_BENCH cases: e4m3 with V as given (transposed in "
+                                                        "shared memory) beside V^T, against cuDNN's bf16 attention")
     p.add_argument("--seeds", type=int, default=2)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -505,7 +541,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--print", dest="show", metavar="NAME", help="print the IR of the case named NAME (of CHECKS and BENCH)")
     args = p.parse_args(argv)
     if args.show:
-        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC + FP8_BENCH + FP8_TUNE if c.name == args.show)
+        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC + FP8_BENCH + FP8_V_BENCH + FP8_TUNE if c.name == args.show)
         print(case.source(), end="")
         return 0
     out: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -516,7 +552,7 @@ def main(argv: list[str]) -> int:
         out["checks"] = check([c for c in CHECKS if args.match in c.name], args.seeds)
         ok = all(r["passed"] for r in out["checks"])
     # the timed modes, in the order they run: (flag and JSON key, cases, how they are timed)
-    for key, cases, timed in (("bench", BENCH, bench), ("fp8", FP8_BENCH, bench), ("fp8_tune", FP8_TUNE, bench),
+    for key, cases, timed in (("bench", BENCH, bench), ("fp8", FP8_BENCH, bench), ("fp8_v", FP8_V_BENCH, bench), ("fp8_tune", FP8_TUNE, bench),
                               ("tune", TUNE, bench), ("mosaic", MOSAIC, bench_mosaic)):
         if getattr(args, key):
             import torch

@@ -84,6 +84,7 @@ from lower_tc.dialects.tc_types import (
 )
 from lower_tc.dialects.tc_tile_ops import (
     CopyOp,
+    TileTransposeOp,
     SmemTileOp,
     TILE_OPS,
 )

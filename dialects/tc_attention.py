@@ -27,9 +27,10 @@ ATTENTION_TYPES = ("bf16", "f16", *FP8_TYPES)
 def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int, int, int, int]:
     """(batch, heads, sequence, head dim) of a (batch, heads, sequence, head dim) or (heads,
     sequence, head dim) memref (batch 1) whose head dim is contiguous, in any other stride
-    order (BHSD, BSHD: strided<[S*H*D, D, H*D, 1]>); with `keys_contiguous`, whose
-    sequence is contiguous instead (fp8's V: V^T in memory, what fp8 wgmma's K-major B
-    reads)."""
+    order (BHSD, BSHD: strided<[S*H*D, D, H*D, 1]>); with `keys_contiguous`, one whose
+    sequence is contiguous may do instead (fp8's V: V^T in memory, what fp8 wgmma's
+    K-major B reads as it is; with the head dim contiguous the kernel transposes V's
+    tiles in shared memory)."""
     check_global_memory(t, what)
     shape = t.get_shape()
     if len(shape) not in (3, 4):
@@ -41,13 +42,12 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
             isinstance(layout, StridedLayoutAttr) and not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0)):
         raise VerifyException(f"{what} has the default layout or a strided one of offset 0, not {layout}")
     strides = t.get_strides()
-    unit = -2 if keys_contiguous else -1
+    unit = -2 if keys_contiguous and v_keys_contiguous(t) else -1
     if strides is None or any(s is None for s in strides) or strides[unit] != 1:
         shown = list(strides) if strides else strides
         if keys_contiguous:
-            raise VerifyException(f"an 8-bit {what} is read with its keys contiguous (stride 1 on the sequence: V^T in memory, "
-                                  f"strides [..., 1, S_k]), since fp8 wgmma reads B K-major and V transposed in shared memory "
-                                  f"is not built; not strides {shown}")
+            raise VerifyException(f"an 8-bit {what} has its head dim contiguous (transposed in shared memory) or its keys "
+                                  f"(V^T in memory, strides [..., 1, S_k]), not strides {shown}")
         raise VerifyException(f"{what}'s head dim is contiguous (its stride 1), not strides {shown}")
     bits = element_bits(t.element_type)
     names = ("batch", "heads", "sequence", "head dim")[-len(shape):]
@@ -56,6 +56,13 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
             raise VerifyException(f"{what}'s {name} stride {stride} is not a positive multiple of 16 bytes (TMA's rule): "
                                   f"strides {list(strides)}")
     return (1, *shape) if len(shape) == 3 else tuple(shape)  # type: ignore[return-value]
+
+
+def v_keys_contiguous(t: MemRefType) -> bool:
+    """Whether V's sequence is contiguous (V^T in memory: fp8 wgmma reads its tiles as
+    they are) rather than its head dim."""
+    strides = t.get_strides()
+    return bool(strides) and len(strides) >= 2 and strides[-2] == 1 and strides[-1] != 1
 
 
 @irdl_op_definition
@@ -70,8 +77,9 @@ class AttentionOp(IRDLOperation):
     convention); a query that sees no key gets O = 0 and a log-sum-exp of -inf. `scale`
     defaults to 1 / sqrt(D). `lse`: each row's log-sum-exp (natural log) into a dense
     f32 (heads, Sq) or (batch, heads, Sq) memref. Head dims 64, 128 and 256; bf16 or f16; any lengths.
-    8-bit (e4m3, e5m2) Q, K and V with a bf16 or f16 O: V is read with its keys contiguous
-    (V^T in memory), what fp8 wgmma's K-major B needs."""
+    8-bit (e4m3, e5m2) Q, K and V with a bf16 or f16 O: V with its head dim contiguous
+    (its tiles transposed in shared memory: fp8 wgmma reads B only K-major) or its keys
+    contiguous (V^T in memory, read as it is)."""
 
     name = "tc.attention"
     q = operand_def(MemRefType)

@@ -1,4 +1,5 @@
-"""Shared-memory tiles and the copies that fill them: ``tc.smem_tile``, ``tc.copy``."""
+"""Shared-memory tiles and the copies that fill them: ``tc.smem_tile``, ``tc.copy``, and
+``tc.tile_transpose`` (an 8-bit tile copied MN-major to K-major in shared memory)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from lower_tc.layout.limits import MAX_INDEX, SMEM_CAPACITY
 from lower_tc.dialects.tc_types import TileType, _memref_shape, dtype_name, element_bits, matrix_strides
 from lower_tc.layout import Major, Swizzle, element_type
 from lower_tc.layout.gemm import ring_footprint
+from lower_tc.layout.smem_transpose import transpose_problem
 from lower_tc.layout.targets import swizzle_rule
 
 
@@ -186,5 +188,44 @@ class CopyOp(IRDLOperation):
                 )
 
 
+@irdl_op_definition
+class TileTransposeOp(IRDLOperation):
+    """``tc.tile_transpose %vs to %v : !tc.tile<DxBNxf8E4M3FN, #tc.layout<mn, ...>>,
+    !tc.tile<DxBNxf8E4M3FN, #tc.layout<k, ...>>``: copies an 8-bit MN-major tile (as TMA
+    loaded it) into a K-major one of the same shape in shared memory, stage by stage of
+    their rings, since fp8 wgmma reads B only K-major. In an attention kernel's key loop
+    (V given with its head dim contiguous), the producer warpgroup runs it
+    (layout/smem_transpose.py; docs/attention.md, "fp8 attention at the loop level")."""
+
+    name = "tc.tile_transpose"
+    src = operand_def(TileType)
+    dst = operand_def(TileType)
+    assembly_format = "$src `to` $dst attr-dict `:` type($src) `,` type($dst)"
+
+    def __init__(self, src: SSAValue, dst: SSAValue):
+        super().__init__(operands=[src, dst])
+
+    def verify_(self) -> None:
+        src, dst = self.src.type, self.dst.type
+        assert isinstance(src, TileType) and isinstance(dst, TileType)
+        if src.dtype != dst.dtype:
+            raise VerifyException(f"tc.tile_transpose copies between tiles of one type, not {src.dtype} to {dst.dtype}")
+        if src.major is not Major.MN or dst.major is not Major.K:
+            raise VerifyException(f"tc.tile_transpose copies an MN-major tile into a K-major one, not {src.major.value} "
+                                  f"to {dst.major.value} (fp8 wgmma reads B K-major; 16-bit wgmma reads MN-major B itself)")
+        if (src.mn, src.k) != (dst.mn, dst.k):
+            raise VerifyException(f"tc.tile_transpose's tiles have one shape, not {src.mn}x{src.k} and {dst.mn}x{dst.k}")
+        why = transpose_problem(element_type(src.dtype).bits, src.mn, src.k)
+        if why:
+            raise VerifyException(why)
+        for v, what in ((self.src, "source"), (self.dst, "destination")):
+            if not isinstance(v.owner, SmemTileOp):
+                raise VerifyException(f"tc.tile_transpose's {what} is a tc.smem_tile")
+        assert isinstance(self.src.owner, SmemTileOp) and isinstance(self.dst.owner, SmemTileOp)
+        if self.src.owner.ring_stages != self.dst.owner.ring_stages:
+            raise VerifyException(f"tc.tile_transpose's tiles have as many stages: {self.src.owner.ring_stages} and "
+                                  f"{self.dst.owner.ring_stages}")
+
+
 #: This module's ops, in the order dialects/tc.py registers them.
-TILE_OPS = [SmemTileOp, CopyOp]
+TILE_OPS = [SmemTileOp, CopyOp, TileTransposeOp]

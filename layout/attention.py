@@ -37,9 +37,10 @@ class AttentionBlocks:
     bn: int
     stages: int
 
-    def smem_bytes(self, d: int, bits: int = 16) -> int:
-        """Q's tile and the ring's K and V tiles."""
-        return d * bits // 8 * (self.bm + 2 * self.bn * self.stages)
+    def smem_bytes(self, d: int, bits: int = 16, staged_v: bool = False) -> int:
+        """Q's tile and the ring's K and V tiles (and, with `staged_v`, V's MN-major tiles
+        as loaded, before their transposition: 8-bit V with its head dim contiguous)."""
+        return d * bits // 8 * (self.bm + (3 if staged_v else 2) * self.bn * self.stages)
 
 
 #: The blocks by head dim, as measured on the H100 (docs/attention.md, "Speed"; the study
@@ -64,7 +65,7 @@ def default_blocks(p: AttentionProblem) -> AttentionBlocks:
     """The blocks for `p` (its head dim's and type's; the verifier refused other head dims)."""
     fp8 = p.dtype in FP8_TYPES
     blocks = (FP8_BLOCKS if fp8 else DEFAULT_BLOCKS)[p.d]
-    assert blocks.smem_bytes(p.d, 8 if fp8 else 16) + 64 <= SMEM_CAPACITY
+    assert blocks.smem_bytes(p.d, 8 if fp8 else 16, staged_v=fp8) + 64 + 8 * blocks.stages <= SMEM_CAPACITY
     return blocks
 
 

@@ -10,10 +10,16 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc import SmemTileOp, TileType, kernel_target, tc_kernels
+from lower_tc.dialects.tc import SmemTileOp, TileTransposeOp, TileType, kernel_target, tc_kernels
 from lower_tc.layout import Arch, LayoutError, Major, Swizzle, check_operand_layout, choose_placed_swizzle
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
+
+
+def is_transpose_source(tile_op: SmemTileOp) -> bool:
+    """Whether the tile is only loaded and read by tc.tile_transpose (no MMA reads it: an
+    8-bit MN-major staging tile, which no tensor core could read)."""
+    return any(isinstance(u.operation, TileTransposeOp) and u.operation.src is tile_op.tile for u in tile_op.tile.uses)
 
 
 @dataclass(frozen=True)
@@ -51,14 +57,17 @@ class ChooseSwizzlePass(ModulePass):
             if arch is None:
                 error_at(tile_op, "no tc.target on the enclosing kernel: cannot choose a swizzle")
             extent = tile.k if tile.major is Major.K else tile.mn
+            staged = is_transpose_source(tile_op)
 
-            def fits(mode: Swizzle, tile: TileType = tile, arch: Arch = arch) -> None:
-                """The tile, with `mode`, where it is pinned, and readable there by `arch`."""
+            def fits(mode: Swizzle, tile: TileType = tile, arch: Arch = arch, staged: bool = staged) -> None:
+                """The tile, with `mode`, where it is pinned, and readable there by `arch`
+                (an MMA operand; a tc.tile_transpose source is read by threads only)."""
                 try:
                     placed = tile.with_layout(tile.layout.with_(swizzle=mode.value))
                 except VerifyException as err:
                     raise LayoutError(str(err)) from None
-                check_operand_layout(placed.tile_layout(), arch)
+                if not staged:
+                    check_operand_layout(placed.tile_layout(), arch)
 
             try:
                 choice = choose_placed_swizzle(tile.dtype, tile.major, extent, arch, fits, maximum=maximum)

@@ -3,7 +3,8 @@
 4-d problem's, on the grid's z), a loop over
 blocks of BN keys carrying O and the online softmax's running rows, K and V through a ring
 of S stages, the mask where lengths are ragged or the attention causal, the log-sum-exp
-where asked. The blocks are layout/attention.py's `default_blocks`.
+where asked; an 8-bit V with its head dim contiguous through an MN-major ring and a
+tc.tile_transpose into the K-major one the P V wgmma reads. The blocks are layout/attention.py's `default_blocks`.
 
 The ops are those `bench/attention_loop.py` writes for the same problem, in the same
 order, so the kernel is the one its GPU check ran (tests/test_expand_attention.py compares
@@ -24,7 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import tc
 from lower_tc.dialects.diagnostics import error_at, remark_at
-from lower_tc.dialects.tc_attention import AttentionOp
+from lower_tc.dialects.tc_attention import AttentionOp, v_keys_contiguous
 from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.dialects.tc_kernel import GRID_ATTR
 from lower_tc.layout.attention import FP8_TYPES, AttentionBlocks, default_blocks
@@ -58,14 +59,18 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     out = _Ops([])
     q_type = tc.TileType([bm, d], elt, tc.LayoutAttr("k"))
     k_type = tc.TileType([bn, d], elt, tc.LayoutAttr("k"))
-    if p.dtype in FP8_TYPES:  # fp8 wgmma reads B K-major: V's keys contiguous (the verifier's V^T)
+    staged = None  # fp8 V with its head dim contiguous: its tiles TMA loaded MN-major, transposed in shared memory
+    if p.dtype in FP8_TYPES:  # fp8 wgmma reads B K-major: keys contiguous in V's tile
         v_type = tc.TileType([d, bn], elt, tc.LayoutAttr("k"))
+        if not v_keys_contiguous(att.v.type):  # type: ignore[arg-type]
+            staged = tc.TileType([d, bn], elt, tc.LayoutAttr("mn", order="k_first"))  # one TMA box per 128 columns
     else:
         v_type = tc.TileType([d, bn], elt, tc.LayoutAttr("mn", order="k_first"))  # one TMA box per 64 columns
     acc_s, acc_o = tc.AccType([bm, bn], Float32Type()), tc.AccType([bm, d], Float32Type())
     rows = tc.RowsType(bm)
     q = out.add(tc.SmemTileOp(q_type), "q")
     k = out.add(tc.SmemTileOp(k_type, stages), "k")
+    vs = out.add(tc.SmemTileOp(staged, stages), "vs") if staged is not None else None
     v = out.add(tc.SmemTileOp(v_type, stages), "v")
     kt = out.add(tc.TransposeOp(att.k), "kt")
     bx = out.add(gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X)), "bx")
@@ -110,7 +115,11 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     j, o, m, l = body.args
     inner = _Ops([])
     inner.add(WindowLoadOp(kt, c0, j, k, tc.Operand.B, kv, batch))
-    inner.add(WindowLoadOp(att.v, j, c0, v, tc.Operand.B, kv, batch))
+    if vs is not None:
+        inner.add(WindowLoadOp(att.v, j, c0, vs, tc.Operand.B, kv, batch))
+        inner.add(tc.TileTransposeOp(vs, v))
+    else:
+        inner.add(WindowLoadOp(att.v, j, c0, v, tc.Operand.B, kv, batch))
     z = inner.add(tc.AccZeroOp(acc_s), "zero")
     s = inner.add(tc.WgmmaOp(q, k, z), "s")
     ragged = sk % bn != 0

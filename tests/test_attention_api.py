@@ -14,6 +14,7 @@ import pytest
 from fake_cuda import install
 from test_callable import ITEMSIZE, cai
 import lower_tc
+from lower_tc.lowering.compile import compile_source
 from lower_tc.layout.strided import dense_strides
 from lower_tc.lowering.api.attention import op_source
 from lower_tc.lowering.runtime.arrays import ArrayView
@@ -215,8 +216,24 @@ def test_fp8_attention_reads_v_with_its_keys_contiguous_and_writes_a_bf16_o(fake
     assert (att.block_m, att.block_n) == (192, 128)  # the fp8 blocks (layout/attention.py FP8_BLOCKS)
 
 
+def test_fp8_attention_transposes_a_v_given_with_its_head_dim_contiguous(fake) -> None:
+    """e4m3 q, k and v all (batch, heads, S, D) dense: V goes to the kernel as it is and
+    the kernel transposes its tiles in shared memory (tc.tile_transpose; the metadata's
+    v_transposed is false, so the runner reads V as given)."""
+    q, k, v = (_e4m3(fake, (2, 4, 256, 64)) for _ in range(3))
+    o = bhsd(fake, (2, 4, 256, 64), "bf16")
+    attention_api._kernels.entries.clear()
+    assert lower_tc.attention(q, k, v, o, causal=True) is o
+    (program,) = _programs()
+    assert "%V: memref<8x256x64xf8E4M3FN>" in program
+    assert attention_api._kernels.entries[program].info.attention.v_transposed is False
+    (compiled,) = compile_source(program)
+    assert "V transposed" in compiled.ptx and "fence.proxy.async.shared::cta" in compiled.ptx
+    assert len(fake.called("cuLaunchKernel")) == 1
+
+
 @pytest.mark.parametrize(("what", "argument", "words"), [
-    ("v head dim contiguous", "v", "an 8-bit v is read with its keys contiguous, V^T in memory"),
+    ("v neither contiguous", "v", "an 8-bit v has its head dim contiguous (stride 1) or its keys"),
     ("k bf16", "k", "one type"),
     ("out e4m3", "out", "out is q's shape, (2, 4, 256, 64), and bf16 or f16, not (2, 4, 256, 64) e4m3"),
     ("v keys padded", "v", "multiples of 16 (16 bytes: TMA's rule) outside the sequence"),
@@ -225,8 +242,8 @@ def test_fp8_attention_refuses_by_name_before_compiling(fake, tmp_path, what, ar
     q, k = (_e4m3(fake, (2, 4, 256, 64)) for _ in range(2))
     v = _e4m3(fake, (2, 4, 256, 64), strides=(4 * 64 * 256, 64 * 256, 1, 256))
     o = bhsd(fake, (2, 4, 256, 64), "bf16")
-    if what == "v head dim contiguous":
-        v = _e4m3(fake, (2, 4, 256, 64))
+    if what == "v neither contiguous":
+        v = _e4m3(fake, (2, 4, 256, 64), strides=(4 * 256 * 128, 256 * 128, 128, 2))
     elif what == "k bf16":
         k = bhsd(fake, (2, 4, 256, 64), "bf16")
     elif what == "out e4m3":

@@ -79,18 +79,28 @@ FP8_CASES = [  # (batch, heads, kv heads, S_q, S_k, D, dtype, causal, layout of 
 ]
 
 
-@pytest.mark.parametrize("case", FP8_CASES, ids=lambda c: "_".join(map(str, c)))
-def test_fp8_attention_on_torch_tensors(torch, require_gpu, case) -> None:
-    """8-bit q, k and v (v as vt.transpose(-1, -2): keys contiguous), O allocated in bf16:
-    within P's e4m3 rounding of float64 attention, the log-sum-exp too."""
+@pytest.mark.parametrize("v_as", ["vt", "given"])
+@pytest.mark.parametrize("case", FP8_CASES + [(1, 4, 2, 999, 1001, 128, "float8_e4m3fn", True, "bshd")],
+                         ids=lambda c: "_".join(map(str, c)))
+def test_fp8_attention_on_torch_tensors(torch, require_gpu, case, v_as) -> None:
+    """8-bit q, k and v, O allocated in bf16: within P's e4m3 rounding of float64
+    attention, the log-sum-exp too. v as vt.transpose(-1, -2) (keys contiguous: read as
+    it is) or as given, laid out as k (head dim contiguous: the kernel transposes its
+    tiles in shared memory; any key count, 1001 too, which V^T's rows cannot take)."""
     require_gpu("sm_90a")
     b, h, hk, sq, sk, d, dtype, causal, layout = case
+    if v_as == "vt" and sk % 16:
+        pytest.skip("V^T's rows (the keys) are a multiple of 16 bytes for TMA")
     f8 = getattr(torch, dtype)
     gen = torch.Generator(device="cuda").manual_seed(9)
     q = _array(torch, layout, b, h, sq, d, torch.bfloat16, gen).to(f8)
     k = _array(torch, layout, b, hk, sk, d, torch.bfloat16, gen).to(f8)
-    vt = torch.randn(b, hk, d, sk, device="cuda", dtype=torch.bfloat16, generator=gen).to(f8)
-    v = vt.transpose(-1, -2)
+    if v_as == "vt":
+        vt = torch.randn(b, hk, d, sk, device="cuda", dtype=torch.bfloat16, generator=gen).to(f8)
+        v = vt.transpose(-1, -2)
+    else:
+        v = _array(torch, layout, b, hk, sk, d, torch.bfloat16, gen).to(f8)
+        assert v.stride(-1) == 1
     o, lse = lower_tc.attention(q, k, v, causal=causal, lse=True)
     torch.cuda.synchronize()
     assert o.dtype == torch.bfloat16 and o.shape == (b, h, sq, d) and o.stride() == q.stride()
@@ -103,15 +113,15 @@ def test_fp8_attention_on_torch_tensors(torch, require_gpu, case) -> None:
 
 @pytest.mark.parametrize("d", [64, 128])
 def test_fp8_attention_into_an_f16_out(torch, require_gpu, d) -> None:
-    """8-bit q, k, v into a given f16 O (poisoned with NaN first): every element written,
-    within P's e4m3 rounding (and f16's) of float64 attention."""
+    """8-bit q, k, v (v as given: transposed in shared memory) into a given f16 O
+    (poisoned with NaN first): every element written, within P's e4m3 rounding (and
+    f16's) of float64 attention."""
     require_gpu("sm_90a")
     b, h, sq, sk = 2, 4, 640, 704
     gen = torch.Generator(device="cuda").manual_seed(17)
     q = torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=gen).to(torch.float8_e4m3fn)
     k = torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen).to(torch.float8_e4m3fn)
-    vt = torch.randn(b, h, d, sk, device="cuda", dtype=torch.bfloat16, generator=gen).to(torch.float8_e4m3fn)
-    v = vt.transpose(-1, -2)
+    v = torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen).to(torch.float8_e4m3fn)
     o = torch.full((b, h, sq, d), float("nan"), device="cuda", dtype=torch.float16)
     assert lower_tc.attention(q, k, v, o, causal=True) is o
     torch.cuda.synchronize()

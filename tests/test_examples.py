@@ -44,6 +44,7 @@ SASS = {
     "attention_causal": ("wgmma.bf16",),
     "attention_loop": ("wgmma.bf16", "tma"),
     "attention_loop_e4m3": ("wgmma.e4m3", "tma"),
+    "attention_loop_e4m3_v": ("wgmma.e4m3", "tma", "smem_transpose"),
 }
 #: Sizes known only at launch, per example (lower-tc run --shape).
 SHAPES = {"gemm_bf16_dynamic": {"A": (1000, 1000, None), "B": (1000, 1000, None), "D": (1000, 1000, None)}}

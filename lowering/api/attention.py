@@ -47,8 +47,9 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     no key). q is (batch, heads, S_q, D) or (heads, S_q, D), BHSD or BSHD (the module's
     docstring; out=None gives O q's layout); k and v (batch, heads_kv, S_k, D) with
     heads_kv dividing heads (query head h reads K/V head h / (heads / heads_kv));
-    bf16 or f16, or 8-bit (float8_e4m3fn, float8_e5m2: O bf16 unless `out` is f16, and v
-    with its keys contiguous, `vt.transpose(-1, -2)` of a (..., D, S_k) vt); D 64, 128 or
+    bf16 or f16, or 8-bit (float8_e4m3fn, float8_e5m2: O bf16 unless `out` is f16; v as
+    k, its head dim contiguous, the kernel transposing its tiles in shared memory, or with
+    its keys contiguous, `vt.transpose(-1, -2)` of a (..., D, S_k) vt, read as it is); D 64, 128 or
     256; any S_q, S_k. `causal`: query i sees keys j <= i + S_k -
     S_q (FlashAttention's alignment; torch's is_causal=True where S_q = S_k). `scale`
     defaults to 1 / sqrt(D). sm_90a (an H100 or H200)."""
@@ -124,25 +125,27 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
 def _check_layout(x: ArrayView, name: str, keys_contiguous: bool = False) -> None:
     """A (batch, heads, sequence, head dim) or (heads, sequence, head dim) array whose
     head dim is contiguous and whose other strides TMA can step (16-byte multiples); with
-    `keys_contiguous` (8-bit v), whose sequence is contiguous instead: V^T in memory, a
-    (..., D, S_k) array's .transpose(-1, -2)."""
+    `keys_contiguous` (8-bit v), one whose sequence is contiguous does too: V^T in memory,
+    a (..., D, S_k) array's .transpose(-1, -2), read as it is (else the kernel transposes
+    V's tiles in shared memory)."""
     if len(x.shape) not in (3, 4):
         raise ArgumentError(f"{name} is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not "
                             f"{len(x.shape)}-d {x.shape}", name)
     per = max(1, 128 // x.bits)  # elements in 16 bytes
-    unit = -2 if keys_contiguous else -1
+    keys = keys_contiguous and x.strides[-1] != 1 and (x.shape[-2] == 1 or x.strides[-2] == 1)
+    unit = -2 if keys else -1
     if x.shape[unit] > 1 and x.strides[unit] != 1:
         if keys_contiguous:
-            raise ArgumentError(f"an 8-bit {name} is read with its keys contiguous, V^T in memory (fp8 wgmma reads B "
-                                f"K-major; V transposed in shared memory is not built): pass vt.transpose(-1, -2) of a "
-                                f"contiguous (..., head dim, keys) vt, not strides {x.strides}", name)
+            raise ArgumentError(f"an 8-bit {name} has its head dim contiguous (stride 1) or its keys (V^T in memory: "
+                                f"vt.transpose(-1, -2) of a contiguous (..., head dim, keys) vt), not strides {x.strides}: "
+                                f"pass a contiguous copy", name)
         raise ArgumentError(f"{name}'s head dim must be contiguous (stride 1), not strides {x.strides}: pass a contiguous copy", name)
     for i, (n, stride) in enumerate(zip(x.shape, x.strides)):
         if i == len(x.shape) + unit:
             continue
         if n > 1 and (stride <= 0 or stride % per):
             raise ArgumentError(f"{name}'s strides {x.strides} (in elements) must be positive multiples of {per} "
-                                f"(16 bytes: TMA's rule) outside the {'sequence' if keys_contiguous else 'head dim'}: "
+                                f"(16 bytes: TMA's rule) outside the {'sequence' if keys else 'head dim'}: "
                                 f"pass a contiguous copy", name)
 
 

@@ -39,6 +39,9 @@ EXPECTED_SASS: dict[str, tuple[str, ...]] = {
     "tcgen05.i8": ("UTCIMMA",),
     # TMA tile load (cp.async.bulk.tensor ... global -> shared)
     "tma": ("UTMALDG",),
+    # a tile transposed in shared memory by threads (tc.tile_transpose): byte permutes, and
+    # the generic-to-async proxy fence before wgmma reads what they stored
+    "smem_transpose": ("PRMT", "FENCE.VIEW.ASYNC.S"),
 }
 
 INSTALL_HINT = (

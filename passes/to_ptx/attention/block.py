@@ -38,6 +38,8 @@ from lower_tc.passes.to_ptx.values import Acc
 from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
 f32 = Float32Type()
+#: The threads that transpose V (the producer warpgroup) and arrive on a stage's "ready".
+TRANSPOSER_THREADS = 128
 
 
 @dataclass(frozen=True)
@@ -125,13 +127,16 @@ def _check_mma(mma: tc.WgmmaOp, warpgroups: int) -> None:
 @dataclass
 class Parts:
     """What every role of the kernel shares: the kernel read, the windows, the ring of K
-    and V stages, Q's barrier and the loop's trip count."""
+    and V stages, Q's barrier and the loop's trip count; where V is transposed in shared
+    memory, each stage's "ready" barrier (`ready_off` + 8 s: the producer warpgroup's
+    threads arrive once its V is K-major; the ring's "full" says its loads landed)."""
 
     k: AttentionKernel
     windows: Windows
     ring: Ring
     q_bar: int
     trips: int | SSAValue
+    ready_off: int | None = None
 
     @classmethod
     def prepare(cls, k: AttentionKernel, empty_arrivals: int) -> "Parts":
@@ -144,8 +149,19 @@ class Parts:
         windows = Windows.read(k)
         ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
         q_bar = k.memory.take(8, 8)
-        ring.init_barriers(regs.is_thread0, empty_arrivals, [(q_bar, 1)], cluster=False)
-        return cls(k, windows, ring, q_bar, _trips(k))
+        extra = [(q_bar, 1)]
+        ready_off = None
+        if loop.transpose is not None:
+            ready_off = k.memory.take(8 * loop.stages, 8)
+            extra += [(ready_off + 8 * s, TRANSPOSER_THREADS) for s in range(loop.stages)]
+        ring.init_barriers(regs.is_thread0, empty_arrivals, extra, cluster=False)
+        return cls(k, windows, ring, q_bar, _trips(k), ready_off)
+
+    def wait_ready(self, s: SSAValue, p: SSAValue) -> None:
+        """Stage s's V is K-major (a consumer, before its P V); nothing where V is not
+        transposed (the stage's "full", waited for before Q K^T, said so)."""
+        if self.ready_off is not None:
+            self.k.b.wait(self.ring.barrier(s), p, self.ready_off)
 
     def load_prologue(self) -> None:
         """Q, then blocks 0 .. S-1 into stages 0 .. S-1 (fewer where there are fewer):
@@ -193,7 +209,7 @@ class Consumer:
         wgs = k.warpgroups
         qk_desc = StageDescriptors.of_rings(b, loop.qk, (k.q_ring, loop.k_ring), _slices(k.q_ring), wgs, wg,
                                             regs.smem, regs.smem16, clustered=False)
-        pv_desc = StageDescriptors.of_rings(b, loop.pv, (None, loop.v_ring), _slices(loop.v_ring), wgs, wg,
+        pv_desc = StageDescriptors.of_rings(b, loop.pv, (None, loop.pv_ring), _slices(loop.pv_ring), wgs, wg,
                                             regs.smem, regs.smem16, clustered=False)
         q64 = b.val(ptx.CvtOp, [qk_desc.a_fixed16], i64, type="u64.u32", comment="Q's descriptors: this warpgroup's rows")
         s_type = loop.qk.acc.type
@@ -278,12 +294,13 @@ class Consumer:
 
         def body(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
             kl.indices[iv] = b.add_imm(b.val(ptx.MulLoOp, [i], type="s32", imm=loop.step), loop.lb)
-            prev = ring.previous(s, p)[0]
+            prev, prev_p, _ = ring.previous(s, p)
             ring.wait_full(s, p)
             if turns is not None:
                 turns.take()
             b.located(loop.qk, lambda o: _qk(kl, o, self.s_regs, self.qk_desc, self.q64, self.qk_desc.b_stage64(b, s), wait=False))
             kl.a_frags[loop.pv.a] = p_regs
+            parts.wait_ready(prev, prev_p)
             b.located(loop.pv, lambda o: _pv(kl, o, self.pv_desc, self.pv_desc.b_stage64(b, prev), wait=False))
             if turns is not None:
                 turns.hand_on(i)
@@ -300,8 +317,9 @@ class Consumer:
         one, s1 = b.imm(1, "s32"), b.imm(1 % loop.stages)
         p1 = b.imm(1 if loop.stages == 1 else 0)
         ends = b.located(loop.op, lambda _: b.counted_loop(trips, body, start=one, carried=(s1, p1)))
-        last = ring.previous(*ends.results)[0]
+        last, last_p, _ = ring.previous(*ends.results)
         kl.a_frags[loop.pv.a] = p_regs
+        parts.wait_ready(last, last_p)
         b.located(loop.pv, lambda o: _pv(kl, o, self.pv_desc, self.pv_desc.b_stage64(b, last)))
         b.emit(ptx.MbarrierArriveOp, [ring.barrier(last)], offset=ring.empty_off, comment="the last block's K and V are read")
         if none is not None:
@@ -487,7 +505,8 @@ def _overlap_order(loop) -> _Overlap:
     for op in (rescales[0], packs[0]):
         if any(use.operation is not loop.pv for use in op.results[0].uses):
             error_at(op, f"'{op.name}' feeds only the P V wgmma in the overlapped attention loop")
-    scores = [op for op in loop.body if op not in (loop.qk, loop.pv, rescales[0], packs[0]) and not isinstance(op, WindowLoadOp)]
+    scores = [op for op in loop.body if op not in (loop.qk, loop.pv, rescales[0], packs[0])
+              and not isinstance(op, WindowLoadOp | tc.TileTransposeOp)]
     return _Overlap(scores, rescales[0], packs[0])
 
 

@@ -7,7 +7,9 @@ The loop carries O (an f32 accumulator) and the online softmax's `!tc.rows`, and
 tc.window_load of K and one of V (each moving along the keys with the induction variable),
 the QK^T tc.wgmma (Q's tile against K's ring, into an accumulator started by tc.acc_zero),
 the P V tc.wgmma (P's register fragment against V's ring, into a carried value) and the
-online softmax's ops between them.
+online softmax's ops between them. An 8-bit V given with its head dim contiguous is loaded
+into an MN-major ring and copied into the K-major one the P V wgmma reads by a
+tc.tile_transpose (the producer warpgroup's work: transpose.py).
 """
 
 from __future__ import annotations
@@ -31,12 +33,16 @@ from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 
 #: What a loop-level attention kernel's loop may hold besides its windows and MMAs.
 SOFTMAX_OPS = (tc.AccRowMaxOp, tc.AccExpOp, tc.AccRowSumOp, tc.AccRescaleOp, tc.AccToAOp, tc.AccMaskOp, tc.AccZeroOp)
+#: What else a loop may hold: V's transposition in shared memory (8-bit V, head dim contiguous).
+LOOP_OPS = (WindowLoadOp, tc.WgmmaOp, tc.TileTransposeOp, *SOFTMAX_OPS)
 
 
 @dataclass(frozen=True)
 class KeyLoop:
     """The loop over blocks of keys, checked: its step (BN keys), bounds, the K and V
-    windows and rings, the two MMAs, and the ops of its body in order."""
+    windows and rings (V's the ring its window fills; `pv_ring` the one P V reads: V's,
+    or the K-major ring `transpose` copies V's into), the two MMAs, and the ops of its
+    body in order."""
 
     op: scf.ForOp
     step: int
@@ -49,6 +55,8 @@ class KeyLoop:
     qk: tc.WgmmaOp
     pv: tc.WgmmaOp
     body: list[Operation]
+    pv_ring: TileRing
+    transpose: tc.TileTransposeOp | None = None
 
     @property
     def stages(self) -> int:
@@ -151,9 +159,13 @@ def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRi
     loads = [op for op in inner if isinstance(op, WindowLoadOp)]
     mmas = [op for op in inner if isinstance(op, tc.WgmmaOp)]
     for op in inner:
-        if not isinstance(op, (WindowLoadOp, tc.WgmmaOp, *SOFTMAX_OPS)):
+        if not isinstance(op, LOOP_OPS):
             error_at(op, f"'{op.name}' cannot be in an attention kernel's loop: it holds the K and V windows, two "
-                         "tc.wgmma and the online softmax's ops")
+                         "tc.wgmma, the online softmax's ops and V's tc.tile_transpose")
+    transposes = [op for op in inner if isinstance(op, tc.TileTransposeOp)]
+    if len(transposes) > 1:
+        error_at(transposes[1], "an attention kernel's loop transposes one tile: V's")
+    transpose = transposes[0] if transposes else None
     qk = [m for m in mmas if isinstance(m.a.type, tc.TileType)]
     pv = [m for m in mmas if isinstance(m.a.type, tc.AFragType)]
     if len(qk) != 1 or len(pv) != 1 or len(mmas) != 2:
@@ -169,12 +181,17 @@ def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRi
         if w.dst in by_tile:
             error_at(w, "each ring tile is loaded by one window")
         by_tile[w.dst] = w
+    if transpose is not None and transpose.dst is not pv[0].b:
+        error_at(transpose, "the loop's tc.tile_transpose fills the P V wgmma's B (V's K-major tile)")
     found: list[tuple[WindowLoadOp, TileRing]] = []
     for mma, what, moving in ((qk[0], "K", "col"), (pv[0], "V", "row")):
-        w = by_tile.get(mma.b)
-        ring = rings.get(mma.b)
+        tile = transpose.src if transpose is not None and mma is pv[0] else mma.b
+        w = by_tile.get(tile)
+        ring = rings.get(tile)
         if w is None or ring is None:
-            error_at(mma, f"the wgmma's B ({what}) is a tc.smem_tile of this kernel loaded by a tc.window_load in the loop")
+            via = " (through its tc.tile_transpose)" if tile is not mma.b else ""
+            error_at(mma, f"the wgmma's B ({what}) is a tc.smem_tile of this kernel loaded by a tc.window_load in the "
+                          f"loop{via}")
         if getattr(w, moving) is not iv:
             axis = "column (K^T's keys)" if moving == "col" else "row (V's keys)"
             error_at(w, f"{what}'s window moves with the loop: its {axis} must be the induction variable")
@@ -186,7 +203,8 @@ def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRi
         error_at(qk[0], f"K and V need the same number of stages, at least 2 (K has {k_ring.stages}, V {v_ring.stages})")
     if k_ring.layout.mn != step or v_ring.layout.k != step:
         error_at(loop, f"the loop steps by {step} keys, but K's tile holds {k_ring.layout.mn} and V's {v_ring.layout.k}")
-    return KeyLoop(loop, step, lb, ub, k_load, v_load, k_ring, v_ring, qk[0], pv[0], inner)
+    pv_ring = rings[pv[0].b] if transpose is not None else v_ring
+    return KeyLoop(loop, step, lb, ub, k_load, v_load, k_ring, v_ring, qk[0], pv[0], inner, pv_ring, transpose)
 
 
 def is_attention_kernel(kernel: Operation) -> bool:

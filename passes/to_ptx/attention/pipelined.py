@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import i1
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.attention.block import Parts, kernel_op_of
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
 
@@ -31,6 +32,9 @@ def lower(kernel: Operation) -> ptx.KernelOp:
     """One ptx.kernel from one loop-level attention kernel (module docstring)."""
     k = AttentionKernel.read(kernel)
     b, regs, loop = k.b, k.regs, k.loop
+    if loop.transpose is not None:
+        error_at(loop.transpose, "tc.tile_transpose runs in the producer warpgroup of the warp-specialised schedule; "
+                                 "the pipelined one has none (drop its tc.schedule)")
     threads = 128 * k.warpgroups
     parts = Parts.prepare(k, threads)
     consumer = parts.consumer(regs.wg, b.val(ptx.ShrOp, [regs.tid], type="u32", imm=5))

@@ -1,0 +1,55 @@
+// fp8 attention at the loop level with V as the caller has it (docs/attention.md, "fp8"):
+// O = softmax(Q K^T / 8) V for 2 heads of 1024 queries and 1024 keys, head dim 64, Q, K and V
+// in e4m3, O in bf16, causal.
+//
+// As examples/attention_loop_e4m3.mlir, but %V is (heads, keys, head dim), its head dim
+// contiguous: fp8 wgmma reads B only K-major, so TMA loads each block of V into an
+// MN-major staging tile (%vs) and tc.tile_transpose copies it into the K-major tile (%v)
+// the P V wgmma reads: the producer warpgroup does it, block by block, while the consumers
+// compute (layout/smem_transpose.py; FlashAttention-3's in-kernel transpose). The runner
+// reads V as given (the launch metadata's "v_transposed" is false).
+func.func @attention_loop_e4m3_v(%Q: memref<2x1024x64xf8E4M3FN>, %K: memref<2x1024x64xf8E4M3FN>, %V: memref<2x1024x64xf8E4M3FN>, %O: memref<2x1024x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [8, 2, 1]} {
+  %q = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %vs = tc.smem_tile {stages = 2} : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %kt = tc.transpose %K : memref<2x1024x64xf8E4M3FN> to memref<2x64x1024xf8E4M3FN, strided<[65536, 1, 64]>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %head = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c191 = arith.constant 191 : index
+  %c1024 = arith.constant 1024 : index
+  // the CTAs that see the most keys (the last queries) start first: block 7 - x
+  %c7 = arith.constant 7 : index
+  %qb = arith.subi %c7, %bx : index
+  %q0 = arith.muli %qb, %c128 : index
+  // the block after the one holding key q0 + 127 (the CTA's last query sees it), at most 1024
+  %e0 = arith.addi %q0, %c191 : index
+  %e1 = arith.divui %e0, %c64 : index
+  %e2 = arith.muli %e1, %c64 : index
+  %ub = arith.minui %e2, %c1024 : index
+  tc.window_load %Q[%head, %q0, %c0] to %q as a : memref<2x1024x64xf8E4M3FN>, !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %r:3 = scf.for %j = %c0 to %ub step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
+    tc.window_load %kt[%head, %c0, %j] to %k as b : memref<2x64x1024xf8E4M3FN, strided<[65536, 1, 64]>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+    tc.window_load %V[%head, %j, %c0] to %vs as b : memref<2x1024x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>
+    tc.tile_transpose %vs to %v : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+    %z = tc.acc_zero : !tc.acc<128x64xf32>
+    %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    %sm = tc.acc_mask %s at (%q0, %j) {causal = 0} : !tc.acc<128x64xf32>
+    %m1 = tc.acc_row_max %sm, %m scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xf8E4M3FN>
+    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+    scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
+  }
+  %out = tc.acc_row_div %r#0, %r#2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.window_store %out to %O[%head, %q0, %c0] : !tc.acc<128x64xf32>, memref<2x1024x64xbf16>
+  func.return
+}

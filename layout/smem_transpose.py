@@ -1,0 +1,274 @@
+"""Transposing an 8-bit tile in shared memory, MN-major to K-major (pure math, no xDSL):
+where each thread of a warpgroup reads and writes, and the byte permutes between.
+
+fp8 wgmma reads B only K-major. Attention's V is given with its head dim contiguous (the
+MN-major B of P V), so a producer warpgroup copies each V tile TMA loaded into a K-major
+one (FlashAttention-3's in-kernel transpose; docs/attention.md). The unit of work is a
+block of 4 keys x 4 head-dim columns: a thread loads 4 words (one key's 4 columns each:
+contiguous in the MN-major tile), permutes their bytes (`PRMT_STEPS`: 8 prmt) into 4 words
+(one column's 4 keys each: contiguous in the K-major tile) and stores them.
+
+Which blocks a thread takes is chosen so that (a) every warp access is free of bank
+conflicts where a conflict-free assignment exists in the family searched, and (b) every
+address is the thread's own constant XOR an iteration's constant: lane l holds the block
+column a = l mod 4 of a 16-byte chunk (its head-dim offset 4a) and key offset 4a'
+(a' = l div 4 mod 4); the chunk indices (c along the head dim, e along the keys) are GF(2)
+-linear in the lane's bits, the warp's and the iteration's. With swizzle fields at powers
+of two, a byte offset is then GF(2)-affine in the thread index: the lowering builds a
+thread's 8 offsets (4 loads, 4 stores) from 7 bit masks once, and each iteration XORs in
+a constant (`TransposePlan`). `simulate` runs a plan on bytes, for tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.tile import Major, TileLayout
+
+#: The threads that transpose: one warpgroup.
+THREADS = 128
+#: Slots of a thread's offsets: loads 0..3 (keys k0 + j), stores 4..7 (columns d0 + i).
+SLOTS = 8
+#: The byte transposition of a 4 x 4 block: (result, a, b, selector) for prmt.b32 result, a,
+#: b, selector (result byte i is byte nibble_i of {b, a}: 0-3 a's bytes, 4-7 b's). w0..w3 are
+#: the loaded words (key j: columns d0..d0+3), o0..o3 the stored ones (column i: keys 0..3).
+PRMT_STEPS: tuple[tuple[str, str, str, int], ...] = (
+    ("t0", "w0", "w1", 0x5140),  # w0.b0 w1.b0 w0.b1 w1.b1
+    ("t1", "w2", "w3", 0x5140),  # w2.b0 w3.b0 w2.b1 w3.b1
+    ("t2", "w0", "w1", 0x7362),  # w0.b2 w1.b2 w0.b3 w1.b3
+    ("t3", "w2", "w3", 0x7362),  # w2.b2 w3.b2 w2.b3 w3.b3
+    ("o0", "t0", "t1", 0x5410),  # column 0: keys 0..3
+    ("o1", "t0", "t1", 0x7632),  # column 1
+    ("o2", "t2", "t3", 0x5410),  # column 2
+    ("o3", "t2", "t3", 0x7632),  # column 3
+)
+
+
+def prmt(a: int, b: int, selector: int) -> int:
+    """PTX prmt.b32 (default mode): result byte i = byte (selector >> 4 i) & 7 of {b, a}."""
+    both = (b << 32) | a
+    return sum(((both >> (8 * ((selector >> (4 * i)) & 7))) & 0xFF) << (8 * i) for i in range(4))
+
+
+def permute_block(words: list[int]) -> list[int]:
+    """The 4 stored words from the 4 loaded ones, by `PRMT_STEPS`."""
+    regs = {f"w{j}": w for j, w in enumerate(words)}
+    for out, a, b, sel in PRMT_STEPS:
+        regs[out] = prmt(regs[a], regs[b], sel)
+    return [regs[f"o{i}"] for i in range(4)]
+
+
+@dataclass(frozen=True)
+class TransposePlan:
+    """A warpgroup's transposition of one tile: thread t's byte offsets (from each tile's
+    start) in iteration n are base[s] ^ (XOR of thread_xor[b][s] over the set bits b of t) ^
+    step_xor[n][s], slots 0..3 loads (one key's 4 columns), 4..7 stores (one column's 4
+    keys). Where step_xor[n][s] has no bit in common with slot s's offset of any thread
+    (`step_adds`), the XOR is an addition: an immediate offset of the access. `wavefronts`
+    counts the shared-memory wavefronts of all warps' accesses (bank conflicts included);
+    `accesses` the warp accesses (the least wavefronts possible)."""
+
+    iterations: int
+    base: tuple[int, ...]
+    thread_xor: tuple[tuple[int, ...], ...]  # per bit of the thread index (7)
+    step_xor: tuple[tuple[int, ...], ...]  # per iteration
+    step_adds: tuple[tuple[bool, ...], ...]  # per iteration: whose XOR adds
+    wavefronts: int
+    accesses: int
+
+    def offsets(self, thread: int, n: int) -> list[int]:
+        """Thread `thread`'s 8 offsets in iteration n."""
+        out = list(self.base)
+        for bit, xs in enumerate(self.thread_xor):
+            if thread >> bit & 1:
+                out = [o ^ x for o, x in zip(out, xs)]
+        return [o ^ x for o, x in zip(out, self.step_xor[n])]
+
+
+def transpose_problem(bits: int, mn: int, k: int) -> str | None:
+    """Why a warpgroup cannot transpose an MN x K tile of `bits`-bit elements, or None."""
+    if bits != 8:
+        return f"the transposition moves 8-bit elements (fp8 wgmma's K-major B), not {bits}-bit ones"
+    for n, what in ((mn, "MN"), (k, "K")):
+        if n % 16 or (n // 16) & (n // 16 - 1):
+            return f"the transposition takes a tile whose {what} extent is 16 times a power of two, not {n}"
+    if mn * k < 16 * 128:
+        return f"a {mn}x{k} tile is less than one 4x4 block for each thread of a warpgroup"
+    return None
+
+
+def _check(src: TileLayout, dst: TileLayout) -> tuple[int, int]:
+    """(chunks along the head dim, chunks along the keys), or a LayoutError."""
+    if src.dtype != dst.dtype or src.dtype.padded:
+        raise LayoutError(f"the transposition moves elements between tiles of one type, not {src.dtype} to {dst.dtype}")
+    if src.major is not Major.MN or dst.major is not Major.K:
+        raise LayoutError(f"the transposition goes from an MN-major tile to a K-major one, not {src.major} to {dst.major}")
+    if (src.mn, src.k) != (dst.mn, dst.k):
+        raise LayoutError(f"the transposed tiles differ in shape: {src.mn}x{src.k} and {dst.mn}x{dst.k}")
+    why = transpose_problem(src.dtype.bits, src.mn, src.k)
+    if why:
+        raise LayoutError(why)
+    return src.mn // 16, src.k // 16
+
+
+def _linear(columns: tuple[int, ...], bits: int) -> int:
+    """The XOR of the columns whose bit is set in `bits`."""
+    out = 0
+    for i, col in enumerate(columns):
+        if bits >> i & 1:
+            out ^= col
+    return out
+
+
+def _offsets(layout: TileLayout, mn: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Byte offsets from the tile's start (swizzled as placed: TMA's absolute bits)."""
+    return layout.addresses(mn, k) - layout.address
+
+
+def _degree(offsets: np.ndarray) -> int:
+    """Shared-memory wavefronts of one warp access of 32 words (32 banks of 4 bytes): the
+    most distinct words in one bank."""
+    words = offsets >> 2
+    banks = words & 31
+    return max(len(set(words[banks == b].tolist())) for b in set(banks.tolist()))
+
+
+def _lanes_per_bank(offsets: np.ndarray) -> int:
+    """The most lanes on one bank: the wavefronts where every lane's word is its own (as
+    in a plan, whose lanes take distinct blocks)."""
+    return int(np.bincount((offsets >> 2) & 31).max())
+
+
+@dataclass(frozen=True)
+class _Map:
+    """Chunk indices as GF(2)-linear maps: c from (a'0, a'1, h), e from (a0, a1, h), and
+    the warp's and iteration's (c, e) from their bits."""
+
+    f: tuple[int, int, int]
+    g: tuple[int, int, int]
+    warp: tuple[tuple[int, int], ...]
+    step: tuple[tuple[int, int], ...]
+
+    def blocks(self, thread: int, n: int) -> tuple[int, int, int, int]:
+        """(c, a, e, a') of thread `thread`'s block in iteration n."""
+        lane, w = thread % 32, thread // 32
+        a, a2, h = lane & 3, (lane >> 2) & 3, lane >> 4
+        c = _linear(self.f, (a2 & 3) | (h << 2))
+        e = _linear(self.g, (a & 3) | (h << 2))
+        for i, (dc, de) in enumerate(self.warp):
+            if w >> i & 1:
+                c, e = c ^ dc, e ^ de
+        for i, (dc, de) in enumerate(self.step):
+            if n >> i & 1:
+                c, e = c ^ dc, e ^ de
+        return c, a, e, a2
+
+
+def _lane_fields() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lane = np.arange(32)
+    return lane & 3, (lane >> 2) & 3, lane >> 4
+
+
+def _source_degree(src: TileLayout, f: tuple[int, int, int]) -> int:
+    """Wavefronts of one warp's 4 loads with c = f(a', h), each lane's word its own (e = 0:
+    a load's bank does not depend on the key chunk)."""
+    a, a2, h = _lane_fields()
+    c = np.array([_linear(f, int(x) | int(y) << 2) for x, y in zip(a2, h)])
+    return sum(_lanes_per_bank(_offsets(src, 16 * c + 4 * a, 4 * a2 + j)) for j in range(4))
+
+
+def _dest_degree(dst: TileLayout, g: tuple[int, int, int]) -> int:
+    a, a2, h = _lane_fields()
+    e = np.array([_linear(g, int(x) | int(y) << 2) for x, y in zip(a, h)])
+    return sum(_lanes_per_bank(_offsets(dst, 4 * a + i, 16 * e + 4 * a2)) for i in range(4))
+
+
+def _best(columns: int, degree) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+    """The linear map (3 columns in 0..columns-1) of fewest wavefronts (4 is the least)."""
+    best, best_cost = (0, 0, 0), None
+    for cand in itertools.product(range(columns), repeat=3):
+        cost = degree(cand)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = cand, cost
+            if cost == 4:
+                break
+    return best
+
+
+@lru_cache(maxsize=64)
+def transpose_plan(src: TileLayout, dst: TileLayout) -> TransposePlan:
+    """The plan moving MN-major `src` to K-major `dst` (8-bit, same MN x K), both as placed
+    (their swizzle must not depend on where a stage starts: the lowering checks the ring).
+    Raises LayoutError for what it cannot do (module docstring)."""
+    cn, en = _check(src, dst)
+    f = _best(cn, lambda cand: _source_degree(src, cand))
+    g = _best(en, lambda cand: _dest_degree(dst, cand))
+    cbits, ebits = cn.bit_length() - 1, en.bit_length() - 1
+    # h toggles (f_h, g_h); the warps and iterations range over the rest of the (c, e) space
+    fh, gh = f[2], g[2]
+    if (fh, gh) == (0, 0):  # h must move the block: take it off c's top bit
+        f = (f[0], f[1], cn // 2)
+        fh = f[2]
+    toggle = fh | gh << cbits
+    low = (toggle & -toggle).bit_length() - 1
+    basis = [1 << b for b in range(cbits + ebits) if b != low]
+    vecs = [(v & (cn - 1), v >> cbits) for v in basis]
+    iterations = 1 << (len(vecs) - 2)
+    m = _Map(f, g, tuple(vecs[:2]), tuple(vecs[2:]))
+    # every block once
+    seen = set()
+    for t in range(THREADS):
+        for n in range(iterations):
+            seen.add(m.blocks(t, n))
+    if len(seen) != cn * en * 16:
+        raise LayoutError("internal: the transposition's blocks do not cover the tile")  # pragma: no cover
+    table = np.zeros((THREADS, iterations, SLOTS), dtype=np.int64)
+    for t in range(THREADS):
+        for n in range(iterations):
+            c, a, e, a2 = m.blocks(t, n)
+            d0, k0 = 16 * c + 4 * a, 16 * e + 4 * a2
+            loads = _offsets(src, np.full(4, d0), k0 + np.arange(4))
+            stores = _offsets(dst, d0 + np.arange(4), np.full(4, k0))
+            table[t, n] = np.concatenate([loads, stores])
+    for layout, first, step in ((src, 0, lambda d, k, b: (d + b, k)), (dst, 4, lambda d, k, b: (d, k + b))):
+        for t in range(THREADS):  # each slot's word is 4 contiguous, aligned bytes
+            c, a, e, a2 = m.blocks(t, 0)
+            for s in range(4):
+                d, k = (16 * c + 4 * a, 16 * e + 4 * a2 + s) if first == 0 else (16 * c + 4 * a + s, 16 * e + 4 * a2)
+                got = [int(_offsets(layout, *step(d, k, b))) for b in range(4)]
+                if got != list(range(got[0], got[0] + 4)) or got[0] % 4:
+                    raise LayoutError(f"the {layout.major}-major tile does not hold 4 aligned bytes together at ({d}, {k})")
+    base = table[0, 0]
+    thread_xor = tuple(tuple(int(x) for x in table[1 << b, 0] ^ base) for b in range(7))
+    step_xor = tuple(tuple(int(x) for x in table[0, n] ^ base) for n in range(iterations))
+    disjoint = tuple(tuple(bool(np.all(table[:, 0, sl] & x == 0)) for sl, x in enumerate(xs)) for xs in step_xor)
+    plan = TransposePlan(iterations, tuple(int(x) for x in base), thread_xor, step_xor, disjoint, 0, 0)
+    for t in range(THREADS):
+        for n in range(iterations):
+            if plan.offsets(t, n) != [int(x) for x in table[t, n]]:
+                raise LayoutError(f"the transposition's offsets are not affine in the thread's bits for {src} to {dst}: "
+                                  "a swizzle field is not a power of two")
+    wavefronts = sum(_degree(table[w * 32:(w + 1) * 32, n, s]) for w in range(4) for n in range(iterations) for s in range(SLOTS))
+    return replace(plan, wavefronts=wavefronts, accesses=4 * iterations * SLOTS)
+
+
+def simulate(plan: TransposePlan, src: TileLayout, dst: TileLayout, memory: np.ndarray) -> np.ndarray:
+    """Runs the plan on `memory` (the source tile's bytes from its start) and returns the
+    destination tile's bytes (its footprint, 0 where nothing was stored)."""
+    out = np.zeros(dst.footprint, dtype=np.uint8)
+    for t in range(THREADS):
+        for n in range(plan.iterations):
+            offs = plan.offsets(t, n)
+            words = [int.from_bytes(memory[o:o + 4].tobytes(), "little") for o in offs[:4]]
+            for o, w in zip(offs[4:], permute_block(words)):
+                out[o:o + 4] = np.frombuffer(w.to_bytes(4, "little"), dtype=np.uint8)
+    return out
+
+
+__all__ = ["PRMT_STEPS", "SLOTS", "THREADS", "TransposePlan", "permute_block", "prmt", "simulate", "transpose_plan",
+           "transpose_problem"]
