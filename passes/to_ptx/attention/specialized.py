@@ -44,7 +44,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.attention.block import Parts, kernel_op_of
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
-from lower_tc.passes.to_ptx.attention.transpose import VTransposer
+from lower_tc.passes.to_ptx.attention.transpose import TRANSPOSER_REGISTERS, VTransposer
 from lower_tc.passes.to_ptx.gemm.specialized import PRODUCER_REGISTERS, consumer_registers, entry_registers
 
 
@@ -63,17 +63,19 @@ def lower(kernel: Operation) -> ptx.KernelOp:
     exit_label = b.label("exit")
     consumer_label = b.if_(is_producer, "consumer")
     # -- the producer warpgroup (the last)
+    producer = PRODUCER_REGISTERS if loop.transpose is None else TRANSPOSER_REGISTERS
     if loop.transpose is not None:
-        b.emit(ptx.SetMaxNRegOp, action="dec", count=PRODUCER_REGISTERS, comment="producer warpgroup: TMA and V's transposition")
+        b.emit(ptx.SetMaxNRegOp, action="dec", count=producer, comment="producer warpgroup: TMA and V's transposition")
         transposing_producer(parts)
         b.emit(ptx.BraOp, label=exit_label)
     else:
-        b.emit(ptx.SetMaxNRegOp, action="dec", count=PRODUCER_REGISTERS, comment="producer warpgroup: TMA only")
+        b.emit(ptx.SetMaxNRegOp, action="dec", count=producer, comment="producer warpgroup: TMA only")
         tma_producer(parts, exit_label)
     # -- the consumer warpgroups
     b.emit(ptx.LabelOp, label=consumer_label)
-    if consumer_registers(wgs) > entry_registers(wgs):
-        b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(wgs), comment="consumer warpgroups: the MMAs and the softmax")
+    if consumer_registers(wgs, producer) > entry_registers(wgs):
+        b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(wgs, producer),
+               comment="consumer warpgroups: the MMAs and the softmax")
     consumer = parts.consumer(regs.wg, b.val(ptx.ShrOp, [regs.tid], type="u32", imm=5))
     consumer.wait_q()
     consumer.overlapped_loop(pingpong=tc.PINGPONG_ATTR in kernel.attributes)

@@ -26,6 +26,14 @@ from lower_tc.passes.to_ptx.gemm.kloop import TileRing
 from lower_tc.passes.to_ptx.gemm.tma_loads import stage_tile
 
 
+#: Registers a producer thread keeps (setmaxnreg.dec) where it transposes V: its 8 offsets
+#: and a group's loaded words (TRANSPOSE_GROUP x 4) besides the loop's state.
+TRANSPOSER_REGISTERS = 56
+#: Iterations whose loads a thread issues together, ahead of their stores (ptxas keeps a
+#: shared load below an earlier shared store: it cannot tell the two tiles apart).
+TRANSPOSE_GROUP = 8
+
+
 def _stage_independent(ring: TileRing) -> bool:
     """Whether every stage's swizzled offsets are stage 0's (its stride a whole number of
     the swizzle's repeats), so one plan serves every stage."""
@@ -49,6 +57,7 @@ class VTransposer:
     offsets: tuple[SSAValue, ...]
     src: TileRing
     dst: TileRing
+    group: int = TRANSPOSE_GROUP
 
     @classmethod
     def prepare(cls, b: PtxBuilder, smem: SSAValue, op: tc.TileTransposeOp, src: TileRing, dst: TileRing,
@@ -94,17 +103,21 @@ class VTransposer:
             off = b.val(ptx.XorOp, [self.offsets[slot]], type="b32", imm=x)
             return b.val(ptx.AddOp, [base, off], type="u32"), imm
 
-        for n in range(plan.iterations):
-            regs: dict[str, SSAValue] = {}
-            for j in range(4):
-                reg, imm = address(n, j)
-                regs[f"w{j}"] = b.val(ptx.LdOp, [reg], space="shared", type="b32", vec=1, offset=imm,
-                                      **({"comment": note} if n == 0 and j == 0 else {}))
-            for out, x, y, sel in PRMT_STEPS:
-                regs[out] = b.val(ptx.PrmtOp, [regs[x], regs[y]], type="b32", imm=sel)
-            for i in range(4):
-                reg, imm = address(n, 4 + i)
-                b.emit(ptx.StOp, [reg, regs[f"o{i}"]], space="shared", type="b32", vec=1, offset=imm)
+        for first in range(0, plan.iterations, self.group):
+            group = range(first, min(first + self.group, plan.iterations))
+            loaded: dict[int, dict[str, SSAValue]] = {}
+            for n in group:  # every load of the group before any store: ptxas keeps loads below
+                loaded[n] = {}  # earlier shared stores (it cannot tell the tiles apart)
+                for j in range(4):
+                    reg, imm = address(n, j)
+                    loaded[n][f"w{j}"] = b.val(ptx.LdOp, [reg], space="shared", type="b32", vec=1, offset=imm,
+                                               **({"comment": note} if n == 0 and j == 0 else {}))
+            for n in group:
+                regs = loaded[n]
+                for out, x, y, sel in PRMT_STEPS:
+                    regs[out] = b.val(ptx.PrmtOp, [regs[x], regs[y]], type="b32", imm=sel)
+                for i in range(4):
+                    reg, imm = address(n, 4 + i)
+                    b.emit(ptx.StOp, [reg, regs[f"o{i}"]], space="shared", type="b32", vec=1, offset=imm)
 
-
-__all__ = ["VTransposer"]
+__all__ = ["TRANSPOSER_REGISTERS", "TRANSPOSE_GROUP", "VTransposer"]

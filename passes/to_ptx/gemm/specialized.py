@@ -54,12 +54,13 @@ def entry_registers(warpgroups: int) -> int:
     return min(MAX_ENTRY_REGISTERS, 65536 // (128 * (warpgroups + 1)) // 8 * 8)
 
 
-def consumer_registers(warpgroups: int) -> int:
+def consumer_registers(warpgroups: int, producer: int = PRODUCER_REGISTERS) -> int:
     """What each consumer thread may grow to: setmaxnreg.inc waits for registers that
-    setmaxnreg.dec released, so the consumers share what the producer gives back (seen on
-    the H100: four consumers asking for more than that hung). Two consumers: 168 + 64 = 232."""
+    setmaxnreg.dec released (to `producer` a thread), so the consumers share what the
+    producer gives back (seen on the H100: four consumers asking for more than that hung).
+    Two consumers: 168 + 64 = 232."""
     cap = entry_registers(warpgroups)
-    released = 128 * (cap - PRODUCER_REGISTERS)
+    released = 128 * (cap - producer)
     return min(256, cap + released // (128 * warpgroups) // 8 * 8)
 
 
