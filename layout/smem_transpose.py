@@ -69,9 +69,12 @@ class TransposePlan:
     start) in iteration n are base[s] ^ (XOR of thread_xor[b][s] over the set bits b of t) ^
     step_xor[n][s], slots 0..3 loads (one key's 4 columns), 4..7 stores (one column's 4
     keys). Where step_xor[n][s] has no bit in common with slot s's offset of any thread
-    (`step_adds`), the XOR is an addition: an immediate offset of the access. `wavefronts`
+    (`step_adds`), the XOR is an addition: an immediate offset of the access. A `wide` plan's
+    iterations 4m + a (a = 0..3) take the 4 words of one 16-byte chunk of each key: the
+    lowering loads them with one ld.shared.v4 at iteration 4m's offsets. `wavefronts`
     counts the shared-memory wavefronts of all warps' accesses (bank conflicts included);
-    `accesses` the warp accesses (the least wavefronts possible)."""
+    `accesses` the warp accesses as emitted (each at least one wavefront, four for a
+    16-byte load)."""
 
     iterations: int
     base: tuple[int, ...]
@@ -80,6 +83,7 @@ class TransposePlan:
     step_adds: tuple[tuple[bool, ...], ...]  # per iteration: whose XOR adds
     wavefronts: int
     accesses: int
+    wide: bool = False  # iterations 4m .. 4m + 3 load one 16-byte chunk a key (ld.shared.v4)
 
     def offsets(self, thread: int, n: int) -> list[int]:
         """Thread `thread`'s 8 offsets in iteration n."""
@@ -200,12 +204,8 @@ def _best(columns: int, degree) -> tuple[int, int, int]:  # type: ignore[no-unty
     return best
 
 
-@lru_cache(maxsize=64)
-def transpose_plan(src: TileLayout, dst: TileLayout) -> TransposePlan:
-    """The plan moving MN-major `src` to K-major `dst` (8-bit, same MN x K), both as placed
-    (their swizzle must not depend on where a stage starts: the lowering checks the ring).
-    Raises LayoutError for what it cannot do (module docstring)."""
-    cn, en = _check(src, dst)
+def _narrow_map(src: TileLayout, dst: TileLayout, cn: int, en: int) -> _Map:
+    """Blocks of 4 x 4 bytes a lane (module docstring)."""
     f = _best(cn, lambda cand: _source_degree(src, cand))
     g = _best(en, lambda cand: _dest_degree(dst, cand))
     cbits, ebits = cn.bit_length() - 1, en.bit_length() - 1
@@ -218,9 +218,133 @@ def transpose_plan(src: TileLayout, dst: TileLayout) -> TransposePlan:
     low = (toggle & -toggle).bit_length() - 1
     basis = [1 << b for b in range(cbits + ebits) if b != low]
     vecs = [(v & (cn - 1), v >> cbits) for v in basis]
-    iterations = 1 << (len(vecs) - 2)
-    m = _Map(f, g, tuple(vecs[:2]), tuple(vecs[2:]))
-    # every block once
+    return _Map(f, g, tuple(vecs[:2]), tuple(vecs[2:]))
+
+
+@dataclass(frozen=True)
+class _WideMap:
+    """A wide plan's blocks: lane l holds key offset a' = l mod 4 (its 4 keys from 16 e +
+    4 a'), its chunk indices c = f(a', h), e = g(a', h) with h = l div 4 (GF(2)-linear in
+    the 5 bits), XORed with the warp's and the 16-byte group's (iteration div 4); the
+    iteration's low 2 bits are the word a of the chunk."""
+
+    f: tuple[int, ...]
+    g: tuple[int, ...]
+    warp: tuple[tuple[int, int], ...]
+    step: tuple[tuple[int, int], ...]
+
+    def blocks(self, thread: int, n: int) -> tuple[int, int, int, int]:
+        lane, w = thread % 32, thread // 32
+        c, e = _linear(self.f, lane), _linear(self.g, lane)
+        for i, (dc, de) in enumerate(self.warp):
+            if w >> i & 1:
+                c, e = c ^ dc, e ^ de
+        for i, (dc, de) in enumerate(self.step):
+            if (n >> 2) >> i & 1:
+                c, e = c ^ dc, e ^ de
+        return c, n & 3, e, lane & 3
+
+
+_LANE_BITS = (np.arange(32)[:, None] >> np.arange(5)) & 1
+
+
+def _lane_map(cols: tuple[int, ...]) -> np.ndarray:
+    """Each lane's chunk index under the linear map of its 5 bits with these columns."""
+    return np.bitwise_xor.reduce(_LANE_BITS * np.array(cols), axis=1)
+
+
+def _wide_load_cost(src: TileLayout, f: tuple[int, ...]) -> int:
+    """Wavefronts of one warp's four 16-byte loads (8 lanes a phase; each lane its own
+    chunk: the most lanes on one 16-byte bank group of a phase)."""
+    lane = np.arange(32)
+    c = _lane_map(f)
+    cost = 0
+    for j in range(4):
+        slots = (_offsets(src, 16 * c, 4 * (lane & 3) + j) >> 4) & 7
+        cost += sum(int(np.bincount(slots[8 * p:8 * p + 8]).max()) for p in range(4))
+    return cost
+
+
+def _wide_store_cost(dst: TileLayout, g: tuple[int, ...]) -> int:
+    lane = np.arange(32)
+    e = _lane_map(g)
+    return sum(_lanes_per_bank(_offsets(dst, np.full(32, i), 16 * e + 4 * (lane & 3))) for i in range(4))
+
+
+#: The most candidate maps a wide plan's search weighs for each side.
+WIDE_SEARCH = 4000
+
+
+def _wide_candidates(columns: int):  # type: ignore[no-untyped-def]
+    """Linear maps of a lane's 5 bits (a' then h) to chunk indices in 0..columns-1, likely
+    ones first: the h bits' columns distinct units (what spreads a phase's lanes), a''s
+    from 0, the units and their pairs; then the rest, up to WIDE_SEARCH."""
+    units = [1 << b for b in range(columns.bit_length() - 1)] or [0]
+    small = [0, *units, *(x ^ y for x, y in itertools.combinations(units, 2))]
+    firsts = [p for p in itertools.permutations(units + [0] * 3, 3)]
+    seen: set[tuple[int, ...]] = set()
+    count = 0
+    for h_cols in itertools.chain(dict.fromkeys(firsts), itertools.product(range(columns), repeat=3)):
+        for a_pair in itertools.product(small, repeat=2):
+            cand = (*a_pair, *h_cols)
+            if cand in seen:
+                continue
+            seen.add(cand)
+            yield cand
+            count += 1
+            if count >= WIDE_SEARCH:
+                return
+
+
+def _rank(vectors: list[int]) -> int:
+    """Rank over GF(2) of bit vectors."""
+    rows, rank = list(vectors), 0
+    for bit in range(32):
+        pivot = next((r for r in rows if r >> bit & 1), None)
+        if pivot is None:
+            continue
+        rows = [r ^ pivot if r >> bit & 1 and r is not pivot else r for r in rows if r is not pivot]
+        rank += 1
+    return rank
+
+
+def _wide_map(src: TileLayout, dst: TileLayout, cn: int, en: int) -> _WideMap:
+    """The lanes' maps of fewest wavefronts found (loads first, then stores among the maps
+    that give each key offset's 8 lanes 8 distinct blocks), the warps' and the 16-byte
+    groups' (c, e) spanning the rest."""
+    cbits, ebits = cn.bit_length() - 1, en.bit_length() - 1
+    best_f, cost_f = None, None
+    for f in _wide_candidates(cn):
+        cost = _wide_load_cost(src, f)
+        if cost_f is None or cost < cost_f:
+            best_f, cost_f = f, cost
+            if cost == 16:
+                break
+    assert best_f is not None
+    best_g, cost_g = None, None
+    for g in _wide_candidates(en):
+        if _rank([best_f[b] | g[b] << cbits for b in range(2, 5)]) != 3:
+            continue
+        cost = _wide_store_cost(dst, g)
+        if cost_g is None or cost < cost_g:
+            best_g, cost_g = g, cost
+            if cost == 4:
+                break
+    if best_g is None:
+        raise LayoutError("no 16-byte-load transposition for these tiles")
+    lane_vecs = [best_f[b] | best_g[b] << cbits for b in range(2, 5)]  # the h bits' (c, e): 8 blocks a key offset
+    rest: list[int] = []
+    for b in range(cbits + ebits):
+        if _rank(lane_vecs + rest + [1 << b]) > 3 + len(rest):
+            rest.append(1 << b)
+    vecs = [(v & (cn - 1), v >> cbits) for v in rest]
+    return _WideMap(best_f, best_g, tuple(vecs[:2]), tuple(vecs[2:]))
+
+
+def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: int, wide: bool) -> TransposePlan:
+    """The plan of a block map: checked to cover the tile, its offsets affine in the
+    thread's bits and the iteration's, each slot's 4 bytes contiguous and aligned."""
+    cn, en = src.mn // 16, src.k // 16
     seen = set()
     for t in range(THREADS):
         for n in range(iterations):
@@ -243,18 +367,54 @@ def transpose_plan(src: TileLayout, dst: TileLayout) -> TransposePlan:
                 got = [int(_offsets(layout, *step(d, k, b))) for b in range(4)]
                 if got != list(range(got[0], got[0] + 4)) or got[0] % 4:
                     raise LayoutError(f"the {layout.major}-major tile does not hold 4 aligned bytes together at ({d}, {k})")
+    if wide:  # iterations 4m .. 4m + 3: one 16-byte chunk of each key
+        starts = table[:, 0::4, :4]
+        for a in range(4):
+            if not np.array_equal(table[:, a::4, :4], starts + 4 * a) or np.any(starts % 16):
+                raise LayoutError("internal: a wide plan's loads are not whole 16-byte chunks")  # pragma: no cover
     base = table[0, 0]
     thread_xor = tuple(tuple(int(x) for x in table[1 << b, 0] ^ base) for b in range(7))
     step_xor = tuple(tuple(int(x) for x in table[0, n] ^ base) for n in range(iterations))
     disjoint = tuple(tuple(bool(np.all(table[:, 0, sl] & x == 0)) for sl, x in enumerate(xs)) for xs in step_xor)
-    plan = TransposePlan(iterations, tuple(int(x) for x in base), thread_xor, step_xor, disjoint, 0, 0)
+    plan = TransposePlan(iterations, tuple(int(x) for x in base), thread_xor, step_xor, disjoint, 0, 0, wide)
     for t in range(THREADS):
         for n in range(iterations):
             if plan.offsets(t, n) != [int(x) for x in table[t, n]]:
                 raise LayoutError(f"the transposition's offsets are not affine in the thread's bits for {src} to {dst}: "
                                   "a swizzle field is not a power of two")
-    wavefronts = sum(_degree(table[w * 32:(w + 1) * 32, n, s]) for w in range(4) for n in range(iterations) for s in range(SLOTS))
-    return replace(plan, wavefronts=wavefronts, accesses=4 * iterations * SLOTS)
+    wavefronts = accesses = 0
+    for w in range(4):
+        for n in range(iterations):
+            for s in range(SLOTS):
+                if wide and s < 4:
+                    if n % 4:
+                        continue
+                    chunks = table[w * 32:(w + 1) * 32, n, s] >> 4
+                    wavefronts += sum(max(len(set(chunks[8 * p:8 * p + 8][(chunks[8 * p:8 * p + 8] & 7) == b].tolist()))
+                                          for b in set((chunks[8 * p:8 * p + 8] & 7).tolist())) for p in range(4))
+                    accesses += 4
+                else:
+                    wavefronts += _degree(table[w * 32:(w + 1) * 32, n, s])
+                    accesses += 1
+    return replace(plan, wavefronts=wavefronts, accesses=accesses)
+
+
+@lru_cache(maxsize=64)
+def transpose_plan(src: TileLayout, dst: TileLayout) -> TransposePlan:
+    """The plan moving MN-major `src` to K-major `dst` (8-bit, same MN x K), both as placed
+    (their swizzle must not depend on where a stage starts: the lowering checks the ring).
+    Where each thread has 4 blocks or more, a wide plan (16-byte loads: the same bytes in a
+    quarter of the load instructions, which cost about half as much beside wgmma's reads,
+    docs/attention.md); else blocks of 4 x 4 bytes a lane. Raises LayoutError for what it
+    cannot do (module docstring)."""
+    cn, en = _check(src, dst)
+    iterations = cn * en * 16 // THREADS
+    if iterations >= 4:
+        try:
+            return _build(src, dst, _wide_map(src, dst, cn, en), iterations, wide=True)
+        except LayoutError:
+            pass
+    return _build(src, dst, _narrow_map(src, dst, cn, en), iterations, wide=False)
 
 
 def simulate(plan: TransposePlan, src: TileLayout, dst: TileLayout, memory: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ def _fits(extent_bytes: int, swizzle: str) -> bool:
     return extent_bytes % row == 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(mn=st.sampled_from([16, 32, 64, 128, 256]), k=st.sampled_from([16, 32, 64, 128, 256]),
        src_swizzle=st.sampled_from(SWIZZLES), dst_swizzle=st.sampled_from(SWIZZLES),
        order=st.sampled_from(["mn_first", "k_first"]), seed=st.integers(0, 2**16))
@@ -60,9 +60,26 @@ def test_the_attention_blocks_plans_and_their_bank_conflicts(mn, k, src_swizzle,
     on both sides, 1.5 an access where a side has 64-byte rows."""
     src, dst = _tiles(mn, k, src_swizzle, dst_swizzle, "k_first")
     plan = transpose_plan(src, dst)
-    assert plan.iterations == mn * k // 16 // THREADS
+    assert plan.iterations == mn * k // 16 // THREADS and plan.wide
     assert plan.wavefronts == ratio * plan.accesses
     assert _moved_right(src, dst)
+
+
+@pytest.mark.parametrize(("mn", "k", "wide"), [(128, 128, True), (64, 128, True), (64, 64, False)])
+def test_a_wide_plan_loads_whole_16_byte_chunks(mn, k, wide) -> None:
+    """Where a thread has 4 blocks or more, iterations 4m .. 4m + 3 read the 4 words of one
+    16-byte chunk of each key (the lowering's ld.shared.v4 at iteration 4m's offset); with
+    fewer (64 x 64: 2 a thread) the plan moves 4 x 4 blocks a lane."""
+    src, dst = _tiles(mn, k, "64b" if mn == 64 else "128b", "64b" if k == 64 else "128b")
+    plan = transpose_plan(src, dst)
+    assert plan.wide is wide
+    if wide:
+        for t in range(THREADS):
+            for n in range(0, plan.iterations, 4):
+                start = plan.offsets(t, n)[:4]
+                assert all(x % 16 == 0 for x in start)
+                for a in range(1, 4):
+                    assert plan.offsets(t, n + a)[:4] == [x + 4 * a for x in start]
 
 
 def test_offsets_are_the_base_xor_the_threads_bits_xor_the_iterations() -> None:

@@ -4,8 +4,8 @@
 // log-sum-exp of the wrong shape, sm_100a; of layouts: a head dim that is not contiguous, 4-d
 // beside 3-d, K of another batch, a stride TMA cannot step, an O whose elements overlap, an
 // offset in a strided layout; of 8-bit attention: O not bf16 or f16, an O of another 16-bit
-// type than Q's, V with its head dim contiguous (fp8 reads it keys-contiguous), V's head-dim
-// stride TMA cannot step, e4m3 beside e5m2.
+// type than Q's, V with neither its head dim nor its keys contiguous, V's head-dim stride TMA
+// cannot step, e4m3 beside e5m2.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f(%Q: memref<4x256x48xbf16>, %K: memref<2x256x48xbf16>, %V: memref<2x256x48xbf16>, %O: memref<4x256x48xbf16>) attributes {tc.target = "sm_90a"} {
@@ -144,11 +144,11 @@ func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: m
 
 // -----
 
-func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: memref<2x256x64xf8E4M3FN>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.attention %Q, %K, %V to %O : memref<4x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<4x256x64xbf16>
+func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: memref<2x256x64xf8E4M3FN, strided<[32768, 128, 2]>>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN, strided<[32768, 128, 2]>>, memref<4x256x64xbf16>
   func.return
 }
-// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: an 8-bit V is read with its keys contiguous (stride 1 on the sequence: V^T in memory, strides [..., 1, S_k]), since fp8 wgmma reads B K-major and V transposed in shared memory is not built; not strides [16384, 64, 1]{{$}}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: an 8-bit V has its head dim contiguous (transposed in shared memory) or its keys (V^T in memory, strides [..., 1, S_k]), not strides [32768, 128, 2]{{$}}
 
 // -----
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+from xdsl.dialects.builtin import i32
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
@@ -89,8 +90,9 @@ class VTransposer:
         b, plan = self.b, self.plan
         src, src_off = stage_tile(b, self.smem, s, self.src)
         dst, dst_off = stage_tile(b, self.smem, s, self.dst)
-        note = (f"V transposed: {plan.iterations} blocks of 4 keys x 4 columns a thread, {plan.wavefronts} "
-                f"shared-memory wavefronts for {plan.accesses} warp accesses")
+        note = (f"V transposed: {plan.iterations} blocks of 4 keys x 4 columns a thread"
+                f"{' (16-byte loads)' if plan.wide else ''}, {plan.wavefronts} shared-memory wavefronts for "
+                f"{plan.accesses} warp accesses")
         fixed: dict[int, SSAValue] = {}  # slot -> stage base + the thread's offset, where a step adds
 
         def address(n: int, slot: int) -> tuple[SSAValue, int]:
@@ -105,13 +107,19 @@ class VTransposer:
 
         for first in range(0, plan.iterations, self.group):
             group = range(first, min(first + self.group, plan.iterations))
-            loaded: dict[int, dict[str, SSAValue]] = {}
+            loaded: dict[int, dict[str, SSAValue]] = {n: {} for n in group}
             for n in group:  # every load of the group before any store: ptxas keeps loads below
-                loaded[n] = {}  # earlier shared stores (it cannot tell the tiles apart)
+                if plan.wide and n % 4:  # earlier shared stores (it cannot tell the tiles apart)
+                    continue
                 for j in range(4):
                     reg, imm = address(n, j)
-                    loaded[n][f"w{j}"] = b.val(ptx.LdOp, [reg], space="shared", type="b32", vec=1, offset=imm,
-                                               **({"comment": note} if n == 0 and j == 0 else {}))
+                    extra = {"comment": note} if n == 0 and j == 0 else {}
+                    if plan.wide:  # one 16-byte chunk of key j: the words of iterations n .. n + 3
+                        words = b.emit(ptx.LdOp, [reg], [i32] * 4, space="shared", type="b32", vec=4, offset=imm, **extra).res
+                        for a, w in enumerate(words):
+                            loaded[n + a][f"w{j}"] = w
+                    else:
+                        loaded[n][f"w{j}"] = b.val(ptx.LdOp, [reg], space="shared", type="b32", vec=1, offset=imm, **extra)
             for n in group:
                 regs = loaded[n]
                 for out, x, y, sel in PRMT_STEPS:
