@@ -10,13 +10,19 @@ contiguous in the MN-major tile), permutes their bytes (`PRMT_STEPS`: 8 prmt) in
 
 Which blocks a thread takes is chosen so that (a) every warp access is free of bank
 conflicts where a conflict-free assignment exists in the family searched, and (b) every
-address is the thread's own constant XOR an iteration's constant: lane l holds the block
-column a = l mod 4 of a 16-byte chunk (its head-dim offset 4a) and key offset 4a'
-(a' = l div 4 mod 4); the chunk indices (c along the head dim, e along the keys) are GF(2)
--linear in the lane's bits, the warp's and the iteration's. With swizzle fields at powers
-of two, a byte offset is then GF(2)-affine in the thread index: the lowering builds a
-thread's 8 offsets (4 loads, 4 stores) from 7 bit masks once, and each iteration XORs in
-a constant (`TransposePlan`). `simulate` runs a plan on bytes, for tests.
+address is the thread's own constant XOR an iteration's constant. A block is (c, a, e, a'):
+head-dim columns 16 c + 4 a .. + 3, keys 16 e + 4 a' .. + 3; c and e (the 16-byte chunks)
+are GF(2)-linear in the lane's bits, the warp's and the iteration's. Two families:
+
+* wide (`_WideMap`, where a thread has 4 blocks or more): a = the iteration mod 4, a' =
+  the lane mod 4, so iterations 4m .. 4m + 3 read whole 16-byte chunks (one ld.shared.v4
+  a key: a quarter of the load instructions, which cost beside wgmma's operand reads);
+* narrow (`_Map`): a = the lane mod 4, a' = the lane div 4 mod 4, one 4-byte load a key.
+
+With swizzle fields at powers of two, a byte offset is then GF(2)-affine in the thread
+index: the lowering builds a thread's 8 offsets (4 loads, 4 stores) from 7 bit masks once,
+and each iteration XORs in a constant (`TransposePlan`). `simulate` runs a plan on bytes,
+for tests.
 """
 
 from __future__ import annotations

@@ -60,6 +60,25 @@ def test_an_fp8_op_expands_to_the_checked_fp8_loop_level(problem) -> None:
     assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
 
 
+@pytest.mark.parametrize("problem", [dict(heads=2, sq=1024, d=64, causal=True), dict(heads=4, sq=1008, d=128, kv_heads=2),
+                                     dict(heads=2, sq=512, d=256, lse=True),
+                                     dict(heads=4, sq=300, d=64, batch=2, layout="bshd", kv_heads=2, causal=True)],
+                         ids=lambda p: "_".join(f"{k}{v}" for k, v in p.items()))
+def test_an_fp8_op_with_v_as_given_expands_to_the_checked_loop_level(problem) -> None:
+    """e4m3 Q, K and V all with their head dim contiguous (BHSD, and BSHD with a batch): the
+    op level's kernel runs the instructions of bench/attention_loop.py's fp8 loop with V
+    as given (an MN-major ring and tc.tile_transpose), with the fp8 blocks; V is read as
+    given (no v_transposed)."""
+    blocks = FP8_BLOCKS[problem["d"]]
+    case = AttentionCase(**problem, dtype="e4m3", bm=blocks.bm, bn=blocks.bn, stages=blocks.stages, v_given=True)
+    (op_level,) = compile_source(case.op_source(), "op.mlir")
+    (loop_level,) = compile_source(case.source(), "loop.mlir")
+    assert op_level.info == loop_level.info and not op_level.info.attention.v_transposed
+    assert op_level.info.args[2].strides[-1] == 1
+    assert "V transposed" in op_level.ptx
+    assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
+
+
 def _op(q: str, kv: str, v: str | None = None, attrs: str = "{causal}", o: str | None = None) -> str:
     v, o = v or kv, o or q
     return (f'func.func @f(%Q: {q}, %K: {kv}, %V: {v}, %O: {o}) attributes {{tc.target = "sm_90a"}} {{\n'
