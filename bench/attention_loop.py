@@ -153,10 +153,11 @@ def loop_source(c: AttentionCase) -> str:
         vt_view = _keys_contiguous(kvh, sk, d, t)
         v_view = f"  %vv = tc.transpose %V : {v_arg} to {vt_view}\n"
         vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<k, swizzle = auto>>"
+    order = " {accumulator_order}" if fp8 and c.v_given else ""  # V's keys as P's accumulator holds them
     v_window = (f"    tc.window_load {v_src}[{{bz}}{{kv_index}}, %j, %c0] to {v_dst} as b : "
                 f"{vt_view if fp8 and not c.v_given else kt}, {v_tile or vtile}\n")
     if v_tile is not None:
-        v_window += f"    tc.tile_transpose %vs to %v : {v_tile}, {vtile}\n"
+        v_window += f"    tc.tile_transpose %vs to %v {{{{accumulator_order}}}} : {v_tile}, {vtile}\n"  # .format() below
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
     schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
     schedule += ", tc.pingpong" if c.pingpong else ""
@@ -217,7 +218,7 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}) attr
     %p = tc.acc_exp {s}, %m1 scale {scale!r} : {acc_s}, {rows}
     %l1 = tc.acc_row_sum %p, %l, %m, %m1 : {acc_s}, {rows}
     %c = tc.acc_rescale %o, %m, %m1 : {acc_o}, {rows}
-    %a = tc.acc_to_a %p : {acc_s} to !tc.afrag<{bm}x{bn}x{t}>
+    %a = tc.acc_to_a %p{order} : {acc_s} to !tc.afrag<{bm}x{bn}x{t}>
     %o1 = tc.wgmma %a, %v, %c : !tc.afrag<{bm}x{bn}x{t}>, {vtile}, {acc_o}
     scf.yield %o1, %m1, %l1 : {acc_o}, {rows}, {rows}
   }}

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import FloatAttr, Float32Type, UnitAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
     VarConstraint,
     base,
     irdl_op_definition,
@@ -215,15 +216,21 @@ class AccToAOp(IRDLOperation):
     f32 accumulator rounded to 16-bit and kept in registers as the A operand of a later
     tc.wgmma (attention's P from S). Its K columns are the accumulator's N columns; each
     thread packs its own registers (layout/fragments.py: two n8 blocks of the accumulator
-    are one k16 slice of A), so no data moves between threads."""
+    are one k16 slice of A), so no data moves between threads. 8-bit: each quad exchanges
+    bytes (layout/fragments.py `quad_exchange`), unless ``{accumulator_order}``: K in the
+    order the accumulator holds it (`ACCUMULATOR_ORDER`), each thread's own bytes, for a B
+    stored so (tc.tile_transpose {accumulator_order})."""
 
     name = "tc.acc_to_a"
     acc = operand_def(AccType)
     result = result_def(AFragType)
+    accumulator_order = opt_prop_def(UnitAttr)
     assembly_format = "$acc attr-dict `:` type($acc) `to` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
 
-    def __init__(self, acc: SSAValue, result_type: AFragType):
-        super().__init__(operands=[acc], result_types=[result_type])
+    def __init__(self, acc: SSAValue, result_type: AFragType, accumulator_order: bool = False):
+        props = {"accumulator_order": UnitAttr()} if accumulator_order else {}
+        super().__init__(operands=[acc], result_types=[result_type], properties=props)
 
     def verify_(self) -> None:
         acc, frag = self.acc.type, self.result.type
@@ -251,6 +258,16 @@ class AccToAOp(IRDLOperation):
         k = 32 if frag.dtype in ("e4m3", "e5m2") else 16
         if acc.n % k:
             raise VerifyException(f"the accumulator's N = {acc.n} is not whole {k}-column K-slices of A")
+        if self.accumulator_order is not None:
+            if k != 32:
+                raise VerifyException(f"accumulator_order is for 8-bit fragments (a {frag.dtype} one is its own "
+                                      "registers' pairs in K order already)")
+            for use in self.result.uses:
+                b = getattr(use.operation, "b", None)
+                if not any(getattr(u.operation, "accumulator_order", None) is not None and getattr(u.operation, "dst", None) is b
+                           for u in (b.uses if b is not None else ())):
+                    raise VerifyException("a fragment in accumulator_order multiplies a B whose keys are in that order: "
+                                          "the destination of a tc.tile_transpose {accumulator_order}")
 
 
 @irdl_op_definition

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IntegerAttr, IntegerType, MemRefType, i64
+from xdsl.dialects.builtin import I64, IntegerAttr, IntegerType, MemRefType, UnitAttr, i64
 from xdsl.ir import SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -195,15 +195,21 @@ class TileTransposeOp(IRDLOperation):
     loaded it) into a K-major one of the same shape in shared memory, stage by stage of
     their rings, since fp8 wgmma reads B only K-major. In an attention kernel's key loop
     (V given with its head dim contiguous), the producer warpgroup runs it
-    (layout/smem_transpose.py; docs/attention.md, "fp8 attention at the loop level")."""
+    (layout/smem_transpose.py; docs/attention.md, "fp8 attention at the loop level").
+    ``{accumulator_order}``: each 16 keys stored in the order P's accumulator fragment holds
+    them (0, 1, 8, 9, 2, 3, 10, 11, ...), for a P made by ``tc.acc_to_a {accumulator_order}``
+    without exchanging bytes between threads."""
 
     name = "tc.tile_transpose"
     src = operand_def(TileType)
     dst = operand_def(TileType)
+    accumulator_order = opt_prop_def(UnitAttr)
     assembly_format = "$src `to` $dst attr-dict `:` type($src) `,` type($dst)"
+    irdl_options = (ParsePropInAttrDict(),)
 
-    def __init__(self, src: SSAValue, dst: SSAValue):
-        super().__init__(operands=[src, dst])
+    def __init__(self, src: SSAValue, dst: SSAValue, accumulator_order: bool = False):
+        props = {"accumulator_order": UnitAttr()} if accumulator_order else {}
+        super().__init__(operands=[src, dst], properties=props)
 
     def verify_(self) -> None:
         src, dst = self.src.type, self.dst.type

@@ -6,8 +6,10 @@
 // contiguous: fp8 wgmma reads B only K-major, so TMA loads each block of V into an
 // MN-major staging tile (%vs) and tc.tile_transpose copies it into the K-major tile (%v)
 // the P V wgmma reads: the producer warpgroup does it, block by block, while the consumers
-// compute (layout/smem_transpose.py; FlashAttention-3's in-kernel transpose). The runner
-// reads V as given (the launch metadata's "v_transposed" is false).
+// compute (layout/smem_transpose.py; FlashAttention-3's in-kernel transpose). With
+// {accumulator_order} on both, each 16 keys of %v are stored in the order P's accumulator
+// fragment holds them (0, 1, 8, 9, 2, 3, 10, 11, ...), so tc.acc_to_a packs each thread's
+// own bytes without the quad exchange. The runner reads V as given (no "v_transposed").
 func.func @attention_loop_e4m3_v(%Q: memref<2x1024x64xf8E4M3FN>, %K: memref<2x1024x64xf8E4M3FN>, %V: memref<2x1024x64xf8E4M3FN>, %O: memref<2x1024x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [8, 2, 1]} {
   %q = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
   %k = tc.smem_tile {stages = 2} : !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
@@ -37,7 +39,7 @@ func.func @attention_loop_e4m3_v(%Q: memref<2x1024x64xf8E4M3FN>, %K: memref<2x10
   %r:3 = scf.for %j = %c0 to %ub step %c64 iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>) {
     tc.window_load %kt[%head, %c0, %j] to %k as b : memref<2x64x1024xf8E4M3FN, strided<[65536, 1, 64]>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
     tc.window_load %V[%head, %j, %c0] to %vs as b : memref<2x1024x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>
-    tc.tile_transpose %vs to %v : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+    tc.tile_transpose %vs to %v {accumulator_order} : !tc.tile<64x64xf8E4M3FN, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
     %z = tc.acc_zero : !tc.acc<128x64xf32>
     %s = tc.wgmma %q, %k, %z : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
     %sm = tc.acc_mask %s at (%q0, %j) {causal = 0} : !tc.acc<128x64xf32>
@@ -45,7 +47,7 @@ func.func @attention_loop_e4m3_v(%Q: memref<2x1024x64xf8E4M3FN>, %K: memref<2x10
     %p = tc.acc_exp %sm, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
     %l1 = tc.acc_row_sum %p, %l, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
     %c = tc.acc_rescale %o, %m, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
-    %a = tc.acc_to_a %p : !tc.acc<128x64xf32> to !tc.afrag<128x64xf8E4M3FN>
+    %a = tc.acc_to_a %p {accumulator_order} : !tc.acc<128x64xf32> to !tc.afrag<128x64xf8E4M3FN>
     %o1 = tc.wgmma %a, %v, %c : !tc.afrag<128x64xf8E4M3FN>, !tc.tile<64x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
     scf.yield %o1, %m1, %l1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>, !tc.rows<128xf32>
   }

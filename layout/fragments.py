@@ -153,6 +153,38 @@ def quad_exchange(k_slice: int) -> list[QuadExchange]:
     return [QuadExchange(k_slice, r, r // 2, r % 2) for r in range(A_REGISTERS)]
 
 
+#: Within each 16 K positions of an 8-bit A fragment in `accumulator order`, the column
+#: (key) at positions 4q .. 4q + 3: 2q, 2q + 1, 2q + 8, 2q + 9, what thread q of a quad holds
+#: of n8 blocks 2g and 2g + 1 (layout/smem_transpose.py ACCUMULATOR_KEYS stores V's keys so).
+ACCUMULATOR_ORDER = tuple(k for q in range(4) for k in (2 * q, 2 * q + 1, 2 * q + 8, 2 * q + 9))
+
+
+def a_from_accumulator_order(k_slice: int) -> list[list[list[Source]]]:
+    """As `a_from_accumulator` for 8 bits, with K position p holding accumulator column
+    16 (p // 16) + ACCUMULATOR_ORDER[p % 16]: [thread][register][element]."""
+    k = K_PER_SLICE[8]
+    out: list[list[list[Source]]] = []
+    for t in range(THREADS):
+        regs = []
+        for r in range(A_REGISTERS):
+            row, col = a_register_start(8, t, r)
+            elems = []
+            for e in range(4):
+                p = k * k_slice + col + e
+                thread, register = accumulator_slot(row, p - p % 16 + ACCUMULATOR_ORDER[p % 16])
+                elems.append(Source(int(thread), int(register)))
+            regs.append(elems)
+        out.append(regs)
+    return out
+
+
+def own_words(k_slice: int) -> list[tuple[int, int]]:
+    """An 8-bit A fragment in accumulator order: register r of the K-slice is the word the
+    quad exchange's sender packs, `packed_pairs(k_slice, r // 2, r % 2)`, of the thread's
+    own registers: (word, half) for each register. No data moves between threads."""
+    return [(r // 2, r % 2) for r in range(A_REGISTERS)]
+
+
 def simulate_quad_exchange(acc: np.ndarray, k_slice: int) -> np.ndarray:
     """What the exchange leaves in each thread's A registers of the K-slice, for an
     accumulator `acc[thread, register]` of labels: [thread, register, byte] (the byte from
@@ -172,6 +204,7 @@ def simulate_quad_exchange(acc: np.ndarray, k_slice: int) -> np.ndarray:
 
 
 __all__ = [
+    "ACCUMULATOR_ORDER", "a_from_accumulator_order", "own_words",
     "A_REGISTERS", "K_PER_SLICE", "SELECTORS", "THREADS", "QuadExchange", "Source", "a_element_position",
     "a_from_accumulator", "a_register_start", "accumulator_position", "accumulator_slot", "from_own_registers",
     "packed_pairs", "quad_exchange", "simulate_quad_exchange", "thread_parts",

@@ -55,6 +55,29 @@ PRMT_STEPS: tuple[tuple[str, str, str, int], ...] = (
 )
 
 
+#: Where the K-major tile keeps its keys in `accumulator_order`: within each 16, positions
+#: 4q .. 4q + 3 hold keys 2q, 2q + 1, 2q + 8, 2q + 9, the columns thread q of a quad holds
+#: in wgmma's accumulator fragment (two of n8 block 2g, two of block 2g + 1). An 8-bit P in
+#: that order is each thread's own bytes (layout/fragments.py `own_words`): no exchange.
+ACCUMULATOR_KEYS = ((0, 1, 8, 9), (2, 3, 10, 11), (4, 5, 12, 13), (6, 7, 14, 15))
+
+
+def stored_key(position: int | np.ndarray, accumulator_order: bool) -> int | np.ndarray:
+    """The key at a K position of the K-major tile (the position itself in natural order)."""
+    if not accumulator_order:
+        return position
+    table = np.array([k for keys in ACCUMULATOR_KEYS for k in keys])
+    return position - position % 16 + table[position % 16]
+
+
+def _key_rows(a2: np.ndarray | int, j: int, accumulator_order: bool) -> np.ndarray | int:
+    """The key (within its 16) of load slot j of a block whose stores go to K positions
+    4 a2 .. 4 a2 + 3."""
+    if accumulator_order:
+        return 2 * np.asarray(a2) + (0, 1, 8, 9)[j]
+    return 4 * np.asarray(a2) + j
+
+
 def prmt(a: int, b: int, selector: int) -> int:
     """PTX prmt.b32 (default mode): result byte i = byte (selector >> 4 i) & 7 of {b, a}."""
     both = (b << 32) | a
@@ -90,6 +113,7 @@ class TransposePlan:
     wavefronts: int
     accesses: int
     wide: bool = False  # iterations 4m .. 4m + 3 load one 16-byte chunk a key (ld.shared.v4)
+    accumulator_order: bool = False  # the K-major tile's keys as ACCUMULATOR_KEYS orders them
 
     def offsets(self, thread: int, n: int) -> list[int]:
         """Thread `thread`'s 8 offsets in iteration n."""
@@ -184,12 +208,12 @@ def _lane_fields() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return lane & 3, (lane >> 2) & 3, lane >> 4
 
 
-def _source_degree(src: TileLayout, f: tuple[int, int, int]) -> int:
+def _source_degree(src: TileLayout, f: tuple[int, int, int], order: bool) -> int:
     """Wavefronts of one warp's 4 loads with c = f(a', h), each lane's word its own (e = 0:
     a load's bank does not depend on the key chunk)."""
     a, a2, h = _lane_fields()
     c = np.array([_linear(f, int(x) | int(y) << 2) for x, y in zip(a2, h)])
-    return sum(_lanes_per_bank(_offsets(src, 16 * c + 4 * a, 4 * a2 + j)) for j in range(4))
+    return sum(_lanes_per_bank(_offsets(src, 16 * c + 4 * a, _key_rows(a2, j, order))) for j in range(4))
 
 
 def _dest_degree(dst: TileLayout, g: tuple[int, int, int]) -> int:
@@ -210,9 +234,9 @@ def _best(columns: int, degree) -> tuple[int, int, int]:  # type: ignore[no-unty
     return best
 
 
-def _narrow_map(src: TileLayout, dst: TileLayout, cn: int, en: int) -> _Map:
+def _narrow_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool) -> _Map:
     """Blocks of 4 x 4 bytes a lane (module docstring)."""
-    f = _best(cn, lambda cand: _source_degree(src, cand))
+    f = _best(cn, lambda cand: _source_degree(src, cand, order))
     g = _best(en, lambda cand: _dest_degree(dst, cand))
     cbits, ebits = cn.bit_length() - 1, en.bit_length() - 1
     # h toggles (f_h, g_h); the warps and iterations range over the rest of the (c, e) space
@@ -259,14 +283,14 @@ def _lane_map(cols: tuple[int, ...]) -> np.ndarray:
     return np.bitwise_xor.reduce(_LANE_BITS * np.array(cols), axis=1)
 
 
-def _wide_load_cost(src: TileLayout, f: tuple[int, ...]) -> int:
+def _wide_load_cost(src: TileLayout, f: tuple[int, ...], order: bool) -> int:
     """Wavefronts of one warp's four 16-byte loads (8 lanes a phase; each lane its own
     chunk: the most lanes on one 16-byte bank group of a phase)."""
     lane = np.arange(32)
     c = _lane_map(f)
     cost = 0
     for j in range(4):
-        slots = (_offsets(src, 16 * c, 4 * (lane & 3) + j) >> 4) & 7
+        slots = (_offsets(src, 16 * c, _key_rows(lane & 3, j, order)) >> 4) & 7
         cost += sum(int(np.bincount(slots[8 * p:8 * p + 8]).max()) for p in range(4))
     return cost
 
@@ -314,14 +338,14 @@ def _rank(vectors: list[int]) -> int:
     return rank
 
 
-def _wide_map(src: TileLayout, dst: TileLayout, cn: int, en: int) -> _WideMap:
+def _wide_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool) -> _WideMap:
     """The lanes' maps of fewest wavefronts found (loads first, then stores among the maps
     that give each key offset's 8 lanes 8 distinct blocks), the warps' and the 16-byte
     groups' (c, e) spanning the rest."""
     cbits, ebits = cn.bit_length() - 1, en.bit_length() - 1
     best_f, cost_f = None, None
     for f in _wide_candidates(cn):
-        cost = _wide_load_cost(src, f)
+        cost = _wide_load_cost(src, f, order)
         if cost_f is None or cost < cost_f:
             best_f, cost_f = f, cost
             if cost == 16:
@@ -347,7 +371,7 @@ def _wide_map(src: TileLayout, dst: TileLayout, cn: int, en: int) -> _WideMap:
     return _WideMap(best_f, best_g, tuple(vecs[:2]), tuple(vecs[2:]))
 
 
-def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: int, wide: bool) -> TransposePlan:
+def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: int, wide: bool, order: bool) -> TransposePlan:
     """The plan of a block map: checked to cover the tile, its offsets affine in the
     thread's bits and the iteration's, each slot's 4 bytes contiguous and aligned."""
     cn, en = src.mn // 16, src.k // 16
@@ -362,14 +386,14 @@ def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: i
         for n in range(iterations):
             c, a, e, a2 = m.blocks(t, n)
             d0, k0 = 16 * c + 4 * a, 16 * e + 4 * a2
-            loads = _offsets(src, np.full(4, d0), k0 + np.arange(4))
+            loads = _offsets(src, np.full(4, d0), 16 * e + np.array([_key_rows(a2, j, order) for j in range(4)]))
             stores = _offsets(dst, d0 + np.arange(4), np.full(4, k0))
             table[t, n] = np.concatenate([loads, stores])
     for layout, first, step in ((src, 0, lambda d, k, b: (d + b, k)), (dst, 4, lambda d, k, b: (d, k + b))):
         for t in range(THREADS):  # each slot's word is 4 contiguous, aligned bytes
             c, a, e, a2 = m.blocks(t, 0)
             for s in range(4):
-                d, k = (16 * c + 4 * a, 16 * e + 4 * a2 + s) if first == 0 else (16 * c + 4 * a + s, 16 * e + 4 * a2)
+                d, k = (16 * c + 4 * a, 16 * e + int(_key_rows(a2, s, order))) if first == 0 else (16 * c + 4 * a + s, 16 * e + 4 * a2)
                 got = [int(_offsets(layout, *step(d, k, b))) for b in range(4)]
                 if got != list(range(got[0], got[0] + 4)) or got[0] % 4:
                     raise LayoutError(f"the {layout.major}-major tile does not hold 4 aligned bytes together at ({d}, {k})")
@@ -382,7 +406,7 @@ def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: i
     thread_xor = tuple(tuple(int(x) for x in table[1 << b, 0] ^ base) for b in range(7))
     step_xor = tuple(tuple(int(x) for x in table[0, n] ^ base) for n in range(iterations))
     disjoint = tuple(tuple(bool(np.all(table[:, 0, sl] & x == 0)) for sl, x in enumerate(xs)) for xs in step_xor)
-    plan = TransposePlan(iterations, tuple(int(x) for x in base), thread_xor, step_xor, disjoint, 0, 0, wide)
+    plan = TransposePlan(iterations, tuple(int(x) for x in base), thread_xor, step_xor, disjoint, 0, 0, wide, order)
     for t in range(THREADS):
         for n in range(iterations):
             if plan.offsets(t, n) != [int(x) for x in table[t, n]]:
@@ -406,21 +430,24 @@ def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: i
 
 
 @lru_cache(maxsize=64)
-def transpose_plan(src: TileLayout, dst: TileLayout) -> TransposePlan:
+def transpose_plan(src: TileLayout, dst: TileLayout, accumulator_order: bool = False) -> TransposePlan:
     """The plan moving MN-major `src` to K-major `dst` (8-bit, same MN x K), both as placed
     (their swizzle must not depend on where a stage starts: the lowering checks the ring).
     Where each thread has 4 blocks or more, a wide plan (16-byte loads: the same bytes in a
     quarter of the load instructions, which cost about half as much beside wgmma's reads,
-    docs/attention.md); else blocks of 4 x 4 bytes a lane. Raises LayoutError for what it
-    cannot do (module docstring)."""
+    docs/attention.md); else blocks of 4 x 4 bytes a lane. With `accumulator_order`, the
+    K-major tile's keys go where ACCUMULATOR_KEYS puts them (each block's 4 loads read keys
+    2q, 2q + 1, 2q + 8, 2q + 9 of a 16, its stores fill positions 4q .. 4q + 3). Raises
+    LayoutError for what it cannot do (module docstring)."""
     cn, en = _check(src, dst)
     iterations = cn * en * 16 // THREADS
+    order = accumulator_order
     if iterations >= 4:
         try:
-            return _build(src, dst, _wide_map(src, dst, cn, en), iterations, wide=True)
+            return _build(src, dst, _wide_map(src, dst, cn, en, order), iterations, True, order)
         except LayoutError:
             pass
-    return _build(src, dst, _narrow_map(src, dst, cn, en), iterations, wide=False)
+    return _build(src, dst, _narrow_map(src, dst, cn, en, order), iterations, False, order)
 
 
 def simulate(plan: TransposePlan, src: TileLayout, dst: TileLayout, memory: np.ndarray) -> np.ndarray:
@@ -436,5 +463,5 @@ def simulate(plan: TransposePlan, src: TileLayout, dst: TileLayout, memory: np.n
     return out
 
 
-__all__ = ["PRMT_STEPS", "SLOTS", "THREADS", "TransposePlan", "permute_block", "prmt", "simulate", "transpose_plan",
+__all__ = ["ACCUMULATOR_KEYS", "stored_key", "PRMT_STEPS", "SLOTS", "THREADS", "TransposePlan", "permute_block", "prmt", "simulate", "transpose_plan",
            "transpose_problem"]

@@ -117,7 +117,7 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     inner.add(WindowLoadOp(kt, c0, j, k, tc.Operand.B, kv, batch))
     if vs is not None:
         inner.add(WindowLoadOp(att.v, j, c0, vs, tc.Operand.B, kv, batch))
-        inner.add(tc.TileTransposeOp(vs, v))
+        inner.add(tc.TileTransposeOp(vs, v, accumulator_order=True))
     else:
         inner.add(WindowLoadOp(att.v, j, c0, v, tc.Operand.B, kv, batch))
     z = inner.add(tc.AccZeroOp(acc_s), "zero")
@@ -130,7 +130,7 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     pe = inner.add(tc.AccExpOp(s, m1, p.scale), "p")
     l1 = inner.add(tc.AccRowSumOp(pe, l, m, m1), "l1")
     c = inner.add(tc.AccRescaleOp(o, m, m1), "carried")
-    a = inner.add(tc.AccToAOp(pe, tc.AFragType([bm, bn], elt)), "pa")
+    a = inner.add(tc.AccToAOp(pe, tc.AFragType([bm, bn], elt), accumulator_order=vs is not None), "pa")
     o1 = inner.add(tc.WgmmaOp(a, v, c), "o1")
     inner.add(scf.YieldOp(o1, m1, l1))
     body.add_ops(inner.ops)

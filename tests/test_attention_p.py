@@ -102,3 +102,23 @@ def test_8_bit_rounding_clamps_as_satfinite_and_admits_one_place() -> None:
     assert list(round_to(np.array([1000.0, -1000.0, 1.0625]), "e4m3")) == [448.0, -448.0, 1.0]
     assert ROUND_SCALES["e4m3"] * tolerance("e4m3", "f32") >= 2.0**-3 > ROUND_SCALES["bf16"] * tolerance("e4m3", "f32")
     assert ROUND_SCALES["bf16"] * tolerance("bf16", "f32") >= 2.0**-8
+
+
+@pytest.mark.parametrize(("example", "why"), [
+    ("attention_p_in_registers.mlir",
+     "accumulator_order is for 8-bit fragments (a bf16 one is its own registers' pairs in K order already)"),
+    ("attention_p_in_registers_e4m3.mlir",
+     "a fragment in accumulator_order multiplies a B whose keys are in that order: the destination of a "
+     "tc.tile_transpose {accumulator_order}"),
+])
+def test_p_in_accumulator_order_is_refused_where_v_is_not_stored_so(example, why) -> None:
+    """tc.acc_to_a {accumulator_order} (8-bit P as each thread's own bytes) is refused on a
+    16-bit fragment, and on a P V whose B is an ordinary tile (its keys in natural order:
+    the product would pair P and V of different keys)."""
+    from xdsl.utils.exceptions import VerifyException
+
+    text = (ROOT / "examples" / example).read_text()
+    src = re.sub(r"(%\w+) = tc\.acc_to_a (%\w+)", r"\1 = tc.acc_to_a \2 {accumulator_order}", text, count=1)
+    assert src != text
+    with pytest.raises(VerifyException, match=re.escape(why)):
+        compile_source(src, example)

@@ -95,3 +95,21 @@ def test_the_8_bit_quad_exchange_builds_every_a_register_byte_from_its_source(k_
     assert (got == want).all()
     assert not (got[:, :, [2, 3, 0, 1]] == want).all()  # the two lanes' bytes swapped
     assert SELECTORS == (0x5410, 0x7632)  # prmt: bytes 0-1 of each word, or 2-3
+
+
+@pytest.mark.parametrize("k_slice", [0, 1, 3])
+def test_8_bit_p_in_accumulator_order_is_each_threads_own_packed_words(k_slice: int) -> None:
+    """With V's keys stored in the accumulator's order (tc.tile_transpose {accumulator_order}),
+    A register r of every thread is the word it would have sent in the quad exchange: its
+    own pairs of n8 blocks 4s + 2 (r // 2) and + 1, row half r % 2 (`own_words`); natural
+    order would need other lanes' bytes."""
+    from lower_tc.layout.fragments import ACCUMULATOR_ORDER, a_from_accumulator_order, own_words, packed_pairs
+
+    assert sorted(ACCUMULATOR_ORDER) == list(range(16))
+    want = a_from_accumulator_order(k_slice)
+    for t in range(THREADS):
+        for r, (word, half) in enumerate(own_words(k_slice)):
+            (a0, a1), (b0, b1) = packed_pairs(k_slice, word, half)
+            assert [(s.thread, s.register) for s in want[t][r]] == [(t, a0), (t, a1), (t, b0), (t, b1)]
+    natural = a_from_accumulator(8, k_slice)
+    assert any(s.thread != t for t, regs in enumerate(natural) for elems in regs for s in elems)

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lower_tc.layout import LayoutError
-from lower_tc.layout.smem_transpose import THREADS, permute_block, prmt, simulate, transpose_plan, transpose_problem
+from lower_tc.layout.smem_transpose import (ACCUMULATOR_KEYS, THREADS, permute_block, prmt, simulate, stored_key, transpose_plan,
+                                            transpose_problem)
 from lower_tc.layout.tile import TileLayout
 
 SWIZZLES = ("128b", "64b", "32b", "none")
@@ -22,12 +23,14 @@ def _tiles(mn: int, k: int, src_swizzle: str, dst_swizzle: str, order: str = "mn
     return (TileLayout.make(dtype, mn, k, "mn", src_swizzle, order=order), TileLayout.make(dtype, mn, k, "k", dst_swizzle))
 
 
-def _moved_right(src: TileLayout, dst: TileLayout, seed: int = 0) -> bool:
-    plan = transpose_plan(src, dst)
+def _moved_right(src: TileLayout, dst: TileLayout, seed: int = 0, order: bool = False) -> bool:
+    """Every K position of the K-major tile holds the MN-major tile's element of the key
+    `stored_key` says (the position itself, or its key in accumulator order)."""
+    plan = transpose_plan(src, dst, order)
     memory = np.random.default_rng(seed).integers(0, 256, src.footprint, dtype=np.uint8)
     out = simulate(plan, src, dst, memory)
     mn, k = np.meshgrid(np.arange(src.mn), np.arange(src.k), indexing="ij")
-    return bool(np.array_equal(out[dst.addresses(mn, k)], memory[src.addresses(mn, k)]))
+    return bool(np.array_equal(out[dst.addresses(mn, k)], memory[src.addresses(mn, stored_key(k, order))]))
 
 
 def _fits(extent_bytes: int, swizzle: str) -> bool:
@@ -38,15 +41,24 @@ def _fits(extent_bytes: int, swizzle: str) -> bool:
 @settings(max_examples=40, deadline=None)
 @given(mn=st.sampled_from([16, 32, 64, 128, 256]), k=st.sampled_from([16, 32, 64, 128, 256]),
        src_swizzle=st.sampled_from(SWIZZLES), dst_swizzle=st.sampled_from(SWIZZLES),
-       order=st.sampled_from(["mn_first", "k_first"]), seed=st.integers(0, 2**16))
-def test_every_element_lands_where_the_k_major_layout_puts_it(mn, k, src_swizzle, dst_swizzle, order, seed) -> None:
+       order=st.sampled_from(["mn_first", "k_first"]), seed=st.integers(0, 2**16), keys=st.booleans())
+def test_every_element_lands_where_the_k_major_layout_puts_it(mn, k, src_swizzle, dst_swizzle, order, seed, keys) -> None:
     """Any MN x K (16 times a power of two, one block a thread at least) and swizzles that
     fit: simulating the plan (each thread's offsets from its bits and the iteration's XOR,
-    its 4 loads, PRMT_STEPS, its 4 stores) writes the K-major tile of the MN-major one."""
+    its 4 loads, PRMT_STEPS, its 4 stores) writes the K-major tile of the MN-major one,
+    its keys in natural order or in the accumulator's."""
     if mn * k < 16 * THREADS or not _fits(mn, src_swizzle) or not _fits(k, dst_swizzle):
         return
     src, dst = _tiles(mn, k, src_swizzle, dst_swizzle, order)
-    assert _moved_right(src, dst, seed)
+    assert _moved_right(src, dst, seed, keys)
+
+
+def test_the_accumulator_order_is_a_permutation_of_each_16_keys() -> None:
+    """ACCUMULATOR_KEYS: positions 4q .. 4q + 3 of each 16 hold keys 2q, 2q + 1, 2q + 8,
+    2q + 9 (what thread q of a quad holds of two n8 blocks), every key once."""
+    assert sorted(k for keys in ACCUMULATOR_KEYS for k in keys) == list(range(16))
+    assert [int(stored_key(p, True)) for p in range(16, 24)] == [16, 17, 24, 25, 18, 19, 26, 27]
+    assert [stored_key(p, False) for p in range(20)] == list(range(20))
 
 
 @pytest.mark.parametrize(("mn", "k", "src_swizzle", "dst_swizzle", "ratio"), [
@@ -59,10 +71,11 @@ def test_the_attention_blocks_plans_and_their_bank_conflicts(mn, k, src_swizzle,
     gives them): right, and their wavefronts: none beyond one an access with 128-byte rows
     on both sides, 1.5 an access where a side has 64-byte rows."""
     src, dst = _tiles(mn, k, src_swizzle, dst_swizzle, "k_first")
-    plan = transpose_plan(src, dst)
-    assert plan.iterations == mn * k // 16 // THREADS and plan.wide
-    assert plan.wavefronts == ratio * plan.accesses
-    assert _moved_right(src, dst)
+    for order in (False, True):
+        plan = transpose_plan(src, dst, order)
+        assert plan.iterations == mn * k // 16 // THREADS and plan.wide
+        assert plan.wavefronts == ratio * plan.accesses
+        assert _moved_right(src, dst, order=order)
 
 
 @pytest.mark.parametrize(("mn", "k", "wide"), [(128, 128, True), (64, 128, True), (64, 64, False)])

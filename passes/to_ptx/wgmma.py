@@ -10,7 +10,8 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.layout import Arch, Major, TileLayout, element_type
-from lower_tc.layout.fragments import A_REGISTERS, K_PER_SLICE, SELECTORS, a_from_accumulator, a_register_start, packed_pairs, quad_exchange
+from lower_tc.layout.fragments import (A_REGISTERS, K_PER_SLICE, SELECTORS, a_from_accumulator, a_register_start, own_words,
+                                      packed_pairs, quad_exchange)
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.tcgen05 import tmem_acc_to_a
@@ -31,7 +32,8 @@ def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
         return
     regs = wgmma_acc(kl, op, acc)
     if frag_t.dtype in ("e4m3", "e5m2"):
-        kl.a_frags[op.result] = _acc_to_a_8bit(kl, regs, frag_t)
+        pack = _acc_to_a_8bit_own if op.accumulator_order is not None else _acc_to_a_8bit
+        kl.a_frags[op.result] = pack(kl, regs, frag_t)
         return
     k = K_PER_SLICE[16]
     slices = []
@@ -79,6 +81,26 @@ def _acc_to_a_8bit(kl: KernelLowering, regs: SSAValue, frag_t: tc.AFragType) -> 
             from_second = b.val(ptx.ShflIdxOp, [word, second], i32)
             bytes_ = b.val(ptx.PrmtOp, [from_first, from_second, selector], i32, type="b32")
             b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [frag], i32, regs=x.register), bytes_], type="b32")
+        slices.append(frag)
+    return slices
+
+
+def _acc_to_a_8bit_own(kl: KernelLowering, regs: SSAValue, frag_t: tc.AFragType) -> list[SSAValue]:
+    """8-bit A fragments in accumulator order (tc.acc_to_a {accumulator_order};
+    layout/fragments.py `own_words`): register r of each K-slice is the thread's own two
+    pairs of n8 blocks 4s + 2 (r // 2) and + 1 in row half r % 2, rounded and packed, the
+    word the quad exchange would have sent; no shuffle."""
+    b = kl.b
+    slices = []
+    for s in range(frag_t.k // K_PER_SLICE[8]):
+        frag = b.val(ptx.DeclRegsOp, result=ptx.RegsType(A_REGISTERS, i32),
+                     comment=f"A fragment of K-slice {s}: {frag_t.dtype}, the accumulator's order (own bytes)")
+        for r, (word, half) in enumerate(own_words(s)):
+            halves = []
+            for lo, hi in packed_pairs(s, word, half):
+                lo_v, hi_v = (b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in (lo, hi))
+                halves.append(b.val(ptx.CvtOp, [hi_v, lo_v], i16, type=f"rn.satfinite.{frag_t.dtype}x2.f32"))
+            b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [frag], i32, regs=r), b.val(ptx.PackOp, halves, i32)], type="b32")
         slices.append(frag)
     return slices
 

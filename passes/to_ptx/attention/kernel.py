@@ -203,6 +203,11 @@ def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRi
         error_at(qk[0], f"K and V need the same number of stages, at least 2 (K has {k_ring.stages}, V {v_ring.stages})")
     if k_ring.layout.mn != step or v_ring.layout.k != step:
         error_at(loop, f"the loop steps by {step} keys, but K's tile holds {k_ring.layout.mn} and V's {v_ring.layout.k}")
+    packs = [op for op in inner if isinstance(op, tc.AccToAOp) and op.result is pv[0].a]
+    ordered = transpose is not None and transpose.accumulator_order is not None
+    if packs and ordered and packs[0].accumulator_order is None:
+        error_at(packs[0], "V's tile holds its keys in accumulator_order (its tc.tile_transpose): P's tc.acc_to_a "
+                           "takes {accumulator_order} too")
     pv_ring = rings[pv[0].b] if transpose is not None else v_ring
     return KeyLoop(loop, step, lb, ub, k_load, v_load, k_ring, v_ring, qk[0], pv[0], inner, pv_ring, transpose)
 

@@ -66,7 +66,7 @@ class VTransposer:
         """The plan (a located error where there is none) and this thread's offsets;
         `thread` is its index in the warpgroup (0..127, u32)."""
         try:
-            plan = transpose_plan(src.layout, dst.layout)
+            plan = transpose_plan(src.layout, dst.layout, op.accumulator_order is not None)
         except LayoutError as err:
             error_at(op, str(err))
         for ring, what in ((src, "source"), (dst, "destination")):
