@@ -241,9 +241,12 @@ def _narrow_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool)
     cbits, ebits = cn.bit_length() - 1, en.bit_length() - 1
     # h toggles (f_h, g_h); the warps and iterations range over the rest of the (c, e) space
     fh, gh = f[2], g[2]
-    if (fh, gh) == (0, 0):  # h must move the block: take it off c's top bit
-        f = (f[0], f[1], cn // 2)
-        fh = f[2]
+    if (fh, gh) == (0, 0):  # h must move the block: take it off c's top bit (e's, where c has one value)
+        if cn > 1:
+            f = (f[0], f[1], cn // 2)
+        else:
+            g = (g[0], g[1], en // 2)
+        fh, gh = f[2], g[2]
     toggle = fh | gh << cbits
     low = (toggle & -toggle).bit_length() - 1
     basis = [1 << b for b in range(cbits + ebits) if b != low]
