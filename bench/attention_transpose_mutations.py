@@ -38,8 +38,8 @@ def run(mutation: str) -> bool:
             table["o1"], table["o2"] = ("o1",) + table["o2"][1:], ("o2",) + table["o1"][1:]
             transpose.PRMT_STEPS = tuple(table[out] for out, *_ in steps)
         elif mutation == "a block moved":
-            def moved(src, dst):  # type: ignore[no-untyped-def]
-                plan = smem_transpose.transpose_plan(src, dst)
+            def moved(src, dst, order=False):  # type: ignore[no-untyped-def]
+                plan = smem_transpose.transpose_plan(src, dst, order)
                 xs = list(plan.step_xor)
                 adds = list(plan.step_adds)
                 xs[1] = xs[1][:4] + xs[0][4:]
