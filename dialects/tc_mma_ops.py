@@ -22,6 +22,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_valid_n
+from lower_tc.dialects.tc_tile_ops import TileTransposeOp
 from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_attention_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
 from lower_tc.dialects.tc_types import AFragType, AccType, TileType
 from lower_tc.layout import LayoutError, Major, element_type
@@ -263,9 +264,10 @@ class AccToAOp(IRDLOperation):
                 raise VerifyException(f"accumulator_order is for 8-bit fragments (a {frag.dtype} one is its own "
                                       "registers' pairs in K order already)")
             for use in self.result.uses:
-                b = getattr(use.operation, "b", None)
-                if not any(getattr(u.operation, "accumulator_order", None) is not None and getattr(u.operation, "dst", None) is b
-                           for u in (b.uses if b is not None else ())):
+                mma = use.operation
+                b = mma.b if isinstance(mma, WgmmaOp) else None
+                if b is None or not any(isinstance(u.operation, TileTransposeOp) and u.operation.dst is b
+                                        and u.operation.accumulator_order is not None for u in b.uses):
                     raise VerifyException("a fragment in accumulator_order multiplies a B whose keys are in that order: "
                                           "the destination of a tc.tile_transpose {accumulator_order}")
 
