@@ -1,6 +1,7 @@
 """Hashes of everything lower-tc emits, to show that a change of the code did not change
-its output: every example, every single-tile sweep configuration (wgmma, WMMA, tcgen05)
-and every GEMM sweep configuration (sm_90a and sm_100a).
+its output: every example, every single-tile sweep configuration (wgmma, WMMA, tcgen05),
+every GEMM sweep configuration (sm_90a and sm_100a) and every attention case of
+bench/attention_loop.py (its check, timing and tuning lists; loop and op level).
 
     python bench/ptx_hashes.py --out after.tsv                    # all (about 12,000 kernels)
     python bench/ptx_hashes.py --out a.tsv --sets examples gemm   # some sets
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 #: The sets, in order: examples, the single-tile sweep (sm_90a, then tcgen05), the GEMM sweep.
-SETS = ("examples", "tile", "tile-tcgen05", "gemm", "gemm-tcgen05")
+SETS = ("examples", "tile", "tile-tcgen05", "gemm", "gemm-tcgen05", "attention")
 #: The launch-metadata comment line of each kernel in the PTX.
 INFO_LINE = re.compile(r"^// lower-tc kernel [^:]+: (\{.*\})$", re.M)
 
@@ -72,6 +73,14 @@ def jobs(sets: list[str]) -> list[tuple[str, str, str]]:
         for subset, kind in (("full", "gemm"), ("tcgen05", "gemm-tcgen05")):
             if kind in sets:
                 out += [(kind, c.name, c.source()) for c in gemm_sweep.cases(subset)]
+    if "attention" in sets:
+        import attention_loop as al
+
+        seen: set[str] = set()
+        for c in al.CHECKS + al.BENCH + al.TUNE + al.MOSAIC + al.FP8_BENCH + al.FP8_V_BENCH + al.FP8_TUNE:
+            if c.name not in seen:
+                seen.add(c.name)
+                out += [("attention", f"{c.name} loop", c.source()), ("attention", f"{c.name} op", c.op_source())]
     return out
 
 
