@@ -12,7 +12,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects.tc_attrs import CopyVia, CopyViaAttr, Operand, OperandAttr
 from lower_tc.dialects.tc_globals import check_tma_source, tma_dtype_problem
-from lower_tc.dialects.tc_kernel import kernel_target
+from lower_tc.dialects.tc_kernel import enclosing_kernel, in_attention_loop, kernel_target
 from lower_tc.layout.limits import MAX_INDEX, SMEM_CAPACITY
 from lower_tc.dialects.tc_types import TileType, _memref_shape, dtype_name, element_bits, matrix_strides
 from lower_tc.layout import Major, Swizzle, element_type
@@ -224,6 +224,9 @@ class TileTransposeOp(IRDLOperation):
         why = transpose_problem(element_type(src.dtype).bits, src.mn, src.k)
         if why:
             raise VerifyException(why)
+        if enclosing_kernel(self) is not None and not in_attention_loop(self):
+            raise VerifyException("tc.tile_transpose runs in an attention kernel's key loop, where the producer warpgroup "
+                                  "transposes each block of V (docs/attention.md, 'V as given'); no other kernel lowers it")
         for v, what in ((self.src, "source"), (self.dst, "destination")):
             if not isinstance(v.owner, SmemTileOp):
                 raise VerifyException(f"tc.tile_transpose's {what} is a tc.smem_tile")

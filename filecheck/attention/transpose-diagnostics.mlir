@@ -2,7 +2,7 @@
 // "V as given"), each located: tiles of two types, the wrong direction, rings of different
 // depths, the pipelined schedule (no producer warpgroup), two transpositions in one loop,
 // one that does not fill the P V wgmma's B; P in accumulator_order against V's keys in
-// natural order, and the other way round.
+// natural order, and the other way round; a transposition outside an attention loop.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 func.func @types_differ(%Q: memref<2x1024x64xf8E4M3FN>, %K: memref<2x1024x64xf8E4M3FN>, %V: memref<2x1024x64xf8E5M2>, %O: memref<2x1024x64xbf16>) attributes {tc.target = "sm_90a", tc.grid = [8, 2, 1]} {
   %q = tc.smem_tile : !tc.tile<128x64xf8E4M3FN, #tc.layout<k, swizzle = auto>>
@@ -396,3 +396,13 @@ func.func @v_ordered_p_not(%Q: memref<2x1024x64xf8E4M3FN>, %K: memref<2x1024x64x
   func.return
 }
 // CHECK: transpose-diagnostics.mlir:[[# @LINE - 8]]:5: error: V's tile holds its keys in accumulator_order (its tc.tile_transpose): P's tc.acc_to_a takes {accumulator_order} too{{$}}
+
+// -----
+
+func.func @outside_attention() attributes {tc.target = "sm_90a"} {
+  %vs = tc.smem_tile {stages = 2} : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = auto>>
+  %v = tc.smem_tile {stages = 2} : !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  tc.tile_transpose %vs to %v : !tc.tile<64x128xf8E4M3FN, #tc.layout<mn, swizzle = auto>>, !tc.tile<64x128xf8E4M3FN, #tc.layout<k, swizzle = auto>>
+  func.return
+}
+// CHECK: transpose-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.tile_transpose runs in an attention kernel's key loop, where the producer warpgroup transposes each block of V (docs/attention.md, 'V as given'); no other kernel lowers it{{$}}
