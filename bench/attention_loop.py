@@ -154,10 +154,6 @@ def loop_source(c: AttentionCase) -> str:
         v_view = f"  %vv = tc.transpose %V : {v_arg} to {vt_view}\n"
         vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<k, swizzle = auto>>"
     order = " {accumulator_order}" if fp8 and c.v_given else ""  # V's keys as P's accumulator holds them
-    v_window = (f"    tc.window_load {v_src}[{{bz}}{{kv_index}}, %j, %c0] to {v_dst} as b : "
-                f"{vt_view if fp8 and not c.v_given else kt}, {v_tile or vtile}\n")
-    if v_tile is not None:
-        v_window += f"    tc.tile_transpose %vs to %v {{{{accumulator_order}}}} : {v_tile}, {vtile}\n"  # .format() below
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
     schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
     schedule += ", tc.pingpong" if c.pingpong else ""
@@ -186,6 +182,10 @@ def loop_source(c: AttentionCase) -> str:
     lse_ops = (f"  %lse = tc.rows_lse %r#1, %r#2 : {rows}\n  tc.rows_store %lse to %LSE[{bz}{head}, %q0] : {rows}, {lse_t}\n"
                if c.lse else "")
     kv_index = "%c0" if kvh == 1 else head if kvh == h else "%kvh"
+    v_window = (f"    tc.window_load {v_src}[{bz}{kv_index}, %j, %c0] to {v_dst} as b : "
+                f"{vt_view if fp8 and not c.v_given else kt}, {v_tile or vtile}\n")
+    if v_tile is not None:
+        v_window += f"    tc.tile_transpose %vs to %v{order} : {v_tile}, {vtile}\n"
     group = f"  %cg = arith.constant {h // kvh} : index\n  %kvh = arith.divui %hh, %cg : index\n" if kv_index == "%kvh" else ""
     # causal: this CTA's last visible key is q0 + BM - 1 + offset; the loop ends at the block holding it
     if c.causal and bm + offset + bn - 1 >= 0:
@@ -212,7 +212,7 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}) attr
   %l0 = tc.rows_fill 0.0 : {rows}
   %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({acc_o}, {rows}, {rows}) {{
     tc.window_load %kt[{bz}{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
-{v_window.format(bz=bz, kv_index=kv_index)}    %z = tc.acc_zero : {acc_s}
+{v_window}    %z = tc.acc_zero : {acc_s}
     %s0 = tc.wgmma %q, %k, %z : {qtile}, {ktile}, {acc_s}
 {mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r} : {acc_s}, {rows}
     %p = tc.acc_exp {s}, %m1 scale {scale!r} : {acc_s}, {rows}
@@ -381,6 +381,28 @@ def check(cases: list[AttentionCase], seeds: int) -> list[dict]:
     return rows
 
 
+def interleaved_samples(ops: dict, runs: int, warmup: int) -> dict[str, list[float]]:
+    """Milliseconds a launch of each op, `runs` samples of BATCH launches each between CUDA
+    events on torch's stream, the ops interleaved (each sample of each, in turn), after
+    `warmup` launches of each."""
+    import torch
+
+    for op in ops.values():
+        for _ in range(warmup):
+            op()
+    samples: dict[str, list[float]] = {name: [] for name in ops}
+    for _ in range(runs):
+        for name, op in ops.items():
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            for _ in range(BATCH):
+                op()
+            e.record()
+            e.synchronize()
+            samples[name].append(s.elapsed_time(e) / BATCH)
+    return samples
+
+
 def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
     """lower-tc against SDPA's cuDNN and flash backends on the same tensors, interleaved."""
     import torch
@@ -417,19 +439,7 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
             want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=case.causal)
         diff = float((o.float() - want.float()).abs().max())
-        for op in ops.values():
-            for _ in range(warmup):
-                op()
-        samples: dict[str, list[float]] = {name: [] for name in ops}
-        for _ in range(runs):  # interleaved: each sample of each, in turn
-            for name, op in ops.items():
-                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                s.record()
-                for _ in range(BATCH):
-                    op()
-                e.record()
-                e.synchronize()
-                samples[name].append(s.elapsed_time(e) / BATCH)
+        samples = interleaved_samples(ops, runs, warmup)
         flops = attention_flops(kernel.info)
         row = {"case": case.name, "heads": h, "seq": sq, "d": d, "causal": case.causal,
                "blocks": f"{case.bm}x{case.bn}, {case.stages} stages", "max_diff_vs_cudnn": diff}

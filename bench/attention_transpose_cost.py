@@ -10,8 +10,8 @@ given, and variants of the transposition whose results are wrong on purpose:
     python bench/attention_transpose_cost.py [--runs 10] [--out cost.json]
 
 FA3's shapes at S = 8192, non-causal, head dims 256 and 128, FP8_BLOCKS; TFLOP/s of each
-(the median of `runs` samples of BATCH launches, interleaved). torch is this benchmark's
-dependency only.
+(the median of `runs` samples, interleaved: attention_loop.py `interleaved_samples`).
+torch is this benchmark's dependency only.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import i32
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from attention_loop import BATCH, AttentionCase  # noqa: E402
+from attention_loop import AttentionCase, interleaved_samples  # noqa: E402
 
 from lower_tc.dialects import ptx  # noqa: E402
 from lower_tc.passes.to_ptx.attention import transpose  # noqa: E402
@@ -103,19 +103,7 @@ def main(argv: list[str]) -> int:
             arg = vt if variant == "vt" else v
             ops[variant] = lambda kernel=kernel, arg=arg: kernel(q[0], k[0], arg[0], o[0])
             flops = attention_flops(kernel.info)
-        for op in ops.values():
-            for _ in range(3):
-                op()
-        samples: dict[str, list[float]] = {name: [] for name in ops}
-        for _ in range(args.runs):
-            for name, op in ops.items():
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                start.record()
-                for _ in range(BATCH):
-                    op()
-                end.record()
-                end.synchronize()
-                samples[name].append(start.elapsed_time(end) / BATCH)
+        samples = interleaved_samples(ops, args.runs, 3)
         row = {"d": d, "seq": s, **{name: round(flops / (statistics.median(t) * 1e-3) / 1e12, 1) for name, t in samples.items()}}
         rows.append(row)
         print(json.dumps(row), flush=True)
