@@ -90,10 +90,11 @@ class Source:
     register: int
 
 
-def a_from_accumulator(bits: int, k_slice: int) -> list[list[list[Source]]]:
+def a_from_accumulator(bits: int, k_slice: int, order: tuple[int, ...] | None = None) -> list[list[list[Source]]]:
     """For K-slice `k_slice` of an A operand whose K columns are the accumulator's columns
     (A = the accumulator, converted to `bits`-bit elements), the source of every element:
-    [thread][register][element], elements from the low bits."""
+    [thread][register][element], elements from the low bits. With `order` (16 entries, as
+    ACCUMULATOR_ORDER), K position p holds column 16 (p // 16) + order[p % 16]."""
     per = 32 // bits
     k = K_PER_SLICE[bits]
     out: list[list[list[Source]]] = []
@@ -103,7 +104,8 @@ def a_from_accumulator(bits: int, k_slice: int) -> list[list[list[Source]]]:
             row, col = a_register_start(bits, t, r)
             elems = []
             for e in range(per):
-                thread, register = accumulator_slot(row, k * k_slice + col + e)
+                p = k * k_slice + col + e
+                thread, register = accumulator_slot(row, p if order is None else p - p % 16 + order[p % 16])
                 elems.append(Source(int(thread), int(register)))
             regs.append(elems)
         out.append(regs)
@@ -155,27 +157,9 @@ def quad_exchange(k_slice: int) -> list[QuadExchange]:
 
 #: Within each 16 K positions of an 8-bit A fragment in `accumulator order`, the column
 #: (key) at positions 4q .. 4q + 3: 2q, 2q + 1, 2q + 8, 2q + 9, what thread q of a quad holds
-#: of n8 blocks 2g and 2g + 1 (layout/smem_transpose.py ACCUMULATOR_KEYS stores V's keys so).
+#: of n8 blocks 2g and 2g + 1 (layout/smem_transpose.py ACCUMULATOR_KEYS stores V's keys so;
+#: `a_from_accumulator(8, s, ACCUMULATOR_ORDER)` is such an A's sources).
 ACCUMULATOR_ORDER = tuple(k for q in range(4) for k in (2 * q, 2 * q + 1, 2 * q + 8, 2 * q + 9))
-
-
-def a_from_accumulator_order(k_slice: int) -> list[list[list[Source]]]:
-    """As `a_from_accumulator` for 8 bits, with K position p holding accumulator column
-    16 (p // 16) + ACCUMULATOR_ORDER[p % 16]: [thread][register][element]."""
-    k = K_PER_SLICE[8]
-    out: list[list[list[Source]]] = []
-    for t in range(THREADS):
-        regs = []
-        for r in range(A_REGISTERS):
-            row, col = a_register_start(8, t, r)
-            elems = []
-            for e in range(4):
-                p = k * k_slice + col + e
-                thread, register = accumulator_slot(row, p - p % 16 + ACCUMULATOR_ORDER[p % 16])
-                elems.append(Source(int(thread), int(register)))
-            regs.append(elems)
-        out.append(regs)
-    return out
 
 
 def own_words(k_slice: int) -> list[tuple[int, int]]:
@@ -204,7 +188,7 @@ def simulate_quad_exchange(acc: np.ndarray, k_slice: int) -> np.ndarray:
 
 
 __all__ = [
-    "ACCUMULATOR_ORDER", "a_from_accumulator_order", "own_words",
+    "ACCUMULATOR_ORDER", "own_words",
     "A_REGISTERS", "K_PER_SLICE", "SELECTORS", "THREADS", "QuadExchange", "Source", "a_element_position",
     "a_from_accumulator", "a_register_start", "accumulator_position", "accumulator_slot", "from_own_registers",
     "packed_pairs", "quad_exchange", "simulate_quad_exchange", "thread_parts",

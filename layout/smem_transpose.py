@@ -14,10 +14,10 @@ address is the thread's own constant XOR an iteration's constant. A block is (c,
 head-dim columns 16 c + 4 a .. + 3, keys 16 e + 4 a' .. + 3; c and e (the 16-byte chunks)
 are GF(2)-linear in the lane's bits, the warp's and the iteration's. Two families:
 
-* wide (`_WideMap`, where a thread has 4 blocks or more): a = the iteration mod 4, a' =
+* wide (where a thread has 4 blocks or more): a = the iteration mod 4, a' =
   the lane mod 4, so iterations 4m .. 4m + 3 read whole 16-byte chunks (one ld.shared.v4
   a key: a quarter of the load instructions, which cost beside wgmma's operand reads);
-* narrow (`_Map`): a = the lane mod 4, a' = the lane div 4 mod 4, one 4-byte load a key.
+* narrow: a = the lane mod 4, a' = the lane div 4 mod 4, one 4-byte load a key.
 
 With swizzle fields at powers of two, a byte offset is then GF(2)-affine in the thread
 index: the lowering builds a thread's 8 offsets (4 loads, 4 stores) from 7 bit masks once,
@@ -34,6 +34,7 @@ from functools import lru_cache
 import numpy as np
 
 from lower_tc.layout.errors import LayoutError
+from lower_tc.layout.fragments import ACCUMULATOR_ORDER
 from lower_tc.layout.tile import Major, TileLayout
 
 #: The threads that transpose: one warpgroup.
@@ -55,27 +56,25 @@ PRMT_STEPS: tuple[tuple[str, str, str, int], ...] = (
 )
 
 
-#: Where the K-major tile keeps its keys in `accumulator_order`: within each 16, positions
-#: 4q .. 4q + 3 hold keys 2q, 2q + 1, 2q + 8, 2q + 9, the columns thread q of a quad holds
-#: in wgmma's accumulator fragment (two of n8 block 2g, two of block 2g + 1). An 8-bit P in
-#: that order is each thread's own bytes (layout/fragments.py `own_words`): no exchange.
-ACCUMULATOR_KEYS = ((0, 1, 8, 9), (2, 3, 10, 11), (4, 5, 12, 13), (6, 7, 14, 15))
+#: Where the K-major tile keeps its keys in `accumulator_order` (layout/fragments.py
+#: ACCUMULATOR_ORDER, by quad lane): within each 16, positions 4q .. 4q + 3 hold keys 2q,
+#: 2q + 1, 2q + 8, 2q + 9, the columns thread q of a quad holds in wgmma's accumulator
+#: fragment. An 8-bit P in that order is each thread's own bytes (`own_words`): no exchange.
+ACCUMULATOR_KEYS = tuple(ACCUMULATOR_ORDER[4 * q:4 * q + 4] for q in range(4))
+_ORDER = np.array(ACCUMULATOR_ORDER)
 
 
 def stored_key(position: int | np.ndarray, accumulator_order: bool) -> int | np.ndarray:
     """The key at a K position of the K-major tile (the position itself in natural order)."""
     if not accumulator_order:
         return position
-    table = np.array([k for keys in ACCUMULATOR_KEYS for k in keys])
-    return position - position % 16 + table[position % 16]
+    return position - position % 16 + _ORDER[position % 16]
 
 
 def _key_rows(a2: np.ndarray | int, j: int, accumulator_order: bool) -> np.ndarray | int:
     """The key (within its 16) of load slot j of a block whose stores go to K positions
     4 a2 .. 4 a2 + 3."""
-    if accumulator_order:
-        return 2 * np.asarray(a2) + (0, 1, 8, 9)[j]
-    return 4 * np.asarray(a2) + j
+    return stored_key(4 * np.asarray(a2) + j, accumulator_order)
 
 
 def prmt(a: int, b: int, selector: int) -> int:
@@ -172,6 +171,17 @@ def _degree(offsets: np.ndarray) -> int:
     return max(len(set(words[banks == b].tolist())) for b in set(banks.tolist()))
 
 
+def _degree16(offsets: np.ndarray) -> int:
+    """Shared-memory wavefronts of one warp access of 16 bytes a lane: four phases of 8
+    lanes, each as many as the most distinct chunks on one of the 8 16-byte bank groups."""
+    chunks = offsets >> 4
+    total = 0
+    for p in range(4):
+        phase = chunks[8 * p:8 * p + 8]
+        total += max(len(set(phase[(phase & 7) == b].tolist())) for b in set((phase & 7).tolist()))
+    return total
+
+
 def _lanes_per_bank(offsets: np.ndarray) -> int:
     """The most lanes on one bank: the wavefronts where every lane's word is its own (as
     in a plan, whose lanes take distinct blocks)."""
@@ -179,46 +189,60 @@ def _lanes_per_bank(offsets: np.ndarray) -> int:
 
 
 @dataclass(frozen=True)
-class _Map:
-    """Chunk indices as GF(2)-linear maps: c from (a'0, a'1, h), e from (a0, a1, h), and
-    the warp's and iteration's (c, e) from their bits."""
+class _BlockMap:
+    """Which block (c, a, e, a') thread t takes in iteration n: c and e (the 16-byte chunks
+    along the head dim and the keys) are GF(2)-linear maps `f`, `g` of the lane's 5 bits,
+    XORed with the warp's (`warp`) and the step's (`step`, over n, or n div 4 in a wide
+    plan). Narrow: a = lane mod 4, a' = lane div 4 mod 4. Wide: a = n mod 4 (iterations
+    4m .. 4m + 3 take the 4 words of one chunk), a' = lane mod 4."""
 
-    f: tuple[int, int, int]
-    g: tuple[int, int, int]
+    f: tuple[int, ...]
+    g: tuple[int, ...]
     warp: tuple[tuple[int, int], ...]
     step: tuple[tuple[int, int], ...]
+    wide: bool
 
     def blocks(self, thread: int, n: int) -> tuple[int, int, int, int]:
         """(c, a, e, a') of thread `thread`'s block in iteration n."""
         lane, w = thread % 32, thread // 32
-        a, a2, h = lane & 3, (lane >> 2) & 3, lane >> 4
-        c = _linear(self.f, (a2 & 3) | (h << 2))
-        e = _linear(self.g, (a & 3) | (h << 2))
+        c, e = _linear(self.f, lane), _linear(self.g, lane)
         for i, (dc, de) in enumerate(self.warp):
             if w >> i & 1:
                 c, e = c ^ dc, e ^ de
         for i, (dc, de) in enumerate(self.step):
-            if n >> i & 1:
+            if (n >> 2 if self.wide else n) >> i & 1:
                 c, e = c ^ dc, e ^ de
-        return c, a, e, a2
+        return (c, n & 3, e, lane & 3) if self.wide else (c, lane & 3, e, (lane >> 2) & 3)
 
 
-def _lane_fields() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    lane = np.arange(32)
-    return lane & 3, (lane >> 2) & 3, lane >> 4
+_LANE = np.arange(32)
+_LANE_BITS = (_LANE[:, None] >> np.arange(5)) & 1
+
+
+def _lane_map(cols: tuple[int, ...]) -> np.ndarray:
+    """Each lane's chunk index under the linear map of its 5 bits with these columns."""
+    return np.bitwise_xor.reduce(_LANE_BITS * np.array(cols), axis=1)
+
+
+def _narrow_c(f: tuple[int, ...]) -> tuple[int, ...]:
+    """A narrow plan's c map (of a' = lane bits 2, 3 and h = bit 4) over the lane's 5 bits."""
+    return (0, 0, *f)
+
+
+def _narrow_e(g: tuple[int, ...]) -> tuple[int, ...]:
+    """A narrow plan's e map (of a = lane bits 0, 1 and h = bit 4) over the lane's 5 bits."""
+    return (g[0], g[1], 0, 0, g[2])
 
 
 def _source_degree(src: TileLayout, f: tuple[int, int, int], order: bool) -> int:
     """Wavefronts of one warp's 4 loads with c = f(a', h), each lane's word its own (e = 0:
     a load's bank does not depend on the key chunk)."""
-    a, a2, h = _lane_fields()
-    c = np.array([_linear(f, int(x) | int(y) << 2) for x, y in zip(a2, h)])
+    c, a, a2 = _lane_map(_narrow_c(f)), _LANE & 3, (_LANE >> 2) & 3
     return sum(_lanes_per_bank(_offsets(src, 16 * c + 4 * a, _key_rows(a2, j, order))) for j in range(4))
 
 
 def _dest_degree(dst: TileLayout, g: tuple[int, int, int]) -> int:
-    a, a2, h = _lane_fields()
-    e = np.array([_linear(g, int(x) | int(y) << 2) for x, y in zip(a, h)])
+    e, a, a2 = _lane_map(_narrow_e(g)), _LANE & 3, (_LANE >> 2) & 3
     return sum(_lanes_per_bank(_offsets(dst, 4 * a + i, 16 * e + 4 * a2)) for i in range(4))
 
 
@@ -234,7 +258,7 @@ def _best(columns: int, degree) -> tuple[int, int, int]:  # type: ignore[no-unty
     return best
 
 
-def _narrow_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool) -> _Map:
+def _narrow_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool) -> _BlockMap:
     """Blocks of 4 x 4 bytes a lane (module docstring)."""
     f = _best(cn, lambda cand: _source_degree(src, cand, order))
     g = _best(en, lambda cand: _dest_degree(dst, cand))
@@ -251,57 +275,23 @@ def _narrow_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool)
     low = (toggle & -toggle).bit_length() - 1
     basis = [1 << b for b in range(cbits + ebits) if b != low]
     vecs = [(v & (cn - 1), v >> cbits) for v in basis]
-    return _Map(f, g, tuple(vecs[:2]), tuple(vecs[2:]))
-
-
-@dataclass(frozen=True)
-class _WideMap:
-    """A wide plan's blocks: lane l holds key offset a' = l mod 4 (its 4 keys from 16 e +
-    4 a'), its chunk indices c = f(a', h), e = g(a', h) with h = l div 4 (GF(2)-linear in
-    the 5 bits), XORed with the warp's and the 16-byte group's (iteration div 4); the
-    iteration's low 2 bits are the word a of the chunk."""
-
-    f: tuple[int, ...]
-    g: tuple[int, ...]
-    warp: tuple[tuple[int, int], ...]
-    step: tuple[tuple[int, int], ...]
-
-    def blocks(self, thread: int, n: int) -> tuple[int, int, int, int]:
-        lane, w = thread % 32, thread // 32
-        c, e = _linear(self.f, lane), _linear(self.g, lane)
-        for i, (dc, de) in enumerate(self.warp):
-            if w >> i & 1:
-                c, e = c ^ dc, e ^ de
-        for i, (dc, de) in enumerate(self.step):
-            if (n >> 2) >> i & 1:
-                c, e = c ^ dc, e ^ de
-        return c, n & 3, e, lane & 3
-
-
-_LANE_BITS = (np.arange(32)[:, None] >> np.arange(5)) & 1
-
-
-def _lane_map(cols: tuple[int, ...]) -> np.ndarray:
-    """Each lane's chunk index under the linear map of its 5 bits with these columns."""
-    return np.bitwise_xor.reduce(_LANE_BITS * np.array(cols), axis=1)
+    return _BlockMap(_narrow_c(f), _narrow_e(g), tuple(vecs[:2]), tuple(vecs[2:]), wide=False)
 
 
 def _wide_load_cost(src: TileLayout, f: tuple[int, ...], order: bool) -> int:
     """Wavefronts of one warp's four 16-byte loads (8 lanes a phase; each lane its own
     chunk: the most lanes on one 16-byte bank group of a phase)."""
-    lane = np.arange(32)
     c = _lane_map(f)
     cost = 0
     for j in range(4):
-        slots = (_offsets(src, 16 * c, _key_rows(lane & 3, j, order)) >> 4) & 7
+        slots = (_offsets(src, 16 * c, _key_rows(_LANE & 3, j, order)) >> 4) & 7
         cost += sum(int(np.bincount(slots[8 * p:8 * p + 8]).max()) for p in range(4))
     return cost
 
 
 def _wide_store_cost(dst: TileLayout, g: tuple[int, ...]) -> int:
-    lane = np.arange(32)
     e = _lane_map(g)
-    return sum(_lanes_per_bank(_offsets(dst, np.full(32, i), 16 * e + 4 * (lane & 3))) for i in range(4))
+    return sum(_lanes_per_bank(_offsets(dst, np.full(32, i), 16 * e + 4 * (_LANE & 3))) for i in range(4))
 
 
 #: The most candidate maps a wide plan's search weighs for each side.
@@ -314,7 +304,7 @@ def _wide_candidates(columns: int):  # type: ignore[no-untyped-def]
     from 0, the units and their pairs; then the rest, up to WIDE_SEARCH."""
     units = [1 << b for b in range(columns.bit_length() - 1)] or [0]
     small = [0, *units, *(x ^ y for x, y in itertools.combinations(units, 2))]
-    firsts = [p for p in itertools.permutations(units + [0] * 3, 3)]
+    firsts = list(itertools.permutations(units + [0] * 3, 3))
     seen: set[tuple[int, ...]] = set()
     count = 0
     for h_cols in itertools.chain(dict.fromkeys(firsts), itertools.product(range(columns), repeat=3)):
@@ -341,7 +331,7 @@ def _rank(vectors: list[int]) -> int:
     return rank
 
 
-def _wide_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool) -> _WideMap:
+def _wide_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool) -> _BlockMap:
     """The lanes' maps of fewest wavefronts found (loads first, then stores among the maps
     that give each key offset's 8 lanes 8 distinct blocks), the warps' and the 16-byte
     groups' (c, e) spanning the rest."""
@@ -371,13 +361,13 @@ def _wide_map(src: TileLayout, dst: TileLayout, cn: int, en: int, order: bool) -
         if _rank(lane_vecs + rest + [1 << b]) > 3 + len(rest):
             rest.append(1 << b)
     vecs = [(v & (cn - 1), v >> cbits) for v in rest]
-    return _WideMap(best_f, best_g, tuple(vecs[:2]), tuple(vecs[2:]))
+    return _BlockMap(best_f, best_g, tuple(vecs[:2]), tuple(vecs[2:]), wide=True)
 
 
-def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: int, wide: bool, order: bool) -> TransposePlan:
+def _build(src: TileLayout, dst: TileLayout, m: _BlockMap, iterations: int, order: bool) -> TransposePlan:
     """The plan of a block map: checked to cover the tile, its offsets affine in the
     thread's bits and the iteration's, each slot's 4 bytes contiguous and aligned."""
-    cn, en = src.mn // 16, src.k // 16
+    cn, en, wide = src.mn // 16, src.k // 16, m.wide
     seen = set()
     for t in range(THREADS):
         for n in range(iterations):
@@ -422,9 +412,7 @@ def _build(src: TileLayout, dst: TileLayout, m: "_Map | _WideMap", iterations: i
                 if wide and s < 4:
                     if n % 4:
                         continue
-                    chunks = table[w * 32:(w + 1) * 32, n, s] >> 4
-                    wavefronts += sum(max(len(set(chunks[8 * p:8 * p + 8][(chunks[8 * p:8 * p + 8] & 7) == b].tolist()))
-                                          for b in set((chunks[8 * p:8 * p + 8] & 7).tolist())) for p in range(4))
+                    wavefronts += _degree16(table[w * 32:(w + 1) * 32, n, s])
                     accesses += 4
                 else:
                     wavefronts += _degree(table[w * 32:(w + 1) * 32, n, s])
@@ -447,10 +435,10 @@ def transpose_plan(src: TileLayout, dst: TileLayout, accumulator_order: bool = F
     order = accumulator_order
     if iterations >= 4:
         try:
-            return _build(src, dst, _wide_map(src, dst, cn, en, order), iterations, True, order)
+            return _build(src, dst, _wide_map(src, dst, cn, en, order), iterations, order)
         except LayoutError:
             pass
-    return _build(src, dst, _narrow_map(src, dst, cn, en, order), iterations, False, order)
+    return _build(src, dst, _narrow_map(src, dst, cn, en, order), iterations, order)
 
 
 def simulate(plan: TransposePlan, src: TileLayout, dst: TileLayout, memory: np.ndarray) -> np.ndarray:

@@ -103,10 +103,10 @@ def test_8_bit_p_in_accumulator_order_is_each_threads_own_packed_words(k_slice: 
     A register r of every thread is the word it would have sent in the quad exchange: its
     own pairs of n8 blocks 4s + 2 (r // 2) and + 1, row half r % 2 (`own_words`); natural
     order would need other lanes' bytes."""
-    from lower_tc.layout.fragments import ACCUMULATOR_ORDER, a_from_accumulator_order, own_words, packed_pairs
+    from lower_tc.layout.fragments import ACCUMULATOR_ORDER, own_words, packed_pairs
 
     assert sorted(ACCUMULATOR_ORDER) == list(range(16))
-    want = a_from_accumulator_order(k_slice)
+    want = a_from_accumulator(8, k_slice, ACCUMULATOR_ORDER)
     for t in range(THREADS):
         for r, (word, half) in enumerate(own_words(k_slice)):
             (a0, a1), (b0, b1) = packed_pairs(k_slice, word, half)

@@ -13,6 +13,7 @@ from lower_tc.layout import Arch, Major, TileLayout, element_type
 from lower_tc.layout.fragments import (A_REGISTERS, K_PER_SLICE, SELECTORS, a_from_accumulator, a_register_start, own_words,
                                       packed_pairs, quad_exchange)
 from lower_tc.passes.to_ptx.accumulators import wgmma_acc
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.tcgen05 import tmem_acc_to_a
 from lower_tc.passes.to_ptx.values import THREADS, f32
@@ -51,6 +52,17 @@ def lower_acc_to_a(kl: KernelLowering, op: tc.AccToAOp) -> None:
     kl.a_frags[op.result] = slices
 
 
+def _packed_word(b: PtxBuilder, regs: SSAValue, k_slice: int, word: int, half: int, dtype: str) -> SSAValue:
+    """One 32-bit word of 8-bit values from this thread's accumulator: the two pairs of
+    `packed_pairs(k_slice, word, half)`, each rounded to two bytes (cvt.rn.satfinite, the
+    pair's first column low), the first pair low."""
+    halves = []
+    for lo, hi in packed_pairs(k_slice, word, half):
+        lo_v, hi_v = (b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in (lo, hi))
+        halves.append(b.val(ptx.CvtOp, [hi_v, lo_v], i16, type=f"rn.satfinite.{dtype}x2.f32"))
+    return b.val(ptx.PackOp, halves, i32)
+
+
 def _acc_to_a_8bit(kl: KernelLowering, regs: SSAValue, frag_t: tc.AFragType) -> list[SSAValue]:
     """8-bit A fragments from the f32 accumulator (layout/fragments.py `quad_exchange`):
     per K-slice and register, each thread rounds two pairs of its accumulator into one
@@ -72,11 +84,7 @@ def _acc_to_a_8bit(kl: KernelLowering, regs: SSAValue, frag_t: tc.AFragType) -> 
     for s in range(frag_t.k // K_PER_SLICE[8]):
         frag = b.val(ptx.DeclRegsOp, result=ptx.RegsType(A_REGISTERS, i32), comment=f"A fragment of K-slice {s}: {frag_t.dtype} quads")
         for x in quad_exchange(s):
-            halves = []
-            for lo, hi in packed_pairs(s, x.word, x.half):
-                lo_v, hi_v = (b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in (lo, hi))
-                halves.append(b.val(ptx.CvtOp, [hi_v, lo_v], i16, type=f"rn.satfinite.{frag_t.dtype}x2.f32"))
-            word = b.val(ptx.PackOp, halves, i32)
+            word = _packed_word(b, regs, s, x.word, x.half, frag_t.dtype)
             from_first = b.val(ptx.ShflIdxOp, [word, first], i32)
             from_second = b.val(ptx.ShflIdxOp, [word, second], i32)
             bytes_ = b.val(ptx.PrmtOp, [from_first, from_second, selector], i32, type="b32")
@@ -96,11 +104,8 @@ def _acc_to_a_8bit_own(kl: KernelLowering, regs: SSAValue, frag_t: tc.AFragType)
         frag = b.val(ptx.DeclRegsOp, result=ptx.RegsType(A_REGISTERS, i32),
                      comment=f"A fragment of K-slice {s}: {frag_t.dtype}, the accumulator's order (own bytes)")
         for r, (word, half) in enumerate(own_words(s)):
-            halves = []
-            for lo, hi in packed_pairs(s, word, half):
-                lo_v, hi_v = (b.val(ptx.RegOfOp, [regs], f32, regs=i) for i in (lo, hi))
-                halves.append(b.val(ptx.CvtOp, [hi_v, lo_v], i16, type=f"rn.satfinite.{frag_t.dtype}x2.f32"))
-            b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [frag], i32, regs=r), b.val(ptx.PackOp, halves, i32)], type="b32")
+            b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [frag], i32, regs=r), _packed_word(b, regs, s, word, half, frag_t.dtype)],
+                   type="b32")
         slices.append(frag)
     return slices
 

@@ -23,6 +23,7 @@ from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_attention import ATTENTION_TYPES
 from lower_tc.dialects.tc_gemm import WindowLoadOp
 from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo, TensorMap
+from lower_tc.layout.smem_transpose import THREADS as TRANSPOSE_THREADS
 from lower_tc.passes.to_ptx import LOWERINGS
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
@@ -38,8 +39,6 @@ from lower_tc.passes.to_ptx.values import Acc
 from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
 f32 = Float32Type()
-#: The threads that transpose V (the producer warpgroup) and arrive on a stage's "ready".
-TRANSPOSER_THREADS = 128
 
 
 @dataclass(frozen=True)
@@ -153,7 +152,7 @@ class Parts:
         ready_off = None
         if loop.transpose is not None:
             ready_off = k.memory.take(8 * loop.stages, 8)
-            extra += [(ready_off + 8 * s, TRANSPOSER_THREADS) for s in range(loop.stages)]
+            extra += [(ready_off + 8 * s, TRANSPOSE_THREADS) for s in range(loop.stages)]  # every one arrives
         ring.init_barriers(regs.is_thread0, empty_arrivals, extra, cluster=False)
         return cls(k, windows, ring, q_bar, _trips(k), ready_off)
 

@@ -63,13 +63,14 @@ def lower(kernel: Operation) -> ptx.KernelOp:
     exit_label = b.label("exit")
     consumer_label = b.if_(is_producer, "consumer")
     # -- the producer warpgroup (the last)
-    producer = PRODUCER_REGISTERS if loop.transpose is None else TRANSPOSER_REGISTERS
-    if loop.transpose is not None:
-        b.emit(ptx.SetMaxNRegOp, action="dec", count=producer, comment="producer warpgroup: TMA and V's transposition")
+    transposing = loop.transpose is not None
+    producer = TRANSPOSER_REGISTERS if transposing else PRODUCER_REGISTERS
+    b.emit(ptx.SetMaxNRegOp, action="dec", count=producer,
+           comment="producer warpgroup: TMA and V's transposition" if transposing else "producer warpgroup: TMA only")
+    if transposing:
         transposing_producer(parts)
         b.emit(ptx.BraOp, label=exit_label)
     else:
-        b.emit(ptx.SetMaxNRegOp, action="dec", count=producer, comment="producer warpgroup: TMA only")
         tma_producer(parts, exit_label)
     # -- the consumer warpgroups
     b.emit(ptx.LabelOp, label=consumer_label)

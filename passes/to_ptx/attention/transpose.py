@@ -58,7 +58,6 @@ class VTransposer:
     offsets: tuple[SSAValue, ...]
     src: TileRing
     dst: TileRing
-    group: int = TRANSPOSE_GROUP
 
     @classmethod
     def prepare(cls, b: PtxBuilder, smem: SSAValue, op: tc.TileTransposeOp, src: TileRing, dst: TileRing,
@@ -105,8 +104,8 @@ class VTransposer:
             off = b.val(ptx.XorOp, [self.offsets[slot]], type="b32", imm=x)
             return b.val(ptx.AddOp, [base, off], type="u32"), imm
 
-        for first in range(0, plan.iterations, self.group):
-            group = range(first, min(first + self.group, plan.iterations))
+        for first in range(0, plan.iterations, TRANSPOSE_GROUP):
+            group = range(first, min(first + TRANSPOSE_GROUP, plan.iterations))
             loaded: dict[int, dict[str, SSAValue]] = {n: {} for n in group}
             for n in group:  # every load of the group before any store: ptxas keeps loads below
                 if plan.wide and n % 4:  # earlier shared stores (it cannot tell the tiles apart)
