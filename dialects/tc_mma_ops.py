@@ -236,6 +236,8 @@ class AccToAOp(IRDLOperation):
     def verify_(self) -> None:
         acc, frag = self.acc.type, self.result.type
         assert isinstance(acc, AccType) and isinstance(frag, AFragType)
+        if self.attributes:  # the attr-dict holds the property: a misspelling would be kept and ignored
+            raise VerifyException(f"tc.acc_to_a takes {{accumulator_order}}, not {', '.join(sorted(self.attributes))}")
         if kernel_target(self) is Arch.SM100A:  # P into tensor memory, the A of a tc.tcgen05_mma
             check_tmem_tile_f32(self, acc)
             if frag.dtype not in ("bf16", "f16"):

@@ -214,6 +214,8 @@ class TileTransposeOp(IRDLOperation):
     def verify_(self) -> None:
         src, dst = self.src.type, self.dst.type
         assert isinstance(src, TileType) and isinstance(dst, TileType)
+        if self.attributes:  # the attr-dict holds the property: a misspelling would be kept and ignored
+            raise VerifyException(f"tc.tile_transpose takes {{accumulator_order}}, not {', '.join(sorted(self.attributes))}")
         if src.dtype != dst.dtype:
             raise VerifyException(f"tc.tile_transpose copies between tiles of one type, not {src.dtype} to {dst.dtype}")
         if src.major is not Major.MN or dst.major is not Major.K:

@@ -122,3 +122,37 @@ def test_p_in_accumulator_order_is_refused_where_v_is_not_stored_so(example, why
     assert src != text
     with pytest.raises(VerifyException, match=re.escape(why)):
         compile_source(src, example)
+
+
+def _transpose_kernel(src: str, dst: str, attrs: str = "") -> str:
+    return (f'func.func @k() attributes {{tc.target = "sm_90a"}} {{\n'
+            f"  %vs = tc.smem_tile {{stages = 2}} : !tc.tile<{src}, #tc.layout<mn, swizzle = auto>>\n"
+            f"  %v = tc.smem_tile {{stages = 2}} : !tc.tile<{dst}, #tc.layout<k, swizzle = auto>>\n"
+            f"  tc.tile_transpose %vs to %v{attrs} : !tc.tile<{src}, #tc.layout<mn, swizzle = auto>>, "
+            f"!tc.tile<{dst}, #tc.layout<k, swizzle = auto>>\n  func.return\n}}\n")
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    (_transpose_kernel("64x128xf8E4M3FN", "64x64xf8E4M3FN"), "tc.tile_transpose's tiles have one shape, not 64x128 and 64x64"),
+    (_transpose_kernel("64x128xbf16", "64x128xbf16"), "the transposition moves 8-bit elements (fp8 wgmma's K-major B), not 16-bit ones"),
+    (_transpose_kernel("64x192xf8E4M3FN", "64x192xf8E4M3FN"),
+     "the transposition takes a tile whose K extent is 16 times a power of two, not 192"),
+    (_transpose_kernel("64x128xf8E4M3FN", "64x128xf8E4M3FN", " {accumulator_ordr}"),
+     "tc.tile_transpose takes {accumulator_order}, not accumulator_ordr"),
+])
+def test_tile_transpose_refuses_what_no_plan_moves(text, why) -> None:
+    """tc.tile_transpose's verifier: tiles of two shapes, 16-bit tiles, an extent no plan
+    takes (not 16 times a power of two), a misspelt option (the attr-dict would keep it)."""
+    from xdsl.utils.exceptions import VerifyException
+
+    with pytest.raises(VerifyException, match=re.escape(why)):
+        compile_source(text, "k.mlir")
+
+
+def test_acc_to_a_refuses_a_misspelt_option() -> None:
+    from xdsl.utils.exceptions import VerifyException
+
+    text = (ROOT / "examples" / "attention_p_in_registers_e4m3.mlir").read_text()
+    src = re.sub(r"(%\w+) = tc\.acc_to_a (%\w+)", r"\1 = tc.acc_to_a \2 {accumulator_ordr}", text, count=1)
+    with pytest.raises(VerifyException, match=re.escape("tc.acc_to_a takes {accumulator_order}, not accumulator_ordr")):
+        compile_source(src, "p.mlir")
