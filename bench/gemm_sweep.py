@@ -490,6 +490,43 @@ def unsplit_cases() -> list[GemmCase]:
     return out
 
 
+#: The tile widths between the powers of two (BN a multiple of 16, not of 64): D's last
+#: columns staged in pieces of 32 and 16 (layout/epilogue.py `piece_widths`), and with B
+#: row-major its tile in boxes of 64- or 32-byte swizzle.
+WIDE_BNS = (80, 96, 112, 144, 160, 176, 208, 224, 240)
+
+
+def wide_tile_cases() -> list[GemmCase]:
+    """Tiles 128 x BN for BN of WIDE_BNS: every type with a 16-bit D (the TMA-store
+    epilogue's narrow pieces) at shapes ragged in M and K with N a whole number of 16-byte
+    chunks (4088, 1000, 520: the last tile's narrow pieces clipped or not stored), B as
+    nn.Linear's weight (K-major) and row-major (16-bit: MN-major boxes of 32- or 64-byte
+    swizzle); the other D types (register epilogue); persistent and not, the pipelined
+    schedule, a cluster of 2, split-K through global memory and a cluster, stream-K, C, a
+    batch, fp8's promoted accumulation, sizes known at launch."""
+    out: list[GemmCase] = []
+    for i, bn in enumerate(WIDE_BNS):
+        for a, b, acc, d in (TYPES[0], TYPES[2], TYPES[3], TYPES[4]):
+            b_rows = (False, True) if a in ("bf16", "f16") else (False,)
+            for b_row in b_rows:
+                shape = ((1000, 4088, 1000), (4097, 1000, 520), (300, 520, 2050))[(i + len(out)) % 3]
+                out.append(GemmCase(a, b, acc, d, *shape, True, b_row, (128, bn, 128, 4)))
+        for a, b, acc, d in (TYPES[1], TYPES[6], TYPES[7]):  # f32/s32 D: the register epilogue
+            out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, (128, bn, 128, 4)))
+    for bn in (144, 176, 224):
+        cfg = (128, bn, 128, 4)
+        for options in ("persistent = false", 'schedule = "pipelined", raster = 0', "cluster = 2",
+                        f"split_k = 3{GLOBAL}", "split_k = 2", "stream_k = 1", 'epilogue = "registers"'):
+            out.append(GemmCase("bf16", "bf16", "f32", "bf16", 2048, 4088, 1000, True, False, cfg, options=options))
+        if bn <= 192:  # fp8's promoted accumulation holds tiles up to 128 x 192
+            out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 1000, 4088, 1000, True, False, cfg, options=PROMOTED))
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, True, False, cfg, with_c=True))
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 300, 1000, 520, True, True, cfg, batch=3))
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, True, False, cfg, dynamic=True))
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, False, True, cfg, options='epilogue = "tma"'))
+    return out
+
+
 #: fp8's promoted accumulation (`accumulation = "promoted"`): the operand pairs and D types.
 FP8_PROMOTED_TYPES = [("e4m3", "e4m3", "f32", "bf16"), ("e5m2", "e4m3", "f32", "f32")]
 PROMOTED = 'accumulation = "promoted"'
@@ -596,6 +633,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         return swap_ab_cases()
     if subset == "stream_k":
         return stream_k_cases()
+    if subset == "wide":
+        return wide_tile_cases()
     out: list[GemmCase] = []
     for a, b, acc, d in TYPES:
         sixteen = a in ("f16", "bf16")
@@ -631,9 +670,9 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return (out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
-                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11])
+                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11] + wide_tile_cases()[::7])
     return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
-            + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases())
+            + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases() + wide_tile_cases())
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
@@ -684,7 +723,7 @@ def summarize(path: str) -> str:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k", "wide"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

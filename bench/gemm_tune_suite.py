@@ -31,19 +31,21 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gemm_suite as suite  # noqa: E402
-from gemm_suite_shapes import Case  # noqa: E402
+from gemm_suite_shapes import Case, Shape  # noqa: E402
 
 from lower_tc.layout.gemm_tuning import Candidate, candidates  # noqa: E402
 
 D_TYPE = "bf16"
 
 
-def case_candidates(case: Case, match: str | None = None) -> list[Candidate]:
+def case_candidates(case: Case, match: str | None = None, extra: tuple[str, ...] = ()) -> list[Candidate]:
     """The case's candidates: the default first, then those whose label `match` finds
-    (a regular expression; None: every one)."""
+    (a regular expression; None: every one), then the labels of `extra` (`--add`) that
+    are not among them."""
     s = case.shape
-    found = candidates(s.m, s.n, s.k, case.dtype, case.dtype, "f32")
-    return found[:1] + [c for c in found[1:] if match is None or re.search(match, c.label())]
+    found = candidates(s.m, s.n, s.k, case.dtype, case.dtype, "f32", **b_layout(case.layout, case))
+    chosen = found[:1] + [c for c in found[1:] if match is None or re.search(match, c.label())]
+    return chosen + [c for c in map(Candidate.parse, extra) if c not in chosen]
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -62,6 +64,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--dtype", action="append", metavar="T")
     p.add_argument("--layout", action="append", metavar="L")
     p.add_argument("--match", metavar="REGEX", help="time only the candidates whose label this finds (and the default)")
+    p.add_argument("--add", action="append", default=[], metavar="LABEL",
+                   help="time this candidate too, e.g. '128x144x64/4 persistent=True' (repeatable)")
     p.add_argument("--samples", type=int, default=7)
     p.add_argument("--warmup-rounds", type=int, default=1)
     p.add_argument("--sample-ms", type=float, default=2.0)
@@ -95,8 +99,8 @@ def _compile_one(job: tuple[Case, Candidate]) -> str | None:
     return None
 
 
-def compile_all(cases: list[Case], jobs: int, match: str | None = None) -> int:
-    work = [(c, cand) for c in cases for cand in case_candidates(c, match)]
+def compile_all(cases: list[Case], jobs: int, match: str | None = None, extra: tuple[str, ...] = ()) -> int:
+    work = [(c, cand) for c in cases for cand in case_candidates(c, match, extra)]
     t0 = time.monotonic()
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         failed = [f for f in pool.map(_compile_one, work, chunksize=4) if f]
@@ -111,7 +115,7 @@ def run_case(torch: Any, gpu: Any, case: Case, seed: int, args: argparse.Namespa
     import lower_tc
 
     x = g.arrays(torch, case, seed, case.copies)
-    cands = case_candidates(case, args.match)
+    cands = case_candidates(case, args.match, tuple(args.add))
     contenders = [*g.cublas_contenders(torch, case, x)][:1]  # cuBLAS's default mode
     for cand in cands:
         d = [torch.full_like(t, float("nan")) for t in x.d]
@@ -165,12 +169,25 @@ def table(records: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def b_layout(layout: str, case: Case | None = None) -> dict[str, Any]:
+    """What the chooser knows of B's layout (layout/gemm_tuning.py `candidates`): MN-major
+    where row-major, and then its rows' bytes (the case's padded leading dimension)."""
+    if layout != "rowmajor":
+        return {"b_mn_major": False}
+    row_bytes = None
+    if case is not None:
+        (_, strides, _) = case.operands()["b"]
+        row_bytes = strides[0] * (1 if case.dtype == "e4m3" else 2)
+    return {"b_mn_major": True, "b_row_bytes": row_bytes}
+
+
 def chooser_label(record: dict[str, Any]) -> str:
     """The label of the candidate this checkout's default chooser picks for the record's
     case (its config, split-K, persistent or not: the tuner's first candidate), as the
     study names candidates."""
     m, n, k, t = record["m"], record["n"], record["k"], record["dtype"]
-    return candidates(m, n, k, t, t, "f32", d=D_TYPE)[0].label()
+    case = Case(Shape(record["shape"], record.get("category", ""), m, n, k), t, record["layout"])
+    return candidates(m, n, k, t, t, "f32", d=D_TYPE, **b_layout(record["layout"], case))[0].label()
 
 
 def _explicit(label: str) -> str:
@@ -223,11 +240,11 @@ def main(argv: list[str]) -> int:
     chosen = suite.chosen_cases(args)
     if args.list:
         for c in chosen:
-            cands = case_candidates(c, args.match)
+            cands = case_candidates(c, args.match, tuple(args.add))
             print(f"{c.dtype} {c.layout} {c.shape.name}: {len(cands)} candidates: " + "; ".join(x.label() for x in cands))
         return 0
     if args.compile:
-        return compile_all(chosen, args.jobs, args.match)
+        return compile_all(chosen, args.jobs, args.match, tuple(args.add))
     import torch
 
     import gemm_suite_gpu as g

@@ -10,6 +10,12 @@ so the eight rows of each stmatrix phase hit eight different chunks: no bank con
 Each consumer warpgroup has `BUFFERS` pieces: it fills one while the TMA store of the
 last one is still reading it.
 
+Where BN is not a multiple of 64 (a multiple of 16: tiles as wide as make whole waves),
+the columns past the last whole piece go in narrower pieces, 32 and then 16 columns
+(`piece_widths`), each its own TMA box with the swizzle as wide as its rows: 64 bytes
+(CU_TENSOR_MAP_SWIZZLE_64B) and 32 bytes (32B). Both swizzles XOR the 16-byte chunk with
+the address bits from 7 up, so a phase's eight rows still land in eight chunks.
+
 `stmatrix.x4` stores four 8 x 8 matrices per warp. For the j-th one of a 64-column piece,
 lanes 0-7 give the rows of matrix 0 (rows 0-7 of the warp's 16, columns 16j .. 16j+7),
 lanes 8-15 matrix 1 (rows 8-15, same columns), lanes 16-23 and 24-31 the same rows eight
@@ -35,9 +41,26 @@ PIECE_ALIGN = 1024
 STMATRIX_PER_PIECE = PIECE_COLS // 16
 
 
-def piece_layout(dtype: str, address: int = 0) -> TileLayout:
-    """One staged piece of D as a tile: 64 rows (MN) by 64 contiguous columns (K)."""
-    return TileLayout.make(dtype, PIECE_ROWS, PIECE_COLS, Major.K, Swizzle.B128, address=address)
+#: The swizzle of a piece by its width in columns: as many bytes as one of its rows.
+PIECE_SWIZZLE = {PIECE_COLS: Swizzle.B128, 32: Swizzle.B64, 16: Swizzle.B32}
+#: The narrowest piece: one stmatrix.x4 writes 16 columns of a warp's 16 rows.
+PIECE_QUANTUM = 16
+
+
+def piece_widths(bn: int) -> tuple[int, ...]:
+    """The widths of the pieces a warpgroup's 64 x BN fragment is stored in, in column
+    order: 64 columns each, then 32 and 16 as BN's remainder needs. BN must be a multiple
+    of PIECE_QUANTUM (a ValueError otherwise)."""
+    if bn <= 0 or bn % PIECE_QUANTUM:
+        raise ValueError(f"BN = {bn}: the staged pieces are multiples of {PIECE_QUANTUM} columns")
+    whole, rest = divmod(bn, PIECE_COLS)
+    return (PIECE_COLS,) * whole + tuple(w for w in (32, 16) if rest & w)
+
+
+def piece_layout(dtype: str, address: int = 0, cols: int = PIECE_COLS) -> TileLayout:
+    """One staged piece of D as a tile: 64 rows (MN) by `cols` contiguous columns (K),
+    swizzled as wide as a row (PIECE_SWIZZLE)."""
+    return TileLayout.make(dtype, PIECE_ROWS, cols, Major.K, PIECE_SWIZZLE[cols], address=address)
 
 
 def staging_bytes(warpgroups: int) -> int:
@@ -47,19 +70,33 @@ def staging_bytes(warpgroups: int) -> int:
 
 def stmatrix_row(lane: int, warp: int, j: int) -> tuple[int, int]:
     """(row, first column) of the 8-element row that `lane` of `warp` addresses in the
-    j-th stmatrix.x4 of a piece (the rows of a warpgroup's 64 x 64 piece)."""
+    j-th stmatrix.x4 of a piece (the rows of a warpgroup's 64-row piece)."""
     return 16 * warp + (lane & 15), 8 * (2 * j + (lane >> 4))
 
 
-def stmatrix_offset(lane: int, warp: int, j: int) -> int:
+def swizzle_shift(cols: int) -> int:
+    """log2 of a `cols`-wide piece's row pitch: the chunk's XOR is the row's address bits
+    from 7 up, i.e. row >> (7 - this)."""
+    return (2 * cols).bit_length() - 1
+
+
+def swizzle_mask(cols: int) -> int:
+    """The chunk bits a `cols`-wide piece's swizzle XORs: its rows' 16-byte chunks, less one."""
+    return 2 * cols // 16 - 1
+
+
+def stmatrix_offset(lane: int, warp: int, j: int, cols: int = PIECE_COLS) -> int:
     """Byte offset of that row from the piece's 1024-aligned start, as the lowering
-    computes it: row * 128 + (chunk ^ (row mod 8)) * 16, with chunk = 2j + lane / 16 and
-    row mod 8 = lane mod 8, i.e. ((lane / 16 ^ lane mod 8) ^ 2j) * 16."""
+    computes it: row * pitch + (chunk ^ ((row >> (7 - log2 pitch)) & mask)) * 16, with
+    chunk = 2j + lane / 16 (for the 64-column piece: pitch 128, the XOR row mod 8 = lane
+    mod 8, i.e. ((lane / 16 ^ lane mod 8) ^ 2j) * 16)."""
     row = 16 * warp + (lane & 15)
-    return row * 128 + ((((lane >> 4) ^ (lane & 7)) ^ (2 * j)) << 4)
+    xor = (row >> (7 - swizzle_shift(cols))) & swizzle_mask(cols)
+    return (row << swizzle_shift(cols)) + ((((lane >> 4) ^ xor) ^ (2 * j)) << 4)
 
 
 __all__ = [
-    "BUFFERS", "PIECE_ALIGN", "PIECE_BYTES", "PIECE_COLS", "PIECE_ROWS", "STMATRIX_PER_PIECE",
-    "piece_layout", "staging_bytes", "stmatrix_offset", "stmatrix_row",
+    "BUFFERS", "PIECE_ALIGN", "PIECE_BYTES", "PIECE_COLS", "PIECE_QUANTUM", "PIECE_ROWS", "PIECE_SWIZZLE",
+    "STMATRIX_PER_PIECE", "piece_layout", "piece_widths", "staging_bytes", "stmatrix_offset", "stmatrix_row",
+    "swizzle_mask", "swizzle_shift",
 ]

@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import element_type
+from lower_tc.layout.epilogue import PIECE_ALIGN, PIECE_QUANTUM, staging_bytes
 from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
 from lower_tc.layout.errors import LayoutError
 from lower_tc.layout.gemm import GemmConfig, config_problem, default_schedule, rule_config, wgmma_valid_n
 from lower_tc.layout.gemm_model import H100, Machine, estimate
-from lower_tc.layout.limits import MAX_CLUSTER
+from lower_tc.layout.limits import MAX_CLUSTER, SMEM_CAPACITY
 from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, reduces_for, valid_split_k
 from lower_tc.layout.targets import Arch
 
@@ -34,6 +35,19 @@ DEEP_TILE = 64 * 128
 #: The most waves of tiles for which the chooser weighs splitting the last wave's tiles
 #: after whole ones (`unsplit_options`).
 UNSPLIT_MAX_WAVES = 4
+#: Widths of 128-row tiles between SM90_TILES' powers of two, so that some tile makes
+#: nearly whole waves: 1536^3 in 128 x 144 tiles is 132 CTAs on 132 SMs, where 128 x 192
+#: makes 96 (cuBLAS picks such widths too: bench/cublas_kernels.py). Multiples of 16, so
+#: the TMA-store epilogue stages the last columns in 32- and 16-column pieces
+#: (layout/epilogue.py); measured in docs/performance.md "Tiles as wide as make whole waves".
+WIDE_BNS = (96, 112, 144, 160, 176, 208, 224, 240)
+#: The deepest ring of a 128-row tile that still leaves room for the TMA-store epilogue's
+#: staging pieces: 6 stages of 128 x 128 ran 97% of cuBLAS where 4 ran 83% (M = 127,
+#: N = 11008, K = 4096), and 5 stages of 128 x 144 at or above 4 on the suite.
+STAGED_MAX_STAGES = 6
+#: An MN-major B's tile rows must be whole swizzle rows of at least this many bytes: a
+#: 32-byte swizzle (BN = 144 of bf16) ran 60-65% of the 128-byte one's speed.
+MN_MAJOR_MIN_ROW_BYTES = 64
 
 
 def deepest(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, most: int = MAX_STAGES) -> GemmConfig | None:
@@ -45,22 +59,50 @@ def deepest(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, mos
     return None
 
 
-def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A) -> list[GemmConfig]:
+def staged_depth(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, most: int = STAGED_MAX_STAGES) -> GemmConfig | None:
+    """The deepest ring (up to `most`) whose stages leave room after them for two
+    consumer warpgroups' staging pieces of the TMA-store epilogue (else the kernel would
+    fall back to the slower register epilogue), or None."""
+    for stages in range(most, 1, -1):
+        config = GemmConfig(bm, bn, bk, stages)
+        if config_problem(config, a, b, acc, arch) is not None:
+            continue
+        start = -(-config.smem_bytes(a, b) // PIECE_ALIGN) * PIECE_ALIGN
+        if start + staging_bytes(bm // 64) <= SMEM_CAPACITY:
+            return config
+    return None
+
+
+def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A, b_mn_major: bool = False) -> list[GemmConfig]:
     """The sm_90a configurations worth trying for M x N: each tile of SM90_TILES that the
     problem does not leave mostly empty (BM at most M rounded up to 64, BN at most N rounded
     up to 64), with the deepest ring up to 4 stages and, for tiles of at most DEEP_TILE
-    elements, also the deepest up to MAX_STAGES; a K step of one 128-byte swizzle row."""
+    elements, also the deepest up to MAX_STAGES; a K step of one 128-byte swizzle row. Then
+    128-row tiles with the deepest ring that leaves room for the TMA-store epilogue
+    (`staged_depth`): the widths of SM90_TILES and WIDE_BNS (for an MN-major B, `b_mn_major`,
+    only those whose rows are whole swizzle rows of MN_MAJOR_MIN_ROW_BYTES or more)."""
     bk = 128 * 8 // element_type(a).bits
     found: list[GemmConfig] = []
+
+    def add(config: GemmConfig | None) -> None:
+        if config is not None and config not in found:
+            found.append(config)
+
     for bm, bn in SM90_TILES:
         if bm > _round_up(m, 64) or bn > _round_up(n, 64):
             continue
-        configs = [deepest(bm, bn, bk, a, b, acc, arch, most=4)]
+        add(deepest(bm, bn, bk, a, b, acc, arch, most=4))
         if bm * bn <= DEEP_TILE:
-            configs.append(deepest(bm, bn, bk, a, b, acc, arch))
-        for config in configs:
-            if config is not None and config not in found:
-                found.append(config)
+            add(deepest(bm, bn, bk, a, b, acc, arch))
+    if arch is not Arch.SM90A or m <= 64:
+        return found
+    for bn in sorted({bn for bm, bn in SM90_TILES if bm == 128} | set(WIDE_BNS), reverse=True):
+        row = bn * element_type(b).bits // 8
+        if bn > _round_up(n, PIECE_QUANTUM) or bn not in wgmma_valid_n(a) or bn % PIECE_QUANTUM:
+            continue
+        if b_mn_major and row % MN_MAJOR_MIN_ROW_BYTES:
+            continue
+        add(staged_depth(128, bn, bk, a, b, acc, arch))
     return found
 
 
@@ -214,17 +256,18 @@ def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> Ge
 
 def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
            *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True,
-           promoted: bool = False, reduces: tuple[str, ...] | None = None) -> Choice:
+           promoted: bool = False, reduces: tuple[str, ...] | None = None, b_mn_major: bool = False) -> Choice:
     """The default kernel of an M x N x K GEMM (times `batch`; None: a size known only at
     launch): the cost model's fastest of `tile_configs`, each also split over K where
     `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open; `reduces`:
     the ways of summing the partial tiles weighed, None: both), on sm_90a where every size
     is known; else `rule_config`, not split. `promoted` (fp8's promoted accumulation): only
-    tiles whose two accumulators fit the registers."""
+    tiles whose two accumulators fit the registers. `b_mn_major`: B is MN-major (row-major
+    K x N), which narrows the tiles weighed and slows some (`tile_configs`, `estimate`)."""
     if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
-    configs = [c for c in tile_configs(m, n, a, b, acc, arch)
+    configs = [c for c in tile_configs(m, n, a, b, acc, arch, b_mn_major)
                if not promoted or promoted_tile_fits(c.bm, c.bn)]
     if not configs:
         rule = rule_config(m, n, k, a, b, acc, arch)
@@ -237,20 +280,24 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
         if "global" in ways:
             choices += [Choice(c, s, "global", f) for c in configs for s, f in unsplit_options(m, n, k, c, a, b, batch, machine)]
 
-    def cost(c: Choice) -> tuple[float, int, int, int, bool]:
-        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit)  # type: ignore[arg-type]
-        # where HBM bounds several equally: the fewest CTAs (the least re-reading through
-        # L2), then the deepest ring (measured on the suite's decoding shapes), unsplit
-        # first, a cluster's split before the global one (no workspace)
-        return (e.seconds, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
+    def cost(c: Choice) -> tuple[float, int, int, int, int, bool]:
+        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit, b_mn_major)  # type: ignore[arg-type]
+        # where HBM bounds several equally: the most bytes in flight (the model's bandwidth
+        # is the H100's; on the H200 M = 127 x 11008 x 4096 ran 99% of cuBLAS in 6 stages
+        # of 128 x 96 and 89% in 5 of 128 x 160, both capped alike), then the fewest CTAs
+        # (the least re-reading through L2), the deepest ring (measured on the suite's
+        # decoding shapes), unsplit first, a cluster's split before the global one (no workspace)
+        return (e.seconds, -e.in_flight, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
 
     return min(choices, key=cost)
 
 
 def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
-                  *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, promoted: bool = False) -> GemmConfig:
+                  *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, promoted: bool = False,
+                  b_mn_major: bool = False) -> GemmConfig:
     """The default configuration of a GEMM that is not split over K (`choose`)."""
-    return choose(m, n, k, a, b, acc, arch, d=d, batch=batch, machine=machine, split=False, promoted=promoted).config
+    return choose(m, n, k, a, b, acc, arch, d=d, batch=batch, machine=machine, split=False, promoted=promoted,
+                  b_mn_major=b_mn_major).config
 
 
 def prefer_persistent(m: int, n: int, config: GemmConfig, batch: int = 1, machine: Machine = H100) -> bool:
@@ -265,5 +312,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "Choice", "choose", "choose_config", "deepest", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "choose", "choose_config", "deepest", "staged_depth", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

@@ -73,17 +73,30 @@ H100 = Machine(
 
 #: The share of an SM's dense peak a CTA of each tile (BM, BN) sustains, with a ring of at
 #: most 4 stages and deeper (True). Measured on the H100 at 8192^3 bf16 (many waves), as a
-#: share of cuBLAS's 780 TFLOP/s there times cuBLAS's 79% of the peak.
+#: share of cuBLAS's 780 TFLOP/s there times cuBLAS's 79% of the peak. The widths between
+#: (WIDE_BNS of layout/gemm_choice.py) and the deeper 128 x 128 ring were measured on the
+#: H200 at 8192^3 (bf16 and e4m3, B K-major, bench/gemm_tune_suite.py), each as a share of
+#: the 128 x 192 tile's speed in the same run times its 0.79 (none above it: 128 x 224 ran
+#: 1-2% faster, within the runs' spread).
 TILE_EFFICIENCY: dict[tuple[int, int, bool], float] = {
     (128, 256, False): 0.79, (128, 192, False): 0.79, (128, 128, False): 0.73,
     (64, 256, False): 0.70, (64, 128, False): 0.48, (64, 128, True): 0.56,
     (128, 64, False): 0.40, (128, 64, True): 0.38, (64, 64, False): 0.30, (64, 64, True): 0.33,
+    (128, 128, True): 0.73, (128, 96, True): 0.61, (128, 112, True): 0.66, (128, 144, True): 0.77,
+    (128, 160, True): 0.76, (128, 176, True): 0.78, (128, 208, False): 0.775, (128, 224, False): 0.79,
+    (128, 240, False): 0.79,
 }
+#: Where an MN-major B (16-bit, row-major K x N) makes a tile slower: its tile rows are
+#: boxes of the 64-byte swizzle at these widths (H200, 8192^3 bf16, as above).
+TILE_EFFICIENCY_MN_MAJOR: dict[tuple[int, int], float] = {(128, 96): 0.52, (128, 160): 0.665, (128, 224): 0.76}
 
 
-def tile_efficiency(config: GemmConfig) -> float:
-    """TILE_EFFICIENCY of the config, or for a tile not measured, its share of a 128 x 256
-    tile's work per K step scaled from the nearest measured one (a rough guess)."""
+def tile_efficiency(config: GemmConfig, b_mn_major: bool = False) -> float:
+    """TILE_EFFICIENCY of the config (TILE_EFFICIENCY_MN_MAJOR's where B is MN-major and it
+    has the tile), or for a tile not measured, its share of a 128 x 256 tile's work per K
+    step scaled from the nearest measured one (a rough guess)."""
+    if b_mn_major and (config.bm, config.bn) in TILE_EFFICIENCY_MN_MAJOR:
+        return TILE_EFFICIENCY_MN_MAJOR[(config.bm, config.bn)]
     deep = config.stages > 4
     key = (config.bm, config.bn, deep)
     if key in TILE_EFFICIENCY:
@@ -105,10 +118,12 @@ class Estimate:
     compute_s: float
     memory_s: float
     seconds: float = field(default=0.0)
+    in_flight: int = 0  # bytes the running CTAs' rings hold (what Little's law turns into bandwidth)
 
 
 def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str = "bf16", batch: int = 1,
-             machine: Machine = H100, split_k: int = 1, reduce: str = "cluster", unsplit: int = 0) -> Estimate:
+             machine: Machine = H100, split_k: int = 1, reduce: str = "cluster", unsplit: int = 0,
+             b_mn_major: bool = False) -> Estimate:
     """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring).
 
     With `split_k` = S each tile takes S CTAs, each over ceil(T / S) of the T K steps (the
@@ -118,9 +133,10 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     pays its last CTAs' read of the S partial tiles at `partial_bytes_per_s`.
 
     With `unsplit` = F (global only) the first F tiles run unsplit in their own waves and
-    the other tiles' S CTAs in waves after them (`_hybrid`)."""
+    the other tiles' S CTAs in waves after them (`_hybrid`). `b_mn_major`: B is MN-major
+    (`tile_efficiency`)."""
     if unsplit:
-        return _hybrid(m, n, k, config, a, b, d, batch, machine, split_k, unsplit)
+        return _hybrid(m, n, k, config, a, b, d, batch, machine, split_k, unsplit, b_mn_major)
     tiles = config.tiles(m, n, batch)
     ctas = tiles * split_k
     split_global = split_k > 1 and reduce == "global"
@@ -132,7 +148,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     k_tiles = -(-k // config.bk)
     k_steps = -(-k_tiles // split_k)  # the K steps of the longest rank
     k_cta = k if split_k == 1 else k_steps * config.bk  # unsplit: K as it is (the fitted constants')
-    compute = waves * 2.0 * config.bm * config.bn * k_cta / (per_sm * tile_efficiency(config))
+    compute = waves * 2.0 * config.bm * config.bn * k_cta / (per_sm * tile_efficiency(config, b_mn_major))
     ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
     running = min(ctas, machine.max_clusters(cluster) * cluster)
     in_flight = running * ring * config.stage_bytes(a, b)
@@ -144,7 +160,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     else:
         reduction = split_k * machine.split_k_overhead_s if split_k > 1 else 0.0
     overhead = waves * (machine.wave_overhead_s + reduction)
-    return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead)
+    return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead, in_flight)
 
 
 def _global_reduction_s(machine: Machine, config: GemmConfig, split_k: int) -> float:
@@ -154,7 +170,7 @@ def _global_reduction_s(machine: Machine, config: GemmConfig, split_k: int) -> f
 
 
 def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, batch: int, machine: Machine,
-            split_k: int, unsplit: int) -> Estimate:
+            split_k: int, unsplit: int, b_mn_major: bool = False) -> Estimate:
     """`estimate` of a grid whose first `unsplit` tiles take a CTA each and whose other
     tiles take `split_k` CTAs each, through global memory: the unsplit tiles' waves, then
     the split CTAs' waves, each as long as the longest rank's share of K."""
@@ -165,13 +181,13 @@ def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, 
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
     k_tiles = -(-k // config.bk)
     k_steps = -(-k_tiles // split_k)  # the longest rank's
-    tile_s = 2.0 * config.bm * config.bn / (per_sm * tile_efficiency(config))  # a tile's time per unit of K
+    tile_s = 2.0 * config.bm * config.bn / (per_sm * tile_efficiency(config, b_mn_major))  # a tile's time per unit of K
     compute = unsplit_waves * tile_s * k + split_waves * tile_s * k_steps * config.bk
-    unsplit_only = estimate(m, n, k, config, a, b, d, batch, machine)  # the same bytes from HBM, at full occupancy
+    unsplit_only = estimate(m, n, k, config, a, b, d, batch, machine, b_mn_major=b_mn_major)  # the same bytes from HBM, at full occupancy
     reduction = _global_reduction_s(machine, config, split_k)
     overhead = unsplit_waves * machine.wave_overhead_s + split_waves * (machine.wave_overhead_s + reduction + machine.unsplit_split_wave_s)
     return Estimate(unsplit + split, unsplit_waves + split_waves, compute, unsplit_only.memory_s,
-                    max(compute, unsplit_only.memory_s) + overhead)
+                    max(compute, unsplit_only.memory_s) + overhead, unsplit_only.in_flight)
 
 
-__all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "estimate", "tile_efficiency"]
+__all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "TILE_EFFICIENCY_MN_MAJOR", "estimate", "tile_efficiency"]

@@ -11,6 +11,7 @@ over issue 22's suite, which is where the default chooser's model is fitted.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
@@ -40,6 +41,23 @@ class Candidate:
         text = f"{c.bm}x{c.bn}x{c.bk}/{c.stages}"
         return " ".join([text, *(f"{k}={v}" for k, v in self.options)])
 
+    @classmethod
+    def parse(cls, label: str) -> Candidate:
+        """The candidate `label` names ("128x144x64/4 persistent=True": the inverse of
+        `label`); a ValueError says what is malformed."""
+        words = label.split()
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)/(\d+)", words[0]) if words else None
+        if found is None:
+            raise ValueError(f"{label!r}: a candidate starts with BMxBNxBK/STAGES, e.g. 128x144x64/4")
+        options: list[tuple[str, object]] = []
+        for word in words[1:]:
+            key, eq, text = word.partition("=")
+            if not eq or not key or not text:
+                raise ValueError(f"{label!r}: {word!r} is not an option=value")
+            value: object = {"True": True, "False": False}.get(text, int(text) if text.isdigit() else text)
+            options.append((key, value))
+        return cls(GemmConfig(*(int(g) for g in found.groups())), tuple(options))
+
 
 def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A, *, d: str = "bf16",
                batch: int = 1, promoted: bool = False, b_row_bytes: int | None = None, b_mn_major: bool = False) -> list[Candidate]:
@@ -54,7 +72,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     share B (`default_multicast`: B's rows, `b_row_bytes` apart and MN-major where
     `b_mn_major`, are not whole L2 lines), that kernel comes first (cluster = 2), then the
     others (one CTA each)."""
-    chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted)
+    chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted, b_mn_major=b_mn_major)
     first = chosen.config
     leading: list[Candidate] = []  # the default's own kind first: swapped, or paired
     if arch is Arch.SM90A and prefer_swap(m, n, batch):
@@ -86,7 +104,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
         if c not in found:
             found.append(c)
 
-    for config in tile_configs(m, n, a, b, acc, arch):
+    for config in tile_configs(m, n, a, b, acc, arch, b_mn_major):
         if promoted and not promoted_tile_fits(config.bm, config.bn):
             continue
         add(Candidate(config, (("persistent", True),)))

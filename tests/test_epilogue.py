@@ -1,6 +1,8 @@
 """The TMA-store epilogue's staging pieces (layout/epilogue.py): the addresses the lowering
 computes for each thread's stmatrix rows are the layout core's, the pieces are one TMA
-box each, and each stmatrix phase writes eight rows without a bank conflict."""
+box each, and each stmatrix phase writes eight rows without a bank conflict: for the
+64-column pieces and for the 32- and 16-column ones that finish a BN that is not a
+multiple of 64."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from lower_tc.layout.epilogue import (
     PIECE_ROWS,
     STMATRIX_PER_PIECE,
     piece_layout,
+    piece_widths,
     staging_bytes,
     stmatrix_offset,
     stmatrix_row,
@@ -20,31 +23,62 @@ from lower_tc.layout.gemm import default_persistent
 from lower_tc.layout.tma import tma_plan
 
 
+WIDTHS = (PIECE_COLS, 32, 16)
+
+
+@pytest.mark.parametrize("cols", WIDTHS)
 @pytest.mark.parametrize("dtype", ["bf16", "f16"])
-def test_stmatrix_offsets_are_the_layout_cores_addresses(dtype: str) -> None:
-    layout = piece_layout(dtype)
+def test_stmatrix_offsets_are_the_layout_cores_addresses(dtype: str, cols: int) -> None:
+    layout = piece_layout(dtype, cols=cols)
     for warp in range(4):
         for lane in range(32):
-            for j in range(STMATRIX_PER_PIECE):
+            for j in range(cols // 16):
                 row, col = stmatrix_row(lane, warp, j)
-                assert stmatrix_offset(lane, warp, j) == int(layout.addresses(row, col)), (warp, lane, j)
+                assert stmatrix_offset(lane, warp, j, cols) == int(layout.addresses(row, col)), (warp, lane, j)
 
 
-def test_the_rows_of_a_piece_are_covered_once() -> None:
-    """Every 8-element row segment of the 64 x 64 piece is addressed by exactly one
-    (warp, lane, j), so the four stmatrix.x4 of four warps write the whole piece."""
-    seen = [stmatrix_row(lane, warp, j) for warp in range(4) for lane in range(32) for j in range(STMATRIX_PER_PIECE)]
-    assert sorted(seen) == [(r, c) for r in range(PIECE_ROWS) for c in range(0, PIECE_COLS, 8)]
+@pytest.mark.parametrize("cols", WIDTHS)
+def test_the_rows_of_a_piece_are_covered_once(cols: int) -> None:
+    """Every 8-element row segment of the 64 x cols piece is addressed by exactly one
+    (warp, lane, j), so the stmatrix.x4 of four warps write the whole piece, and nothing
+    lands past it."""
+    seen = [stmatrix_row(lane, warp, j) for warp in range(4) for lane in range(32) for j in range(cols // 16)]
+    assert sorted(seen) == [(r, c) for r in range(PIECE_ROWS) for c in range(0, cols, 8)]
+    offsets = {stmatrix_offset(lane, warp, j, cols) for warp in range(4) for lane in range(32) for j in range(cols // 16)}
+    assert max(offsets) + 16 <= piece_layout("bf16", cols=cols).size_bytes <= PIECE_BYTES
 
 
-def test_each_stmatrix_phase_is_free_of_bank_conflicts() -> None:
+@pytest.mark.parametrize("cols", WIDTHS)
+def test_each_stmatrix_phase_is_free_of_bank_conflicts(cols: int) -> None:
     """A phase is the eight rows of one 8x8 matrix (lanes 8m .. 8m+7): their 16-byte
     rows must fall on eight different groups of four banks."""
+    assert STMATRIX_PER_PIECE == PIECE_COLS // 16
     for warp in range(4):
-        for j in range(STMATRIX_PER_PIECE):
+        for j in range(cols // 16):
             for m in range(4):
-                groups = {stmatrix_offset(lane, warp, j) % 128 // 16 for lane in range(8 * m, 8 * m + 8)}
+                groups = {stmatrix_offset(lane, warp, j, cols) % 128 // 16 for lane in range(8 * m, 8 * m + 8)}
                 assert len(groups) == 8, (warp, j, m)
+
+
+@pytest.mark.parametrize(("bn", "widths"), [(256, (64, 64, 64, 64)), (64, (64,)), (144, (64, 64, 16)), (176, (64, 64, 32, 16)),
+                                            (96, (64, 32)), (80, (64, 16)), (48, (32, 16)), (16, (16,)), (240, (64, 64, 64, 32, 16))])
+def test_piece_widths_cover_bn_widest_first(bn: int, widths: tuple[int, ...]) -> None:
+    assert piece_widths(bn) == widths and sum(widths) == bn
+
+
+@pytest.mark.parametrize("bn", [0, 8, 88, 136, 250])
+def test_piece_widths_refuse_what_stmatrix_x4_cannot_cover(bn: int) -> None:
+    with pytest.raises(ValueError, match="multiples of 16 columns"):
+        piece_widths(bn)
+
+
+@pytest.mark.parametrize(("cols", "code"), [(32, 2), (16, 1)])
+def test_a_narrow_piece_is_one_tma_box_swizzled_as_wide_as_its_rows(cols: int, code: int) -> None:
+    layout = piece_layout("bf16", cols=cols)
+    plan = tma_plan(layout)
+    assert plan.box == (cols, PIECE_ROWS)
+    assert len(plan.boxes) == 1 and plan.boxes[0].smem_offset == 0
+    assert layout.swizzle.tma_code == code and layout.size_bytes == PIECE_ROWS * cols * 2
 
 
 def test_a_piece_is_one_tma_box_with_the_128_byte_swizzle() -> None:

@@ -279,11 +279,16 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
     steps = tiles[0] * tiles[1] * batch * -(-case.k // c.bk)
     streamed = info.grid == (PersistentGrid(tiles[0] * tiles[1] * batch, steps), 1, 1)
     assert streamed == ("stream_k" in case.options)
-    assert info.grid == tiles or raster or persistent or streamed
+    # split-K: S CTAs a tile, a cluster's along x beside the tiles or the global split's
+    # consecutive on a 1-d grid
+    split = gemm.split_k > 1 and info.grid in ((tiles[0] * gemm.split_k, tiles[1], batch),
+                                                (tiles[0] * tiles[1] * batch * gemm.split_k, 1, 1))
+    assert (gemm.split_k > 1) == ("split_k" in case.options and "split_k = 1," not in case.options + ",")
+    assert info.grid == tiles or raster or persistent or streamed or split
     # persistent where asked, and by default where warp-specialised, rastered, static and
     # more than one wave of tiles (layout/gemm_choice.py prefer_persistent)
     by_default = "persistent" not in case.options and not case.dynamic and '"pipelined"' not in case.options and "raster = 0" not in case.options and c.bm <= 128 \
-        and tiles[0] * tiles[1] * batch > H100.sms and not streamed
+        and tiles[0] * tiles[1] * batch > H100.sms and not streamed and gemm.split_k == 1  # a split kernel is not persistent
     assert persistent == ("persistent = true" in case.options or by_default)
     specialized = "setmaxnreg" in kernel.ptx  # a producer warpgroup more
     assert info.threads == 128 * (c.bm // 64 + specialized)

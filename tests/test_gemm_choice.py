@@ -172,7 +172,7 @@ def test_the_tuners_first_candidate_is_the_defaults_cluster_where_b_rows_are_off
     assert paired == GemmConfig(128, 256, 64, 4)
     first, second = candidates(3000, 5000, 4000, "bf16", "bf16", "f32", b_row_bytes=10000, b_mn_major=True)[:2]
     assert first.config == paired and first.option_dict == {"cluster": 2, "persistent": True}
-    assert second.config == choose_config(3000, 5000, 4000, "bf16", "bf16", "f32") and "cluster" not in second.option_dict
+    assert second.config == choose_config(3000, 5000, 4000, "bf16", "bf16", "f32", b_mn_major=True) and "cluster" not in second.option_dict
     for rows, mn_major, batch in ((10240, True, 1), (10000, False, 1), (10000, True, 2)):
         assert default_multicast(3000, 5000, 4000, "bf16", "bf16", "f32", rows, mn_major, batch) is None
         assert "cluster" not in candidates(3000, 5000, 4000, "bf16", "bf16", "f32", batch=batch, b_row_bytes=rows,

@@ -230,5 +230,10 @@ def test_the_model_prices_the_split_wave_at_its_share_of_k() -> None:
     # one whole wave and a quarter of one, plus the split wave's extra
     assert split.compute_s == pytest.approx(whole.compute_s * 1.25 / 2)
     assert split.seconds < whole.seconds
-    c = choose(512, 10240, 8192, "bf16", "bf16", "f32")
+    c = choose(512, 10240, 8192, "bf16", "bf16", "f32", b_mn_major=True)
     assert (c.config, c.split_k, c.reduce, c.unsplit) == (config, 4, "global", 132)
+    # B K-major: 128 x 160 tiles make 256 CTAs, two waves less 8, and beat the split there
+    # (H200: 100% of cuBLAS against 93%, docs/performance.md)
+    c = choose(512, 10240, 8192, "bf16", "bf16", "f32")
+    assert (c.config, c.split_k) == (GemmConfig(128, 160, 64, 5), 1)
+    assert c.config.tiles(512, 10240) == 256

@@ -104,6 +104,8 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int) -> Choice:
         return Choice(config, given or 1, reduce, unsplit)
     d = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
     promoted = op.options.accumulation == "promoted" and arch is Arch.SM90A  # two accumulators: smaller tiles
+    assert isinstance(op.b.type, MemRefType)
+    b_mn_major = b_rows(op.b.type)[0]  # B row-major: its tiles MN-major, which some widths read slower
     if cluster > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
         try:
             rule = rule_config(m, n, k, a, b, acc, arch)
@@ -112,10 +114,11 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int) -> Choice:
             error_at(op, str(err))
     try:
         if given is not None:  # split-K asked for (or 1: not split): the best configuration for it
-            config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted)
+            config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted, b_mn_major=b_mn_major)
             return Choice(config, given, reduce, unsplit)
         reduces = (op.options.reduce,) if op.options.reduce is not None else None
-        return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted, reduces=reduces)
+        return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted, reduces=reduces,
+                      b_mn_major=b_mn_major)
     except LayoutError as err:
         error_at(op, str(err))
 

@@ -11,16 +11,18 @@ Per piece q (buffer q mod 2 of the warpgroup):
 
 The stores are asynchronous: the warpgroup moves on (in a persistent kernel, to the next
 tile's MMAs) while TMA writes D, and TMA clips every box at D's edge, so ragged tiles need
-no guards. The issuing threads wait for their stores before the kernel exits.
+no guards. The issuing threads wait for their stores before the kernel exits. Where BN
+is not a multiple of 64, the last columns go in pieces of 32 and 16 (layout/epilogue.py
+`piece_widths`), each width with a tensor map of its own box and swizzle.
 
 This replaces the register epilogue (gemm_epilogue.py) where `epilogue_problem` finds
 nothing against it: D of 16 bits, row-major with its sizes known, its leading dimension
-and its rows (N) a multiple of 16 bytes, no C, BN a multiple of 64, and room in shared memory.
+and its rows (N) a multiple of 16 bytes, no C, BN a multiple of 16, and room in shared memory.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects.builtin import Float32Type, i1, i32, i64
 from xdsl.ir import SSAValue
@@ -33,10 +35,13 @@ from lower_tc.layout.epilogue import (
     PIECE_ALIGN,
     PIECE_BYTES,
     PIECE_COLS,
+    PIECE_QUANTUM,
     PIECE_ROWS,
-    STMATRIX_PER_PIECE,
     piece_layout,
+    piece_widths,
     staging_bytes,
+    swizzle_mask,
+    swizzle_shift,
 )
 from lower_tc.layout.limits import SMEM_CAPACITY
 from lower_tc.layout.kernel_info import TensorMap
@@ -54,14 +59,16 @@ FIRST_NAMED_BARRIER = 1
 @dataclass
 class TmaStore:
     """The TMA-store epilogue of a kernel: where its staging pieces start in shared
-    memory, D's tensor-map parameter, and (once bound) the map's address."""
+    memory, D's tensor-map parameter per piece width, and (once bound) the maps' addresses."""
 
     staging: int
-    param: str
-    tmap: SSAValue | None = None
+    params: dict[int, str]
+    tmaps: dict[int, SSAValue] = field(default_factory=dict)
 
     def bind_tensor_map(self, k: GemmKernel) -> None:
-        self.tmap = k.b.val(ptx.ParamAddrOp, result=i64, param=self.param, comment="D by TMA stores of staged pieces")
+        for cols, param in self.params.items():
+            wide = "" if cols == PIECE_COLS else f" {cols} columns wide"
+            self.tmaps[cols] = k.b.val(ptx.ParamAddrOp, result=i64, param=param, comment=f"D by TMA stores of staged pieces{wide}")
 
 
 def choose_epilogue(k: GemmKernel, loop: KLoop, warpgroups: int, wgmma: bool) -> TmaStore | None:
@@ -87,9 +94,11 @@ def choose_epilogue(k: GemmKernel, loop: KLoop, warpgroups: int, wgmma: bool) ->
             error_at(store, f"the TMA-store epilogue cannot store this D: {problem}")
         return None
     k.memory.take(end - start, PIECE_ALIGN)
-    param = f"tmap_{len(loop.loads)}"
-    k.tensor_maps.append(tma_store_map(k, store, param))
-    return TmaStore(start, param)
+    params = {}
+    for cols in sorted(set(piece_widths(loop.acc_type.n)), reverse=True):
+        params[cols] = f"tmap_{len(loop.loads)}" + ("" if cols == PIECE_COLS else f"_{cols}")
+        k.tensor_maps.append(tma_store_map(k, store, params[cols], cols))
+    return TmaStore(start, params)
 
 
 def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | None:
@@ -115,16 +124,17 @@ def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | Non
         # seen on the H100: at a row's end a TMA store writes the whole 16-byte chunk,
         # padding columns past N included (docs/gemm.md)
         return f"D's rows are {d.cols * 2} bytes: a TMA store writes whole 16-byte chunks at a row's end, so N x 2 must be a multiple of 16"  # type: ignore[operator]
-    if acc.n % PIECE_COLS:
-        return f"BN = {acc.n}: the TMA-store epilogue stores pieces of {PIECE_COLS} columns"
+    if acc.n % PIECE_QUANTUM:
+        return f"BN = {acc.n}: the TMA-store epilogue stores pieces of 64, 32 and 16 columns, so BN must be a multiple of {PIECE_QUANTUM}"
     return None
 
 
-def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str) -> TensorMap:
-    """D's tensor map: dimension 0 along a row (N), box = one piece, 128-byte swizzle; a
-    batch of matrices (more than one) is its dimension 2, one matrix per box."""
+def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str, cols: int = PIECE_COLS) -> TensorMap:
+    """D's tensor map for pieces `cols` wide: dimension 0 along a row (N), box = one piece,
+    swizzled as wide as its rows; a batch of matrices (more than one) is its dimension 2,
+    one matrix per box."""
     d = k.args.geometry[op.dst]
-    layout = piece_layout(tc.dtype_name(op.dst.type.element_type))  # type: ignore[union-attr]
+    layout = piece_layout(tc.dtype_name(op.dst.type.element_type), cols=cols)  # type: ignore[union-attr]
     arg = k.args.index(op.dst)
     if not batched_store(k, op):
         return tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows], [d.ld * 2])  # type: ignore[list-item, operator]
@@ -140,11 +150,15 @@ def batched_store(k: GemmKernel, op: WindowStoreOp) -> bool:
 def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValue, acc_t: tc.AccType, wg: SSAValue) -> None:
     """Warpgroup `wg` (of the consumers) stores its fragment `acc` (module docstring)."""
     g = k.b
-    staging, tmap = store.staging, store.tmap
-    assert tmap is not None
+    staging = store.staging
+    assert store.tmaps, "bind_tensor_map first"
     d_dtype, _ = output_types(op)
+    widths = piece_widths(acc_t.n)
     m0, n0 = k.index.reg(op.row, op), k.index.reg(op.col, op)
-    in_wg = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127, comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} into D ({d_dtype}) by stmatrix and TMA stores of {PIECE_ROWS}x{PIECE_COLS} pieces")
+    pieces = (f"{PIECE_ROWS}x{PIECE_COLS} pieces" if set(widths) == {PIECE_COLS}
+              else f"{PIECE_ROWS}-row pieces {'+'.join(map(str, widths))} columns wide")
+    in_wg = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127,
+                  comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} into D ({d_dtype}) by stmatrix and TMA stores of {pieces}")
     warp = g.val(ptx.ShrOp, [in_wg], type="u32", imm=5)
     lane = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=31)
     # this warpgroup's pieces, and the row this lane addresses (layout/epilogue.py)
@@ -152,12 +166,23 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
     wg_pieces = g.val(ptx.AddOp, [wg_pieces, k.regs.smem], type="u32")
     row = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=15)
     row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [warp], type="b32", imm=4), row], type="u32")
-    row_addr = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [row], type="b32", imm=7), wg_pieces], type="u32")
-    phase = g.val(ptx.XorOp, [g.val(ptx.ShrOp, [lane], type="u32", imm=4), g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=7)], type="b32")
-    addrs = []
-    for j in range(STMATRIX_PER_PIECE):
-        chunk = g.val(ptx.XorOp, [phase], type="b32", imm=2 * j) if j else phase
-        addrs.append(g.val(ptx.AddOp, [row_addr, g.val(ptx.ShlOp, [chunk], type="b32", imm=4)], type="u32"))
+
+    def piece_addresses(cols: int) -> list[SSAValue]:
+        """The lane's stmatrix addresses in a `cols`-wide piece (layout/epilogue.py
+        `stmatrix_offset`), relative to the piece."""
+        shift = swizzle_shift(cols)
+        row_addr = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [row], type="b32", imm=shift), wg_pieces], type="u32")
+        half = g.val(ptx.ShrOp, [lane], type="u32", imm=4)
+        # the 64-column piece's XOR is row mod 8 = tid mod 8; the narrower ones' take higher row bits
+        source = k.regs.tid if shift == 7 else g.val(ptx.ShrOp, [row], type="u32", imm=7 - shift)
+        phase = g.val(ptx.XorOp, [half, g.val(ptx.AndOp, [source], type="b32", imm=swizzle_mask(cols))], type="b32")
+        addrs = []
+        for j in range(cols // 16):
+            chunk = g.val(ptx.XorOp, [phase], type="b32", imm=2 * j) if j else phase
+            addrs.append(g.val(ptx.AddOp, [row_addr, g.val(ptx.ShlOp, [chunk], type="b32", imm=4)], type="u32"))
+        return addrs
+
+    addresses = {cols: piece_addresses(cols) for cols in sorted(set(widths), reverse=True)}
     issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
     bar_id = g.val(ptx.AddOp, [wg], type="u32", imm=FIRST_NAMED_BARRIER)
     row0 = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [wg], type="b32", imm=6), m0], type="s32")
@@ -175,22 +200,24 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
         hi = g.val(ptx.RegOfOp, [acc], F32, regs=4 * i + 2 * h + 1)
         return g.val(ptx.CvtOp, [hi, lo], i32, type=f"rn.{d_dtype}x2.f32")
 
-    for q in range(acc_t.n // PIECE_COLS):
+    first_col = 0
+    for q, cols in enumerate(widths):
         offset = staging + (q % BUFFERS) * PIECE_BYTES
         skip = g.if_(issuer, "piece_free")
         g.emit(ptx.CpAsyncBulkWaitGroupOp, pending=BUFFERS - 1, read=1, comment=f"piece {q}: its buffer's last store has read it")
         g.emit(ptx.LabelOp, label=skip)
         g.emit(ptx.BarSyncOp, [bar_id], count=128)
-        for j in range(STMATRIX_PER_PIECE):
-            i = PIECE_COLS // 8 * q + 2 * j
-            g.emit(ptx.StmatrixOp, [addrs[j], packed(i, 0), packed(i, 1), packed(i + 1, 0), packed(i + 1, 1)], offset=offset)
+        for j, addr in enumerate(addresses[cols]):
+            i = first_col // 8 + 2 * j
+            g.emit(ptx.StmatrixOp, [addr, packed(i, 0), packed(i, 1), packed(i + 1, 0), packed(i + 1, 1)], offset=offset)
         g.emit(ptx.FenceProxyAsyncOp)
         g.emit(ptx.BarSyncOp, [bar_id], count=128)
         skip = g.if_(issuer, "piece_stored")
-        col = g.add_imm(n0, PIECE_COLS * q)
-        g.emit(ptx.CpAsyncBulkTensorStoreOp, [tmap, col, row0, *batch, wg_pieces], offset=offset, **dims)
+        col = g.add_imm(n0, first_col)
+        g.emit(ptx.CpAsyncBulkTensorStoreOp, [store.tmaps[cols], col, row0, *batch, wg_pieces], offset=offset, **dims)
         g.emit(ptx.CpAsyncBulkCommitGroupOp)
         g.emit(ptx.LabelOp, label=skip)
+        first_col += cols
 
 
 def wait_for_stores(k: GemmKernel) -> None:
