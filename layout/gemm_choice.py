@@ -275,10 +275,13 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
     ways = tuple(r for r in (reduces if reduces is not None else REDUCES) if r in reduces_for(acc))
     choices = [Choice(c) for c in configs]
     if split:
-        choices += [Choice(c, s, r) for c in configs for r in ways
+        # a split kernel keeps the 4-stage rings of 128-row tiles: 6 stages of 128 x 128 split
+        # 8 ran 5-13% slower on the suite's long-K shapes (H200, docs/performance.md)
+        splittable = [c for c in configs if c.bm < 128 or c.stages <= 4]
+        choices += [Choice(c, s, r) for c in splittable for r in ways
                     for s in split_k_options(m, n, k, c, a, b, batch, machine, r)]
         if "global" in ways:
-            choices += [Choice(c, s, "global", f) for c in configs for s, f in unsplit_options(m, n, k, c, a, b, batch, machine)]
+            choices += [Choice(c, s, "global", f) for c in splittable for s, f in unsplit_options(m, n, k, c, a, b, batch, machine)]
 
     def cost(c: Choice) -> tuple[float, int, int, int, int, bool]:
         e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit, b_mn_major)  # type: ignore[arg-type]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from lower_tc.layout.gemm import GemmConfig, config_problem, rule_config
-from lower_tc.layout.gemm_choice import MAX_STAGES, choose_config, prefer_persistent, tile_configs, unsplit_options
+from lower_tc.layout.gemm_choice import (MAX_STAGES, STAGED_MAX_STAGES, WIDE_BNS, choose_config, prefer_persistent, staged_depth,
+                                         tile_configs, unsplit_options)
 from lower_tc.layout.gemm_model import H100, estimate
 from lower_tc.layout.gemm_tuning import candidates
 from lower_tc.layout.targets import Arch
@@ -177,3 +178,48 @@ def test_the_tuners_first_candidate_is_the_defaults_cluster_where_b_rows_are_off
         assert default_multicast(3000, 5000, 4000, "bf16", "bf16", "f32", rows, mn_major, batch) is None
         assert "cluster" not in candidates(3000, 5000, 4000, "bf16", "bf16", "f32", batch=batch, b_row_bytes=rows,
                                            b_mn_major=mn_major)[0].option_dict
+
+
+# -- tiles as wide as make whole waves (WIDE_BNS) --------------------------------------------
+
+
+def test_a_width_that_makes_whole_waves_is_chosen() -> None:
+    """1536^3 in 128 x 144 tiles is 132 CTAs on 132 SMs (128 x 192 made 96: 86% of cuBLAS
+    on the H200, 102% in 128 x 144); 5120^3 in 128 x 224 tiles makes 7 waves less 4 CTAs."""
+    c = choose_config(1536, 1536, 1536, "bf16", "bf16", "f32")
+    assert (c.bm, c.bn) == (128, 144) and c.tiles(1536, 1536) == H100.sms
+    assert choose_config(5120, 5120, 5120, "e4m3", "e4m3", "f32").bn == 224
+    # B row-major: 128 x 144 is a 32-byte swizzle's boxes there, not weighed
+    assert choose_config(1536, 1536, 1536, "bf16", "bf16", "f32", b_mn_major=True) == GemmConfig(128, 192, 64, 4)
+
+
+def test_wide_tiles_for_an_mn_major_b_are_whole_64_byte_swizzle_rows() -> None:
+    kmajor = {(c.bn, c.stages) for c in tile_configs(4096, 4096, "bf16", "bf16", "f32") if c.bm == 128}
+    mnmajor = {(c.bn, c.stages) for c in tile_configs(4096, 4096, "bf16", "bf16", "f32", b_mn_major=True) if c.bm == 128}
+    assert {bn for bn, _ in kmajor} >= set(WIDE_BNS) | {128, 192, 256}
+    assert {bn for bn, _ in mnmajor} - {64, 128, 192, 256} == {96, 160, 224}
+    assert (144, 5) in kmajor and (128, 6) in kmajor and (96, 6) in kmajor and (224, 4) in kmajor
+
+
+@pytest.mark.parametrize("a", ["bf16", "e4m3"])
+@pytest.mark.parametrize("bn", [128, *WIDE_BNS])
+def test_the_staged_depth_leaves_room_for_the_tma_store_epilogue(a: str, bn: int) -> None:
+    """The chooser's deeper rings must not push the kernel onto the register epilogue: the
+    tile compiles to stmatrix pieces and TMA stores, no st.global, and one stage more would
+    not leave the staging room."""
+    from lower_tc.layout.epilogue import PIECE_ALIGN, staging_bytes
+    from lower_tc.layout.limits import SMEM_CAPACITY
+    from lower_tc.lowering.api.matmul_program import Matrix, matmul_program
+    from lower_tc.lowering.compile import compile_source
+
+    bk = 64 if a == "bf16" else 128
+    config = staged_depth(128, bn, bk, a, a, "f32", Arch.SM90A)
+    assert config is not None and 4 <= config.stages <= STAGED_MAX_STAGES
+    more = GemmConfig(128, bn, bk, config.stages + 1)
+    if config.stages < STAGED_MAX_STAGES and config_problem(more, a, a, "f32") is None:
+        start = -(-more.smem_bytes(a, a) // PIECE_ALIGN) * PIECE_ALIGN
+        assert start + staging_bytes(2) > SMEM_CAPACITY
+    source = matmul_program("wide", Matrix(1000, 2000, a, True), Matrix(2000, 1024, a, False), Matrix(1000, 1024, "bf16", True),
+                            None, acc="f32", config=(128, bn, bk, config.stages))
+    ptx = compile_source(source, "wide.mlir")[0].ptx
+    assert "stmatrix" in ptx and "st.global" not in ptx
