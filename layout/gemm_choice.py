@@ -285,12 +285,14 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
 
     def cost(c: Choice) -> tuple[float, int, int, int, int, bool]:
         e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit, b_mn_major)  # type: ignore[arg-type]
-        # where HBM bounds several equally: the most bytes in flight (the model's bandwidth
-        # is the H100's; on the H200 M = 127 x 11008 x 4096 ran 99% of cuBLAS in 6 stages
-        # of 128 x 96 and 89% in 5 of 128 x 160, both capped alike), then the fewest CTAs
-        # (the least re-reading through L2), the deepest ring (measured on the suite's
-        # decoding shapes), unsplit first, a cluster's split before the global one (no workspace)
-        return (e.seconds, -e.in_flight, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
+        # where HBM bounds several equally: unsplit, the most bytes in flight (the model's
+        # bandwidth is the H100's; on the H200 M = 127 x 11008 x 4096 ran 99% of cuBLAS in
+        # 6 stages of 128 x 96 and 89% in 5 of 128 x 160, both capped alike; split 8 ways,
+        # 256 x 1024 x 131072 ran 85% in 128 x 128 tiles and 71% in 64 x 256 ones, which
+        # keep more in flight but re-read more through L2), then the fewest CTAs (the least
+        # re-reading through L2), the deepest ring (measured on the suite's decoding
+        # shapes), unsplit first, a cluster's split before the global one (no workspace)
+        return (e.seconds, -e.in_flight if c.split_k == 1 else 0, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
 
     return min(choices, key=cost)
 
