@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.gemm_choice import (choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, swap_config,
+from lower_tc.layout.gemm_choice import (WIDE_BNS, choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, swap_config,
                                          tile_configs, unsplit_options)
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.stream_k import stream_k_problem
@@ -64,7 +64,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     """What a tuner tries: the default kernel first (its configuration, split-K and
     persistence as by default: the same kernel as none given), then each of `tile_configs`
     persistent and not, and split over K by each of its `split_k_options` (not
-    persistent). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
+    persistent; the 128-row tiles of WIDE_BNS and the deeper rings only unsplit). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
     left out. `promoted` (fp8's promoted accumulation): only the tiles it holds. Where the
     default swaps (a decoding GEMM, `prefer_swap`), it and the swapped kernel's other row
     counts and cluster splits come first (swap_ab = true; their configurations are the
@@ -109,6 +109,8 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             continue
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))
+        if config.bm == 128 and (config.bn in WIDE_BNS or config.stages > 4):
+            continue  # the widths between and the deeper rings: unsplit only (the default's split is first above)
         for reduce in reduces_for(acc):
             for s in split_k_options(m, n, k, config, a, b, batch, reduce=reduce):
                 add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", reduce))))
