@@ -1,6 +1,8 @@
-"""The online softmax of attention on wgmma accumulators (sm_90a, single-tile kernels):
-per-row running statistics (`!tc.rows<64xf32>`) and the ops that update them block of keys
-by block (docs/attention.md, "The online softmax").
+"""The online softmax of attention on wgmma accumulators (sm_90a: single-tile kernels and
+attention loops) and on tcgen05 accumulators in tensor memory (sm_100a: single-tile
+kernels, 128 rows, one a thread): per-row running statistics (`!tc.rows<64xf32>`, on
+sm_100a `!tc.rows<128xf32>`) and the ops that update them block of keys by block
+(docs/attention.md, "The online softmax", "tcgen05").
 
 For a block of scores S (an accumulator) the running maximum m and sum l (both in the
 log2 units of scale x S: m is a maximum of s c with c = scale x log2 e) go
@@ -34,13 +36,39 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_kernel import _check_target, in_attention_loop
-from lower_tc.dialects.tc_mma_ops import check_single_tile_f32, check_softmax_scale
+from lower_tc.dialects.tc_kernel import _check_target, in_attention_loop, kernel_target
+from lower_tc.dialects.tc_mma_ops import TMEM_TILE_ROWS, check_single_tile_f32, check_softmax_scale, check_tmem_tile_f32
 from lower_tc.dialects.tc_types import AccType, RowsType, _memref_shape, dtype_name, matrix_strides
 from lower_tc.layout.targets import Arch
 
 #: The largest finite f32.
 F32_MAX = 3.4028234663852886e38
+
+
+def check_rows_op(op: IRDLOperation, *accs: Attribute, rows: tuple[Attribute, ...] = ()) -> None:
+    """The rules of this module's ops: on sm_100a those of tc.acc_softmax there (a
+    single-tile kernel, 128-row f32 accumulators in tensor memory) with rows of 128;
+    elsewhere sm_90a's (`check_single_tile_f32`)."""
+    if kernel_target(op) is not Arch.SM100A:
+        check_single_tile_f32(op, *accs, rows=rows)
+        return
+    check_tmem_tile_f32(op, *accs)
+    for r in rows:
+        if r.m != TMEM_TILE_ROWS:  # type: ignore[attr-defined]
+            raise VerifyException(f"{op.name} on sm_100a: a !tc.rows has one value per row of a tcgen05 accumulator, "
+                                  f"{TMEM_TILE_ROWS} rows, not {r.m}")  # type: ignore[attr-defined]
+
+
+def check_in_place(op: IRDLOperation, value: SSAValue) -> None:
+    """On sm_100a the op writes its result over `value` in tensor memory, so nothing may
+    read `value` after it."""
+    if kernel_target(op) is not Arch.SM100A:
+        return
+    for use in value.uses:
+        other = use.operation
+        if other is not op and (other.parent_block() is not op.parent_block() or not other.is_before_in_block(op)):
+            raise VerifyException(f"{op.name} on sm_100a writes its result over its accumulator in tensor memory, "
+                                  f"so the accumulator may not be used after it (by {other.name})")
 
 
 @irdl_op_definition
@@ -84,7 +112,7 @@ class RowsFillOp(IRDLOperation):
         value = self.value.value.data
         if math.isnan(value) or value == math.inf:
             raise VerifyException(f"tc.rows_fill fills with -inf or a finite number, not {value}")
-        check_single_tile_f32(self, rows=(self.result.type,))
+        check_rows_op(self, rows=(self.result.type,))
 
 
 @irdl_op_definition
@@ -105,7 +133,7 @@ class AccRowMaxOp(IRDLOperation):
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type, rows=(self.rows.type,))
+        check_rows_op(self, self.acc.type, rows=(self.rows.type,))
         check_softmax_scale(self.scale)
 
 
@@ -128,8 +156,9 @@ class AccExpOp(IRDLOperation):
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type, rows=(self.rows.type,))
+        check_rows_op(self, self.acc.type, rows=(self.rows.type,))
         check_softmax_scale(self.scale)
+        check_in_place(self, self.acc)
 
 
 @irdl_op_definition
@@ -151,7 +180,7 @@ class AccRowSumOp(IRDLOperation):
         super().__init__(operands=[acc, total, old_max, new_max], result_types=[total.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type, rows=(self.sum.type,))
+        check_rows_op(self, self.acc.type, rows=(self.sum.type,))
 
 
 @irdl_op_definition
@@ -173,7 +202,8 @@ class AccRescaleOp(IRDLOperation):
         super().__init__(operands=[acc, old_max, new_max], result_types=[acc.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type, rows=(self.old_max.type,))
+        check_rows_op(self, self.acc.type, rows=(self.old_max.type,))
+        check_in_place(self, self.acc)
 
 
 @irdl_op_definition
@@ -192,7 +222,8 @@ class AccRowDivOp(IRDLOperation):
         super().__init__(operands=[acc, rows], result_types=[acc.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, self.acc.type, rows=(self.rows.type,))
+        check_rows_op(self, self.acc.type, rows=(self.rows.type,))
+        check_in_place(self, self.acc)
 
 
 #: The largest magnitude of a mask's positions and offsets: they are 32-bit PTX immediates.
@@ -237,6 +268,8 @@ class AccMaskOp(IRDLOperation):
         return get(self.first_query) or 0, get(self.first_key) or 0, get(self.keys), get(self.causal)  # type: ignore[return-value]
 
     def verify_(self) -> None:
+        if kernel_target(self) is Arch.SM100A:
+            raise VerifyException("tc.acc_mask is sm_90a's: masking a tcgen05 accumulator in tensor memory is not built")
         check_single_tile_f32(self, self.acc.type)
         first_query, first_key, keys, causal = self.mask
         if keys is None and causal is None:
@@ -270,7 +303,7 @@ class RowsLseOp(IRDLOperation):
         super().__init__(operands=[maximum, total], result_types=[maximum.type])
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, rows=(self.max.type,))
+        check_rows_op(self, rows=(self.max.type,))
 
 
 @irdl_op_definition
@@ -291,7 +324,7 @@ class RowsStoreOp(IRDLOperation):
     assembly_format = "$rows `to` $dst (`[` $indices^ `]`)? attr-dict `:` type($rows) `,` type($dst)"
 
     def verify_(self) -> None:
-        check_single_tile_f32(self, rows=(self.rows.type,))
+        check_rows_op(self, rows=(self.rows.type,))
         if self.indices:
             if len(self.indices) not in (2, 3):
                 raise VerifyException(f"tc.rows_store at a window names (head, first row) or (batch, head, first row): two or "

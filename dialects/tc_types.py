@@ -250,7 +250,8 @@ class RowsType(ParametrizedAttribute, TypeAttribute):
     """``!tc.rows<64xf32>``: one f32 per row of a 64-row wgmma accumulator, held where the
     accumulator holds its row (thread 4g + q of warp w: rows 16w + g and 16w + g + 8, each
     of a quad's four threads a copy): the running maximum and sum of attention's online
-    softmax (docs/attention.md)."""
+    softmax (docs/attention.md). On sm_100a, ``!tc.rows<128xf32>``: one per row of a
+    tcgen05 accumulator, each thread its own row's."""
 
     name = "tc.rows"
 

@@ -26,6 +26,7 @@ SASS = {
     "tcgen05_bf16": ("tcgen05.f16",),
     "tcgen05_m64_tmem_a": ("tcgen05.f16",),
     "attention_tile_tcgen05": ("tcgen05.f16",),
+    "attention_online_tcgen05": ("tcgen05.f16",),
     "tcgen05_e2m1": ("tcgen05.f8f6f4",),
     "tcgen05_tf32_mn_tma": ("tcgen05.tf32", "tma"),
     "gemm_bf16": ("wgmma.bf16", "tma"),

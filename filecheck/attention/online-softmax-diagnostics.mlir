@@ -1,6 +1,6 @@
 // Diagnostics of the online softmax's ops, tc.acc_mask and !tc.rows, each located: an accumulator that is
 // not f32 (its 64-row wgmma fragment), a scale that is not a finite number above 0, a fill
-// of +inf, sm_100a, a !tc.rows of other than 64 rows or of another type, a mask of nothing
+// of +inf, rows of 64 on sm_100a (its tcgen05 accumulators have 128), a !tc.rows of other than 64 rows or of another type, a mask of nothing
 // or at a negative position, a log-sum-exp column that is not 64 x 1 f32.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
@@ -36,7 +36,7 @@ func.func @blackwell(%O: memref<64x64xf32>) attributes {tc.target = "sm_100a"} {
   %m = tc.rows_fill -inf : !tc.rows<64xf32>
   func.return
 }
-// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_fill needs target sm_90a, but the kernel targets sm_100a{{$}}
+// CHECK: online-softmax-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.rows_fill on sm_100a: a !tc.rows has one value per row of a tcgen05 accumulator, 128 rows, not 64{{$}}
 
 // -----
 

@@ -1,4 +1,5 @@
-"""The online softmax's ops (dialects/tc_rows_ops.py) on wgmma accumulators, in registers.
+"""The online softmax's ops (dialects/tc_rows_ops.py) on wgmma accumulators, in registers,
+and on tcgen05 accumulators in tensor memory (sm_100a, `_tmem_*` below).
 
 A `!tc.rows<64xf32>` value is two f32 registers per thread: thread 4g + q of warp w holds
 rows 16w + g (accumulator registers i with (i % 4) // 2 = 0) and 16w + g + 8 (the others),
@@ -24,6 +25,7 @@ from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.softmax import f32_immediate, quad_reduce, row_registers
+from lower_tc.passes.to_ptx.tcgen05 import load_row, tmem_lanes, tmem_row, tmem_store_words, tmem_written
 from lower_tc.passes.to_ptx.values import Acc, f32
 
 NEG_INF = f32_immediate(-math.inf)
@@ -55,14 +57,107 @@ def _acc_values(kl: KernelLowering, op, value: SSAValue) -> tuple[tc.AccType, SS
     return t, wgmma_acc(kl, op, kl.acc_of(op, value))
 
 
+# -- tensor memory (sm_100a) ------------------------------------------------------------------
+# A tcgen05 accumulator of 128 rows holds row 32w + lane in the lane of thread lane of warp w
+# (passes/to_ptx/tcgen05.py), so each thread has its whole row: a row's maximum and sum need
+# no shuffle, and a `!tc.rows<128xf32>` is one register a thread (a 1-tuple in `kl.rows`).
+# The ops that make a new accumulator write it over their operand's columns (tcgen05.st),
+# which the verifier lets nothing read afterwards (tc_rows_ops.check_in_place).
+
+
+def _in_tmem(kl: KernelLowering, op, value: SSAValue) -> Acc | None:
+    """The accumulator where it lives in tensor memory (sm_100a), else None (registers)."""
+    acc = kl.acc_of(op, value)
+    return acc if acc.tmem is not None or kl.arch == "sm_100a" else None
+
+
+def _tmem_row(kl: KernelLowering, op, acc: Acc, what: str) -> list[SSAValue]:
+    """This thread's row of a tensor-memory accumulator a tcgen05.mma wrote, as registers."""
+    if acc.tmem is None or not acc.tmem.written:
+        error_at(op, f"{op.name} on sm_100a takes an accumulator a tc.tcgen05_mma wrote (in tensor memory)")
+    row = load_row(kl, acc.tmem, acc.type.n, what)
+    return [kl.b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(acc.type.n)]
+
+
+def _tmem_write(kl: KernelLowering, result: SSAValue, acc: Acc, values: list[SSAValue]) -> None:
+    """`values` (the thread's row) over the accumulator's columns; `result` is that memory."""
+    assert acc.tmem is not None
+    out = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(len(values), f32))
+    for i, v in enumerate(values):
+        kl.b.emit(ptx.AssignOp, [kl.b.val(ptx.RegOfOp, [out], f32, regs=i), v], type="f32")
+    tmem_store_words(kl, tmem_lanes(kl, acc.tmem.address), out, len(values), 0)
+    tmem_written(kl)
+    kl.accs[result] = Acc(acc.type, "zero", tmem=acc.tmem, origin=acc.origin)
+
+
+def _row_top(kl: KernelLowering, values: list[SSAValue], op: type) -> SSAValue:
+    """max or sum of a thread's row, pairwise (a tree: log2 n deep)."""
+    while len(values) > 1:
+        pairs = [kl.b.val(op, [values[i], values[i + 1]], f32, type="f32") for i in range(0, len(values) - 1, 2)]
+        values = pairs + values[len(values) - len(values) % 2:]
+    return values[0]
+
+
+def _tmem_row_max(kl: KernelLowering, op: tc.AccRowMaxOp, acc: Acc) -> None:
+    c = _scale(kl, op.scale.value.data, "the running maximum of this thread's row (tensor memory: no shuffle)")
+    top = _row_top(kl, _tmem_row(kl, op, acc, "the row of S"), ptx.MaxOp)
+    kl.rows[op.result] = (kl.b.val(ptx.MaxOp, [kl.rows[op.rows][0], kl.b.val(ptx.MulOp, [top, c], f32, type="f32")], f32, type="f32"),)
+
+
+def _tmem_exp(kl: KernelLowering, op: tc.AccExpOp, acc: Acc) -> None:
+    b = kl.b
+    c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum, written back over S")
+    m = _finite(kl, kl.rows[op.rows][0])
+    values = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [s, c], f32, type="f32"), m], f32, type="f32")], f32,
+                    type="approx.ftz.f32") for s in _tmem_row(kl, op, acc, "the row of S")]
+    _tmem_write(kl, op.result, acc, values)
+
+
+def _tmem_row_sum(kl: KernelLowering, op: tc.AccRowSumOp, acc: Acc) -> None:
+    total = _row_top(kl, _tmem_row(kl, op, acc, "the running sum: this block's row of P"), ptx.AddOp)
+    carried = kl.b.val(ptx.MulOp, [kl.rows[op.sum][0], _factor(kl, kl.rows[op.old_max][0], kl.rows[op.new_max][0])], f32, type="f32")
+    kl.rows[op.result] = (kl.b.val(ptx.AddOp, [carried, total], f32, type="f32"),)
+
+
+def _tmem_scaled(kl: KernelLowering, op, acc: Acc, factor: SSAValue, what: str) -> None:
+    """Each element of the thread's row times `factor`, written back; an accumulator no MMA
+    wrote yet is 0 and stays so (its next MMA starts without it)."""
+    if acc.tmem is None or not acc.tmem.written:
+        kl.accs[op.result] = acc
+        return
+    values = [kl.b.val(ptx.MulOp, [v, factor], f32, type="f32") for v in _tmem_row(kl, op, acc, what)]
+    _tmem_write(kl, op.result, acc, values)
+
+
+def _tmem_rescale(kl: KernelLowering, op: tc.AccRescaleOp, acc: Acc) -> None:
+    factor = _factor(kl, kl.rows[op.old_max][0], kl.rows[op.new_max][0], "O carried to the new maximum: times exp2(old - new)")
+    _tmem_scaled(kl, op, acc, factor, "O's row, to rescale in tensor memory")
+
+
+def _inverse(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSAValue:
+    """1 / l (rcp.approx.ftz: rcp.rn is a subroutine call, which serializes wgmma:
+    softmax.py), 0 where l is 0."""
+    b = kl.b
+    inverse = b.val(ptx.RcpOp, [l], f32, type="approx.ftz.f32", comment=comment)
+    empty = b.val(ptx.SetpOp, [l, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="eq", type="f32")
+    return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), inverse, empty], f32, type="f32")
+
+
+def _tmem_row_div(kl: KernelLowering, op: tc.AccRowDivOp, acc: Acc) -> None:
+    inverse = _inverse(kl, kl.rows[op.rows][0], "each row over its sum; 0 where the sum is 0")
+    _tmem_scaled(kl, op, acc, inverse, "O's row, to divide by its sum")
+
+
 def lower_rows_fill(kl: KernelLowering, op: tc.RowsFillOp) -> None:
     value = op.value.value.data
     what = "-inf" if value == -math.inf else f"{value:g}"
     reg = kl.b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(value), comment=f"every row's value: {what}")
-    kl.rows[op.result] = (reg, reg)
+    kl.rows[op.result] = (reg,) if kl.arch == "sm_100a" else (reg, reg)
 
 
 def lower_acc_row_max(kl: KernelLowering, op: tc.AccRowMaxOp) -> None:
+    if (acc := _in_tmem(kl, op, op.acc)) is not None:
+        return _tmem_row_max(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     c = _scale(kl, op.scale.value.data, "the running maximum of each row")
@@ -81,6 +176,8 @@ def lower_acc_exp(kl: KernelLowering, op: tc.AccExpOp) -> None:
     vanishes beside its row's largest, 1), and ptxas puts no subnormal fix-up (an FSETP and
     two predicated FMULs) around each MUFU.EX2: a fifth of a D = 64 attention kernel's
     instructions (docs/attention.md, "Speed")."""
+    if (acc := _in_tmem(kl, op, op.acc)) is not None:
+        return _tmem_exp(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum")
@@ -100,6 +197,8 @@ def _factor(kl: KernelLowering, old: SSAValue, new: SSAValue, comment: str | Non
 
 
 def lower_acc_row_sum(kl: KernelLowering, op: tc.AccRowSumOp) -> None:
+    if (acc := _in_tmem(kl, op, op.acc)) is not None:
+        return _tmem_row_sum(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     out = []
@@ -116,6 +215,8 @@ def lower_acc_row_sum(kl: KernelLowering, op: tc.AccRowSumOp) -> None:
 
 
 def lower_acc_rescale(kl: KernelLowering, op: tc.AccRescaleOp) -> None:
+    if (acc := _in_tmem(kl, op, op.acc)) is not None:
+        return _tmem_rescale(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     values: dict[int, SSAValue] = {}
@@ -128,15 +229,13 @@ def lower_acc_rescale(kl: KernelLowering, op: tc.AccRescaleOp) -> None:
 
 
 def lower_acc_row_div(kl: KernelLowering, op: tc.AccRowDivOp) -> None:
+    if (acc := _in_tmem(kl, op, op.acc)) is not None:
+        return _tmem_row_div(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     values: dict[int, SSAValue] = {}
     for half, index in enumerate(row_registers(t)):
-        l = kl.rows[op.rows][half]
-        # rcp.approx.ftz (rcp.rn is a subroutine call, which serializes wgmma: softmax.py)
-        inverse = b.val(ptx.RcpOp, [l], f32, type="approx.ftz.f32", comment="each row over its sum; 0 where the sum is 0" if half == 0 else None)
-        empty = b.val(ptx.SetpOp, [l, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="eq", type="f32")
-        inverse = b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), inverse, empty], f32, type="f32")
+        inverse = _inverse(kl, kl.rows[op.rows][half], "each row over its sum; 0 where the sum is 0" if half == 0 else None)
         for i in index:
             values[i] = b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), inverse], f32, type="f32")
     _new_acc(kl, op.result, t, values)
@@ -250,17 +349,24 @@ def lower_rows_lse(kl: KernelLowering, op: tc.RowsLseOp) -> None:
     b = kl.b
     ln2 = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(math.log(2.0)), comment="log-sum-exp: (m + log2 l) ln 2")
     out = []
-    for half in (0, 1):
+    for half in range(len(kl.rows[op.sum])):  # two rows a thread (wgmma), one (tensor memory)
         lg = b.val(ptx.Lg2Op, [kl.rows[op.sum][half]], f32, type="approx.f32")
         out.append(b.val(ptx.MulOp, [b.val(ptx.AddOp, [kl.rows[op.max][half], lg], f32, type="f32"), ln2], f32, type="f32"))
-    kl.rows[op.result] = (out[0], out[1])
+    kl.rows[op.result] = tuple(out)
 
 
 def lower_rows_store(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
-    """Thread 4g of warp w (the quad's first) writes rows 16w + g and 16w + g + 8."""
+    """Thread 4g of warp w (the quad's first) writes rows 16w + g and 16w + g + 8; on
+    sm_100a each thread its own row, 32w + lane."""
     b = kl.b
     t = op.dst.type
     pitch = tc.matrix_strides(t, "the rows' memref")[0] * 4  # type: ignore[arg-type]
+    if len(kl.rows[op.rows]) == 1:
+        row = tmem_row(kl, 128)
+        at = b.val(ptx.AddOp, [kl.globals_[op.dst], b.val(ptx.MulWideOp, [row], i64, type="u32", imm=pitch)], i64, type="u64",
+                   comment="one f32 a row, each thread its own")
+        b.emit(ptx.StOp, [at, kl.rows[op.rows][0]], space="global", type="f32", vec=1, offset=0)
+        return
     row = fragment_row(kl)
     first = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
     skip = b.if_(first, "rows_stored")
