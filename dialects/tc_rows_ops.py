@@ -268,9 +268,8 @@ class AccMaskOp(IRDLOperation):
         return get(self.first_query) or 0, get(self.first_key) or 0, get(self.keys), get(self.causal)  # type: ignore[return-value]
 
     def verify_(self) -> None:
-        if kernel_target(self) is Arch.SM100A:
-            raise VerifyException("tc.acc_mask is sm_90a's: masking a tcgen05 accumulator in tensor memory is not built")
-        check_single_tile_f32(self, self.acc.type)
+        check_rows_op(self, self.acc.type)
+        check_in_place(self, self.acc)
         first_query, first_key, keys, causal = self.mask
         if keys is None and causal is None:
             raise VerifyException("tc.acc_mask masks nothing: give keys (the keys' count) or causal (the offset), or both")

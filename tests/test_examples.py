@@ -27,6 +27,7 @@ SASS = {
     "tcgen05_m64_tmem_a": ("tcgen05.f16",),
     "attention_tile_tcgen05": ("tcgen05.f16",),
     "attention_online_tcgen05": ("tcgen05.f16",),
+    "attention_causal_tcgen05": ("tcgen05.f16",),
     "tcgen05_e2m1": ("tcgen05.f8f6f4",),
     "tcgen05_tf32_mn_tma": ("tcgen05.tf32", "tma"),
     "gemm_bf16": ("wgmma.bf16", "tma"),
@@ -81,3 +82,23 @@ def test_example_runs_right_on_the_gpu(path: Path, require_gpu) -> None:
         for k in compile_source(path.read_text(), str(path), assemble=True):
             result = run_kernel(k, seed, shapes=SHAPES.get(path.stem))
             assert result.passed, result.summary()
+
+
+@pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
+@pytest.mark.parametrize(("stem", "stores"), [("attention_online_tcgen05", 20), ("attention_causal_tcgen05", 26)])
+def test_the_tcgen05_online_softmax_reads_each_row_once_a_block(stem: str, stores: int) -> None:
+    """Four blocks of keys in tensor memory: each block's S loaded once (2 LDTM) and kept in
+    registers through the mask, maximum, exp2, sum and P's rounding; O loaded once for each
+    rescale (3) and for the division and the store (4): 18 LDTM. P written over S, the
+    causal masks over S (blocks 1 to 3), O rescaled and divided, and A: the STTMs. No
+    shuffle (a row is one thread's), no local memory."""
+    import re
+
+    path = next(p for p in EXAMPLES if p.stem == stem)
+    kernel = compile_source(path.read_text(), str(path), assemble=True)[0]
+    if find_disassembler() is None:
+        pytest.skip("no nvdisasm/cuobjdump: pip install 'lower-tc[test]'")
+    sass = disassemble(kernel.cubin)
+    count = lambda op: len(re.findall(rf"\b{op}\b", sass))  # noqa: E731
+    assert (count("UTCHMMA"), count("LDTM"), count("STTM")) == (32, 18, stores)
+    assert count("SHFL") == count("LDL") == count("STL") == 0

@@ -2,8 +2,8 @@
 // tcgen05-tile.mlir), each located: S with another use than the softmax that writes P over
 // it, P rounded to other than bf16 or f16, `a_in_tmem` on an !tc.afrag A, tc.acc_to_a of an
 // accumulator no tcgen05.mma wrote, tc.acc_softmax of a 64-row accumulator; the online
-// softmax's ops (tcgen05-online.mlir): S read after tc.acc_exp wrote P over it, O after
-// tc.acc_rescale, rows of 64, tc.acc_mask (not built on tcgen05), the running maximum of an
+// softmax's ops (tcgen05-online.mlir): S read after tc.acc_exp or tc.acc_mask wrote over it, O
+// after tc.acc_rescale, rows of 64, the running maximum of an
 // accumulator no tcgen05.mma wrote.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
@@ -149,9 +149,10 @@ func.func @mask(%Q: memref<128x64xbf16>, %K: memref<64x64xbf16, strided<[1, 64]>
   %s = tc.tcgen05_mma %q, %k, %zero : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
   %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
   %t = tc.acc_mask %s {keys = 50} : !tc.acc<128x64xf32>
+  %m1 = tc.acc_row_max %s, %m0 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
   func.return
 }
-// CHECK: attention-tcgen05-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.acc_mask is sm_90a's: masking a tcgen05 accumulator in tensor memory is not built{{$}}
+// CHECK: attention-tcgen05-diagnostics.mlir:[[# @LINE - 4]]:3: error: tc.acc_mask on sm_100a writes its result over its accumulator in tensor memory, so the accumulator may not be used after it (by tc.acc_row_max){{$}}
 
 // -----
 

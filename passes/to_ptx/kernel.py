@@ -60,7 +60,8 @@ class KernelLowering:
     frags: dict[SSAValue, SSAValue] = field(default_factory=dict)  # WMMA fragment -> registers
     a_frags: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # !tc.afrag -> 4 b32 per K-slice
     tmem_a: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # an sm_100a !tc.afrag -> its tensor-memory address per K-slice
-    rows: dict[SSAValue, tuple[SSAValue, SSAValue]] = field(default_factory=dict)  # !tc.rows -> this thread's two rows' f32
+    rows: dict[SSAValue, tuple[SSAValue, ...]] = field(default_factory=dict)  # !tc.rows -> this thread's rows' f32 (two: wgmma; one: tensor memory)
+    tmem_rows: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # a tensor-memory accumulator -> this thread's row in registers, once loaded or written
     indices: dict[SSAValue, SSAValue | int] = field(default_factory=dict)  # index values of a loop kernel -> s32 registers or constants
 
     # -- emission helpers -------------------------------------------------------------

@@ -62,7 +62,9 @@ def _acc_values(kl: KernelLowering, op, value: SSAValue) -> tuple[tc.AccType, SS
 # (passes/to_ptx/tcgen05.py), so each thread has its whole row: a row's maximum and sum need
 # no shuffle, and a `!tc.rows<128xf32>` is one register a thread (a 1-tuple in `kl.rows`).
 # The ops that make a new accumulator write it over their operand's columns (tcgen05.st),
-# which the verifier lets nothing read afterwards (tc_rows_ops.check_in_place).
+# which the verifier lets nothing read afterwards (tc_rows_ops.check_in_place). A row loaded
+# or written stays in `kl.tmem_rows` under its value (which nothing changes in tensor memory
+# but the op that makes a new value), so each block loads S's row and O's once.
 
 
 def _in_tmem(kl: KernelLowering, op, value: SSAValue) -> Acc | None:
@@ -71,16 +73,20 @@ def _in_tmem(kl: KernelLowering, op, value: SSAValue) -> Acc | None:
     return acc if acc.tmem is not None or kl.arch == "sm_100a" else None
 
 
-def _tmem_row(kl: KernelLowering, op, acc: Acc, what: str) -> list[SSAValue]:
-    """This thread's row of a tensor-memory accumulator a tcgen05.mma wrote, as registers."""
+def _tmem_row(kl: KernelLowering, op, value: SSAValue, acc: Acc, what: str) -> list[SSAValue]:
+    """This thread's row of `value`, a tensor-memory accumulator a tcgen05.mma wrote, as
+    registers: those it was loaded or written from, else loaded."""
     if acc.tmem is None or not acc.tmem.written:
         error_at(op, f"{op.name} on sm_100a takes an accumulator a tc.tcgen05_mma wrote (in tensor memory)")
-    row = load_row(kl, acc.tmem, acc.type.n, what)
-    return [kl.b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(acc.type.n)]
+    if value not in kl.tmem_rows:
+        row = load_row(kl, acc.tmem, acc.type.n, what)
+        kl.tmem_rows[value] = [kl.b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(acc.type.n)]
+    return kl.tmem_rows[value]
 
 
 def _tmem_write(kl: KernelLowering, result: SSAValue, acc: Acc, values: list[SSAValue]) -> None:
-    """`values` (the thread's row) over the accumulator's columns; `result` is that memory."""
+    """`values` (the thread's row) over the accumulator's columns; `result` is that memory,
+    and its row those registers."""
     assert acc.tmem is not None
     out = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(len(values), f32))
     for i, v in enumerate(values):
@@ -88,6 +94,7 @@ def _tmem_write(kl: KernelLowering, result: SSAValue, acc: Acc, values: list[SSA
     tmem_store_words(kl, tmem_lanes(kl, acc.tmem.address), out, len(values), 0)
     tmem_written(kl)
     kl.accs[result] = Acc(acc.type, "zero", tmem=acc.tmem, origin=acc.origin)
+    kl.tmem_rows[result] = values
 
 
 def _row_top(kl: KernelLowering, values: list[SSAValue], op: type) -> SSAValue:
@@ -100,7 +107,7 @@ def _row_top(kl: KernelLowering, values: list[SSAValue], op: type) -> SSAValue:
 
 def _tmem_row_max(kl: KernelLowering, op: tc.AccRowMaxOp, acc: Acc) -> None:
     c = _scale(kl, op.scale.value.data, "the running maximum of this thread's row (tensor memory: no shuffle)")
-    top = _row_top(kl, _tmem_row(kl, op, acc, "the row of S"), ptx.MaxOp)
+    top = _row_top(kl, _tmem_row(kl, op, op.acc, acc, "the row of S"), ptx.MaxOp)
     kl.rows[op.result] = (kl.b.val(ptx.MaxOp, [kl.rows[op.rows][0], kl.b.val(ptx.MulOp, [top, c], f32, type="f32")], f32, type="f32"),)
 
 
@@ -109,12 +116,12 @@ def _tmem_exp(kl: KernelLowering, op: tc.AccExpOp, acc: Acc) -> None:
     c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum, written back over S")
     m = _finite(kl, kl.rows[op.rows][0])
     values = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [s, c], f32, type="f32"), m], f32, type="f32")], f32,
-                    type="approx.ftz.f32") for s in _tmem_row(kl, op, acc, "the row of S")]
+                    type="approx.ftz.f32") for s in _tmem_row(kl, op, op.acc, acc, "the row of S")]
     _tmem_write(kl, op.result, acc, values)
 
 
 def _tmem_row_sum(kl: KernelLowering, op: tc.AccRowSumOp, acc: Acc) -> None:
-    total = _row_top(kl, _tmem_row(kl, op, acc, "the running sum: this block's row of P"), ptx.AddOp)
+    total = _row_top(kl, _tmem_row(kl, op, op.acc, acc, "the running sum: this block's row of P"), ptx.AddOp)
     carried = kl.b.val(ptx.MulOp, [kl.rows[op.sum][0], _factor(kl, kl.rows[op.old_max][0], kl.rows[op.new_max][0])], f32, type="f32")
     kl.rows[op.result] = (kl.b.val(ptx.AddOp, [carried, total], f32, type="f32"),)
 
@@ -125,7 +132,7 @@ def _tmem_scaled(kl: KernelLowering, op, acc: Acc, factor: SSAValue, what: str) 
     if acc.tmem is None or not acc.tmem.written:
         kl.accs[op.result] = acc
         return
-    values = [kl.b.val(ptx.MulOp, [v, factor], f32, type="f32") for v in _tmem_row(kl, op, acc, what)]
+    values = [kl.b.val(ptx.MulOp, [v, factor], f32, type="f32") for v in _tmem_row(kl, op, op.acc, acc, what)]
     _tmem_write(kl, op.result, acc, values)
 
 
@@ -146,6 +153,38 @@ def _inverse(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSAValue:
 def _tmem_row_div(kl: KernelLowering, op: tc.AccRowDivOp, acc: Acc) -> None:
     inverse = _inverse(kl, kl.rows[op.rows][0], "each row over its sum; 0 where the sum is 0")
     _tmem_scaled(kl, op, acc, inverse, "O's row, to divide by its sum")
+
+
+def _tmem_mask(kl: KernelLowering, op: tc.AccMaskOp, acc: Acc) -> None:
+    """-inf where the key is not seen, in the thread's row r = 32w + lane of tensor memory:
+    column c is key first_key + c, past the keys' count for every row alike (decided here),
+    and causally hidden where first_key + c > first_query + r + causal, i.e. r < c - D with
+    D = first_query + causal - first_key: one comparison of r with a constant, none where
+    every row or no row (0 to 127) is hidden. Written back over S; a block every row sees
+    whole is left as it is (no load, no store)."""
+    b = kl.b
+    first_query, first_key, keys, causal = op.mask
+    n, rows = acc.type.n, acc.type.m
+    seen = (keys is None or first_key + n <= keys) and (causal is None or n - 1 - (first_query + causal - first_key) <= 0)
+    if seen and acc.tmem is not None and acc.tmem.written:
+        kl.accs[op.result] = acc
+        return
+    values = _tmem_row(kl, op, op.acc, acc, f"mask: queries from {first_query}, keys from {first_key}"
+                       + (f", keys < {keys}" if keys is not None else "") + (f", key <= query + {causal}" if causal is not None else ""))
+    row = tmem_row(kl, 128)
+    hidden = b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)
+    out = []
+    for c, v in enumerate(values):
+        if keys is not None and first_key + c >= keys:
+            v = hidden
+        elif causal is not None:
+            limit = c - (first_query + causal - first_key)  # hidden where r < limit
+            if limit > rows - 1:
+                v = hidden
+            elif limit > 0:
+                v = b.val(ptx.SelpOp, [hidden, v, b.val(ptx.SetpOp, [row], i1, cmp="lt", type="s32", imm=limit)], f32, type="f32")
+        out.append(v)
+    _tmem_write(kl, op.result, acc, out)
 
 
 def lower_rows_fill(kl: KernelLowering, op: tc.RowsFillOp) -> None:
@@ -254,6 +293,8 @@ def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
     if op.positions:
         _mask_at_run_time(kl, op)
         return
+    if (acc := _in_tmem(kl, op, op.acc)) is not None:
+        return _tmem_mask(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     first_query, first_key, keys, causal = op.mask

@@ -243,12 +243,14 @@ def tmem_acc_to_a(kl: KernelLowering, op: tc.AccToAOp, acc: Acc) -> None:
     tm = acc.tmem
     t = acc.type
     b = kl.b
-    row = load_row(kl, tm, t.n, f"A from the accumulator: this thread's row, rounded to {frag.dtype} pairs")
+    values = kl.tmem_rows.get(op.acc)  # the row as the online softmax left it in registers
+    if values is None:
+        row = load_row(kl, tm, t.n, f"A from the accumulator: this thread's row, rounded to {frag.dtype} pairs")
+        values = [b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(t.n)]
     words = t.n // 2
-    packed = b.val(ptx.DeclRegsOp, result=ptx.RegsType(words, i32))
+    packed = b.val(ptx.DeclRegsOp, result=ptx.RegsType(words, i32), comment=f"A from the accumulator: this thread's row in {frag.dtype} pairs")
     for w in range(words):
-        lo = b.val(ptx.RegOfOp, [row], f32, regs=2 * w)
-        hi = b.val(ptx.RegOfOp, [row], f32, regs=2 * w + 1)
+        lo, hi = values[2 * w], values[2 * w + 1]
         word = b.val(ptx.CvtOp, [hi, lo], i32, type=f"rn.{frag.dtype}x2.f32")
         b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [packed], i32, regs=w), word], type="b32")
     kl.tmem_a[op.result] = a_words_to_tmem(kl, tm.alloc, packed, words, words // (INSTRUCTION_K_BYTES // 4))

@@ -1,0 +1,73 @@
+// Causal attention of 128 queries over 250 keys (a ragged last block) on Blackwell (tcgen05,
+// sm_100a; docs/attention.md, "tcgen05"): attention_causal.mlir with Q K_j^T, P and O in
+// tensor memory and the online softmax of attention_online_tcgen05.mlir. Query i sees key
+// j only where j <= i + 122 (122 = 250 - 128: the last query sees the last key) and keys
+// 250 to 255 are past the keys' count; tc.acc_mask writes -inf over S in tensor memory,
+// each thread on its own row r: a column every row sees or none costs nothing, the others
+// one comparison of r with a constant. Block 0 is seen whole (no instruction); the keys
+// past 249 are hidden for every row alike. Assembled and SASS-checked only: no Blackwell
+// GPU runs it here.
+func.func @attention_causal_tcgen05(%Q: memref<128x64xbf16>, %K0: memref<64x64xbf16, strided<[1, 64]>>, %K1: memref<64x64xbf16, strided<[1, 64]>>, %K2: memref<64x64xbf16, strided<[1, 64]>>, %K3: memref<64x64xbf16, strided<[1, 64]>>, %V0: memref<64x64xbf16>, %V1: memref<64x64xbf16>, %V2: memref<64x64xbf16>, %V3: memref<64x64xbf16>, %O: memref<128x64xf32>, %LSE: memref<128x1xf32>) attributes {tc.target = "sm_100a"} {
+  %q = tc.smem_tile : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %Q to %q as a : memref<128x64xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %k0 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v0 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  tc.copy %K0 to %k0 as b : memref<64x64xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %V0 to %v0 as b : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %k1 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v1 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  tc.copy %K1 to %k1 as b : memref<64x64xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %V1 to %v1 as b : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %k2 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v2 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  tc.copy %K2 to %k2 as b : memref<64x64xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %V2 to %v2 as b : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %k3 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %v3 = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  tc.copy %K3 to %k3 as b : memref<64x64xbf16, strided<[1, 64]>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  tc.copy %V3 to %v3 as b : memref<64x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>
+  %m0 = tc.rows_fill -inf : !tc.rows<128xf32>
+  %l0 = tc.rows_fill 0.0 : !tc.rows<128xf32>
+  %o0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %z0 = tc.acc_zero : !tc.acc<128x64xf32>
+  %s0 = tc.tcgen05_mma %q, %k0, %z0 : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  %t0 = tc.acc_mask %s0 {first_query = 0, first_key = 0, keys = 250, causal = 122} : !tc.acc<128x64xf32>
+  %m1 = tc.acc_row_max %t0, %m0 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %p0 = tc.acc_exp %t0, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %l1 = tc.acc_row_sum %p0, %l0, %m0, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %c0 = tc.acc_rescale %o0, %m0, %m1 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %a0 = tc.acc_to_a %p0 : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+  %o1 = tc.tcgen05_mma %a0, %v0, %c0 : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  %z1 = tc.acc_zero : !tc.acc<128x64xf32>
+  %s1 = tc.tcgen05_mma %q, %k1, %z1 : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  %t1 = tc.acc_mask %s1 {first_query = 0, first_key = 64, keys = 250, causal = 122} : !tc.acc<128x64xf32>
+  %m2 = tc.acc_row_max %t1, %m1 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %p1 = tc.acc_exp %t1, %m2 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %l2 = tc.acc_row_sum %p1, %l1, %m1, %m2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %c1 = tc.acc_rescale %o1, %m1, %m2 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %a1 = tc.acc_to_a %p1 : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+  %o2 = tc.tcgen05_mma %a1, %v1, %c1 : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  %z2 = tc.acc_zero : !tc.acc<128x64xf32>
+  %s2 = tc.tcgen05_mma %q, %k2, %z2 : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  %t2 = tc.acc_mask %s2 {first_query = 0, first_key = 128, keys = 250, causal = 122} : !tc.acc<128x64xf32>
+  %m3 = tc.acc_row_max %t2, %m2 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %p2 = tc.acc_exp %t2, %m3 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %l3 = tc.acc_row_sum %p2, %l2, %m2, %m3 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %c2 = tc.acc_rescale %o2, %m2, %m3 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %a2 = tc.acc_to_a %p2 : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+  %o3 = tc.tcgen05_mma %a2, %v2, %c2 : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  %z3 = tc.acc_zero : !tc.acc<128x64xf32>
+  %s3 = tc.tcgen05_mma %q, %k3, %z3 : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<128x64xf32>
+  %t3 = tc.acc_mask %s3 {first_query = 0, first_key = 192, keys = 250, causal = 122} : !tc.acc<128x64xf32>
+  %m4 = tc.acc_row_max %t3, %m3 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %p3 = tc.acc_exp %t3, %m4 scale 0.125 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %l4 = tc.acc_row_sum %p3, %l3, %m3, %m4 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %c3 = tc.acc_rescale %o3, %m3, %m4 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  %a3 = tc.acc_to_a %p3 : !tc.acc<128x64xf32> to !tc.afrag<128x64xbf16>
+  %o4 = tc.tcgen05_mma %a3, %v3, %c3 : !tc.afrag<128x64xbf16>, !tc.tile<64x64xbf16, #tc.layout<mn, swizzle = auto>>, !tc.acc<128x64xf32>
+  %o = tc.acc_row_div %o4, %l4 : !tc.acc<128x64xf32>, !tc.rows<128xf32>
+  tc.acc_store %o to %O : !tc.acc<128x64xf32>, memref<128x64xf32>
+  %lse = tc.rows_lse %m4, %l4 : !tc.rows<128xf32>
+  tc.rows_store %lse to %LSE : !tc.rows<128xf32>, memref<128x1xf32>
+  func.return
+}
