@@ -1,5 +1,6 @@
-"""The online softmax's ops (dialects/tc_rows_ops.py) on wgmma accumulators, in registers,
-and on tcgen05 accumulators in tensor memory (sm_100a, `_tmem_*` below).
+"""The online softmax's ops (dialects/tc_rows_ops.py) on wgmma accumulators, in registers;
+on tcgen05 accumulators in tensor memory (sm_100a) each op hands over to
+online_softmax_tmem.py.
 
 A `!tc.rows<64xf32>` value is two f32 registers per thread: thread 4g + q of warp w holds
 rows 16w + g (accumulator registers i with (i % 4) // 2 = 0) and 16w + g + 8 (the others),
@@ -24,24 +25,12 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.online_softmax_tmem import (in_tmem, tmem_exp, tmem_mask, tmem_rescale, tmem_row_div, tmem_row_max,
+                                                          tmem_row_sum)
+from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, inverse_or_zero, scale_constant
 from lower_tc.passes.to_ptx.softmax import f32_immediate, quad_reduce, row_registers
-from lower_tc.passes.to_ptx.tcgen05 import load_row, tmem_lanes, tmem_row, tmem_store_words, tmem_written
+from lower_tc.passes.to_ptx.tcgen05 import tmem_row
 from lower_tc.passes.to_ptx.values import Acc, f32
-
-NEG_INF = f32_immediate(-math.inf)
-
-
-def _scale(kl: KernelLowering, scale: float, what: str) -> SSAValue:
-    return kl.b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
-                    comment=f"{what}: scores times {scale:g} x log2 e")
-
-
-def _finite(kl: KernelLowering, m: SSAValue) -> SSAValue:
-    """m, or 0 where m is -inf (module docstring)."""
-    b = kl.b
-    blind = b.val(ptx.SetpOp, [m, b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)], i1, cmp="eq", type="f32")
-    return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), m, blind], f32, type="f32")
-
 
 def _new_acc(kl: KernelLowering, result: SSAValue, t: tc.AccType, values: dict[int, SSAValue]) -> None:
     """`result` as a new register run holding `values` (register -> value)."""
@@ -57,136 +46,6 @@ def _acc_values(kl: KernelLowering, op, value: SSAValue) -> tuple[tc.AccType, SS
     return t, wgmma_acc(kl, op, kl.acc_of(op, value))
 
 
-# -- tensor memory (sm_100a) ------------------------------------------------------------------
-# A tcgen05 accumulator of 128 rows holds row 32w + lane in the lane of thread lane of warp w
-# (passes/to_ptx/tcgen05.py), so each thread has its whole row: a row's maximum and sum need
-# no shuffle, and a `!tc.rows<128xf32>` is one register a thread (a 1-tuple in `kl.rows`).
-# The ops that make a new accumulator write it over their operand's columns (tcgen05.st),
-# which the verifier lets nothing read afterwards (tc_rows_ops.check_in_place). A row loaded
-# or written stays in `kl.tmem_rows` under its value (which nothing changes in tensor memory
-# but the op that makes a new value), so each block loads S's row and O's once.
-
-
-def _in_tmem(kl: KernelLowering, op, value: SSAValue) -> Acc | None:
-    """The accumulator where it lives in tensor memory (sm_100a), else None (registers)."""
-    acc = kl.acc_of(op, value)
-    return acc if acc.tmem is not None or kl.arch == "sm_100a" else None
-
-
-def _tmem_row(kl: KernelLowering, op, value: SSAValue, acc: Acc, what: str) -> list[SSAValue]:
-    """This thread's row of `value`, a tensor-memory accumulator a tcgen05.mma wrote, as
-    registers: those it was loaded or written from, else loaded."""
-    if acc.tmem is None or not acc.tmem.written:
-        error_at(op, f"{op.name} on sm_100a takes an accumulator a tc.tcgen05_mma wrote (in tensor memory)")
-    if value not in kl.tmem_rows:
-        row = load_row(kl, acc.tmem, acc.type.n, what)
-        kl.tmem_rows[value] = [kl.b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(acc.type.n)]
-    return kl.tmem_rows[value]
-
-
-def _tmem_write(kl: KernelLowering, result: SSAValue, acc: Acc, values: list[SSAValue]) -> None:
-    """`values` (the thread's row) over the accumulator's columns; `result` is that memory,
-    and its row those registers."""
-    assert acc.tmem is not None
-    out = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(len(values), f32))
-    for i, v in enumerate(values):
-        kl.b.emit(ptx.AssignOp, [kl.b.val(ptx.RegOfOp, [out], f32, regs=i), v], type="f32")
-    tmem_store_words(kl, tmem_lanes(kl, acc.tmem.address), out, len(values), 0)
-    tmem_written(kl)
-    kl.accs[result] = Acc(acc.type, "zero", tmem=acc.tmem, origin=acc.origin)
-    kl.tmem_rows[result] = values
-
-
-def _row_top(kl: KernelLowering, values: list[SSAValue], op: type) -> SSAValue:
-    """max or sum of a thread's row, pairwise (a tree: log2 n deep)."""
-    while len(values) > 1:
-        pairs = [kl.b.val(op, [values[i], values[i + 1]], f32, type="f32") for i in range(0, len(values) - 1, 2)]
-        values = pairs + values[len(values) - len(values) % 2:]
-    return values[0]
-
-
-def _tmem_row_max(kl: KernelLowering, op: tc.AccRowMaxOp, acc: Acc) -> None:
-    c = _scale(kl, op.scale.value.data, "the running maximum of this thread's row (tensor memory: no shuffle)")
-    top = _row_top(kl, _tmem_row(kl, op, op.acc, acc, "the row of S"), ptx.MaxOp)
-    kl.rows[op.result] = (kl.b.val(ptx.MaxOp, [kl.rows[op.rows][0], kl.b.val(ptx.MulOp, [top, c], f32, type="f32")], f32, type="f32"),)
-
-
-def _tmem_exp(kl: KernelLowering, op: tc.AccExpOp, acc: Acc) -> None:
-    b = kl.b
-    c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum, written back over S")
-    m = _finite(kl, kl.rows[op.rows][0])
-    values = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [s, c], f32, type="f32"), m], f32, type="f32")], f32,
-                    type="approx.ftz.f32") for s in _tmem_row(kl, op, op.acc, acc, "the row of S")]
-    _tmem_write(kl, op.result, acc, values)
-
-
-def _tmem_row_sum(kl: KernelLowering, op: tc.AccRowSumOp, acc: Acc) -> None:
-    total = _row_top(kl, _tmem_row(kl, op, op.acc, acc, "the running sum: this block's row of P"), ptx.AddOp)
-    carried = kl.b.val(ptx.MulOp, [kl.rows[op.sum][0], _factor(kl, kl.rows[op.old_max][0], kl.rows[op.new_max][0])], f32, type="f32")
-    kl.rows[op.result] = (kl.b.val(ptx.AddOp, [carried, total], f32, type="f32"),)
-
-
-def _tmem_scaled(kl: KernelLowering, op, acc: Acc, factor: SSAValue, what: str) -> None:
-    """Each element of the thread's row times `factor`, written back; an accumulator no MMA
-    wrote yet is 0 and stays so (its next MMA starts without it)."""
-    if acc.tmem is None or not acc.tmem.written:
-        kl.accs[op.result] = acc
-        return
-    values = [kl.b.val(ptx.MulOp, [v, factor], f32, type="f32") for v in _tmem_row(kl, op, op.acc, acc, what)]
-    _tmem_write(kl, op.result, acc, values)
-
-
-def _tmem_rescale(kl: KernelLowering, op: tc.AccRescaleOp, acc: Acc) -> None:
-    factor = _factor(kl, kl.rows[op.old_max][0], kl.rows[op.new_max][0], "O carried to the new maximum: times exp2(old - new)")
-    _tmem_scaled(kl, op, acc, factor, "O's row, to rescale in tensor memory")
-
-
-def _inverse(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSAValue:
-    """1 / l (rcp.approx.ftz: rcp.rn is a subroutine call, which serializes wgmma:
-    softmax.py), 0 where l is 0."""
-    b = kl.b
-    inverse = b.val(ptx.RcpOp, [l], f32, type="approx.ftz.f32", comment=comment)
-    empty = b.val(ptx.SetpOp, [l, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="eq", type="f32")
-    return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), inverse, empty], f32, type="f32")
-
-
-def _tmem_row_div(kl: KernelLowering, op: tc.AccRowDivOp, acc: Acc) -> None:
-    inverse = _inverse(kl, kl.rows[op.rows][0], "each row over its sum; 0 where the sum is 0")
-    _tmem_scaled(kl, op, acc, inverse, "O's row, to divide by its sum")
-
-
-def _tmem_mask(kl: KernelLowering, op: tc.AccMaskOp, acc: Acc) -> None:
-    """-inf where the key is not seen, in the thread's row r = 32w + lane of tensor memory:
-    column c is key first_key + c, past the keys' count for every row alike (decided here),
-    and causally hidden where first_key + c > first_query + r + causal, i.e. r < c - D with
-    D = first_query + causal - first_key: one comparison of r with a constant, none where
-    every row or no row (0 to 127) is hidden. Written back over S; a block every row sees
-    whole is left as it is (no load, no store)."""
-    b = kl.b
-    first_query, first_key, keys, causal = op.mask
-    n, rows = acc.type.n, acc.type.m
-    seen = (keys is None or first_key + n <= keys) and (causal is None or n - 1 - (first_query + causal - first_key) <= 0)
-    if seen and acc.tmem is not None and acc.tmem.written:
-        kl.accs[op.result] = acc
-        return
-    values = _tmem_row(kl, op, op.acc, acc, f"mask: queries from {first_query}, keys from {first_key}"
-                       + (f", keys < {keys}" if keys is not None else "") + (f", key <= query + {causal}" if causal is not None else ""))
-    row = tmem_row(kl, 128)
-    hidden = b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)
-    out = []
-    for c, v in enumerate(values):
-        if keys is not None and first_key + c >= keys:
-            v = hidden
-        elif causal is not None:
-            limit = c - (first_query + causal - first_key)  # hidden where r < limit
-            if limit > rows - 1:
-                v = hidden
-            elif limit > 0:
-                v = b.val(ptx.SelpOp, [hidden, v, b.val(ptx.SetpOp, [row], i1, cmp="lt", type="s32", imm=limit)], f32, type="f32")
-        out.append(v)
-    _tmem_write(kl, op.result, acc, out)
-
-
 def lower_rows_fill(kl: KernelLowering, op: tc.RowsFillOp) -> None:
     value = op.value.value.data
     what = "-inf" if value == -math.inf else f"{value:g}"
@@ -195,11 +54,11 @@ def lower_rows_fill(kl: KernelLowering, op: tc.RowsFillOp) -> None:
 
 
 def lower_acc_row_max(kl: KernelLowering, op: tc.AccRowMaxOp) -> None:
-    if (acc := _in_tmem(kl, op, op.acc)) is not None:
-        return _tmem_row_max(kl, op, acc)
+    if (acc := in_tmem(kl, op, op.acc)) is not None:
+        return tmem_row_max(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
-    c = _scale(kl, op.scale.value.data, "the running maximum of each row")
+    c = scale_constant(kl, op.scale.value.data, "the running maximum of each row")
     out = []
     for half, index in enumerate(row_registers(t)):
         top = b.val(ptx.RegOfOp, [regs], f32, regs=index[0])
@@ -215,29 +74,23 @@ def lower_acc_exp(kl: KernelLowering, op: tc.AccExpOp) -> None:
     vanishes beside its row's largest, 1), and ptxas puts no subnormal fix-up (an FSETP and
     two predicated FMULs) around each MUFU.EX2: a fifth of a D = 64 attention kernel's
     instructions (docs/attention.md, "Speed")."""
-    if (acc := _in_tmem(kl, op, op.acc)) is not None:
-        return _tmem_exp(kl, op, acc)
+    if (acc := in_tmem(kl, op, op.acc)) is not None:
+        return tmem_exp(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
-    c = _scale(kl, op.scale.value.data, "exp2 of each score less its row's running maximum")
+    c = scale_constant(kl, op.scale.value.data, "exp2 of each score less its row's running maximum")
     values: dict[int, SSAValue] = {}
     for half, index in enumerate(row_registers(t)):
-        m = _finite(kl, kl.rows[op.rows][half])
+        m = finite(kl, kl.rows[op.rows][half])
         for i in index:
             x = b.val(ptx.SubOp, [b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), c], f32, type="f32"), m], f32, type="f32")
             values[i] = b.val(ptx.Ex2Op, [x], f32, type="approx.ftz.f32")
     _new_acc(kl, op.result, t, values)
 
 
-def _factor(kl: KernelLowering, old: SSAValue, new: SSAValue, comment: str | None = None) -> SSAValue:
-    """exp2(old - new), new read as 0 where it is -inf."""
-    finite = _finite(kl, new)
-    return kl.b.val(ptx.Ex2Op, [kl.b.val(ptx.SubOp, [old, finite], f32, type="f32", comment=comment)], f32, type="approx.ftz.f32")
-
-
 def lower_acc_row_sum(kl: KernelLowering, op: tc.AccRowSumOp) -> None:
-    if (acc := _in_tmem(kl, op, op.acc)) is not None:
-        return _tmem_row_sum(kl, op, acc)
+    if (acc := in_tmem(kl, op, op.acc)) is not None:
+        return tmem_row_sum(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     out = []
@@ -247,20 +100,20 @@ def lower_acc_row_sum(kl: KernelLowering, op: tc.AccRowSumOp) -> None:
             total = b.val(ptx.AddOp, [total, b.val(ptx.RegOfOp, [regs], f32, regs=i)], f32, type="f32",
                           comment="the running sum of each row: carried to the new maximum, this block's added" if half == n == 0 else None)
         total = quad_reduce(kl, total, ptx.AddOp)
-        carried = b.val(ptx.MulOp, [kl.rows[op.sum][half], _factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half])],
+        carried = b.val(ptx.MulOp, [kl.rows[op.sum][half], carry_factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half])],
                         f32, type="f32")
         out.append(b.val(ptx.AddOp, [carried, total], f32, type="f32"))
     kl.rows[op.result] = (out[0], out[1])
 
 
 def lower_acc_rescale(kl: KernelLowering, op: tc.AccRescaleOp) -> None:
-    if (acc := _in_tmem(kl, op, op.acc)) is not None:
-        return _tmem_rescale(kl, op, acc)
+    if (acc := in_tmem(kl, op, op.acc)) is not None:
+        return tmem_rescale(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     values: dict[int, SSAValue] = {}
     for half, index in enumerate(row_registers(t)):
-        factor = _factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half],
+        factor = carry_factor(kl, kl.rows[op.old_max][half], kl.rows[op.new_max][half],
                          "O carried to the new maximum: times exp2(old - new)" if half == 0 else None)
         for i in index:
             values[i] = b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), factor], f32, type="f32")
@@ -268,13 +121,13 @@ def lower_acc_rescale(kl: KernelLowering, op: tc.AccRescaleOp) -> None:
 
 
 def lower_acc_row_div(kl: KernelLowering, op: tc.AccRowDivOp) -> None:
-    if (acc := _in_tmem(kl, op, op.acc)) is not None:
-        return _tmem_row_div(kl, op, acc)
+    if (acc := in_tmem(kl, op, op.acc)) is not None:
+        return tmem_row_div(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     values: dict[int, SSAValue] = {}
     for half, index in enumerate(row_registers(t)):
-        inverse = _inverse(kl, kl.rows[op.rows][half], "each row over its sum; 0 where the sum is 0" if half == 0 else None)
+        inverse = inverse_or_zero(kl, kl.rows[op.rows][half], "each row over its sum; 0 where the sum is 0" if half == 0 else None)
         for i in index:
             values[i] = b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), inverse], f32, type="f32")
     _new_acc(kl, op.result, t, values)
@@ -293,8 +146,8 @@ def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
     if op.positions:
         _mask_at_run_time(kl, op)
         return
-    if (acc := _in_tmem(kl, op, op.acc)) is not None:
-        return _tmem_mask(kl, op, acc)
+    if (acc := in_tmem(kl, op, op.acc)) is not None:
+        return tmem_mask(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
     first_query, first_key, keys, causal = op.mask

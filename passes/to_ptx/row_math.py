@@ -1,0 +1,50 @@
+"""The arithmetic of the online softmax's running rows that the wgmma and the tensor-memory
+lowerings share (online_softmax.py, online_softmax_tmem.py): the scale's constant in log2
+units, a maximum read as 0 where it is -inf (so that exp2(-inf - -inf) never makes a NaN),
+the factor that carries a sum or an O to a new maximum, and a sum's reciprocal (0 where
+the sum is 0)."""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import i1
+from xdsl.ir import SSAValue
+
+from lower_tc.dialects import ptx
+from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.softmax import f32_immediate
+from lower_tc.passes.to_ptx.values import f32
+
+NEG_INF = f32_immediate(-math.inf)
+
+
+def scale_constant(kl: KernelLowering, scale: float, what: str) -> SSAValue:
+    """scale x log2 e: the scores' factor into the rows' log2 units (`what` says what for)."""
+    return kl.b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
+                    comment=f"{what}: scores times {scale:g} x log2 e")
+
+
+def finite(kl: KernelLowering, m: SSAValue) -> SSAValue:
+    """m, or 0 where m is -inf (module docstring)."""
+    b = kl.b
+    blind = b.val(ptx.SetpOp, [m, b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)], i1, cmp="eq", type="f32")
+    return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), m, blind], f32, type="f32")
+
+
+def carry_factor(kl: KernelLowering, old: SSAValue, new: SSAValue, comment: str | None = None) -> SSAValue:
+    """exp2(old - new), new read as 0 where it is -inf."""
+    finite_new = finite(kl, new)
+    return kl.b.val(ptx.Ex2Op, [kl.b.val(ptx.SubOp, [old, finite_new], f32, type="f32", comment=comment)], f32, type="approx.ftz.f32")
+
+
+def inverse_or_zero(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSAValue:
+    """1 / l (rcp.approx.ftz: rcp.rn is a subroutine call, which serializes wgmma:
+    softmax.py), 0 where l is 0."""
+    b = kl.b
+    inverse = b.val(ptx.RcpOp, [l], f32, type="approx.ftz.f32", comment=comment)
+    empty = b.val(ptx.SetpOp, [l, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="eq", type="f32")
+    return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), inverse, empty], f32, type="f32")
+
+
+__all__ = ["NEG_INF", "carry_factor", "finite", "inverse_or_zero", "scale_constant"]
