@@ -256,19 +256,24 @@ def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> Ge
 
 def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
            *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True,
-           promoted: bool = False, reduces: tuple[str, ...] | None = None, b_mn_major: bool = False) -> Choice:
+           promoted: bool = False, reduces: tuple[str, ...] | None = None, b_mn_major: bool = False,
+           groups: int = 1, split_given: bool = False) -> Choice:
     """The default kernel of an M x N x K GEMM (times `batch`; None: a size known only at
     launch): the cost model's fastest of `tile_configs`, each also split over K where
     `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open; `reduces`:
     the ways of summing the partial tiles weighed, None: both), on sm_90a where every size
     is known; else `rule_config`, not split. `promoted` (fp8's promoted accumulation): only
     tiles whose two accumulators fit the registers. `b_mn_major`: B is MN-major (row-major
-    K x N), which narrows the tiles weighed and slows some (`tile_configs`, `estimate`)."""
+    K x N), which narrows the tiles weighed and slows some (`tile_configs`, `estimate`).
+    `groups` (stream-K asked for in G groups): only tiles whose count G divides, where any
+    does. `split_given` (split-K asked for): the rings a split keeps (4 stages of 128 rows)."""
     if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
     configs = [c for c in tile_configs(m, n, a, b, acc, arch, b_mn_major)
-               if not promoted or promoted_tile_fits(c.bm, c.bn)]
+               if (not promoted or promoted_tile_fits(c.bm, c.bn)) and not (split_given and c.bm == 128 and c.stages > 4)]
+    if groups > 1 and any(c.tiles(m, n, batch) % groups == 0 for c in configs):
+        configs = [c for c in configs if c.tiles(m, n, batch) % groups == 0]
     if not configs:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
@@ -299,10 +304,10 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
 
 def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
                   *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, promoted: bool = False,
-                  b_mn_major: bool = False) -> GemmConfig:
-    """The default configuration of a GEMM that is not split over K (`choose`)."""
+                  b_mn_major: bool = False, groups: int = 1, split_given: bool = False) -> GemmConfig:
+    """The default configuration of a GEMM that the chooser does not split over K (`choose`)."""
     return choose(m, n, k, a, b, acc, arch, d=d, batch=batch, machine=machine, split=False, promoted=promoted,
-                  b_mn_major=b_mn_major).config
+                  b_mn_major=b_mn_major, groups=groups, split_given=split_given).config
 
 
 def prefer_persistent(m: int, n: int, config: GemmConfig, batch: int = 1, machine: Machine = H100) -> bool:

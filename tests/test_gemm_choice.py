@@ -226,3 +226,17 @@ def test_the_staged_depth_leaves_room_for_the_tma_store_epilogue(a: str, bn: int
                             None, acc="f32", config=(128, bn, bk, config.stages))
     ptx = compile_source(source, "wide.mlir")[0].ptx
     assert "stmatrix" in ptx and "st.global" not in ptx
+
+
+def test_stream_k_groups_and_a_given_split_narrow_the_choice() -> None:
+    """stream_k = G asks for a tile count G divides (384 x 4096 x 4096 would otherwise get
+    128 x 96, 129 tiles, which tc-expand-matmul refuses for G = 2); split_k given keeps the
+    4-stage rings a split runs best with."""
+    from lower_tc.layout.gemm_choice import choose
+
+    free = choose(384, 4096, 4096, "bf16", "bf16", "f32", split=False)
+    assert free.config.tiles(384, 4096) % 2 == 1
+    paired = choose(384, 4096, 4096, "bf16", "bf16", "f32", split=False, groups=2)
+    assert paired.config.tiles(384, 4096) % 2 == 0
+    given = choose_config(2048, 1000, 8192, "bf16", "bf16", "f32", split_given=True)
+    assert not (given.bm == 128 and given.stages > 4)

@@ -82,6 +82,23 @@ func.func @narrow(%A: memref<256x512xbf16>, %B: memref<512x352xbf16, strided<[1,
 
 // -----
 
+// BN = 144: three pieces (64 + 64 + 16), an odd number, so a tile's last piece and the next
+// tile's first both use buffer 0: the first piece waits for every store of the tile before
+// (wait_group.read 0), the others for all but the last
+func.func @odd_pieces(%A: memref<512x512xbf16>, %B: memref<512x1152xbf16, strided<[1, 512]>>, %D: memref<512x1152xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 144, bk = 64, stages = 4> {persistent = true} : memref<512x512xbf16>, memref<512x1152xbf16, strided<[1, 512]>>, memref<512x1152xbf16>
+  func.return
+}
+// CHECK: // epilogue: 128x144xf32 into D (bf16) by stmatrix and TMA stores of 64-row pieces 64+64+16 columns wide
+// CHECK: // piece 0: its buffer's last store has read it
+// CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+// CHECK: // piece 1: its buffer's last store has read it
+// CHECK-NEXT: cp.async.bulk.wait_group.read 1;
+// CHECK: // piece 2: its buffer's last store has read it
+// CHECK-NEXT: cp.async.bulk.wait_group.read 1;
+
+// -----
+
 func.func @registers(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %D: memref<256x512xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 256, bk = 64, stages = 4> {epilogue = "registers", persistent = true} : memref<256x512xbf16>, memref<512x512xbf16>, memref<256x512xbf16>
   func.return

@@ -114,11 +114,13 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int) -> Choice:
             error_at(op, str(err))
     try:
         if given is not None:  # split-K asked for (or 1: not split): the best configuration for it
-            config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted, b_mn_major=b_mn_major)
+            config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted, b_mn_major=b_mn_major,
+                                   split_given=given > 1)
             return Choice(config, given, reduce, unsplit)
         reduces = (op.options.reduce,) if op.options.reduce is not None else None
+        # stream-K in G groups: a tile whose count G divides (tc-expand-matmul refuses the others)
         return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted, reduces=reduces,
-                      b_mn_major=b_mn_major)
+                      b_mn_major=b_mn_major, groups=op.options.stream_k or 1)
     except LayoutError as err:
         error_at(op, str(err))
 

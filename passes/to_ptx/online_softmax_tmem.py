@@ -20,7 +20,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, inverse_or_zero, scale_constant
-from lower_tc.passes.to_ptx.tcgen05 import load_row, tmem_lanes, tmem_row, tmem_store_words, tmem_written
+from lower_tc.passes.to_ptx.tcgen05 import load_row, tmem_lanes, tmem_of, tmem_row, tmem_store_words, tmem_written
 from lower_tc.passes.to_ptx.values import Acc, f32
 
 
@@ -33,6 +33,8 @@ def in_tmem(kl: KernelLowering, op, value: SSAValue) -> Acc | None:
 def _tmem_row(kl: KernelLowering, op, value: SSAValue, acc: Acc, what: str) -> list[SSAValue]:
     """This thread's row of `value`, a tensor-memory accumulator a tcgen05.mma wrote, as
     registers: those it was loaded or written from, else loaded."""
+    if acc.init == "load":  # C from memory (tc.acc_load): into tensor memory on first use
+        tmem_of(kl, op, acc)
     if acc.tmem is None or not acc.tmem.written:
         error_at(op, f"{op.name} on sm_100a takes an accumulator a tc.tcgen05_mma wrote (in tensor memory)")
     if value not in kl.tmem_rows:
@@ -84,9 +86,11 @@ def tmem_row_sum(kl: KernelLowering, op: tc.AccRowSumOp, acc: Acc) -> None:
 
 
 def _tmem_scaled(kl: KernelLowering, op, acc: Acc, factor: SSAValue, what: str) -> None:
-    """Each element of the thread's row times `factor`, written back; an accumulator no MMA
-    wrote yet is 0 and stays so (its next MMA starts without it)."""
-    if acc.tmem is None or not acc.tmem.written:
+    """Each element of the thread's row times `factor`, written back; a zero accumulator no
+    MMA wrote yet stays so (its next MMA starts without it), a loaded one is loaded first."""
+    if acc.init == "load":  # C from memory (tc.acc_load): into tensor memory first, then scaled
+        tmem_of(kl, op, acc)
+    elif acc.tmem is None or not acc.tmem.written:
         kl.accs[op.result] = acc
         return
     values = [kl.b.val(ptx.MulOp, [v, factor], f32, type="f32") for v in _tmem_row(kl, op, op.acc, acc, what)]

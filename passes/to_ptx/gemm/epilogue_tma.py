@@ -204,7 +204,10 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
     for q, cols in enumerate(widths):
         offset = staging + (q % BUFFERS) * PIECE_BYTES
         skip = g.if_(issuer, "piece_free")
-        g.emit(ptx.CpAsyncBulkWaitGroupOp, pending=BUFFERS - 1, read=1, comment=f"piece {q}: its buffer's last store has read it")
+        # pieces restart at buffer 0 on every tile: after an odd number of pieces the last
+        # store still pending read buffer 0 too, so a tile's first piece waits for them all
+        pending = 0 if q == 0 and len(widths) % BUFFERS else BUFFERS - 1
+        g.emit(ptx.CpAsyncBulkWaitGroupOp, pending=pending, read=1, comment=f"piece {q}: its buffer's last store has read it")
         g.emit(ptx.LabelOp, label=skip)
         g.emit(ptx.BarSyncOp, [bar_id], count=128)
         for j, addr in enumerate(addresses[cols]):
