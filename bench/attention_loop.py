@@ -381,25 +381,30 @@ def check(cases: list[AttentionCase], seeds: int) -> list[dict]:
     return rows
 
 
-def interleaved_samples(ops: dict, runs: int, warmup: int) -> dict[str, list[float]]:
-    """Milliseconds a launch of each op, `runs` samples of BATCH launches each between CUDA
-    events on torch's stream, the ops interleaved (each sample of each, in turn), after
-    `warmup` launches of each."""
+def event_sample(op) -> float:
+    """Milliseconds a launch of `op`: BATCH launches between CUDA events on torch's stream."""
     import torch
 
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(BATCH):
+        op()
+    e.record()
+    e.synchronize()
+    return s.elapsed_time(e) / BATCH
+
+
+def interleaved_samples(ops: dict, runs: int, warmup: int, sample=event_sample) -> dict[str, list[float]]:
+    """Milliseconds a launch of each op, `runs` samples each (`sample`: by default BATCH
+    launches between CUDA events, `event_sample`), the ops interleaved (each sample of
+    each, in turn), after `warmup` launches of each."""
     for op in ops.values():
         for _ in range(warmup):
             op()
     samples: dict[str, list[float]] = {name: [] for name in ops}
     for _ in range(runs):
         for name, op in ops.items():
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            for _ in range(BATCH):
-                op()
-            e.record()
-            e.synchronize()
-            samples[name].append(s.elapsed_time(e) / BATCH)
+            samples[name].append(sample(op))
     return samples
 
 
@@ -513,13 +518,7 @@ def bench_mosaic(cases: list[AttentionCase], runs: int, warmup: int) -> list[dic
         if best is not None:
             got = torch.from_dlpack(ops["mosaic"]()).transpose(1, 2)
             diffs["mosaic"] = float((got.float() - sdpa(1.0).float()).abs().max())
-        for op in ops.values():
-            for _ in range(warmup):
-                op()
-        samples: dict[str, list[float]] = {name: [] for name in ops}
-        for _ in range(runs):
-            for name, op in ops.items():
-                samples[name].append(wall(op))
+        samples = interleaved_samples(ops, runs, warmup, sample=wall)  # wall clock: JAX's stream is not torch's
         flops = attention_flops(kernel.info)
         row = {"case": case.name, "batch": b, "heads": h, "seq": s, "d": d, "causal": case.causal, "dtype": "f16",
                "layout": "bshd", "blocks": f"{case.bm}x{case.bn}, {case.stages} stages",

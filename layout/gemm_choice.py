@@ -59,6 +59,13 @@ def deepest(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, mos
     return None
 
 
+def split_ring(config: GemmConfig) -> bool:
+    """Whether a split kernel (split-K, its last wave split) takes this configuration: not
+    a 128-row ring deeper than 4 stages (6 stages of 128 x 128 split 8 ran 5-13% slower on
+    the suite's long-K shapes: H200, docs/performance.md)."""
+    return config.bm < 128 or config.stages <= 4
+
+
 def staged_depth(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, most: int = STAGED_MAX_STAGES) -> GemmConfig | None:
     """The deepest ring (up to `most`) whose stages leave room after them for two
     consumer warpgroups' staging pieces of the TMA-store epilogue (else the kernel would
@@ -98,7 +105,7 @@ def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM9
         return found
     for bn in sorted({bn for bm, bn in SM90_TILES if bm == 128} | set(WIDE_BNS), reverse=True):
         row = bn * element_type(b).bits // 8
-        if bn > _round_up(n, PIECE_QUANTUM) or bn not in wgmma_valid_n(a) or bn % PIECE_QUANTUM:
+        if bn > _round_up(n, PIECE_QUANTUM) or bn not in wgmma_valid_n(a):
             continue
         if b_mn_major and row % MN_MAJOR_MIN_ROW_BYTES:
             continue
@@ -271,7 +278,7 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
     configs = [c for c in tile_configs(m, n, a, b, acc, arch, b_mn_major)
-               if (not promoted or promoted_tile_fits(c.bm, c.bn)) and not (split_given and c.bm == 128 and c.stages > 4)]
+               if (not promoted or promoted_tile_fits(c.bm, c.bn)) and (not split_given or split_ring(c))]
     if groups > 1 and any(c.tiles(m, n, batch) % groups == 0 for c in configs):
         configs = [c for c in configs if c.tiles(m, n, batch) % groups == 0]
     if not configs:
@@ -280,9 +287,7 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
     ways = tuple(r for r in (reduces if reduces is not None else REDUCES) if r in reduces_for(acc))
     choices = [Choice(c) for c in configs]
     if split:
-        # a split kernel keeps the 4-stage rings of 128-row tiles: 6 stages of 128 x 128 split
-        # 8 ran 5-13% slower on the suite's long-K shapes (H200, docs/performance.md)
-        splittable = [c for c in configs if c.bm < 128 or c.stages <= 4]
+        splittable = [c for c in configs if split_ring(c)]
         choices += [Choice(c, s, r) for c in splittable for r in ways
                     for s in split_k_options(m, n, k, c, a, b, batch, machine, r)]
         if "global" in ways:
@@ -322,5 +327,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "choose", "choose_config", "deepest", "staged_depth", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "choose", "choose_config", "deepest", "split_ring", "staged_depth", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.gemm_choice import (WIDE_BNS, choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, swap_config,
-                                         tile_configs, unsplit_options)
+from lower_tc.layout.gemm_choice import (WIDE_BNS, choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, split_ring,
+                                         swap_config, tile_configs, unsplit_options)
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.stream_k import stream_k_problem
 from lower_tc.layout.targets import Arch
@@ -109,7 +109,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
             continue
         add(Candidate(config, (("persistent", True),)))
         add(Candidate(config, (("persistent", False),)))
-        if config.bm == 128 and (config.bn in WIDE_BNS or config.stages > 4):
+        if (config.bm == 128 and config.bn in WIDE_BNS) or not split_ring(config):
             continue  # the widths between and the deeper rings: unsplit only (the default's split is first above)
         for reduce in reduces_for(acc):
             for s in split_k_options(m, n, k, config, a, b, batch, reduce=reduce):

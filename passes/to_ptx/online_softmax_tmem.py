@@ -20,7 +20,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, inverse_or_zero, scale_constant
-from lower_tc.passes.to_ptx.tcgen05 import load_row, tmem_lanes, tmem_of, tmem_row, tmem_store_words, tmem_written
+from lower_tc.passes.to_ptx.tcgen05 import row_values, tmem_lanes, tmem_of, tmem_row, tmem_store_words, tmem_written
 from lower_tc.passes.to_ptx.values import Acc, f32
 
 
@@ -37,10 +37,7 @@ def _tmem_row(kl: KernelLowering, op, value: SSAValue, acc: Acc, what: str) -> l
         tmem_of(kl, op, acc)
     if acc.tmem is None or not acc.tmem.written:
         error_at(op, f"{op.name} on sm_100a takes an accumulator a tc.tcgen05_mma wrote (in tensor memory)")
-    if value not in kl.tmem_rows:
-        row = load_row(kl, acc.tmem, acc.type.n, what)
-        kl.tmem_rows[value] = [kl.b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(acc.type.n)]
-    return kl.tmem_rows[value]
+    return row_values(kl, value, acc.tmem, acc.type.n, what)
 
 
 def _tmem_write(kl: KernelLowering, result: SSAValue, acc: Acc, values: list[SSAValue]) -> None:

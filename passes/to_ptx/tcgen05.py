@@ -231,6 +231,16 @@ def load_row(kl: KernelLowering, tm: Tmem, n: int, what: str) -> SSAValue:
     return regs
 
 
+def row_values(kl: KernelLowering, value: SSAValue, tm: Tmem, n: int, what: str) -> list[SSAValue]:
+    """This thread's row of the tensor-memory accumulator `value` as n f32 registers: those
+    it was last loaded or written from (`kl.tmem_rows`: nothing changes a value's tensor
+    memory but the op that makes a new value), else loaded (`load_row`) and kept."""
+    if value not in kl.tmem_rows:
+        row = load_row(kl, tm, n, what)
+        kl.tmem_rows[value] = [kl.b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(n)]
+    return kl.tmem_rows[value]
+
+
 def tmem_acc_to_a(kl: KernelLowering, op: tc.AccToAOp, acc: Acc) -> None:
     """tc.acc_to_a of a tensor-memory accumulator (sm_100a, M = 128): each thread loads its
     row, rounds it to 16-bit pairs (the lower K in the lower half, as A in tensor memory
@@ -243,10 +253,7 @@ def tmem_acc_to_a(kl: KernelLowering, op: tc.AccToAOp, acc: Acc) -> None:
     tm = acc.tmem
     t = acc.type
     b = kl.b
-    values = kl.tmem_rows.get(op.acc)  # the row as the online softmax left it in registers
-    if values is None:
-        row = load_row(kl, tm, t.n, f"A from the accumulator: this thread's row, rounded to {frag.dtype} pairs")
-        values = [b.val(ptx.RegOfOp, [row], f32, regs=i) for i in range(t.n)]
+    values = row_values(kl, op.acc, tm, t.n, f"A from the accumulator: this thread's row, rounded to {frag.dtype} pairs")
     words = t.n // 2
     packed = b.val(ptx.DeclRegsOp, result=ptx.RegsType(words, i32), comment=f"A from the accumulator: this thread's row in {frag.dtype} pairs")
     for w in range(words):

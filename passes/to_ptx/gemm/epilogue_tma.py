@@ -177,12 +177,12 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
         source = k.regs.tid if shift == 7 else g.val(ptx.ShrOp, [row], type="u32", imm=7 - shift)
         phase = g.val(ptx.XorOp, [half, g.val(ptx.AndOp, [source], type="b32", imm=swizzle_mask(cols))], type="b32")
         addrs = []
-        for j in range(cols // 16):
+        for j in range(cols // PIECE_QUANTUM):  # one stmatrix.x4 a 16 columns
             chunk = g.val(ptx.XorOp, [phase], type="b32", imm=2 * j) if j else phase
             addrs.append(g.val(ptx.AddOp, [row_addr, g.val(ptx.ShlOp, [chunk], type="b32", imm=4)], type="u32"))
         return addrs
 
-    addresses = {cols: piece_addresses(cols) for cols in sorted(set(widths), reverse=True)}
+    addresses = {cols: piece_addresses(cols) for cols in store.params}  # the widths its maps are for, widest first
     issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
     bar_id = g.val(ptx.AddOp, [wg], type="u32", imm=FIRST_NAMED_BARRIER)
     row0 = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [wg], type="b32", imm=6), m0], type="s32")
