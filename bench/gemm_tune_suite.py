@@ -72,7 +72,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--budget-s", type=float, default=None)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--commit", default=None)
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    for label in args.add:  # malformed: a usage error, not a traceback later
+        try:
+            Candidate.parse(label)
+        except ValueError as err:
+            p.error(f"--add: {err}")
+    return args
 
 
 def plan(case: Case, cand: Candidate | None) -> Any:

@@ -110,3 +110,15 @@ def test_matmul_tune_tries_the_defaults_cluster_first_where_b_rows_are_off_the_l
     assert (first.option_dict.get("cluster") == 2) == paired
     assert (first.config == GemmConfig(128, 256, 64, 4)) == paired
     assert not any(c.option_dict.get("cluster") == 2 for c in seen[1:])
+
+
+def test_a_candidate_label_parses_back_to_the_candidate() -> None:
+    from lower_tc.layout.gemm import GemmConfig
+    from lower_tc.layout.gemm_tuning import Candidate
+
+    c = Candidate(GemmConfig(128, 144, 64, 5), (("persistent", False), ("split_k", 2), ("reduce", "global")))
+    assert Candidate.parse(c.label()) == c
+    for bad, why in (("bogus", "BMxBNxBK/STAGES"), ("128x144x64", "BMxBNxBK/STAGES"), ("", "BMxBNxBK/STAGES"),
+                     ("128x144x64/4 persistent", "not an option=value"), ("128x144x64/4 =1", "not an option=value")):
+        with pytest.raises(ValueError, match=why):
+            Candidate.parse(bad)
