@@ -57,10 +57,17 @@ def piece_widths(bn: int) -> tuple[int, ...]:
     return (PIECE_COLS,) * whole + tuple(w for w in (32, 16) if rest & w)
 
 
-def piece_layout(dtype: str, address: int = 0, cols: int = PIECE_COLS) -> TileLayout:
-    """One staged piece of D as a tile: 64 rows (MN) by `cols` contiguous columns (K),
+def piece_layout(dtype: str, address: int = 0, cols: int = PIECE_COLS, rows: int = PIECE_ROWS) -> TileLayout:
+    """One staged piece of D as a tile: `rows` rows (MN) by `cols` contiguous columns (K),
     swizzled as wide as a row (PIECE_SWIZZLE)."""
-    return TileLayout.make(dtype, PIECE_ROWS, cols, Major.K, PIECE_SWIZZLE[cols], address=address)
+    return TileLayout.make(dtype, rows, cols, Major.K, PIECE_SWIZZLE[cols], address=address)
+
+
+def transposed_piece_layout(dtype: str, rows: int, address: int = 0) -> TileLayout:
+    """One staged piece of a column-major D (swap-AB's D^T, stored as D): `rows` of D's
+    rows (the fragment's columns: 64, 32 or 16, `piece_widths`) by the warpgroup's 64
+    fragment rows, which are 64 contiguous columns of D: 128-byte rows, 128-byte swizzle."""
+    return piece_layout(dtype, address, PIECE_COLS, rows)
 
 
 def staging_bytes(warpgroups: int) -> int:
@@ -95,8 +102,27 @@ def stmatrix_offset(lane: int, warp: int, j: int, cols: int = PIECE_COLS) -> int
     return (row << swizzle_shift(cols)) + ((((lane >> 4) ^ xor) ^ (2 * j)) << 4)
 
 
+def stmatrix_trans_row(lane: int, warp: int, j: int) -> tuple[int, int]:
+    """(row, first column) of the 8-element row of a transposed piece (its rows = the
+    fragment's columns) that `lane` of `warp` addresses in the j-th stmatrix.x4.trans:
+    matrix mm = lane / 8 is register mm, the fragment's 8-column block 2j + mm / 2 in rows
+    16 warp + 8 (mm mod 2) .. + 7; stored transposed, its row r = lane mod 8 is the block's
+    column r, 8 elements of D's row along the warp's 16 fragment rows."""
+    mm, r = lane >> 3, lane & 7
+    return 16 * j + 8 * (mm >> 1) + r, 8 * (2 * warp + (mm & 1))
+
+
+def stmatrix_trans_offset(lane: int, warp: int, j: int) -> int:
+    """Byte offset of that row from the transposed piece's 1024-aligned start, as the
+    lowering computes it: ((8 (mm / 2) + r) x 128 + ((2 warp + mm mod 2) ^ r) x 16) +
+    2048 j, with mm = lane / 8 and r = lane mod 8 (a row's 128-byte swizzle XORs its chunk
+    with row mod 8 = r; j moves 16 rows, a whole number of swizzle periods)."""
+    mm, r = lane >> 3, lane & 7
+    return ((8 * (mm >> 1) + r) << 7) + (((2 * warp + (mm & 1)) ^ r) << 4) + 2048 * j
+
+
 __all__ = [
     "BUFFERS", "PIECE_ALIGN", "PIECE_BYTES", "PIECE_COLS", "PIECE_QUANTUM", "PIECE_ROWS", "PIECE_SWIZZLE",
     "STMATRIX_PER_PIECE", "piece_layout", "piece_widths", "staging_bytes", "stmatrix_offset", "stmatrix_row",
-    "swizzle_mask", "swizzle_shift",
+    "stmatrix_trans_offset", "stmatrix_trans_row", "swizzle_mask", "swizzle_shift", "transposed_piece_layout",
 ]

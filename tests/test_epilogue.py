@@ -2,7 +2,8 @@
 computes for each thread's stmatrix rows are the layout core's, the pieces are one TMA
 box each, and each stmatrix phase writes eight rows without a bank conflict: for the
 64-column pieces and for the 32- and 16-column ones that finish a BN that is not a
-multiple of 64."""
+multiple of 64; and for a column-major D (swap-AB's D^T), the transposed pieces that
+stmatrix.trans fills."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from lower_tc.layout.epilogue import (
     staging_bytes,
     stmatrix_offset,
     stmatrix_row,
+    stmatrix_trans_offset,
+    stmatrix_trans_row,
+    transposed_piece_layout,
 )
 from lower_tc.layout.gemm import default_persistent
 from lower_tc.layout.tma import tma_plan
@@ -95,3 +99,57 @@ def test_persistent_by_default_only_where_it_can_be() -> None:
     assert not default_persistent("pipelined", 8, 4096, 4096)
     assert not default_persistent("warp_specialized", 0, 4096, 4096)
     assert not default_persistent("warp_specialized", 8, None, 4096)
+
+
+@pytest.mark.parametrize("rows", WIDTHS)
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_transposed_stmatrix_offsets_are_the_layout_cores_addresses(dtype: str, rows: int) -> None:
+    """A transposed piece is `rows` of D's rows by the warpgroup's 64 fragment rows (D's
+    columns): the lowering's addresses for stmatrix.trans are the layout core's."""
+    layout = transposed_piece_layout(dtype, rows)
+    for warp in range(4):
+        for lane in range(32):
+            for j in range(rows // 16):
+                row, col = stmatrix_trans_row(lane, warp, j)
+                assert stmatrix_trans_offset(lane, warp, j) == int(layout.addresses(row, col)), (warp, lane, j)
+
+
+@pytest.mark.parametrize("rows", WIDTHS)
+def test_a_transposed_piece_is_covered_once_by_the_fragment(rows: int) -> None:
+    """Register mm of the j-th stmatrix.x4.trans is the accumulator's 8-column block
+    2j + mm / 2 in rows 16 warp + 8 (mm mod 2) ..: stored transposed, that block's column c
+    is the piece's row 8 (2j + mm / 2) + c, and its 8 rows are 8 contiguous columns starting
+    at 16 warp + 8 (mm mod 2). Every (fragment row, fragment column) of the warpgroup's
+    64 x rows fragment lands exactly once, at (piece row = column, piece column = row)."""
+    seen = set()
+    for warp in range(4):
+        for lane in range(32):
+            for j in range(rows // 16):
+                mm, c = lane >> 3, lane & 7
+                block, first_row = 2 * j + (mm >> 1), 16 * warp + 8 * (mm & 1)
+                row, col = stmatrix_trans_row(lane, warp, j)
+                assert (row, col) == (8 * block + c, first_row)
+                for e in range(8):  # element e of the stored row: fragment row first_row + e
+                    seen.add((first_row + e, 8 * block + c))
+                    assert (row, col + e) == (8 * block + c, first_row + e)
+    assert seen == {(r, c) for r in range(64) for c in range(rows)}
+    offsets = {stmatrix_trans_offset(lane, warp, j) for warp in range(4) for lane in range(32) for j in range(rows // 16)}
+    assert max(offsets) + 16 <= transposed_piece_layout("bf16", rows).size_bytes <= PIECE_BYTES
+
+
+@pytest.mark.parametrize("rows", WIDTHS)
+def test_each_transposed_stmatrix_phase_is_free_of_bank_conflicts(rows: int) -> None:
+    for warp in range(4):
+        for j in range(rows // 16):
+            for m in range(4):
+                groups = {stmatrix_trans_offset(lane, warp, j) % 128 // 16 for lane in range(8 * m, 8 * m + 8)}
+                assert len(groups) == 8, (warp, j, m)
+
+
+@pytest.mark.parametrize("rows", WIDTHS)
+def test_a_transposed_piece_is_one_tma_box_with_the_128_byte_swizzle(rows: int) -> None:
+    layout = transposed_piece_layout("bf16", rows)
+    plan = tma_plan(layout)
+    assert plan.box == (PIECE_COLS, rows)
+    assert len(plan.boxes) == 1 and plan.boxes[0].smem_offset == 0
+    assert layout.swizzle.tma_code == 3 and layout.size_bytes == rows * 128

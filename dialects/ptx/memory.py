@@ -7,7 +7,7 @@ from __future__ import annotations
 from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
 
 from lower_tc.dialects.ptx.base import Names, PtxOp, addr, brace, regs_list
-from lower_tc.dialects.ptx.modifiers import INT, PTX_TYPE, TEXT, ints, one_of
+from lower_tc.dialects.ptx.modifiers import FLAG, INT, PTX_TYPE, TEXT, ints, one_of
 
 #: The state spaces a load or store names.
 SPACES = one_of("global", "shared", "shared::cta", "shared::cluster", "local", "const", "param")
@@ -129,13 +129,16 @@ class CvtFromRegOp(PtxOp):
 
 @irdl_op_definition
 class StmatrixOp(PtxOp):
-    """``stmatrix.sync.aligned.m8n8.x4.shared.b16``: a warp stores four 8x8 matrices of
-    16-bit elements; args = (this thread's row address, four b32 registers), each register
-    two neighbouring elements of one matrix's row (the wgmma accumulator's pairs)."""
+    """``stmatrix.sync.aligned.m8n8.x4{.trans}.shared.b16``: a warp stores four 8x8 matrices
+    of 16-bit elements; args = (this thread's row address, four b32 registers), each register
+    two neighbouring elements of one matrix's row (the wgmma accumulator's pairs). With
+    `trans` (1) each matrix is stored transposed: the addressed rows are its columns."""
 
     name = "ptx.stmatrix"
     offset = prop_def(INT)
+    trans = opt_prop_def(FLAG)
 
     def render(self, n: Names) -> str:
         address = addr(n(self.args[0]), self.prop("offset"))
-        return f"stmatrix.sync.aligned.m8n8.x4.shared.b16 {address}, {brace([n(a) for a in self.args[1:]])};"
+        trans = ".trans" if self.has("trans") and self.prop("trans") else ""
+        return f"stmatrix.sync.aligned.m8n8.x4{trans}.shared.b16 {address}, {brace([n(a) for a in self.args[1:]])};"
