@@ -380,6 +380,35 @@ def swap_ab_cases() -> list[GemmCase]:
     for shape in SWAP_SHAPES[::2]:  # fp8's promoted accumulation, swapped
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None, options=SWAP + ", " + PROMOTED))
     out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 16, 6144, 4096, True, False, None, options=PROMOTED, with_c=True))
+    return out + swap_tma_cases()
+
+
+#: Swapped tiles (BM over N, BN over M) whose D^T the TMA-store epilogue stores in
+#: transposed pieces (stmatrix.trans): every piece height (64, 32, 16 rows of D).
+SWAP_TMA_TILES = [(128, 144), (128, 176), (128, 224), (128, 256), (128, 96), (64, 48), (128, 112), (128, 240), (128, 160),
+                  (128, 208), (64, 64), (128, 16), (128, 128)]
+
+
+def swap_tma_cases() -> list[GemmCase]:
+    """Swapped GEMMs with the transposed TMA-store epilogue: every 16-bit-D type at shapes
+    ragged in M (the last tile's pieces clipped or not stored) and K, B as a weight and
+    row-major (16-bit: the swapped A MN-major); persistent and not, the pipelined
+    schedule, the register epilogue asked for, C and an f32 D (the register epilogue),
+    A column-major."""
+    out: list[GemmCase] = []
+    for i, (bm, bn) in enumerate(SWAP_TMA_TILES):
+        for a, b, acc, d in (TYPES[0], TYPES[2], TYPES[3], TYPES[4]):
+            for b_row in ((False, True) if a in ("bf16", "f16") else (False,)):
+                shape = ((1000, 1032, 520), (4097, 1000, 520), (300, 2056, 1000))[(i + len(out)) % 3]
+                out.append(GemmCase(a, b, acc, d, *shape, True, b_row, (bm, bn, 128, 4), options=SWAP))
+    cfg = (128, 144, 128, 4)
+    for options in ("persistent = false", "persistent = true", 'schedule = "pipelined", raster = 0', 'epilogue = "registers"',
+                    'epilogue = "tma"', "split_k = 2"):
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1032, 1000, True, True, cfg, options=f"{SWAP}, {options}"))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1032, 1000, True, False, cfg, with_c=True, options=SWAP))
+    out.append(GemmCase("bf16", "bf16", "f32", "f32", 1000, 1032, 1000, True, True, cfg, options=SWAP))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1032, 1000, False, True, cfg, options=SWAP))
+    out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 1000, 1032, 1000, True, False, cfg, options=f"{SWAP}, {PROMOTED}"))
     return out
 
 

@@ -134,18 +134,20 @@ def prefer_swap(m: int, n: int, batch: int = 1) -> bool:
     return m <= SWAP_MAX_M and n >= SWAP_MIN_N and batch == 1
 
 
-def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H100, bm: int | None = None) -> GemmConfig:
+def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H100, bm: int | None = None,
+                staged: bool = False) -> GemmConfig:
     """The swapped kernel's tile (the swapped problem is N x M x K; `a`, `b` its A's and
     B's types, the original B's and A's): 64 rows of N, or 128 where 64-row tiles would
     make more than one wave; N' = the least wgmma N of at least M (M rounded up to 8; for
     8-bit integers 8, 16, 24, then multiples of 16); a K step of one 128-byte swizzle row;
-    as many stages as fit, up to SWAP_MAX_STAGES. `bm` overrides the rows."""
+    as many stages as fit, up to SWAP_MAX_STAGES (`staged`: the TMA-store epilogue is asked
+    for, so as many as leave room for its staging pieces). `bm` overrides the rows."""
     if bm is None:
         bm = 64 if -(-n // 64) <= machine.sms else 128
     bn = min(x for x in wgmma_valid_n(a) if x >= min(m, 256))
     bk = 128 * 8 // element_type(a).bits
-    config = deepest(bm, bn, bk, a, b, acc, Arch.SM90A, most=SWAP_MAX_STAGES)
-    assert config is not None, "a 128 x 64 tile of A and 64 of B fit two stages"
+    config = (staged_depth if staged else deepest)(bm, bn, bk, a, b, acc, Arch.SM90A, most=SWAP_MAX_STAGES)
+    assert config is not None, "a 128 x 64 tile of A and 64 of B fit two stages and two staging pieces a warpgroup"
     return config
 
 

@@ -97,6 +97,22 @@ def test_column_major_d_is_written_and_padding_left_alone(torch) -> None:
         assert torch.isnan(whole[:, m:]).all()
 
 
+@pytest.mark.parametrize(("bm", "bn"), [(128, 144), (128, 176), (128, 224), (128, 256), (64, 48), (128, 16)])
+@pytest.mark.parametrize("b_row", [True, False], ids=["Brow", "Bcol"])
+def test_swapped_wide_tiles_store_d_by_transposed_tma_pieces(torch, bm, bn, b_row) -> None:
+    """Swapped tiles whose D^T the TMA-store epilogue stages transposed (stmatrix.trans:
+    64-, 32- and 16-row pieces) into a D that is a padded tensor's view: ragged M (the last
+    tile's pieces clipped by TMA) and K; the padding columns keep their NaN."""
+    m, n, k = 1000, 1032, 520
+    a, b = operand(torch, m, k, "bf16", True, 11), operand(torch, k, n, "bf16", b_row, 12)
+    whole = poisoned(torch, (m, n + 8), "bf16")
+    d = whole[:, :n]
+    lower_tc.matmul(a, b, d, config=(bm, bn, 64, 4), swap_ab=True)
+    check(torch, d, a, b, "bf16", "f32", "bf16")
+    torch.cuda.synchronize()
+    assert torch.isnan(whole[:, n:]).all()
+
+
 SWAPPED_MLIR = """func.func @decode(%x: memref<{m}x{k}xbf16>, %W: memref<{n}x{k}xbf16>, %D: memref<{m}x{n}xf32>) attributes {{tc.target = "sm_90a"}} {{
   %B = tc.transpose %W : memref<{n}x{k}xbf16> to memref<{k}x{n}xbf16, strided<[1, {k}]>>
   tc.matmul %x, %B to %D plus %D {{swap_ab = true{extra}}} : memref<{m}x{k}xbf16>, memref<{k}x{n}xbf16, strided<[1, {k}]>>, memref<{m}x{n}xf32>, memref<{m}x{n}xf32>

@@ -1,13 +1,19 @@
-// swap_ab = true under `tc-expand-matmul{epilogue=tma}`: the pass's TMA stores cannot store
-// D^T (a column-major D), so the op's request is refused at the op; left to the chooser,
-// the same op is not swapped.
+// swap_ab = true under `tc-expand-matmul{epilogue=tma}`: swapped as asked, with as many
+// stages as leave room for the staging pieces, and D^T stored in transposed pieces
+// (swap-ab-tma.mlir); left to the chooser, the same op is not swapped (its decoding swap
+// was sized for the register epilogue, and M = 1 to 8 makes tiles too narrow for TMA stores).
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -p 'tc-expand-matmul{epilogue=tma}' -t mlir | filecheck %s
+// RUN: lower-tc %s --split-input-file -p 'tc-expand-matmul{epilogue=tma},tc-choose-swizzle,tc-assign-smem,tc-compute-descriptors,tc-lower-to-ptx,ptx-lower-loops' -t ptx | filecheck %s --check-prefix=PTX
 
 func.func @told_tma(%A: memref<16x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<16x1024xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D {swap_ab = true} : memref<16x256xbf16>, memref<256x1024xbf16>, memref<16x1024xbf16>
   func.return
 }
-// CHECK: swap-ab-pass-option.mlir:[[# @LINE - 3]]:3: error: swap_ab = true: swap-AB stores D^T from registers (the pass is told epilogue=tma){{$}}
+// CHECK-LABEL: func.func @told_tma(
+// CHECK: %D_t = tc.transpose %D
+// CHECK: tc.window_store %result to %D_t[%m0, %n0]
+// PTX: // lower-tc kernel told_tma: {{.*}}"d_transposed": true
+// PTX: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 
 // -----
 

@@ -1,7 +1,8 @@
 // Swap-AB (passes/expand_matmul/swap_ab.py): a decoding GEMM D = x W^T (M <= 80) becomes
 // D^T = W x^T: the weight is wgmma's A (64 rows of N a CTA), x^T its B (N' = M rounded up
-// to 8), D^T a column-major view of D that the register epilogue stores down D's rows,
-// and the launch metadata says d_transposed.
+// to 8), D^T a column-major view of D that the TMA-store epilogue stages transposed
+// (swap-ab-tma.mlir) or the register epilogue stores down D's rows, and the launch
+// metadata says d_transposed.
 // RUN: lower-tc %s --split-input-file -p 'tc-expand-matmul{remarks=true}' -t mlir -o %t.mlir 2>&1 | filecheck %s --check-prefix=REMARK
 // RUN: lower-tc %s --split-input-file -p tc-expand-matmul -t mlir | filecheck %s
 // RUN: lower-tc %s --split-input-file -t ptx | filecheck %s --check-prefix=PTX
@@ -12,7 +13,7 @@ func.func @decode(%x: memref<16x4096xbf16>, %W: memref<6144x4096xbf16>, %D: memr
   tc.matmul %x, %B to %D : memref<16x4096xbf16>, memref<4096x6144xbf16, strided<[1, 4096]>>, memref<16x6144xbf16>
   func.return
 }
-// REMARK: swap-ab.mlir:12:3: remark: 64x16x64, 16 stages (1 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
+// REMARK: swap-ab.mlir:13:3: remark: 64x16x64, 16 stages (1 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME: tc.grid = [96 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized>} {
 // CHECK-NEXT: %x_t = tc.transpose %x : memref<16x4096xbf16> to memref<4096x16xbf16, strided<[1, 4096]>>
@@ -25,6 +26,21 @@ func.func @decode(%x: memref<16x4096xbf16>, %W: memref<6144x4096xbf16>, %D: memr
 // the metadata: A is argument 1 (W), B argument 0 read transposed, D argument 2 written transposed
 // PTX: // lower-tc kernel decode: {{.*}}"gemm": {"a": 1, "acc": "f32", "b": 0, "b_transposed": true, "c": null, "config": {"bk": 64, "bm": 64, "bn": 16, "stages": 16}, "d": 2, "d_transposed": true, "k": 4096, "m": 6144, "n": 16}
 // PTX-NEXT: .visible .entry decode(
+// D^T's 16 columns are 16 of D's rows: one transposed TMA-store piece (swap-ab-tma.mlir)
+// PTX: transposed pieces (stmatrix.trans) of 16 rows of D by 64 columns
+// PTX: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-NOT: st.global
+
+// -----
+
+// the register epilogue asked for: D^T stored down D's rows
+func.func @decode_registers(%x: memref<16x4096xbf16>, %W: memref<6144x4096xbf16>, %D: memref<16x6144xbf16>) attributes {tc.target = "sm_90a"} {
+  %B = tc.transpose %W : memref<6144x4096xbf16> to memref<4096x6144xbf16, strided<[1, 4096]>>
+  tc.matmul %x, %B to %D {epilogue = "registers"} : memref<16x4096xbf16>, memref<4096x6144xbf16, strided<[1, 4096]>>, memref<16x6144xbf16>
+  func.return
+}
+// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: 64x16x64, 16 stages (1 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
+// PTX-LABEL: // lower-tc kernel decode_registers:
 // PTX: // D^T: rows are contiguous
 // PTX-NEXT: mul.wide.s32 %rd{{[0-9]+}}, %r{{[0-9]+}}, 2;
 // PTX-NEXT: mul.wide.s32 %rd{{[0-9]+}}, %r{{[0-9]+}}, 12288;
@@ -35,6 +51,7 @@ func.func @decode(%x: memref<16x4096xbf16>, %W: memref<6144x4096xbf16>, %D: memr
 // PTX: st.global.b16 [%rd[[R1]]+12288], %h3;
 // PTX: st.global.b16 [%rd[[R0]]+98304], %h4;
 // PTX-NOT: st.global.b32
+// PTX-NOT: stmatrix
 
 // -----
 

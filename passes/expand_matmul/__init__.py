@@ -223,16 +223,18 @@ class ExpandMatmulPass(ModulePass):
         given = mm.options.swap_ab
         if given is False:
             return None
-        conflict = swap_conflict(mm, arch) or ("swap-AB stores D^T from registers (the pass is told epilogue=tma)"
-                                                if self.epilogue == "tma" else None)
+        conflict = swap_conflict(mm, arch)
         m, n, _ = mm.problem
-        if given is None and (conflict or mm.config is not None or mm.options.split_k is not None
+        tma = mm.options.epilogue == "tma" or self.epilogue == "tma"
+        # the chooser's decoding swap was sized and measured with the register epilogue's
+        # room (its narrowest tiles have no TMA-store epilogue): not where TMA stores are asked for
+        if given is None and (conflict or mm.config is not None or mm.options.split_k is not None or tma
                               or not prefer_swap(m, n)):  # type: ignore[arg-type]
             return None
         if conflict:
             error_at(mm, f"swap_ab = true: {conflict}")
         a, b = mm.types
-        config = None if mm.config is not None else swap_config(m, n, b, a, mm.acc_type)  # type: ignore[arg-type]
+        config = None if mm.config is not None else swap_config(m, n, b, a, mm.acc_type, staged=tma)  # type: ignore[arg-type]
         try:
             return swap(mm, config)
         except VerifyException as err:

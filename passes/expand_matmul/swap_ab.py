@@ -11,8 +11,9 @@ The rewrite is the op's: A' = B^T, B' = A^T, D' = D^T (and C' = C^T), each a `tc
 view of the argument, or the argument itself where the operand already is a view of it;
 the chooser's rule and tile are layout/gemm_choice.py's (`prefer_swap`, `swap_config`);
 the expansion then makes the loop level of the swapped op as of any other, and the
-register epilogue stores D^T, a column-major view, down D's rows. The launch metadata
-says so (`d_transposed`).
+epilogue stores D^T, a column-major view, as D's rows: the TMA-store epilogue's transposed
+pieces (stmatrix.trans, passes/to_ptx/gemm/epilogue_tma.py) where it applies, else the
+register epilogue down D's rows. The launch metadata says so (`d_transposed`).
 """
 
 from __future__ import annotations
@@ -39,8 +40,6 @@ def swap_conflict(mm: MatmulOp, arch: Arch) -> str | None:
         return "swap-AB needs M, N and K known at compile time (D^T is stored with its leading dimension as an immediate)"
     if (given.cluster or 1) > 1:
         return "swap-AB does not go with cluster = 2 (the pairs share B's loads, which swapped are the activations)"
-    if given.epilogue == "tma":
-        return "swap-AB stores D^T from registers (a column-major D has no TMA-store epilogue)"
     if given.stream_k:
         return (f"swap-AB does not go with stream_k = {given.stream_k} (a decoding GEMM's swapped tiles are few and "
                 "short: stream-K is for tiles that leave a wave short, and the pair is not checked on the GPU)")

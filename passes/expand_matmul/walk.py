@@ -153,13 +153,13 @@ def grid_attr(kernel: Operation, mm: MatmulOp, config: GemmConfig, split_k: int 
     `dim` of argument `arg` / tile), which the launcher works out (docs/gemm.md). With
     split_k = S the x entry is S times as many ([arg, dim, tile, S] at launch)."""
     m, n, _ = mm.problem
-    args = list(tc.kernel_body(kernel).args)
-    d = args.index(mm.dst)  # type: ignore[arg-type]
     first = 1 if mm.batched else 0  # D's rows are its dimension 1 in a batch
 
     def entry(size: int | None, dim: int, tile: int, times: int = 1) -> Attribute:
         if size is not None:
             return IntegerAttr(-(-size // tile) * times, i64)
+        # known at launch: D is an argument (swap-AB's view D^T needs sizes known now)
+        d = list(tc.kernel_body(kernel).args).index(mm.dst)  # type: ignore[arg-type]
         return ArrayAttr([IntegerAttr(v, i64) for v in (d, dim, tile, times)[: 4 if times > 1 else 3]])
 
     z = entry(mm.batch, 0, 1) if mm.batched else IntegerAttr(1, i64)

@@ -15,9 +15,17 @@ no guards. The issuing threads wait for their stores before the kernel exits. Wh
 is not a multiple of 64, the last columns go in pieces of 32 and 16 (layout/epilogue.py
 `piece_widths`), each width with a tensor map of its own box and swizzle.
 
+A column-major D (swap-AB's D^T = B^T A^T, stored into D) is staged transposed: the
+warpgroup's 64 fragment rows are 64 contiguous columns of D, so a piece is 64 (32, 16) of
+D's rows (the fragment's columns) by those 64 columns, 128-byte rows with the 128-byte
+swizzle, filled by stmatrix.x4.trans (layout/epilogue.py `stmatrix_trans_offset`) and
+stored by a TMA box of 64 x rows at (m0 + 64 wg, n0 + first column): the pieces and the
+waits are the same, only the addresses, the instruction and the box's axes differ.
+
 This replaces the register epilogue (gemm_epilogue.py) where `epilogue_problem` finds
-nothing against it: D of 16 bits, row-major with its sizes known, its leading dimension
-and its rows (N) a multiple of 16 bytes, no C, BN a multiple of 16, and room in shared memory.
+nothing against it: D of 16 bits with its sizes known, its leading dimension and its
+contiguous extent a multiple of 16 bytes, no C, BN a multiple of 16, and room in shared
+memory.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from lower_tc.layout.epilogue import (
     staging_bytes,
     swizzle_mask,
     swizzle_shift,
+    transposed_piece_layout,
 )
 from lower_tc.layout.limits import SMEM_CAPACITY
 from lower_tc.layout.kernel_info import TensorMap
@@ -112,33 +121,35 @@ def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | Non
         return f"D is {d_dtype}: stmatrix stores 16-bit elements (bf16 or f16)"
     if acc.dtype == "f16" and d_dtype != "f16":
         return f"an f16 accumulator is stored as f16, not {d_dtype}"
-    if not d.row_major:
-        return "D is column-major: the staged pieces are rows of D"
     if not d.static:
         return "D's sizes are known only at launch (the TMA store's tensor map is fixed at compile time)"
     if d.batched and d.batch != 1 and d.batch_stride * 2 % 16:  # type: ignore[operator]
         return f"D's batch stride is {d.batch_stride * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
     if d.ld * 2 % 16:  # type: ignore[operator]
         return f"D's leading dimension is {d.ld * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
-    if d.cols * 2 % 16:  # type: ignore[operator]
+    contiguous = d.cols if d.row_major else d.rows  # D's row length, whichever view the kernel stores
+    if contiguous * 2 % 16:  # type: ignore[operator]
         # seen on the H100: at a row's end a TMA store writes the whole 16-byte chunk,
         # padding columns past N included (docs/gemm.md)
-        return f"D's rows are {d.cols * 2} bytes: a TMA store writes whole 16-byte chunks at a row's end, so N x 2 must be a multiple of 16"  # type: ignore[operator]
+        return f"D's rows are {contiguous * 2} bytes: a TMA store writes whole 16-byte chunks at a row's end, so N x 2 must be a multiple of 16"  # type: ignore[operator]
     if acc.n % PIECE_QUANTUM:
         return f"BN = {acc.n}: the TMA-store epilogue stores pieces of 64, 32 and 16 columns, so BN must be a multiple of {PIECE_QUANTUM}"
     return None
 
 
 def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str, cols: int = PIECE_COLS) -> TensorMap:
-    """D's tensor map for pieces `cols` wide: dimension 0 along a row (N), box = one piece,
-    swizzled as wide as its rows; a batch of matrices (more than one) is its dimension 2,
-    one matrix per box."""
+    """D's tensor map for pieces of `cols` of the fragment's columns: dimension 0 along a
+    row of D (N; a column-major D's rows, the fragment's rows, are along its columns), box =
+    one piece, swizzled as wide as its rows; a batch of matrices (more than one) is its
+    dimension 2, one matrix per box."""
     d = k.args.geometry[op.dst]
-    layout = piece_layout(tc.dtype_name(op.dst.type.element_type), cols=cols)  # type: ignore[union-attr]
+    dtype = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
+    layout = piece_layout(dtype, cols=cols) if d.row_major else transposed_piece_layout(dtype, cols)
+    dims = [d.cols, d.rows] if d.row_major else [d.rows, d.cols]
     arg = k.args.index(op.dst)
     if not batched_store(k, op):
-        return tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows], [d.ld * 2])  # type: ignore[list-item, operator]
-    entry = tensor_map(param, arg, layout, tma_plan(layout), [d.cols, d.rows, d.batch], [d.ld * 2, d.batch_stride * 2])  # type: ignore[list-item, operator]
+        return tensor_map(param, arg, layout, tma_plan(layout), dims, [d.ld * 2])  # type: ignore[list-item, operator]
+    entry = tensor_map(param, arg, layout, tma_plan(layout), [*dims, d.batch], [d.ld * 2, d.batch_stride * 2])  # type: ignore[list-item, operator]
     return replace(entry, box=(*entry.box, 1))
 
 
@@ -155,8 +166,11 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
     d_dtype, _ = output_types(op)
     widths = piece_widths(acc_t.n)
     m0, n0 = k.index.reg(op.row, op), k.index.reg(op.col, op)
+    transposed = not k.args.geometry[op.dst].row_major  # swap-AB's D^T
     pieces = (f"{PIECE_ROWS}x{PIECE_COLS} pieces" if set(widths) == {PIECE_COLS}
               else f"{PIECE_ROWS}-row pieces {'+'.join(map(str, widths))} columns wide")
+    if transposed:
+        pieces = f"transposed pieces (stmatrix.trans) of {'+'.join(map(str, widths))} rows of D by {PIECE_COLS} columns"
     in_wg = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=127,
                   comment=f"epilogue: {acc_t.m}x{acc_t.n}x{acc_t.dtype} into D ({d_dtype}) by stmatrix and TMA stores of {pieces}")
     warp = g.val(ptx.ShrOp, [in_wg], type="u32", imm=5)
@@ -164,8 +178,9 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
     # this warpgroup's pieces, and the row this lane addresses (layout/epilogue.py)
     wg_pieces = g.val(ptx.MulLoOp, [wg], type="u32", imm=BUFFERS * PIECE_BYTES)
     wg_pieces = g.val(ptx.AddOp, [wg_pieces, k.regs.smem], type="u32")
-    row = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=15)
-    row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [warp], type="b32", imm=4), row], type="u32")
+    if not transposed:
+        row = g.val(ptx.AndOp, [k.regs.tid], type="b32", imm=15)
+        row = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [warp], type="b32", imm=4), row], type="u32")
 
     def piece_addresses(cols: int) -> list[SSAValue]:
         """The lane's stmatrix addresses in a `cols`-wide piece (layout/epilogue.py
@@ -182,7 +197,22 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
             addrs.append(g.val(ptx.AddOp, [row_addr, g.val(ptx.ShlOp, [chunk], type="b32", imm=4)], type="u32"))
         return addrs
 
-    addresses = {cols: piece_addresses(cols) for cols in store.params}  # the widths its maps are for, widest first
+    def transposed_address() -> SSAValue:
+        """The lane's stmatrix.trans address in a transposed piece's first 16 rows
+        (layout/epilogue.py `stmatrix_trans_offset`); the j-th 16 rows are 2048 j on."""
+        r = g.val(ptx.AndOp, [lane], type="b32", imm=7)
+        rows = g.val(ptx.OrOp, [g.val(ptx.ShlOp, [r], type="b32", imm=7),
+                                g.val(ptx.ShlOp, [g.val(ptx.AndOp, [lane], type="b32", imm=16)], type="b32", imm=6)], type="b32")
+        chunk = g.val(ptx.OrOp, [g.val(ptx.ShlOp, [warp], type="b32", imm=1),
+                                 g.val(ptx.AndOp, [g.val(ptx.ShrOp, [lane], type="u32", imm=3)], type="b32", imm=1)], type="b32")
+        chunk = g.val(ptx.XorOp, [chunk, r], type="b32")
+        return g.val(ptx.AddOp, [g.val(ptx.AddOp, [rows, g.val(ptx.ShlOp, [chunk], type="b32", imm=4)], type="u32"), wg_pieces], type="u32")
+
+    if transposed:  # one address: the j-th stmatrix adds 2048 j as its offset
+        base = transposed_address()
+        addresses = {cols: [base] * (cols // PIECE_QUANTUM) for cols in store.params}
+    else:
+        addresses = {cols: piece_addresses(cols) for cols in store.params}  # the widths its maps are for, widest first
     issuer = g.val(ptx.SetpOp, [in_wg], i1, cmp="eq", type="u32", imm=0)
     bar_id = g.val(ptx.AddOp, [wg], type="u32", imm=FIRST_NAMED_BARRIER)
     row0 = g.val(ptx.AddOp, [g.val(ptx.ShlOp, [wg], type="b32", imm=6), m0], type="s32")
@@ -212,12 +242,17 @@ def store_pieces(k: GemmKernel, op: WindowStoreOp, store: TmaStore, acc: SSAValu
         g.emit(ptx.BarSyncOp, [bar_id], count=128)
         for j, addr in enumerate(addresses[cols]):
             i = first_col // 8 + 2 * j
-            g.emit(ptx.StmatrixOp, [addr, packed(i, 0), packed(i, 1), packed(i + 1, 0), packed(i + 1, 1)], offset=offset)
+            regs = [packed(i, 0), packed(i, 1), packed(i + 1, 0), packed(i + 1, 1)]
+            if transposed:  # the j-th 16 rows of the piece: 2048 bytes on
+                g.emit(ptx.StmatrixOp, [addr, *regs], offset=offset + 2048 * j, trans=1)
+            else:
+                g.emit(ptx.StmatrixOp, [addr, *regs], offset=offset)
         g.emit(ptx.FenceProxyAsyncOp)
         g.emit(ptx.BarSyncOp, [bar_id], count=128)
         skip = g.if_(issuer, "piece_stored")
         col = g.add_imm(n0, first_col)
-        g.emit(ptx.CpAsyncBulkTensorStoreOp, [store.tmaps[cols], col, row0, *batch, wg_pieces], offset=offset, **dims)
+        coords = [row0, col] if transposed else [col, row0]  # dimension 0 is along D's rows
+        g.emit(ptx.CpAsyncBulkTensorStoreOp, [store.tmaps[cols], *coords, *batch, wg_pieces], offset=offset, **dims)
         g.emit(ptx.CpAsyncBulkCommitGroupOp)
         g.emit(ptx.LabelOp, label=skip)
         first_col += cols
