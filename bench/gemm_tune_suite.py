@@ -162,12 +162,21 @@ def summarize(record: dict[str, Any]) -> dict[str, Any]:
     return {"default_of_cublas": ref / default if default else None, "best": best, "best_of_cublas": ref / timed[best]}
 
 
+def wrong_above(dtype: str) -> float:
+    """The largest max |d - d_cuBLAS| / max |d_cuBLAS| a right kernel shows: 2e-2 for 16-bit
+    inputs; 5e-2 for fp8, whose fast accumulation (~14 bits in the tensor core) differs from
+    cuBLAS's promoting default by 1.6e-2 at K = 28672 for lower-tc and cuBLAS's own
+    fast-accum mode alike (docs/results/gemm_suite_h200_8d18b3b.md), 2.1e-2 in this
+    script's run on the same shape. The GEMM sweep checks every kernel against float64."""
+    return 5e-2 if dtype in ("e4m3", "e5m2") else 2e-2
+
+
 def table(records: list[dict[str, Any]]) -> str:
     lines = ["| dtype | B | shape | default | of cuBLAS | best | of cuBLAS | best / default | wrong |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in records:
         s = summarize(r)
-        wrong = [k for k, v in r["results"].items() if v.get("nan") or (v.get("max_rel_err") or 0) > 2e-2]
+        wrong = [k for k, v in r["results"].items() if v.get("nan") or (v.get("max_rel_err") or 0) > wrong_above(r["dtype"])]
         pct = lambda v: f"{100 * v:.0f}%" if v else ""  # noqa: E731
         gain = s["best_of_cublas"] / s["default_of_cublas"] if s["best_of_cublas"] and s["default_of_cublas"] else None
         lines.append(f"| {r['dtype']} | {r['layout']} | {r['shape']} | {r['default']} | {pct(s['default_of_cublas'])} | "

@@ -72,10 +72,7 @@ def staged_depth(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch
     fall back to the slower register epilogue), or None."""
     for stages in range(most, 1, -1):
         config = GemmConfig(bm, bn, bk, stages)
-        if config_problem(config, a, b, acc, arch) is not None:
-            continue
-        start = -(-config.smem_bytes(a, b) // PIECE_ALIGN) * PIECE_ALIGN
-        if start + staging_bytes(bm // 64) <= SMEM_CAPACITY:
+        if config_problem(config, a, b, acc, arch) is None and staging_fits(config, a, b):
             return config
     return None
 
@@ -295,18 +292,61 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
         if "global" in ways:
             choices += [Choice(c, s, "global", f) for c in splittable for s, f in unsplit_options(m, n, k, c, a, b, batch, machine)]
 
-    def cost(c: Choice) -> tuple[float, int, int, int, int, bool]:
-        e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit, b_mn_major)  # type: ignore[arg-type]
-        # where HBM bounds several equally: unsplit, the most bytes in flight (the model's
-        # bandwidth is the H100's; on the H200 M = 127 x 11008 x 4096 ran 99% of cuBLAS in
-        # 6 stages of 128 x 96 and 89% in 5 of 128 x 160, both capped alike; split 8 ways,
-        # 256 x 1024 x 131072 ran 85% in 128 x 128 tiles and 71% in 64 x 256 ones, which
-        # keep more in flight but re-read more through L2), then the fewest CTAs (the least
-        # re-reading through L2), the deepest ring (measured on the suite's decoding
-        # shapes), unsplit first, a cluster's split before the global one (no workspace)
-        return (e.seconds, -e.in_flight if c.split_k == 1 else 0, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
+    return min(choices, key=lambda c: _cost(m, n, k, c, a, b, d, batch, machine, b_mn_major))
 
-    return min(choices, key=cost)
+
+def _cost(m: int, n: int, k: int, c: Choice, a: str, b: str, d: str, batch: int, machine: Machine,
+          b_mn_major: bool) -> tuple[float, int, int, int, int, bool]:
+    """How `choose` ranks a choice (the least first). The model's time; where HBM bounds
+    several equally: unsplit, the most bytes in flight (the model's bandwidth is the
+    H100's; on the H200 M = 127 x 11008 x 4096 ran 99% of cuBLAS in 6 stages of 128 x 96 and
+    89% in 5 of 128 x 160, both capped alike; split 8 ways, 256 x 1024 x 131072 ran 85% in
+    128 x 128 tiles and 71% in 64 x 256 ones, which keep more in flight but re-read more
+    through L2), then the fewest CTAs (the least re-reading through L2), the deepest ring
+    (measured on the suite's decoding shapes), unsplit first, a cluster's split before the
+    global one (no workspace)."""
+    e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit, b_mn_major)  # type: ignore[arg-type]
+    return (e.seconds, -e.in_flight if c.split_k == 1 else 0, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
+
+
+def staging_fits(config: GemmConfig, a: str, b: str) -> bool:
+    """The ring leaves room after it for its consumer warpgroups' staging pieces of the
+    TMA-store epilogue (`staged_depth`'s test)."""
+    start = -(-config.smem_bytes(a, b) // PIECE_ALIGN) * PIECE_ALIGN
+    return start + staging_bytes(max(1, config.bm // 64)) <= SMEM_CAPACITY
+
+
+def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_major: bool, a_mn_major: bool = False,
+              with_c: bool = False, batch: int = 1, machine: Machine = H100) -> GemmConfig | None:
+    """The swapped kernel's configuration (the swapped problem is N x M x K) where the model
+    prices D^T = B^T A^T faster than the default unswapped kernel, else None: past the
+    decoding swap (M > SWAP_MAX_M), for a 16-bit B that is MN-major (row-major K x N) with A
+    K-major, one matrix, no C, and a 16-bit D whose rows are whole 16-byte chunks.
+
+    An MN-major B gets only the widths whose rows are whole swizzle rows, some read slower
+    (`tile_configs`, TILE_EFFICIENCY_MN_MAJOR); swapped, B^T is wgmma's A (MN-major, 64 or
+    128 rows: the 128-byte swizzle) and A^T a K-major B of any width, and the TMA-store
+    epilogue stages D^T transposed. Unsplit only, with room for the staging pieces (a split
+    or a register epilogue would store D^T down D's columns). Ranked as `choose` ranks
+    (`_cost`): on the H200 the model's picks ran 1536^3 86% -> 102% of cuBLAS (128 x 144
+    over M, 5 stages), 5120^3 97% -> 101%, 127 x 11008 x 4096 92% -> 99%, 2048 x 5120 x 5120
+    95% -> 97% (docs/performance.md, "Swap-AB for a row-major B")."""
+    if (not b_mn_major or a_mn_major or with_c or batch != 1 or m <= SWAP_MAX_M or d not in ("bf16", "f16")
+            or element_type(b).bits != 16 or n * 2 % 16):
+        return None
+    plain = choose(m, n, k, a, b, acc, d=d, machine=machine, b_mn_major=True)
+    swapped = [Choice(c) for c in tile_configs(n, m, b, a, acc) if staging_fits(c, b, a)]
+    if not swapped:
+        return None
+    best = min(swapped, key=lambda c: _cost(n, m, k, c, b, a, d, 1, machine, False))
+
+    def key(mm: int, nn: int, c: Choice, mn_major: bool) -> tuple[float, float]:
+        # where HBM bounds both alike, the one whose tiles compute faster (127 x 11008 x 4096:
+        # 6 stages of 128 x 96 with B MN-major ran 92% of cuBLAS, swapped 128 x 128 99%)
+        e = estimate(mm, nn, k, c.config, a, b, d, 1, machine, c.split_k, c.reduce, c.unsplit, mn_major)
+        return e.seconds, e.compute_s
+
+    return best.config if key(n, m, best, False) < key(m, n, plain, True) else None
 
 
 def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
@@ -329,5 +369,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "choose", "choose_config", "deepest", "split_ring", "staged_depth", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "choose", "choose_config", "deepest", "split_ring", "staged_depth", "staging_fits", "wide_swap", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
 from lower_tc.layout.gemm_choice import (WIDE_BNS, choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, split_ring,
-                                         swap_config, tile_configs, unsplit_options)
+                                         staging_fits, swap_config, tile_configs, unsplit_options, wide_swap)
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.stream_k import stream_k_problem
 from lower_tc.layout.targets import Arch
@@ -68,7 +68,9 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     left out. `promoted` (fp8's promoted accumulation): only the tiles it holds. Where the
     default swaps (a decoding GEMM, `prefer_swap`), it and the swapped kernel's other row
     counts and cluster splits come first (swap_ab = true; their configurations are the
-    swapped problem's), then the unswapped candidates. Where the default pairs CTAs to
+    swapped problem's), then the unswapped candidates; where it swaps a row-major B
+    (`wide_swap`), it and the other swapped 128-row tiles with room for the TMA-store
+    epilogue's staging come first. Where the default pairs CTAs to
     share B (`default_multicast`: B's rows, `b_row_bytes` apart and MN-major where
     `b_mn_major`, are not whole L2 lines), that kernel comes first (cluster = 2), then the
     others (one CTA each)."""
@@ -84,6 +86,13 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 options: tuple[tuple[str, object], ...] = (("swap_ab", True),) + ((("split_k", split),) if split > 1 else ())
                 if Candidate(config, options) not in leading:
                     leading.append(Candidate(config, options))
+    elif arch is Arch.SM90A and not promoted and batch == 1:
+        wide = wide_swap(m, n, k, a, b, acc, d=d, b_mn_major=b_mn_major)
+        if wide is not None:  # a row-major B swapped: the default, then the other swapped 128-row tiles
+            leading = [Candidate(wide, (("swap_ab", True),))]
+            for config in tile_configs(n, m, b, a, acc):
+                if config.bm == 128 and staging_fits(config, b, a) and Candidate(config, (("swap_ab", True),)) not in leading:
+                    leading.append(Candidate(config, (("swap_ab", True),)))
     if arch is not Arch.SM90A:
         found = [Candidate(first)]
         for bn in (128, 256):

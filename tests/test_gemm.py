@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 from lower_tc.layout import Arch, TileLayout, emulate_reads
 from lower_tc.layout.gemm import GemmConfig, config_problem, ring_k_slices, ring_stride
-from lower_tc.layout.gemm_choice import choose_config, prefer_swap
+from lower_tc.layout.gemm_choice import choose_config, prefer_swap, wide_swap
 from lower_tc.layout.gemm_model import H100
 from lower_tc.layout.kernel_info import GemmInfo, GridFromArg, PersistentGrid
 from lower_tc.layout.tma import tma_plan
@@ -263,9 +263,14 @@ def test_ci_slice_of_the_gemm_sweep_assembles(case: GemmCase) -> None:
 
     info = resolve_sizes(kernel.info, case.shapes())  # sizes known at launch: as the runner does
     gemm = info.gemm
-    # swapped (D^T = B^T A^T) where asked, and by default at a decoding shape of one matrix
-    swapped = "swap_ab = true" in case.options or ("swap_ab" not in case.options and case.config is None and not case.batch
-                                                   and not case.dynamic and case.target == "sm_90a" and prefer_swap(case.m, case.n))
+    # swapped (D^T = B^T A^T) where asked, and by default at a decoding shape of one matrix or
+    # where the model prices a row-major B swapped faster (`wide_swap`)
+    open_ = ("swap_ab" not in case.options and case.config is None and not case.batch and not case.dynamic
+             and case.target == "sm_90a" and not any(o in case.options for o in ("split_k", "stream_k", "cluster = 2")))
+    wide = (open_ and 'epilogue = "registers"' not in case.options
+            and wide_swap(case.m, case.n, case.k, case.a, case.b, case.acc, d=case.d, b_mn_major=case.b_row,
+                          a_mn_major=not case.a_row, with_c=case.with_c) is not None)
+    swapped = "swap_ab = true" in case.options or (open_ and prefer_swap(case.m, case.n) and 'epilogue = "tma"' not in case.options) or wide
     assert gemm.d_transposed == swapped
     m, n = (case.n, case.m) if swapped else (case.m, case.n)
     assert (gemm.m, gemm.n, gemm.k) == (m, n, case.k)

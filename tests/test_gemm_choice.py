@@ -169,17 +169,18 @@ def test_the_tuners_first_candidate_is_the_defaults_cluster_where_b_rows_are_off
     """B row-major with 10000-byte rows (5000 bf16 columns): the default pairs CTAs with the
     rule's 128 x 256 tile (layout/gemm_choice.py default_multicast), so the tuner tries that
     kernel first and the cost model's one-CTA tile after it; whole-line rows, a K-major B
-    or a batch keep the one-CTA default first."""
+    or a batch keep the one-CTA default first. (D in f32: with a 16-bit D this GEMM is
+    swapped, `wide_swap`.)"""
     from lower_tc.layout.gemm_choice import default_multicast
 
     paired = default_multicast(3000, 5000, 4000, "bf16", "bf16", "f32", 10000, True)
     assert paired == GemmConfig(128, 256, 64, 4)
-    first, second = candidates(3000, 5000, 4000, "bf16", "bf16", "f32", b_row_bytes=10000, b_mn_major=True)[:2]
+    first, second = candidates(3000, 5000, 4000, "bf16", "bf16", "f32", d="f32", b_row_bytes=10000, b_mn_major=True)[:2]
     assert first.config == paired and first.option_dict == {"cluster": 2, "persistent": True}
     assert second.config == choose_config(3000, 5000, 4000, "bf16", "bf16", "f32", b_mn_major=True) and "cluster" not in second.option_dict
     for rows, mn_major, batch in ((10240, True, 1), (10000, False, 1), (10000, True, 2)):
         assert default_multicast(3000, 5000, 4000, "bf16", "bf16", "f32", rows, mn_major, batch) is None
-        assert "cluster" not in candidates(3000, 5000, 4000, "bf16", "bf16", "f32", batch=batch, b_row_bytes=rows,
+        assert "cluster" not in candidates(3000, 5000, 4000, "bf16", "bf16", "f32", d="f32", batch=batch, b_row_bytes=rows,
                                            b_mn_major=mn_major)[0].option_dict
 
 
@@ -240,3 +241,35 @@ def test_stream_k_groups_and_a_given_split_narrow_the_choice() -> None:
     assert paired.config.tiles(384, 4096) % 2 == 0
     given = choose_config(2048, 1000, 8192, "bf16", "bf16", "f32", split_given=True)
     assert not (given.bm == 128 and given.stages > 4)
+
+
+def test_a_row_major_b_is_swapped_where_the_model_prices_it_faster() -> None:
+    """`wide_swap`: 1536^3 with B row-major is 96 tiles of 128 x 192 unswapped (the MN-major
+    B's widths) and 132 of 128 x 144 swapped (12 x 11, B' = A^T K-major, with room for the
+    staging pieces); the swapped key beats the plain one. Nothing swaps where the swap's
+    TMA-store epilogue could not store D^T or B is not MN-major."""
+    from lower_tc.layout.gemm_choice import staging_fits, wide_swap
+
+    config = wide_swap(1536, 1536, 1536, "bf16", "bf16", "f32", d="bf16", b_mn_major=True)
+    assert config == GemmConfig(128, 144, 64, 5) and config.tiles(1536, 1536) == 132
+    assert staging_fits(config, "bf16", "bf16") and not staging_fits(GemmConfig(128, 144, 64, 6), "bf16", "bf16")
+    assert choose_config(1536, 1536, 1536, "bf16", "bf16", "f32", b_mn_major=True) == GemmConfig(128, 192, 64, 4)
+    # M = 127: both HBM-bound alike, the swapped tiles compute faster (no MN-major width)
+    assert wide_swap(127, 11008, 4096, "bf16", "bf16", "f32", d="bf16", b_mn_major=True) == GemmConfig(128, 128, 64, 6)
+    for kwargs in ({"b_mn_major": False}, {"a_mn_major": True}, {"with_c": True}, {"batch": 2}, {"d": "f32"}):
+        args = {"d": "bf16", "b_mn_major": True, **kwargs}
+        assert wide_swap(1536, 1536, 1536, "bf16", "bf16", "f32", **args) is None, kwargs  # type: ignore[arg-type]
+    assert wide_swap(1536, 1538, 1536, "bf16", "bf16", "f32", d="bf16", b_mn_major=True) is None  # D's rows: 3076 bytes
+    assert wide_swap(64, 4096, 4096, "bf16", "bf16", "f32", d="bf16", b_mn_major=True) is None  # decoding: prefer_swap's
+    assert wide_swap(1536, 1536, 1536, "e4m3", "e4m3", "f32", d="bf16", b_mn_major=True) is None  # 8-bit: K-major only
+    # where the model prices the plain kernel faster or alike, it stays: 4096^3 (128 x 256 either way)
+    assert wide_swap(4096, 4096, 4096, "bf16", "bf16", "f32", d="bf16", b_mn_major=True) is None
+    assert wide_swap(128, 28672, 4096, "bf16", "bf16", "f32", d="bf16", b_mn_major=True) is None
+
+
+def test_the_tuner_leads_with_the_wide_swap_and_its_other_swapped_tiles() -> None:
+    found = candidates(1536, 1536, 1536, "bf16", "bf16", "f32", b_mn_major=True, b_row_bytes=3072)
+    assert found[0].label() == "128x144x64/5 swap_ab=True"
+    swapped = [c for c in found if c.option_dict.get("swap_ab")]
+    assert all(c.config.bm == 128 for c in swapped) and len(swapped) > 8
+    assert any(c.config == GemmConfig(128, 192, 64, 4) and not c.option_dict.get("swap_ab") for c in found)

@@ -474,3 +474,21 @@ def test_hbm_share_is_of_the_device_the_record_ran_on() -> None:
     assert s["memory_bound"]["hbm_peak"] == 4.8e12
     assert "of 4.80 TB/s" in "\n".join(report.summary_lines(s))
     assert f"({round(100 * nbytes / 0.05e-3 / 4.8e12)}%)" in "\n".join(report.table([h200]))
+
+
+def test_the_tuning_table_flags_a_wrong_candidate_by_its_inputs_tolerance() -> None:
+    """bench/gemm_tune_suite.py's `wrong` column: NaN, or a difference from cuBLAS beyond
+    what a right kernel shows for the inputs' type (fp8's fast accumulation differs from
+    cuBLAS's promoting default by ~2e-2 at K = 28672; 16-bit inputs by far less)."""
+    import gemm_tune_suite as tune
+
+    def record(dtype: str, err: float, nan: bool = False) -> dict:
+        return {"dtype": dtype, "layout": "linear", "shape": "s", "default": "d",
+                "results": {"cublas": {"ms": 1.0}, "d": {"ms": 1.0, "max_rel_err": err, "nan": nan}}}
+
+    def wrong(r: dict) -> str:
+        return tune.table([r]).splitlines()[-1].split("|")[-2].strip()
+
+    assert wrong(record("e4m3", 0.021)) == "" and wrong(record("e4m3", 0.06)) == "d"
+    assert wrong(record("bf16", 0.021)) == "d" and wrong(record("bf16", 0.001)) == ""
+    assert wrong(record("bf16", 0.0, nan=True)) == "d"

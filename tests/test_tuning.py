@@ -103,7 +103,8 @@ def test_matmul_tune_tries_the_defaults_cluster_first_where_b_rows_are_off_the_l
 
     monkeypatch.setattr(matmul_api, "run_trials", trials)
     monkeypatch.setattr(matmul_api, "_not_capturing", lambda: ())  # the fake's cuStreamIsCapturing answers nothing
-    a, b, d = gpu_array(fake, 3000, 4000, "bf16"), gpu_array(fake, 4000, n, "bf16"), gpu_array(fake, 3000, n, "bf16")
+    # D in f32: with a 16-bit D the default swaps this GEMM (layout/gemm_choice.py `wide_swap`)
+    a, b, d = gpu_array(fake, 3000, 4000, "bf16"), gpu_array(fake, 4000, n, "bf16"), gpu_array(fake, 3000, n, "f32")
     with pytest.raises(RuntimeError, match="stop before timing"):
         lower_tc.matmul(a, b, d, tune=True)
     first = seen[0]

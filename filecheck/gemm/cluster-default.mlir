@@ -7,8 +7,9 @@
 // RUN: lower-tc %s --split-input-file -p 'tc-expand-matmul{remarks=true}' -t mlir -o %t.mlir 2>&1 | filecheck %s --check-prefix=REMARK
 // RUN: lower-tc %s --split-input-file -t ptx | filecheck %s
 
-func.func @off_lines(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D: memref<3000x5000xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D : memref<3000x4000xbf16>, memref<4000x5000xbf16>, memref<3000x5000xbf16>
+// (D in f32: with a 16-bit D the chooser computes this GEMM swapped, swap-ab-tma.mlir)
+func.func @off_lines(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D: memref<3000x5000xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<3000x4000xbf16>, memref<4000x5000xbf16>, memref<3000x5000xf32>
   func.return
 }
 // REMARK: cluster-default.mlir:[[# @LINE - 3]]:3: remark: 128x256x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8, B shared by a cluster of 2 (its rows are not whole L2 lines)) for 3000x5000x4000 (chosen)
@@ -28,8 +29,8 @@ func.func @padded_off_lines(%A: memref<4096x4096xf16>, %B: memref<4096x4096xf16,
 
 // -----
 
-func.func @whole_lines(%A: memref<3000x4000xbf16>, %B: memref<4000x5120xbf16>, %D: memref<3000x5120xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D : memref<3000x4000xbf16>, memref<4000x5120xbf16>, memref<3000x5120xbf16>
+func.func @whole_lines(%A: memref<3000x4000xbf16>, %B: memref<4000x5120xbf16>, %D: memref<3000x5120xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<3000x4000xbf16>, memref<4000x5120xbf16>, memref<3000x5120xf32>
   func.return
 }
 // REMARK-NOT: B shared
@@ -52,8 +53,8 @@ func.func @weight(%A: memref<3000x4000xbf16>, %W: memref<5000x4000xbf16>, %D: me
 
 // -----
 
-func.func @asked_not(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D: memref<3000x5000xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {cluster = 1} : memref<3000x4000xbf16>, memref<4000x5000xbf16>, memref<3000x5000xbf16>
+func.func @asked_not(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D: memref<3000x5000xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {cluster = 1} : memref<3000x4000xbf16>, memref<4000x5000xbf16>, memref<3000x5000xf32>
   func.return
 }
 // REMARK-NOT: B shared

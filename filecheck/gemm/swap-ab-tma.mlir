@@ -7,6 +7,83 @@
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -p 'tc-expand-matmul{remarks=true}' -t mlir -o %t.mlir 2>&1 | filecheck %s --check-prefix=REMARK
 
+// The default (layout/gemm_choice.py `wide_swap`): a row-major 16-bit B whose unswapped
+// tiles the model prices slower (MN-major B: only whole-swizzle-row widths) is swapped where
+// the TMA-store epilogue can store D^T: 1536^3 in 132 tiles of 128 x 144 (12 x 11)
+func.func @default_wide(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memref<1536x1536xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x144x64, 5 stages (2 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 1536x1536x1536 (chosen)
+// CHECK: // lower-tc kernel default_wide: {{.*}}"d_transposed": true{{.*}}"grid": [132, 1, 1]
+// CHECK: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+
+// -----
+
+// B as nn.Linear's weight (K-major): not swapped, its own 128 x 144 tiles
+func.func @default_linear(%A: memref<1536x1536xbf16>, %W: memref<1536x1536xbf16>, %D: memref<1536x1536xbf16>) attributes {tc.target = "sm_90a"} {
+  %B = tc.transpose %W : memref<1536x1536xbf16> to memref<1536x1536xbf16, strided<[1, 1536]>>
+  tc.matmul %A, %B to %D : memref<1536x1536xbf16>, memref<1536x1536xbf16, strided<[1, 1536]>>, memref<1536x1536xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x144x64, 5 stages (2 warpgroup(s), warp_specialized, raster 8) for 1536x1536x1536 (chosen)
+
+// -----
+
+// the same with what rules the swap out: D in f32, C added, the register epilogue asked for,
+// a D whose rows are not whole 16-byte chunks (N = 1540 is, 1538 is not), swap_ab = false
+func.func @kept_f32(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memref<1536x1536xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xf32>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x192x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8) for 1536x1536x1536 (chosen)
+
+// -----
+
+func.func @kept_c(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memref<1536x1536xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D plus %D : memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x192x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8) for 1536x1536x1536 (chosen)
+
+// -----
+
+func.func @kept_registers(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memref<1536x1536xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {epilogue = "registers"} : memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x192x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8) for 1536x1536x1536 (chosen)
+
+// -----
+
+func.func @kept_ragged_rows(%A: memref<1536x1536xbf16>, %B: memref<1536x1538xbf16, strided<[1544, 1]>>, %D: memref<1536x1538xbf16, strided<[1544, 1]>>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<1536x1536xbf16>, memref<1536x1538xbf16, strided<[1544, 1]>>, memref<1536x1538xbf16, strided<[1544, 1]>>
+  func.return
+}
+// REMARK-NOT: swapped
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 4]]:3: remark: {{.*}} for 1536x1538x1536 (chosen)
+
+// -----
+
+func.func @kept_asked(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memref<1536x1536xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = false} : memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x192x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8) for 1536x1536x1536 (chosen)
+
+// -----
+
+// rows not whole L2 lines (5000 x 2 bytes): swapped (98% of cuBLAS on the H200, the
+// unswapped cluster of 2 95%), the swap before the cluster
+func.func @off_lines(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D: memref<3000x5000xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D : memref<3000x4000xbf16>, memref<4000x5000xbf16>, memref<3000x5000xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x240x64, 4 stages (2 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 5000x3000x4000 (chosen)
+// CHECK: // lower-tc kernel off_lines:
+// CHECK-NOT: "cluster"
+// CHECK: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+
 // 1536^3 with B row-major: swapped, 128 rows of N by 144 of M (12 x 11 = 132 tiles)
 func.func @wide(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memref<1536x1536xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 144, bk = 64, stages = 5> {swap_ab = true} : memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xbf16>

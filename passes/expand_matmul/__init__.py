@@ -45,7 +45,7 @@ from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.gemm_choice import (Choice, choose, choose_config, default_multicast, fit_promoted, mn_boxes, prefer_persistent,
-                                         prefer_swap, swap_config)
+                                         prefer_swap, swap_config, wide_swap)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, check_stream_k as _check_stream_k, k_slice_ops
@@ -225,22 +225,47 @@ class ExpandMatmulPass(ModulePass):
             return None
         conflict = swap_conflict(mm, arch)
         m, n, _ = mm.problem
-        tma = mm.options.epilogue == "tma" or self.epilogue == "tma"
-        # the chooser's decoding swap was sized and measured with the register epilogue's
-        # room (its narrowest tiles have no TMA-store epilogue): not where TMA stores are asked for
-        if given is None and (conflict or mm.config is not None or mm.options.split_k is not None or tma
-                              or not prefer_swap(m, n)):  # type: ignore[arg-type]
-            return None
-        if conflict:
-            error_at(mm, f"swap_ab = true: {conflict}")
         a, b = mm.types
-        config = None if mm.config is not None else swap_config(m, n, b, a, mm.acc_type, staged=tma)  # type: ignore[arg-type]
+        tma = mm.options.epilogue == "tma" or self.epilogue == "tma"
+        config: GemmConfig | None = None
+        if given is None:
+            if conflict or mm.config is not None or mm.options.split_k is not None:
+                return None
+            # the chooser's decoding swap was sized and measured with the register epilogue's
+            # room (its narrowest tiles have no TMA-store epilogue): not where TMA stores are asked for
+            if prefer_swap(m, n) and not tma:  # type: ignore[arg-type]
+                config = swap_config(m, n, b, a, mm.acc_type)  # type: ignore[arg-type]
+            elif mm.options.epilogue != "registers" and self.epilogue != "registers":
+                config = self._wide_swap(mm)
+            if config is None:
+                return None
+        elif conflict:
+            error_at(mm, f"swap_ab = true: {conflict}")
+        elif mm.config is None:
+            config = swap_config(m, n, b, a, mm.acc_type, staged=tma)  # type: ignore[arg-type]
         try:
             return swap(mm, config)
         except VerifyException as err:
             if given:
                 error_at(mm, f"swap_ab = true: the swapped op D^T = B^T A^T does not verify: {err}")
             return None
+
+    @staticmethod
+    def _wide_swap(mm: MatmulOp) -> GemmConfig | None:
+        """The swapped kernel's configuration where the chooser prices it faster for a
+        row-major 16-bit B (layout/gemm_choice.py `wide_swap`), D (16-bit, row-major) such
+        that the TMA-store epilogue can store D^T; else None."""
+        m, n, k = mm.problem
+        d_t = mm.dst.type
+        assert isinstance(d_t, MemRefType) and isinstance(mm.a.type, MemRefType) and isinstance(mm.b.type, MemRefType)
+        d = matrix(d_t, "D", batched=True)
+        d_dtype = tc.dtype_name(d_t.element_type)
+        if d_dtype not in ("bf16", "f16") or not d.row_major or d.ld is None or d.ld * 2 % 16 or None in (m, n, k):
+            return None
+        a, b = mm.types
+        return wide_swap(m, n, k, a, b, mm.acc_type, d=d_dtype, b_mn_major=b_rows(mm.b.type)[0],  # type: ignore[arg-type]
+                         a_mn_major=not matrix(mm.a.type, "A", batched=True).row_major, with_c=mm.c is not None,
+                         batch=1 if not mm.batched else (mm.batch or 0))
 
     def _expand(self, kernel, mm: MatmulOp) -> None:
         arch = tc.kernel_target(mm) or Arch.SM90A
