@@ -80,4 +80,14 @@ func.func @odd_boxes(%A: memref<512x512xbf16>, %B: memref<512x576xbf16>, %D: mem
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 192, bk = 64, stages = 4> {cluster = 2} : memref<512x512xbf16>, memref<512x576xbf16>, memref<512x576xbf16>
   func.return
 }
-// CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 shares B's TMA boxes between the pair: BN = 192 is 3 boxes of 64 columns, an odd number{{$}}
+// CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 shares B's TMA boxes between the pair: BN = 192 is 3 boxes of 64 columns, an odd number (a row-major B's BN must be a multiple of 128 columns){{$}}
+
+// -----
+
+// BN = 144: 288 bytes a row of B, two 128-byte boxes and a narrower one (the pair would
+// have to split boxes of different swizzles)
+func.func @part_box(%A: memref<512x512xbf16>, %B: memref<512x576xbf16>, %D: memref<512x576xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 144, bk = 64, stages = 4> {cluster = 2} : memref<512x512xbf16>, memref<512x576xbf16>, memref<512x576xbf16>
+  func.return
+}
+// CHECK: cluster.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 shares B's TMA boxes between the pair: BN = 144 is 288 bytes a row of B, not whole 128-byte boxes (a row-major B's BN must be a multiple of 128 columns){{$}}

@@ -44,8 +44,8 @@ from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent,
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.gemm_choice import (Choice, choose, choose_config, default_multicast, fit_promoted, mn_boxes, prefer_persistent,
-                                         prefer_swap, swap_config, wide_swap)
+from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, Choice, choose, choose_config, default_multicast, fit_promoted, mn_boxes,
+                                         prefer_persistent, prefer_swap, swap_config, wide_swap)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, check_stream_k as _check_stream_k, k_slice_ops
@@ -432,10 +432,16 @@ class ExpandMatmulPass(ModulePass):
                 b_t = mm.b.type
                 assert isinstance(b_t, MemRefType)
                 bits = element_type(tc.dtype_name(b_t.element_type)).bits
-                boxes = mn_boxes(config.bn, bits)
-                if b_rows(b_t)[0] and boxes % 2:  # a K-major B's box is cut in two along its rows (layout/tma.py)
-                    error_at(mm, f"a cluster of 2 shares B's TMA boxes between the pair: BN = {config.bn} is {boxes} boxes of "
-                                 f"{config.bn // boxes} columns, an odd number")
+                row_bytes = config.bn * bits // 8
+                # an MN-major B's boxes are its 128-byte swizzle rows (a width of part of one
+                # takes narrower swizzles, whose boxes the pair cannot split); a K-major B's
+                # box is cut in two along its rows (layout/tma.py)
+                if b_rows(b_t)[0] and row_bytes % (2 * MN_BOX_BYTES):
+                    boxes = mn_boxes(config.bn, bits)
+                    what = (f"{boxes} boxes of {config.bn // boxes} columns, an odd number" if row_bytes % MN_BOX_BYTES == 0
+                            else f"{row_bytes} bytes a row of B, not whole {MN_BOX_BYTES}-byte boxes")
+                    error_at(mm, f"a cluster of 2 shares B's TMA boxes between the pair: BN = {config.bn} is {what} "
+                                 f"(a row-major B's BN must be a multiple of {2 * MN_BOX_BYTES * 8 // bits} columns)")
         # a split-K kernel stores from registers after its reduction: the pass's epilogue
         # option is for the others (the op's own "tma" was refused)
         epilogue = given.epilogue or (None if self.epilogue == "auto" or split_k > 1 else self.epilogue)
