@@ -261,8 +261,8 @@ class WindowStoreOp(IRDLOperation):
 def check_output(mem: Attribute, acc: str, what: str, written: bool = True) -> None:
     """D (or C): a row-major matrix, or a batch of them whose matrices do not overlap, of
     a type the accumulator converts to; or one column-major matrix of sizes known at
-    compile time (the register epilogue stores it element by element down its columns:
-    what swap-AB's D^T is)."""
+    compile time (what swap-AB's D^T is: the TMA-store epilogue stages it transposed, the
+    register epilogue stores it element by element down its columns)."""
     geometry = matrix(mem, what, batched=True, nested=True)
     assert isinstance(mem, MemRefType)
     if not geometry.row_major and (geometry.batched or not geometry.static):
