@@ -67,9 +67,9 @@ def split_ring(config: GemmConfig) -> bool:
 
 
 def staged_depth(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, most: int = STAGED_MAX_STAGES) -> GemmConfig | None:
-    """The deepest ring (up to `most`) whose stages leave room after them for two
-    consumer warpgroups' staging pieces of the TMA-store epilogue (else the kernel would
-    fall back to the slower register epilogue), or None."""
+    """The deepest ring (up to `most`) whose stages leave room after them for its consumer
+    warpgroups' (BM / 64) staging pieces of the TMA-store epilogue (`staging_fits`; else the
+    kernel would fall back to the slower register epilogue), or None."""
     for stages in range(most, 1, -1):
         config = GemmConfig(bm, bn, bk, stages)
         if config_problem(config, a, b, acc, arch) is None and staging_fits(config, a, b):
@@ -340,13 +340,13 @@ def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_
         return None
     best = min(swapped, key=lambda c: _cost(n, m, k, c, b, a, d, 1, machine, False))
 
-    def key(mm: int, nn: int, c: Choice, mn_major: bool) -> tuple[float, float]:
+    def key(mm: int, nn: int, c: Choice, ta: str, tb: str, mn_major: bool) -> tuple[float, float]:
         # where HBM bounds both alike, the one whose tiles compute faster (127 x 11008 x 4096:
         # 6 stages of 128 x 96 with B MN-major ran 92% of cuBLAS, swapped 128 x 128 99%)
-        e = estimate(mm, nn, k, c.config, a, b, d, 1, machine, c.split_k, c.reduce, c.unsplit, mn_major)
+        e = estimate(mm, nn, k, c.config, ta, tb, d, 1, machine, c.split_k, c.reduce, c.unsplit, mn_major)
         return e.seconds, e.compute_s
 
-    return best.config if key(n, m, best, False) < key(m, n, plain, True) else None
+    return best.config if key(n, m, best, b, a, False) < key(m, n, plain, a, b, True) else None
 
 
 def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,

@@ -84,6 +84,8 @@ func.func @off_lines(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D:
 // CHECK-NOT: "cluster"
 // CHECK: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 
+// -----
+
 // 1536^3 with B row-major: swapped, 128 rows of N by 144 of M (12 x 11 = 132 tiles)
 func.func @wide(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memref<1536x1536xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 144, bk = 64, stages = 5> {swap_ab = true} : memref<1536x1536xbf16>, memref<1536x1536xbf16>, memref<1536x1536xbf16>

@@ -254,18 +254,18 @@ class ExpandMatmulPass(ModulePass):
     def _wide_swap(mm: MatmulOp) -> GemmConfig | None:
         """The swapped kernel's configuration where the chooser prices it faster for a
         row-major 16-bit B (layout/gemm_choice.py `wide_swap`), D (16-bit, row-major) such
-        that the TMA-store epilogue can store D^T; else None."""
+        that the TMA-store epilogue can store D^T; else None. `swap_conflict` has already
+        ruled out a batch and sizes known at launch."""
         m, n, k = mm.problem
         d_t = mm.dst.type
         assert isinstance(d_t, MemRefType) and isinstance(mm.a.type, MemRefType) and isinstance(mm.b.type, MemRefType)
         d = matrix(d_t, "D", batched=True)
         d_dtype = tc.dtype_name(d_t.element_type)
-        if d_dtype not in ("bf16", "f16") or not d.row_major or d.ld is None or d.ld * 2 % 16 or None in (m, n, k):
+        if d_dtype not in ("bf16", "f16") or not d.row_major or d.ld * 2 % 16:  # type: ignore[operator]
             return None
         a, b = mm.types
         return wide_swap(m, n, k, a, b, mm.acc_type, d=d_dtype, b_mn_major=b_rows(mm.b.type)[0],  # type: ignore[arg-type]
-                         a_mn_major=not matrix(mm.a.type, "A", batched=True).row_major, with_c=mm.c is not None,
-                         batch=1 if not mm.batched else (mm.batch or 0))
+                         a_mn_major=not matrix(mm.a.type, "A", batched=True).row_major, with_c=mm.c is not None)
 
     def _expand(self, kernel, mm: MatmulOp) -> None:
         arch = tc.kernel_target(mm) or Arch.SM90A
