@@ -338,6 +338,31 @@ def split_k_global_cases() -> list[GemmCase]:
     return out
 
 
+def paired_split_cases() -> list[GemmCase]:
+    """Split-K through global memory in clusters of 2 sharing B (`split_k = S, reduce =
+    "global", cluster = 2`: one rank's CTAs of two tiles a pair, walk.py): every type but
+    the f16 accumulator's at S = 2, 5, 16 (ragged M, N and K), B both ways for 16 bits, A
+    column-major, C, an f32 D, the register epilogue, a raster of 2, and the long-K shapes it
+    is for in 4 to 6 stages."""
+    out: list[GemmCase] = []
+    pair = f"{GLOBAL}, cluster = 2"
+    for a, b, acc, d in (t for t in TYPES if t[2] != "f16"):
+        for s in (2, 5, 16):
+            out.append(GemmCase(a, b, acc, d, 200, 136, 2050, True, False, (64, 64, 128, 6), options=f"split_k = {s}{pair}"))
+    for a_row, b_row in [(True, True), (False, False), (False, True)]:
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 500, 520, 5001, a_row, b_row, (128, 128, 128, 4), options=f"split_k = 3{pair}"))
+    for a, b, acc, d in (TYPES[0], TYPES[4], TYPES[7]):
+        out.append(GemmCase(a, b, acc, d, 500, 520, 5001, True, False, (128, 128, 128, 4), with_c=True, options=f"split_k = 4{pair}"))
+        out.append(GemmCase(a, b, acc, d, 500, 520, 5001, True, False, (128, 128, 128, 4), options=f'split_k = 4{pair}, epilogue = "registers"'))
+        out.append(GemmCase(a, b, acc, d, 500, 520, 5001, True, False, (128, 128, 128, 4), options=f"split_k = 4{pair}, raster = 2"))
+    out.append(GemmCase("bf16", "bf16", "f32", "f32", 500, 520, 5001, True, True, (128, 128, 128, 4), options=f"split_k = 4{pair}"))
+    for a, b, acc, d in (TYPES[0], TYPES[4]):
+        for stages in (4, 5, 6):
+            out.append(GemmCase(a, b, acc, d, 512, 512, 65536, True, a == "bf16", (128, 128, 128, stages), options=f"split_k = 8{pair}"))
+        out.append(GemmCase(a, b, acc, d, 256, 1024, 131072, True, False, (128, 128, 128, 6), options=f"split_k = 8{pair}"))
+    return out
+
+
 #: Shapes whose default kernel (no configuration, no options) is split over K by the cost
 #: model (layout/gemm_choice.py `choose`): ragged few-tile long K, decode, M = 300.
 SPLIT_K_DEFAULT_SHAPES = [(129, 65, 40000), (33, 1000, 9000)]
@@ -664,6 +689,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         return stream_k_cases()
     if subset == "wide":
         return wide_tile_cases()
+    if subset == "paired_split":
+        return paired_split_cases()
     out: list[GemmCase] = []
     for a, b, acc, d in TYPES:
         sixteen = a in ("f16", "bf16")
@@ -699,9 +726,9 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return (out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
-                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11] + wide_tile_cases()[::7])
+                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11] + wide_tile_cases()[::7] + paired_split_cases()[::6])
     return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
-            + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases() + wide_tile_cases())
+            + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases() + wide_tile_cases() + paired_split_cases())
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
@@ -752,7 +779,7 @@ def summarize(path: str) -> str:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k", "wide"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k", "wide", "paired_split"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

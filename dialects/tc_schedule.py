@@ -125,8 +125,10 @@ SPLIT_K_CONFLICTS = {
 #: The same for split-K through the global workspace (reduce = global).
 GLOBAL_SPLIT_K_CONFLICTS = {
     "persistent": "each CTA computes one tile's slice of K and leaves (not persistent)",
-    "cluster = 2": "the S consecutive CTAs along x share one tile's K, not B's loads",
 }
+#: Why a global split's first tiles cannot be left unsplit in a cluster of 2 sharing B.
+PAIRED_UNSPLIT = ("a cluster of 2 pairs the CTAs of one rank in two tiles (the same K range); unsplit tiles "
+                  "and split ones would pair CTAs over different K ranges")
 
 #: Why stream-K needs, or does not go with, an option.
 STREAM_K_CONFLICTS = {
@@ -322,6 +324,8 @@ class GemmSchedule:
                 if set_:
                     what = "needs" if conflict == "a persistent walk" else "does not go with"
                     return "stream_k", f"stream_k = {self.stream_k} {what} {conflict}: {STREAM_K_CONFLICTS[conflict.split(' =')[0]]}"
+        if self.unsplit and self.cluster != 1:
+            return "unsplit", f"unsplit = {self.unsplit} does not go with cluster = {self.cluster}: {PAIRED_UNSPLIT}"
         if self.split_k != 1:
             conflicts = GLOBAL_SPLIT_K_CONFLICTS if self.global_split else SPLIT_K_CONFLICTS
             for conflict, set_ in (("persistent", self.persistent), ("cluster = 2", self.cluster != 1), ("epilogue = tma", self.epilogue == "tma")):
@@ -474,6 +478,7 @@ __all__ = [
     "EPILOGUES",
     "GEMM_OPTIONS",
     "GLOBAL_SPLIT_K_CONFLICTS",
+    "PAIRED_UNSPLIT",
     "GemmOption",
     "GemmSchedule",
     "GemmScheduleAttr",

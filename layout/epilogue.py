@@ -75,6 +75,49 @@ def staging_bytes(warpgroups: int) -> int:
     return warpgroups * BUFFERS * PIECE_BYTES
 
 
+#: The element types a TMA-store epilogue stages (stmatrix stores 16-bit elements).
+STAGED_TYPES = ("bf16", "f16")
+
+
+def tma_store_problem(d: str, acc: str, *, with_c: bool, row_major: bool, rows: int | None, cols: int | None,
+                      ld: int | None, batch: int | None = 1, batch_stride: int | None = 0, bn: int | None = None) -> str | None:
+    """Why the TMA-store epilogue cannot store a D of type `d` from an `acc` accumulator
+    (one line), or None: the one test the lowering (a located error where TMA stores are
+    asked for, else the register epilogue) and the chooser (which swaps a row-major B only
+    where D^T can be stored so) share. D is `rows` x `cols` (None: known at launch),
+    row-major or column-major (swap-AB's D^T, stored in transposed pieces) with leading
+    dimension `ld`, `batch` matrices `batch_stride` elements apart; `bn` the tile's width
+    (None: not weighed)."""
+    if with_c:
+        return "C is added in registers (the register epilogue)"
+    if d not in STAGED_TYPES:
+        return f"D is {d}: stmatrix stores 16-bit elements (bf16 or f16)"
+    if acc == "f16" and d != "f16":
+        return f"an f16 accumulator is stored as f16, not {d}"
+    if None in (rows, cols, ld, batch, batch_stride):
+        return "D's sizes are known only at launch (the TMA store's tensor map is fixed at compile time)"
+    assert rows is not None and cols is not None and ld is not None and batch_stride is not None
+    if batch != 1 and batch_stride * 2 % 16:
+        return f"D's batch stride is {batch_stride * 2} bytes: TMA needs a multiple of 16"
+    if ld * 2 % 16:
+        return f"D's leading dimension is {ld * 2} bytes: TMA needs a multiple of 16"
+    # seen on the H100: at the end of a contiguous run a TMA store writes the whole 16-byte
+    # chunk, padding past it included (docs/gemm.md)
+    if row_major and cols * 2 % 16:
+        return (f"D's rows are {cols * 2} bytes: a TMA store writes whole 16-byte chunks at a row's end, "
+                "so N x 2 must be a multiple of 16")
+    if not row_major and rows * 2 % 16:
+        return (f"D is column-major (a transposed view, as swap-AB stores D^T) and its columns are {rows * 2} bytes: "
+                "a TMA store writes whole 16-byte chunks at a column's end, so M x 2 must be a multiple of 16")
+    if bn is not None and bn % PIECE_QUANTUM:
+        if not row_major:
+            return (f"BN = {bn} (the tile's width along D's rows: swapped, M = {cols} rounded up to a wgmma width): "
+                    f"the transposed pieces hold 64, 32 and 16 of D's rows, so BN must be a multiple of {PIECE_QUANTUM}")
+        return (f"BN = {bn}: the TMA-store epilogue stores pieces of 64, 32 and 16 columns, so BN must be a multiple "
+                f"of {PIECE_QUANTUM}")
+    return None
+
+
 def stmatrix_row(lane: int, warp: int, j: int) -> tuple[int, int]:
     """(row, first column) of the 8-element row that `lane` of `warp` addresses in the
     j-th stmatrix.x4 of a piece (the rows of a warpgroup's 64-row piece)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.epilogue import PIECE_ALIGN, PIECE_QUANTUM, staging_bytes
+from lower_tc.layout.epilogue import PIECE_ALIGN, PIECE_QUANTUM, staging_bytes, tma_store_problem
 from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
 from lower_tc.layout.errors import LayoutError
 from lower_tc.layout.gemm import GemmConfig, config_problem, default_schedule, rule_config, wgmma_valid_n
@@ -141,7 +141,8 @@ def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H10
     for, so as many as leave room for its staging pieces). `bm` overrides the rows."""
     if bm is None:
         bm = 64 if -(-n // 64) <= machine.sms else 128
-    bn = min(x for x in wgmma_valid_n(a) if x >= min(m, 256))
+    # the staged pieces are multiples of PIECE_QUANTUM of D's rows: M = 7 takes N' = 16, not 8
+    bn = min(x for x in wgmma_valid_n(a) if x >= min(m, 256) and (not staged or x % PIECE_QUANTUM == 0))
     bk = 128 * 8 // element_type(a).bits
     config = (staged_depth if staged else deepest)(bm, bn, bk, a, b, acc, Arch.SM90A, most=SWAP_MAX_STAGES)
     assert config is not None, "a 128 x 64 tile of A and 64 of B fit two stages and two staging pieces a warpgroup"
@@ -210,6 +211,7 @@ class Choice:
     split_k: int = 1
     reduce: str = "cluster"
     unsplit: int = 0  # with reduce = "global": the walk's first tiles that take one CTA each
+    cluster: int = 1  # 2: a global split's CTAs paired to share B's loads (`paired_split`)
 
 
 def split_k_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, batch: int = 1,
@@ -251,6 +253,48 @@ def unsplit_options(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, 
     return tuple((s, unsplit) for s in sorted(ways) if s in valid)
 
 
+#: The deepest ring of a global split paired to share B (`paired_split`): 6 stages of 128 x
+#: 128 ran 94% of cuBLAS at 256 x 1024 x 131072 where 4 ran 84% paired and 80% not, and 6
+#: unpaired 71% (H200, docs/performance.md "Split-K in pairs sharing B").
+PAIRED_MAX_STAGES = 6
+
+
+def pair_fits(m: int, config: GemmConfig, b_bits: int, b_mn_major: bool) -> bool:
+    """Whether two CTAs of adjacent tile rows can share B's boxes: an even number of tile
+    rows, and B's tile whole boxes for each (an MN-major B: an even number of 128-byte rows;
+    a K-major B: its rows cut in halves of whole 8-row groups)."""
+    if -(-m // config.bm) % 2:
+        return False
+    return mn_boxes(config.bn, b_bits) % 2 == 0 if b_mn_major else config.bn % 16 == 0
+
+
+def paired_split(m: int, n: int, k: int, choice: Choice, a: str, b: str, acc: str, *, b_mn_major: bool,
+                 batch: int = 1) -> Choice | None:
+    """`choice` (a split through global memory) run in clusters of 2 sharing B's loads,
+    one rank's CTAs of two tile rows a pair, with the deepest ring up to PAIRED_MAX_STAGES
+    that leaves room for the TMA-store epilogue's staging; None where it does not apply:
+    not a global split, unsplit tiles first, not 128-row tiles, a batch, an odd number of
+    tile rows, B's boxes not halved (`pair_fits`), no deeper ring than the split's (128 x
+    256 in 4 stages: 1024 x 1024 x 32768 split 4 ran 94% of cuBLAS paired, 97% not).
+
+    Why: the suite's long-K splits (128 CTAs of 128 x 128, K / 8 each) read L2 as fast as
+    it serves (ncu); pairing halves B's requests and the freed bandwidth feeds a deeper
+    ring, as cuBLAS's own kernel there does (128 x 128, 6 stages, 2 x 1 clusters:
+    bench/cublas_kernels.py): 80% -> 94% of cuBLAS at 256 x 1024 x 131072, 78% -> 88% at
+    512 x 512 x 65536 (H200, docs/performance.md "Split-K in pairs sharing B")."""
+    if choice.split_k == 1 or choice.reduce != "global" or choice.unsplit or batch != 1 or choice.config.bm != 128:
+        return None
+    if not pair_fits(m, choice.config, element_type(b).bits, b_mn_major):
+        return None
+    c = choice.config
+    deeper = staged_depth(c.bm, c.bn, c.bk, a, b, acc, Arch.SM90A, most=PAIRED_MAX_STAGES)
+    if deeper is None or deeper.stages <= c.stages:  # the pair pays through the deeper ring
+        return None
+    if choice.split_k not in valid_split_k(deeper, a, b, k, reduce="global"):
+        return None
+    return Choice(deeper, choice.split_k, "global", 0, cluster=2)
+
+
 def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> GemmConfig:
     """`config` cut to the tile fp8's promoted accumulation holds (layout/fp8_accumulation.py),
     with the deepest ring that fits it."""
@@ -263,7 +307,7 @@ def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> Ge
 def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
            *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True,
            promoted: bool = False, reduces: tuple[str, ...] | None = None, b_mn_major: bool = False,
-           groups: int = 1, split_given: bool = False) -> Choice:
+           groups: int = 1, split_given: bool = False, pair: bool = False) -> Choice:
     """The default kernel of an M x N x K GEMM (times `batch`; None: a size known only at
     launch): the cost model's fastest of `tile_configs`, each also split over K where
     `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open; `reduces`:
@@ -272,7 +316,9 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
     tiles whose two accumulators fit the registers. `b_mn_major`: B is MN-major (row-major
     K x N), which narrows the tiles weighed and slows some (`tile_configs`, `estimate`).
     `groups` (stream-K asked for in G groups): only tiles whose count G divides, where any
-    does. `split_given` (split-K asked for): the rings a split keeps (4 stages of 128 rows)."""
+    does. `split_given` (split-K asked for): the rings a split keeps (4 stages of 128 rows).
+    `pair` (nothing rules out a cluster of 2): a global split runs paired where
+    `paired_split` applies."""
     if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
@@ -292,7 +338,9 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
         if "global" in ways:
             choices += [Choice(c, s, "global", f) for c in splittable for s, f in unsplit_options(m, n, k, c, a, b, batch, machine)]
 
-    return min(choices, key=lambda c: _cost(m, n, k, c, a, b, d, batch, machine, b_mn_major))
+    best = min(choices, key=lambda c: _cost(m, n, k, c, a, b, d, batch, machine, b_mn_major))
+    paired = paired_split(m, n, k, best, a, b, acc, b_mn_major=b_mn_major, batch=batch) if pair and not promoted else None
+    return paired or best
 
 
 def _cost(m: int, n: int, k: int, c: Choice, a: str, b: str, d: str, batch: int, machine: Machine,
@@ -316,29 +364,54 @@ def staging_fits(config: GemmConfig, a: str, b: str) -> bool:
     return start + staging_bytes(max(1, config.bm // 64)) <= SMEM_CAPACITY
 
 
+def d_transposed_storable(m: int, n: int, d: str, acc: str, *, with_c: bool = False, d_ld: int | None = None) -> bool:
+    """Whether the TMA-store epilogue can store D^T of an M x N GEMM into a row-major D
+    (leading dimension `d_ld`, None: N) in transposed pieces (layout/epilogue.py
+    `tma_store_problem`, the lowering's own test)."""
+    return tma_store_problem(d, acc, with_c=with_c, row_major=False, rows=n, cols=m, ld=n if d_ld is None else d_ld) is None
+
+
+def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, staged: bool, split_given: bool = False,
+                 machine: Machine = H100) -> GemmConfig:
+    """The tile of an M x N x K GEMM computed swapped (the swapped problem is N x M x K;
+    `a`, `b` the original operands' types): a decoding M (<= SWAP_MAX_M) `swap_config`'s;
+    else the model's fastest unsplit tile of the swapped problem (`tile_configs`, ranked by
+    `_cost`), with room for the TMA-store epilogue's staging pieces where `staged` and a
+    ring a split keeps where `split_given`."""
+    if m <= SWAP_MAX_M:
+        return swap_config(m, n, a, b, acc, machine, staged=staged)
+    configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (not split_given or split_ring(c))]
+    if not configs:
+        return swap_config(m, n, a, b, acc, machine, bm=128, staged=staged)
+    return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False))
+
+
 def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_major: bool, a_mn_major: bool = False,
-              with_c: bool = False, batch: int = 1, machine: Machine = H100) -> GemmConfig | None:
+              with_c: bool = False, batch: int = 1, d_ld: int | None = None, split: bool = True,
+              machine: Machine = H100) -> GemmConfig | None:
     """The swapped kernel's configuration (the swapped problem is N x M x K) where the model
     prices D^T = B^T A^T faster than the default unswapped kernel, else None: past the
     decoding swap (M > SWAP_MAX_M), for a 16-bit B that is MN-major (row-major K x N) with A
-    K-major, one matrix, no C, and a 16-bit D whose rows are whole 16-byte chunks.
+    K-major, one matrix, and a D that the TMA-store epilogue can store transposed
+    (`d_transposed_storable`: no C, 16-bit, rows of whole 16-byte chunks, `d_ld` its leading
+    dimension, None: N). `split`: whether the unswapped default may split K (the pass's
+    `_split_open`).
 
     An MN-major B gets only the widths whose rows are whole swizzle rows, some read slower
     (`tile_configs`, TILE_EFFICIENCY_MN_MAJOR); swapped, B^T is wgmma's A (MN-major, 64 or
     128 rows: the 128-byte swizzle) and A^T a K-major B of any width, and the TMA-store
     epilogue stages D^T transposed. Unsplit only, with room for the staging pieces (a split
-    or a register epilogue would store D^T down D's columns). Ranked as `choose` ranks
-    (`_cost`): on the H200 the model's picks ran 1536^3 86% -> 102% of cuBLAS (128 x 144
-    over M, 5 stages), 5120^3 97% -> 101%, 127 x 11008 x 4096 92% -> 99%, 2048 x 5120 x 5120
-    95% -> 97% (docs/performance.md, "Swap-AB for a row-major B")."""
-    if (not b_mn_major or a_mn_major or with_c or batch != 1 or m <= SWAP_MAX_M or d not in ("bf16", "f16")
-            or element_type(b).bits != 16 or n * 2 % 16):
+    or a register epilogue would store D^T down D's columns: `swapped_tile`). Ranked as
+    `choose` ranks (`_cost`): on the H200 the model's picks ran 1536^3 86% -> 102% of cuBLAS
+    (128 x 144 over M, 5 stages), 5120^3 97% -> 101%, 127 x 11008 x 4096 92% -> 99%,
+    2048 x 5120 x 5120 95% -> 97% (docs/performance.md, "Swap-AB for a row-major B")."""
+    if (not b_mn_major or a_mn_major or batch != 1 or m <= SWAP_MAX_M or element_type(b).bits != 16
+            or not d_transposed_storable(m, n, d, acc, with_c=with_c, d_ld=d_ld)):
         return None
-    plain = choose(m, n, k, a, b, acc, d=d, machine=machine, b_mn_major=True)
-    swapped = [Choice(c) for c in tile_configs(n, m, b, a, acc) if staging_fits(c, b, a)]
-    if not swapped:
+    plain = choose(m, n, k, a, b, acc, d=d, machine=machine, b_mn_major=True, split=split)
+    best = Choice(swapped_tile(m, n, k, a, b, acc, d=d, staged=True, machine=machine))
+    if not staging_fits(best.config, b, a):
         return None
-    best = min(swapped, key=lambda c: _cost(n, m, k, c, b, a, d, 1, machine, False))
 
     def key(mm: int, nn: int, c: Choice, ta: str, tb: str, mn_major: bool) -> tuple[float, float]:
         # where HBM bounds both alike, the one whose tiles compute faster (127 x 11008 x 4096:
@@ -369,5 +442,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "choose", "choose_config", "deepest", "split_ring", "staged_depth", "staging_fits", "wide_swap", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "PAIRED_MAX_STAGES", "choose", "pair_fits", "paired_split", "choose_config", "deepest", "split_ring", "staged_depth", "staging_fits", "swapped_tile", "d_transposed_storable", "wide_swap", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

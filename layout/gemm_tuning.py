@@ -60,21 +60,26 @@ class Candidate:
 
 
 def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A, *, d: str = "bf16",
-               batch: int = 1, promoted: bool = False, b_row_bytes: int | None = None, b_mn_major: bool = False) -> list[Candidate]:
+               batch: int = 1, promoted: bool = False, b_row_bytes: int | None = None, b_mn_major: bool = False,
+               a_mn_major: bool = False, with_c: bool = False, d_row_major: bool = True, d_ld: int | None = None) -> list[Candidate]:
     """What a tuner tries: the default kernel first (its configuration, split-K and
     persistence as by default: the same kernel as none given), then each of `tile_configs`
     persistent and not, and split over K by each of its `split_k_options` (not
-    persistent; the 128-row tiles of WIDE_BNS and the deeper rings only unsplit). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
+    persistent; the 128-row tiles of WIDE_BNS and the deeper rings only unsplit; where
+    the default pairs a global split's CTAs to share B, `paired_split`, the same split
+    unpaired among them). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
     left out. `promoted` (fp8's promoted accumulation): only the tiles it holds. Where the
     default swaps (a decoding GEMM, `prefer_swap`), it and the swapped kernel's other row
     counts and cluster splits come first (swap_ab = true; their configurations are the
     swapped problem's), then the unswapped candidates; where it swaps a row-major B
-    (`wide_swap`), it and the other swapped 128-row tiles with room for the TMA-store
-    epilogue's staging come first. Where the default pairs CTAs to
+    (`wide_swap`: A K-major, not `a_mn_major`, no C, `with_c`, a row-major D, `d_row_major`,
+    of leading dimension `d_ld` (None: N) that D^T can be stored into), it and the other swapped 128-row tiles
+    with room for the TMA-store epilogue's staging come first. Where the default pairs CTAs to
     share B (`default_multicast`: B's rows, `b_row_bytes` apart and MN-major where
     `b_mn_major`, are not whole L2 lines), that kernel comes first (cluster = 2), then the
     others (one CTA each)."""
-    chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted, b_mn_major=b_mn_major)
+    chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted, b_mn_major=b_mn_major,
+                    pair=arch is Arch.SM90A)
     first = chosen.config
     leading: list[Candidate] = []  # the default's own kind first: swapped, or paired
     if arch is Arch.SM90A and prefer_swap(m, n, batch):
@@ -86,8 +91,8 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 options: tuple[tuple[str, object], ...] = (("swap_ab", True),) + ((("split_k", split),) if split > 1 else ())
                 if Candidate(config, options) not in leading:
                     leading.append(Candidate(config, options))
-    elif arch is Arch.SM90A and not promoted and batch == 1:
-        wide = wide_swap(m, n, k, a, b, acc, d=d, b_mn_major=b_mn_major)
+    elif arch is Arch.SM90A and not promoted and batch == 1 and d_row_major:
+        wide = wide_swap(m, n, k, a, b, acc, d=d, b_mn_major=b_mn_major, a_mn_major=a_mn_major, with_c=with_c, d_ld=d_ld)
         if wide is not None:  # a row-major B swapped: the default, then the other swapped 128-row tiles
             leading = [Candidate(wide, (("swap_ab", True),))]
             for config in tile_configs(n, m, b, a, acc):
@@ -105,7 +110,8 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
         leading = [Candidate(paired, (("cluster", 2), ("persistent", prefer_persistent(m, n, paired, batch))))]
     if chosen.split_k > 1:
         unsplit = (("unsplit", chosen.unsplit),) if chosen.unsplit else ()
-        found = [*leading, Candidate(first, (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce), *unsplit))]
+        split = (("persistent", False), ("split_k", chosen.split_k), ("reduce", chosen.reduce))
+        found = [*leading, Candidate(first, split + unsplit + ((("cluster", 2),) if chosen.cluster == 2 else ()))]
     else:
         found = [*leading, Candidate(first, (("persistent", prefer_persistent(m, n, first, batch)),))]
 

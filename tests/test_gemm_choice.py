@@ -273,3 +273,97 @@ def test_the_tuner_leads_with_the_wide_swap_and_its_other_swapped_tiles() -> Non
     swapped = [c for c in found if c.option_dict.get("swap_ab")]
     assert all(c.config.bm == 128 for c in swapped) and len(swapped) > 8
     assert any(c.config == GemmConfig(128, 192, 64, 4) and not c.option_dict.get("swap_ab") for c in found)
+
+
+def test_one_test_says_whether_d_can_be_stored_by_tma() -> None:
+    """`tma_store_problem` is the lowering's and the chooser's one test: a row-major D's
+    rows and a column-major D's columns (swap-AB's D^T) must end on 16-byte chunks, the
+    leading dimension too; C, a 32-bit D, sizes known at launch and a BN off the 16-column
+    pieces each say why."""
+    from lower_tc.layout.epilogue import tma_store_problem
+
+    ok = {"with_c": False, "row_major": True, "rows": 100, "cols": 256, "ld": 256}
+    assert tma_store_problem("bf16", "f32", **ok) is None  # type: ignore[arg-type]
+    assert tma_store_problem("bf16", "f32", **{**ok, "row_major": False, "rows": 256, "cols": 100}) is None  # type: ignore[arg-type]
+    bad = {
+        "C is added": {"with_c": True},
+        "D is f32": {"d": "f32"},
+        "an f16 accumulator": {"acc": "f16"},
+        "known only at launch": {"ld": None},
+        "leading dimension is 200 bytes": {"ld": 100},
+        "rows are 200 bytes": {"cols": 100, "ld": 104},
+        "columns are 200 bytes": {"row_major": False, "ld": 104},
+        "BN = 88": {"bn": 88},
+        "M = 100 rounded up": {"row_major": False, "rows": 256, "cols": 100, "bn": 8},
+        "batch stride is 200 bytes": {"batch": 2, "batch_stride": 100},
+    }
+    for words, change in bad.items():
+        args = {"d": "bf16", "acc": "f32", **ok, **change}
+        why = tma_store_problem(args.pop("d"), args.pop("acc"), **args)  # type: ignore[arg-type]
+        assert why is not None and words in why, (words, why)
+
+
+def test_a_swap_asked_for_takes_the_swapped_problems_tile() -> None:
+    """`swapped_tile`: past a decoding M the swapped problem's fastest tile (127 x 11008 x
+    4096: 128 x 128 in the 6 stages that leave room for the staging pieces, not the decoding
+    swap's 10-stage ring); a decoding M keeps `swap_config`, whose N' is a multiple of the
+    16-row pieces where they are asked for (M = 7: 16, else 8); with split-K asked, a ring
+    a split keeps."""
+    from lower_tc.layout.gemm_choice import split_ring, swap_config, swapped_tile
+
+    assert swapped_tile(127, 11008, 4096, "bf16", "bf16", "f32", d="bf16", staged=True) == GemmConfig(128, 128, 64, 6)
+    assert swap_config(127, 11008, "bf16", "bf16", "f32") == GemmConfig(128, 128, 64, 7)
+    assert swapped_tile(7, 1024, 256, "bf16", "bf16", "f32", d="bf16", staged=True).bn == 16
+    assert swapped_tile(7, 1024, 256, "bf16", "bf16", "f32", d="bf16", staged=False).bn == 8
+    assert swap_config(24, 4096, "bf16", "bf16", "f32", staged=True).bn == 32
+    assert split_ring(swapped_tile(300, 5000, 4000, "bf16", "bf16", "f32", d="bf16", staged=False, split_given=True))
+
+
+def test_the_wide_swap_weighs_what_the_pass_gives() -> None:
+    """`wide_swap` against the unswapped default as the pass would choose it: with split-K
+    ruled out (persistent asked, say) 256 x 5120 x 4096 swaps to 128 x 96 tiles, where the
+    split plain kernel is priced faster; a D whose leading dimension is not 16-byte aligned
+    or whose rows are not is not swapped. The tuner leads with no swap where A is
+    column-major, C is added or D is not row-major."""
+    from lower_tc.layout.gemm_choice import d_transposed_storable, wide_swap
+
+    args = {"d": "bf16", "b_mn_major": True}
+    assert wide_swap(256, 5120, 4096, "bf16", "bf16", "f32", **args) is None  # type: ignore[arg-type]
+    assert wide_swap(256, 5120, 4096, "bf16", "bf16", "f32", **args, split=False) == GemmConfig(128, 96, 64, 6)  # type: ignore[arg-type]
+    assert wide_swap(1536, 1536, 1536, "bf16", "bf16", "f32", **args, d_ld=1540) is None  # type: ignore[arg-type]
+    assert wide_swap(1536, 1536, 1536, "bf16", "bf16", "f32", **args, d_ld=1544) is not None  # type: ignore[arg-type]
+    assert d_transposed_storable(1536, 1536, "bf16", "f32") and not d_transposed_storable(1536, 1538, "bf16", "f32")
+    for kwargs in ({"a_mn_major": True}, {"with_c": True}, {"d_row_major": False}, {"d_ld": 1540}):
+        found = candidates(1536, 1536, 1536, "bf16", "bf16", "f32", b_mn_major=True, b_row_bytes=3072, **kwargs)  # type: ignore[arg-type]
+        assert not found[0].option_dict.get("swap_ab"), kwargs
+
+
+def test_a_global_split_of_128_row_tiles_runs_in_pairs_sharing_b() -> None:
+    """`paired_split`: the long-K shapes' global splits (128 x 128, S = 8) pair one rank's
+    CTAs of two tile rows to share B, in the 6 stages that leave staging room, where the
+    chooser is told it may (`pair`); not a cluster's split, unsplit tiles first, 64-row
+    tiles, a batch, an odd number of tile rows, nor B's boxes an odd count."""
+    from lower_tc.layout.gemm_choice import Choice, choose, pair_fits, paired_split
+
+    for mn in (False, True):
+        plain = choose(512, 512, 65536, "bf16", "bf16", "f32", b_mn_major=mn)
+        assert (plain.config, plain.split_k, plain.reduce, plain.cluster) == (GemmConfig(128, 128, 64, 4), 8, "global", 1)
+        paired = choose(512, 512, 65536, "bf16", "bf16", "f32", b_mn_major=mn, pair=True)
+        assert (paired.config, paired.split_k, paired.reduce, paired.cluster) == (GemmConfig(128, 128, 64, 6), 8, "global", 2)
+    fp8 = choose(256, 1024, 131072, "e4m3", "e4m3", "f32", pair=True)
+    assert fp8.cluster == 2 and fp8.config == GemmConfig(128, 128, 128, 6)
+    split = Choice(GemmConfig(128, 128, 64, 4), 8, "global")
+    args = ("bf16", "bf16", "f32")
+    assert paired_split(512, 512, 65536, split, *args, b_mn_major=False) is not None
+    assert paired_split(512, 512, 65536, Choice(GemmConfig(128, 128, 64, 4), 8, "cluster"), *args, b_mn_major=False) is None
+    assert paired_split(512, 512, 65536, Choice(GemmConfig(128, 128, 64, 4), 8, "global", 4), *args, b_mn_major=False) is None
+    assert paired_split(512, 512, 65536, Choice(GemmConfig(64, 128, 64, 8), 8, "global"), *args, b_mn_major=False) is None
+    assert paired_split(512, 512, 65536, split, *args, b_mn_major=False, batch=2) is None
+    assert paired_split(384, 512, 65536, split, *args, b_mn_major=False) is None  # 3 tile rows
+    assert not pair_fits(512, GemmConfig(128, 192, 64, 4), 16, True)  # 3 boxes of 64 columns
+    assert pair_fits(512, GemmConfig(128, 192, 64, 4), 16, False)  # K-major: 96 rows each
+    # no deeper ring for 128 x 256 (4 stages already): the split stays unpaired
+    assert choose(1024, 1024, 32768, "bf16", "bf16", "f32", pair=True).cluster == 1
+    # nothing else of the suite's kinds pairs: the decoding, few-tile and cluster splits
+    assert choose(128, 1536, 7168, "bf16", "bf16", "f32", pair=True).cluster == 1
+    assert choose(256, 7168, 16384, "bf16", "bf16", "f32", pair=True).cluster == 1

@@ -64,13 +64,16 @@ def test_the_range_and_what_each_split_allows() -> None:
     (GemmSchedule(split_k=12), "split_k = 12 with reduce = cluster"),
     (GemmSchedule(reduce="global"), "reduce = global is how split-K's CTAs sum their partial tiles: it needs split_k"),
     (GemmSchedule("warp_specialized", persistent=True, split_k=4, reduce="global"), "not persistent"),
-    (GemmSchedule("warp_specialized", cluster=2, split_k=4, reduce="global"), "not B's loads"),
+    (GemmSchedule("warp_specialized", cluster=2, split_k=4, reduce="global", unsplit=8), "pairs the CTAs of one rank"),
+    (GemmSchedule("warp_specialized", cluster=2, split_k=4), "the cluster is split_k's"),
     (GemmSchedule(epilogue="tma", split_k=4), "stored from registers"),  # the cluster's sum is in shared memory
 ])
 def test_the_schedule_refuses_what_does_not_go_together(schedule: GemmSchedule, why: str) -> None:
     problem = schedule.problem()
     assert problem is not None and why in problem[1]
     assert GemmSchedule("warp_specialized", split_k=32, reduce="global").problem() is None
+    # a global split's CTAs paired to share B (walk.py): one rank's CTAs of two tiles
+    assert GemmSchedule("warp_specialized", cluster=2, split_k=8, reduce="global").problem() is None
     # the global split's last CTA sums into its registers, so D may go out by TMA stores
     assert GemmSchedule("warp_specialized", epilogue="tma", split_k=4, reduce="global").problem() is None
 

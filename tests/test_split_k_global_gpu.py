@@ -150,3 +150,18 @@ def test_unsplit_the_shapes_it_is_for(torch, m, n, k, config, split_k, unsplit) 
 
 def test_unsplit_launches_in_a_row_give_the_same_bits(torch) -> None:
     same_bits_in_a_row(torch, 300, 520, 4096, 99, config=(64, 128, 64, 4), split_k=5, unsplit=12, **GLOBAL)
+
+
+@pytest.mark.parametrize("split_k", [2, 5, 16])
+@pytest.mark.parametrize("case", GLOBAL_CASES, ids=[_id(c) for c in GLOBAL_CASES])
+def test_in_pairs_sharing_b(torch, case, split_k) -> None:
+    """`cluster = 2` with the global split: one rank's CTAs of two tile rows share B's
+    boxes (passes/expand_matmul/walk.py), the tile's last CTA sums every other slot."""
+    bk = {"bf16": 64, "f16": 64, "tf32": 32}.get(case[0], 128)  # one 128-byte swizzle row of K
+    run(torch, case, 500, N, K, seed=30 + split_k, split_k=split_k, cluster=2, config=(128, 128, bk, 5), **GLOBAL)
+
+
+def test_the_paired_default_gives_the_same_bits_in_a_row(torch) -> None:
+    """512 x 512 x 65536 by default: 128 x 128 tiles split 8 in pairs sharing B, 6 stages
+    (layout/gemm_choice.py `paired_split`); four launches, the same bits."""
+    same_bits_in_a_row(torch, 512, 512, 65536, seed=41)

@@ -107,7 +107,23 @@ def test_swapped_wide_tiles_store_d_by_transposed_tma_pieces(torch, bm, bn, b_ro
     a, b = operand(torch, m, k, "bf16", True, 11), operand(torch, k, n, "bf16", b_row, 12)
     whole = poisoned(torch, (m, n + 8), "bf16")
     d = whole[:, :n]
-    lower_tc.matmul(a, b, d, config=(bm, bn, 64, 4), swap_ab=True)
+    lower_tc.matmul(a, b, d, config=(bm, bn, 64, 4), swap_ab=True, epilogue="tma")  # no fall-back to registers
+    check(torch, d, a, b, "bf16", "f32", "bf16")
+    torch.cuda.synchronize()
+    assert torch.isnan(whole[:, n:]).all()
+
+
+@pytest.mark.parametrize("m", [7, 24, 127, 300])
+def test_a_swap_asked_for_takes_the_swapped_problems_tile(torch, m) -> None:
+    """swap_ab=True and TMA stores without a configuration (layout/gemm_choice.py
+    `swapped_tile`): at M = 7 and 24 the decoding tile with N' = 16 and 32 (whole 16-row
+    pieces: M = 7 computes 9 columns of D^T that TMA clips), at M = 127 and 300 128-row
+    tiles of D^T with room for the staging pieces; into a padded D, ragged K."""
+    n, k = 1032, 520
+    a, b = operand(torch, m, k, "bf16", True, 13), operand(torch, k, n, "bf16", True, 14)
+    whole = poisoned(torch, (m, n + 8), "bf16")
+    d = whole[:, :n]
+    lower_tc.matmul(a, b, d, swap_ab=True, epilogue="tma")
     check(torch, d, a, b, "bf16", "f32", "bf16")
     torch.cuda.synchronize()
     assert torch.isnan(whole[:, n:]).all()

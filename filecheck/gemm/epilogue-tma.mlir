@@ -154,6 +154,17 @@ func.func @ragged_rows(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, stride
 
 // -----
 
+// a column-major D (a transposed view): its columns are the contiguous runs, M = 100 of
+// them 200 bytes, whatever its leading dimension (208 bytes)
+func.func @ragged_columns(%A: memref<100x512xbf16>, %B: memref<512x256xbf16>, %Dt: memref<256x100xbf16, strided<[104, 1]>>) attributes {tc.target = "sm_90a"} {
+  %D = tc.transpose %Dt : memref<256x100xbf16, strided<[104, 1]>> to memref<100x256xbf16, strided<[1, 104]>>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {epilogue = "tma"} : memref<100x512xbf16>, memref<512x256xbf16>, memref<100x256xbf16, strided<[1, 104]>>
+  func.return
+}
+// CHECK: epilogue-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: D is column-major (a transposed view, as swap-AB stores D^T) and its columns are 200 bytes: a TMA store writes whole 16-byte chunks at a column's end, so M x 2 must be a multiple of 16
+
+// -----
+
 // the same without asking: the register epilogue, guarded at column 100
 func.func @ragged_rows_auto(%A: memref<256x512xbf16>, %B: memref<512x100xbf16, strided<[104, 1]>>, %D: memref<256x100xbf16, strided<[104, 1]>>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {persistent = true} : memref<256x512xbf16>, memref<512x100xbf16, strided<[104, 1]>>, memref<256x100xbf16, strided<[104, 1]>>

@@ -37,11 +37,21 @@ func.func @persistent(%A: memref<512x4096xbf16>, %B: memref<4096x512xbf16>, %D: 
 
 // -----
 
-func.func @pair(%A: memref<512x4096xbf16>, %B: memref<4096x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {split_k = 4, reduce = "global", cluster = 2} : memref<512x4096xbf16>, memref<4096x512xbf16>, memref<512x512xbf16>
+// a global split in clusters of 2 sharing B pairs one rank's CTAs of two tiles: the first
+// tiles cannot be left unsplit, and the tile rows must pair
+func.func @pair_unsplit(%A: memref<512x4096xbf16>, %B: memref<4096x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {split_k = 4, reduce = "global", unsplit = 8, cluster = 2} : memref<512x4096xbf16>, memref<4096x512xbf16>, memref<512x512xbf16>
   func.return
 }
-// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 3]]:3: error: split_k = 4 does not go with cluster = 2: the S consecutive CTAs along x share one tile's K, not B's loads{{$}}
+// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 3]]:3: error: unsplit = 8 does not go with cluster = 2: a cluster of 2 pairs the CTAs of one rank in two tiles (the same K range); unsplit tiles and split ones would pair CTAs over different K ranges{{$}}
+
+// -----
+
+func.func @pair_odd_rows(%A: memref<384x4096xbf16>, %B: memref<4096x512xbf16>, %D: memref<384x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {split_k = 4, reduce = "global", cluster = 2} : memref<384x4096xbf16>, memref<4096x512xbf16>, memref<384x512xbf16>
+  func.return
+}
+// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 3]]:3: error: a cluster of 2 pairs CTAs in the same columns of D: it needs the warp-specialised schedule, an even raster group, sizes known at compile time and an even number of tile rows (here 3){{$}}
 
 // -----
 
@@ -279,3 +289,36 @@ func.func @loop_f16_accumulator(%A: memref<512x65536xf16>, %B: memref<65536x512x
   func.return
 }
 // CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 3]]:3: error: reduce = global sums f32 or s32 partial tiles from the accumulator's registers; an f16 accumulator needs reduce = cluster (which widens it to f32){{$}}
+
+// -----
+
+// a pair's split written by hand with the unpaired rank (block x mod S): blocks 0, 2, ...,
+// 14 are tile 0's CTAs in a cluster of 2, and they take K steps twice
+func.func @pair_rank(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a", tc.grid = [128, 1, 1], tc.schedule = #tc.gemm_schedule<warp_specialized, cluster = 2, split_k = 8, reduce = global>} {
+  %a = tc.smem_tile {stages = 4} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 4} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %c8 = arith.constant 8 : index
+  %c4 = arith.constant 4 : index
+  %rank = arith.remui %bx, %c8 : index
+  %tile = arith.divui %bx, %c8 : index
+  %row = arith.remui %tile, %c4 : index
+  %col = arith.divui %tile, %c4 : index
+  %c128 = arith.constant 128 : index
+  %m0 = arith.muli %row, %c128 : index
+  %n0 = arith.muli %col, %c128 : index
+  %slice = arith.constant 8192 : index
+  %k_lo = arith.muli %rank, %slice : index
+  %k_hi = arith.addi %k_lo, %slice : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %k_lo to %k_hi step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%m0, %k] to %a as a : memref<512x65536xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %n0] to %b as b : memref<65536x512xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%m0, %n0] reduce global : !tc.acc<128x128xf32>, memref<512x512xbf16>
+  func.return
+}
+// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 9]]:3: error: split_k = 8: the K loops of the CTAs of a split tile (blocks x = 0 to 14 by 2, ranks 0 to 7) run over {{.*}}: K step {{[0-9]+}} is taken twice; rank r = (block x / 2) mod S takes e.g. the K steps [r T / S, (r + 1) T / S) of T = ceil(K / BK){{$}}

@@ -152,13 +152,26 @@ func.func @decode_tma(%x: memref<16x8192xbf16>, %W: memref<10240x8192xbf16>, %D:
 
 // -----
 
-// M = 7: the swapped tile is 8 columns of D^T, too narrow for the narrowest piece
-func.func @too_narrow(%A: memref<7x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<7x1024xbf16>) attributes {tc.target = "sm_90a"} {
+// M = 7 with TMA stores asked for: the swapped tile is 16 columns of D^T (not the 8 that
+// M needs), the narrowest transposed piece
+func.func @narrow(%A: memref<7x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<7x1024xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D {swap_ab = true, epilogue = "tma"} : memref<7x256xbf16>, memref<256x1024xbf16>, memref<7x1024xbf16>
   func.return
 }
-// CHECK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: BN = 8: the TMA-store epilogue stores pieces of 64, 32 and 16 columns, so BN must be a multiple of 16
-// REMARK: swap-ab-tma.mlir:[[# @LINE - 4]]:3: remark: 64x8x64, {{[0-9]+}} stages
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 64x16x64, {{[0-9]+}} stages
+// CHECK: // lower-tc kernel narrow: {{.*}}"d_transposed": true
+// CHECK: transposed pieces (stmatrix.trans) of 16 rows of D by 64 columns
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+
+// -----
+
+// a given 8-column swapped tile is too narrow for the narrowest piece: the error says BN
+// is M rounded up
+func.func @too_narrow(%A: memref<7x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<7x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 64, bn = 8, bk = 64, stages = 4> {swap_ab = true, epilogue = "tma"} : memref<7x256xbf16>, memref<256x1024xbf16>, memref<7x1024xbf16>
+  func.return
+}
+// CHECK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: error: the TMA-store epilogue cannot store this D: BN = 8 (the tile's width along D's rows: swapped, M = 7 rounded up to a wgmma width): the transposed pieces hold 64, 32 and 16 of D's rows, so BN must be a multiple of 16
 
 // -----
 
@@ -171,3 +184,29 @@ func.func @with_c(%A: memref<300x1000xbf16>, %B: memref<1000x1000xbf16>, %D: mem
 // CHECK: // lower-tc kernel with_c: {{.*}}"d_transposed": true
 // CHECK-NOT: stmatrix
 // CHECK: st.global.b16
+
+// -----
+
+// swap_ab = true without a configuration past a decoding M: the swapped problem's own
+// best tile (11008 x 127: 128 x 128 in the 6 stages that leave room for the staging), not
+// the decoding swap's 10-stage ring, and D^T stored by TMA
+func.func @wide_given(%A: memref<127x4096xbf16>, %B: memref<4096x11008xbf16>, %D: memref<127x11008xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = true} : memref<127x4096xbf16>, memref<4096x11008xbf16>, memref<127x11008xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x128x64, 6 stages (2 warpgroup(s), warp_specialized, raster {{[0-9]+}}, swapped: D^T = B^T A^T) for 11008x127x4096 (chosen)
+// CHECK: // lower-tc kernel wide_given: {{.*}}"d_transposed": true
+// CHECK: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-NOT: st.global
+
+// -----
+
+// the same asking for the register epilogue: the swapped problem's tile, D^T stored from registers
+func.func @wide_given_registers(%A: memref<127x4096xbf16>, %B: memref<4096x11008xbf16>, %D: memref<127x11008xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D {swap_ab = true, epilogue = "registers"} : memref<127x4096xbf16>, memref<4096x11008xbf16>, memref<127x11008xbf16>
+  func.return
+}
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x{{[0-9]+}}x64, {{[0-9]+}} stages (2 warpgroup(s), warp_specialized, raster {{[0-9]+}}, swapped: D^T = B^T A^T) for 11008x127x4096 (chosen)
+// CHECK: // lower-tc kernel wide_given_registers: {{.*}}"d_transposed": true
+// CHECK-NOT: stmatrix
+// CHECK: st.global

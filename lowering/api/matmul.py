@@ -140,10 +140,14 @@ def _tuned(views: dict[str, ArrayView], target: str, acc: str | None, config: An
         vb = views["b"]
         b_mn_major = vb.shape[-1] == 1 or vb.strides[-1] == 1  # B (K x N) row-major: its tiles MN-major
         b_row_bytes = vb.strides[-2] * vb.bits // 8 if b_mn_major and vb.shape[-2] > 1 else None
+        va, vd = views["a"], views["out"]
+        d_row_major = vd.shape[-1] == 1 or vd.strides[-1] == 1
+        swap = {"a_mn_major": not (va.shape[-1] == 1 or va.strides[-1] == 1), "with_c": "c" in views,
+                "d_row_major": d_row_major, "d_ld": vd.strides[-2] if d_row_major and vd.shape[-2] > 1 else None}
         cands = []
         for cand in candidates(base.m, base.n, base.k, ta, tb, acc or default_accumulator(ta), TARGETS[target],
                                d=base.out_dtype, batch=base.batch, promoted=options.get("accumulation") == "promoted",
-                               b_row_bytes=b_row_bytes, b_mn_major=b_mn_major):
+                               b_row_bytes=b_row_bytes, b_mn_major=b_mn_major, **swap):
             kept = Candidate(cand.config, tuple((k, v) for k, v in cand.options if k not in options))
             if kept not in cands:  # an option given stays as given
                 cands.append(kept)

@@ -19,7 +19,7 @@ from lower_tc.dialects import tc
 from lower_tc.dialects.tc_matmul import GemmConfigAttr, MatmulOp
 from lower_tc.dialects.tc_kernel import kernel_target
 from lower_tc.layout.gemm_tuning import Candidate, candidates
-from lower_tc.passes.expand_matmul import b_rows
+from lower_tc.passes.expand_matmul import b_rows, swap_geometry
 from lower_tc.layout.targets import Arch
 from lower_tc.lowering.api.tuning import Trial, remember, remembered, run_trials, tuning_key
 from lower_tc.lowering.compile import apply_pipeline, compile_source, default_pipeline
@@ -85,7 +85,7 @@ def tune_source(text: str, name: str, seed: int, timeout: float, say: Callable[[
             b_mn_major, b_row_bytes = b_rows(op.b.type)  # type: ignore[arg-type]
             cands = [c for c in candidates(m, n, k, a, b, op.acc_type, arch, d=d, batch=op.batch,
                                            promoted=op.options.accumulation == "promoted",
-                                           b_row_bytes=b_row_bytes, b_mn_major=b_mn_major)
+                                           b_row_bytes=b_row_bytes, b_mn_major=b_mn_major, **swap_geometry(op))  # type: ignore[arg-type]
                      if not any(o in given for o, _ in c.options)]  # an option the program gives stays
 
             def prepare(cand: Candidate, op: MatmulOp = op, kernel_name: str = kernel_name) -> Any:

@@ -44,8 +44,8 @@ from lower_tc.layout.gemm import GemmConfig, config_problem, default_persistent,
 from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
-from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, Choice, choose, choose_config, default_multicast, fit_promoted, mn_boxes,
-                                         prefer_persistent, prefer_swap, swap_config, wide_swap)
+from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, SWAP_MAX_M, Choice, choose, choose_config, d_transposed_storable, default_multicast,
+                                         fit_promoted, mn_boxes, prefer_persistent, prefer_swap, swap_config, swapped_tile, wide_swap)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, check_stream_k as _check_stream_k, k_slice_ops
@@ -70,6 +70,17 @@ def b_rows(b_t: MemRefType) -> tuple[bool, int | None]:
     return geometry.row_major, None if geometry.ld is None else geometry.ld * bits // 8
 
 
+def swap_geometry(mm: MatmulOp) -> dict[str, bool | int | None]:
+    """What the chooser's row-major swap (layout/gemm_choice.py `wide_swap`, the tuner's
+    `candidates`) weighs of the op's A, C and D besides B: A MN-major, a C, D row-major
+    and its leading dimension (None: known at launch)."""
+    a_t, d_t = mm.a.type, mm.dst.type
+    assert isinstance(a_t, MemRefType) and isinstance(d_t, MemRefType)
+    d = matrix(d_t, "D", batched=True)
+    return {"a_mn_major": not matrix(a_t, "A", batched=True).row_major, "with_c": mm.c is not None,
+            "d_row_major": d.row_major, "d_ld": d.ld}
+
+
 def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
     """A tc.transpose beside tc.matmul views a kernel argument that the matmul reads (A or
     B) or writes (D, with C: the kernel stores D^T into the argument); the loop level
@@ -83,11 +94,12 @@ def check_view(view: tc.TransposeOp, mm: MatmulOp, body: Block) -> None:
             error_at(use.operation, "a tc.transpose view beside tc.matmul is one of its operands")
 
 
-def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int) -> Choice:
+def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int, pair: bool = False) -> Choice:
     """The op's configuration and split-K: as given, else the default chooser's
     (layout/gemm_choice.py), which splits K only where `split_open` (nothing given or
-    asked of the pass rules split-K out, `_split_open`); a cluster of `cluster` CTAs
-    (given or the default's, `_cluster`) takes the rule's tiles."""
+    asked of the pass rules split-K out, `_split_open`) and pairs a global split's CTAs
+    to share B only where `pair` (`_pair_open`); a cluster of `cluster` CTAs (given or
+    the default's, `_cluster`) takes the rule's tiles."""
     m, n, k = op.problem
     a, b = op.types
     acc = op.acc_type
@@ -120,7 +132,7 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int) -> Choice:
         reduces = (op.options.reduce,) if op.options.reduce is not None else None
         # stream-K in G groups: a tile whose count G divides (tc-expand-matmul refuses the others)
         return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted, reduces=reduces,
-                      b_mn_major=b_mn_major, groups=op.options.stream_k or 1)
+                      b_mn_major=b_mn_major, groups=op.options.stream_k or 1, pair=pair)
     except LayoutError as err:
         error_at(op, str(err))
 
@@ -207,42 +219,63 @@ class ExpandMatmulPass(ModulePass):
         schedule, raster = self._choices(mm, arch, config)  # as given, where given
         return 2 if schedule == "warp_specialized" and raster >= 2 and raster % 2 == 0 else 1
 
+    def _epilogue(self, mm: MatmulOp) -> str | None:
+        """The epilogue asked for: the op's, else the pass's (None: auto, TMA stores where
+        they apply)."""
+        return mm.options.epilogue or (None if self.epilogue == "auto" else self.epilogue)
+
     def _split_open(self, mm: MatmulOp) -> bool:
         """Whether the default chooser may split the op's K (layout/gemm_choice.py
         `choose`): not where the op asks for what split-K does not go with (persistent,
-        a cluster of 2, TMA stores), that sets mma_depth (a split's tile may have fewer
-        stages than the depth asked for), or the pass is told to store D by TMA."""
+        a cluster of 2, TMA stores, asked of the op or, the op not saying, of the pass),
+        or sets mma_depth (a split's tile may have fewer stages than the depth asked for)."""
         given = mm.options
-        return not (given.persistent or (given.cluster or 1) > 1 or given.epilogue == "tma" or self.epilogue == "tma"
+        return not (given.persistent or (given.cluster or 1) > 1 or self._epilogue(mm) == "tma"
                     or given.mma_depth is not None or given.stream_k)
+
+    def _pair_open(self, mm: MatmulOp, arch: Arch) -> bool:
+        """Whether the default chooser may pair a global split's CTAs in clusters of 2
+        sharing B (layout/gemm_choice.py `paired_split`): sm_90a, no cluster given, and the
+        schedule and raster asked (of the op, else of the pass) leave the warp-specialised
+        kernel with an even raster group."""
+        given = mm.options
+        schedule = given.schedule or self.schedule
+        raster = given.raster if given.raster is not None else self.raster
+        return (arch is Arch.SM90A and given.cluster is None and schedule in ("auto", "warp_specialized")
+                and (raster == -1 or (raster >= 2 and raster % 2 == 0)))
 
     def _swap(self, mm: MatmulOp, arch: Arch) -> MatmulOp | None:
         """The op swapped to D^T = B^T A^T (swap_ab.py) where it asks for it (a located
         error where it cannot be) or, not saying, where the chooser prefers it and nothing
-        given or asked of the pass rules it out; else None."""
+        given or asked of the pass rules it out; else None. A swap asked for without a
+        configuration takes the swapped problem's tile (`swapped_tile`)."""
         given = mm.options.swap_ab
         if given is False:
             return None
         conflict = swap_conflict(mm, arch)
-        m, n, _ = mm.problem
+        m, n, k = mm.problem
         a, b = mm.types
-        tma = mm.options.epilogue == "tma" or self.epilogue == "tma"
+        asked = self._epilogue(mm)
         config: GemmConfig | None = None
         if given is None:
             if conflict or mm.config is not None or mm.options.split_k is not None:
                 return None
             # the chooser's decoding swap was sized and measured with the register epilogue's
             # room (its narrowest tiles have no TMA-store epilogue): not where TMA stores are asked for
-            if prefer_swap(m, n) and not tma:  # type: ignore[arg-type]
+            if prefer_swap(m, n) and asked != "tma":  # type: ignore[arg-type]
                 config = swap_config(m, n, b, a, mm.acc_type)  # type: ignore[arg-type]
-            elif mm.options.epilogue != "registers" and self.epilogue != "registers":
+            elif asked != "registers":
                 config = self._wide_swap(mm)
             if config is None:
                 return None
         elif conflict:
             error_at(mm, f"swap_ab = true: {conflict}")
         elif mm.config is None:
-            config = swap_config(m, n, b, a, mm.acc_type, staged=tma)  # type: ignore[arg-type]
+            # a decoding M's staging is sized only where TMA stores are asked for (as above);
+            # a wider swapped tile keeps room for them wherever they would apply
+            staged = asked == "tma" or (asked is None and m > SWAP_MAX_M and self._d_transposed_storable(mm))  # type: ignore[operator]
+            config = swapped_tile(m, n, k, b, a, mm.acc_type, d=self._d_type(mm), staged=staged,  # type: ignore[arg-type]
+                                  split_given=(mm.options.split_k or 1) > 1)
         try:
             return swap(mm, config)
         except VerifyException as err:
@@ -251,21 +284,35 @@ class ExpandMatmulPass(ModulePass):
             return None
 
     @staticmethod
-    def _wide_swap(mm: MatmulOp) -> GemmConfig | None:
+    def _d_type(mm: MatmulOp) -> str:
+        return tc.dtype_name(mm.dst.type.element_type)  # type: ignore[union-attr]
+
+    @staticmethod
+    def _d_transposed_storable(mm: MatmulOp) -> bool:
+        """Whether the TMA-store epilogue could store D^T of the op swapped
+        (layout/gemm_choice.py `d_transposed_storable`): D row-major (its transposed
+        view is what the swapped op stores), sizes known."""
+        m, n, _ = mm.problem
+        geometry = swap_geometry(mm)
+        if not geometry["d_row_major"] or m is None or n is None or geometry["d_ld"] is None:
+            return False
+        return d_transposed_storable(m, n, ExpandMatmulPass._d_type(mm), mm.acc_type, with_c=mm.c is not None,
+                                     d_ld=geometry["d_ld"])  # type: ignore[arg-type]
+
+    def _wide_swap(self, mm: MatmulOp) -> GemmConfig | None:
         """The swapped kernel's configuration where the chooser prices it faster for a
-        row-major 16-bit B (layout/gemm_choice.py `wide_swap`), D (16-bit, row-major) such
-        that the TMA-store epilogue can store D^T; else None. `swap_conflict` has already
+        row-major 16-bit B (layout/gemm_choice.py `wide_swap`) and the TMA-store epilogue
+        can store D^T (`_d_transposed_storable`); else None. `swap_conflict` has already
         ruled out a batch and sizes known at launch."""
-        m, n, k = mm.problem
-        d_t = mm.dst.type
-        assert isinstance(d_t, MemRefType) and isinstance(mm.a.type, MemRefType) and isinstance(mm.b.type, MemRefType)
-        d = matrix(d_t, "D", batched=True)
-        d_dtype = tc.dtype_name(d_t.element_type)
-        if d_dtype not in ("bf16", "f16") or not d.row_major or d.ld * 2 % 16:  # type: ignore[operator]
+        if not self._d_transposed_storable(mm):
             return None
+        m, n, k = mm.problem
+        assert isinstance(mm.b.type, MemRefType)
         a, b = mm.types
-        return wide_swap(m, n, k, a, b, mm.acc_type, d=d_dtype, b_mn_major=b_rows(mm.b.type)[0],  # type: ignore[arg-type]
-                         a_mn_major=not matrix(mm.a.type, "A", batched=True).row_major, with_c=mm.c is not None)
+        geometry = swap_geometry(mm)
+        return wide_swap(m, n, k, a, b, mm.acc_type, d=self._d_type(mm), b_mn_major=b_rows(mm.b.type)[0],  # type: ignore[arg-type]
+                         a_mn_major=bool(geometry["a_mn_major"]), with_c=mm.c is not None, d_ld=geometry["d_ld"],  # type: ignore[arg-type]
+                         split=self._split_open(mm))
 
     def _expand(self, kernel, mm: MatmulOp) -> None:
         arch = tc.kernel_target(mm) or Arch.SM90A
@@ -274,7 +321,10 @@ class ExpandMatmulPass(ModulePass):
         if swapped is not None:
             mm = swapped
         cluster = self._cluster(mm, arch, swapped is not None)
-        choice = _choice(mm, arch, self._split_open(mm) and cluster == 1, cluster)
+        choice = _choice(mm, arch, self._split_open(mm) and cluster == 1, cluster,
+                         pair=cluster == 1 and swapped is None and self._pair_open(mm, arch))
+        if choice.cluster == 2:  # the chooser paired a global split's CTAs to share B
+            cluster = 2
         config, split_k = choice.config, choice.split_k
         reduce = choice.reduce if split_k > 1 else "cluster"
         unsplit = choice.unsplit
@@ -290,7 +340,11 @@ class ExpandMatmulPass(ModulePass):
             split += f" after {unsplit} unsplit tiles" if unsplit else ""
             split += ", promoted accumulation" if mm.options.accumulation == "promoted" else ""
             split += ", swapped: D^T = B^T A^T" if swapped is not None else ""
-            split += ", B shared by a cluster of 2 (its rows are not whole L2 lines)" if cluster == 2 and mm.options.cluster is None else ""
+            if cluster == 2 and mm.options.cluster is None:
+                split += (", B shared by a cluster of 2 (its rows are not whole L2 lines)" if split_k == 1
+                          else ", paired in clusters of 2 sharing B")
+            elif cluster == 2 and arch is Arch.SM90A:
+                split += ", B shared by a cluster of 2"
             split += f", stream-K in {mm.options.stream_k} group(s)" if mm.options.stream_k else ""
             remark_at(mm, f"{config} ({who}{how}{split}) for {batch}" + "x".join("?" if x is None else str(x) for x in (m, n, k)) + (" (given)" if given_config else " (chosen)"))
         a_t, b_t = mm.a.type, mm.b.type
@@ -320,7 +374,9 @@ class ExpandMatmulPass(ModulePass):
         why = index_range_problem(mm, config, raster) or launch_grid_problem(mm, config, raster, split_k, unsplit)
         if why:
             error_at(mm, why)
-        origin = tile_origin(kernel, mm, config, raster, const, split_k, unsplit)
+        # a cluster of 2 sharing B with a global split pairs one rank's CTAs of two tiles (walk.py)
+        paired_split = cluster == 2 and split_k > 1 and reduce == "global"
+        origin = tile_origin(kernel, mm, config, raster, const, split_k, unsplit, pair=paired_split)
         tile_ops, m0, n0, grid = origin.ops, origin.m0, origin.n0, origin.grid
         matrix_index = origin.batch
         # a window into a batch names the matrix: the tile's, or 0 in a batch of 1 (the
@@ -444,7 +500,7 @@ class ExpandMatmulPass(ModulePass):
                                  f"(a row-major B's BN must be a multiple of {2 * MN_BOX_BYTES * 8 // bits} columns)")
         # a split-K kernel stores from registers after its reduction: the pass's epilogue
         # option is for the others (the op's own "tma" was refused)
-        epilogue = given.epilogue or (None if self.epilogue == "auto" or split_k > 1 else self.epilogue)
+        epilogue = given.epilogue or (None if split_k > 1 else self._epilogue(mm))
         accumulation = given.accumulation or "fast"
         if accumulation == "promoted":
             a, b = mm.types

@@ -16,7 +16,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_matmul import MatmulOp
-from lower_tc.dialects.tc_schedule import GLOBAL_SPLIT_K_CONFLICTS, SPLIT_K_CONFLICTS
+from lower_tc.dialects.tc_schedule import GLOBAL_SPLIT_K_CONFLICTS, PAIRED_UNSPLIT, SPLIT_K_CONFLICTS
 from lower_tc.layout import Arch
 from lower_tc.layout.gemm import GemmConfig
 from lower_tc.layout.gemm import default_persistent
@@ -40,6 +40,8 @@ def check_split_k(mm: MatmulOp, arch: Arch, config: GemmConfig, split_k: int, re
             error_at(mm, f"split_k = {split_k} does not go with {conflict}: {conflicts[conflict]}")
     if reduce == "global" and mm.acc_type == "f16":
         error_at(mm, GLOBAL_F16)
+    if unsplit and given.cluster == 2:
+        error_at(mm, f"unsplit = {unsplit} does not go with cluster = 2: {PAIRED_UNSPLIT}")
     a, b = mm.types
     why = split_k_problem(split_k, config, a, b, mm.problem[2], arch, reduce)
     if why:

@@ -41,8 +41,8 @@ def swap_conflict(mm: MatmulOp, arch: Arch) -> str | None:
     if (given.cluster or 1) > 1:
         return "swap-AB does not go with cluster = 2 (the pairs share B's loads, which swapped are the activations)"
     if given.stream_k:
-        return (f"swap-AB does not go with stream_k = {given.stream_k} (a decoding GEMM's swapped tiles are few and "
-                "short: stream-K is for tiles that leave a wave short, and the pair is not checked on the GPU)")
+        return (f"swap-AB does not go with stream_k = {given.stream_k} (not built: stream-K's fix-up of tiles stored "
+                "as D^T is not checked on the GPU; split_k goes with swap_ab)")
     return None
 
 

@@ -40,7 +40,7 @@ class TileOrigin:
 
 
 def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int, const, split_k: int = 1,
-                unsplit: int = 0) -> TileOrigin:
+                unsplit: int = 0, pair: bool = False) -> TileOrigin:
     """The ops that find the CTA's tile (m0, n0) from its block index, and the grid.
 
     Without raster, block (x, y) takes tile row y, column x. With raster G (static sizes
@@ -57,6 +57,11 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     walk above runs on bx / S, and bx mod S is the CTA's rank in its cluster; the grid's x
     is S times as long.
 
+    With split_k = S through global memory and a cluster of 2 sharing B (`pair`: the
+    grouped order, an even raster and tile rows), the pair is two consecutive CTAs with the
+    same rank in tiles 2j and 2j + 1 (the same column of D, adjacent rows):
+        tile = (bx / 2S) 2 + bx mod 2   rank = (bx / 2) mod S
+
     With unsplit = F as well (the grouped order only, layout/split_k.py) CTA x < F takes
     tile x alone (rank 0 of 1) and CTA x = F + S j + r takes rank r of tile F + j; `ways`
     is 1 or S accordingly, all of it min/sub/div arithmetic on bx:
@@ -72,6 +77,8 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     ways: SSAValue | None = None
     if split_k > 1 and unsplit:  # the first F tiles whole, then S CTAs to a tile
         split_ops, tile_x, rank, ways = _unsplit_ops(bx.result, split_k, unsplit, const)
+    elif split_k > 1 and pair:  # a pair of tiles' CTAs of one rank next to each other
+        split_ops, tile_x, rank = _paired_split_ops(bx.result, split_k, const)
     elif split_k > 1:  # consecutive CTAs along x form a cluster of S sharing one tile
         c_split = const(split_k)
         rank_op, tile_op = arith.RemUIOp(bx, c_split), arith.DivUIOp(bx, c_split)
@@ -124,6 +131,20 @@ def tile_origin(kernel: Operation, mm: MatmulOp, config: GemmConfig, raster: int
     ctas = split_ctas(tiles_m * tiles_n * (batch or 1), split_k, unsplit)
     grid = ArrayAttr([IntegerAttr(ctas, i64), IntegerAttr(1, i64), IntegerAttr(1, i64)])
     return TileOrigin(ops, m0.result, n0.result, matrix_index, grid, rank, ways)
+
+
+def _paired_split_ops(bx: SSAValue, split_k: int, const) -> tuple[list[Operation], SSAValue, SSAValue]:
+    """The ops of tile_origin's paired split walk: (ops, tile, rank)."""
+    c_two, c_ways, c_split = const(2), const(2 * split_k), const(split_k)
+    pairs = arith.DivUIOp(bx, c_ways)
+    first = arith.MuliOp(pairs, c_two)
+    member = arith.RemUIOp(bx, c_two)
+    tile = arith.AddiOp(first, member)
+    half = arith.DivUIOp(bx, c_two)
+    rank = arith.RemUIOp(half, c_split)
+    for value, hint in ((c_split.result, "split_k"), (member.result, "pair_member"), (tile.result, "tile_x"), (rank.result, "rank")):
+        value.name_hint = hint
+    return [c_two, c_ways, c_split, pairs, first, member, tile, half, rank], tile.result, rank.result
 
 
 def _unsplit_ops(bx: SSAValue, split_k: int, unsplit: int, const) -> tuple[list[Operation], SSAValue, SSAValue, SSAValue]:

@@ -50,6 +50,7 @@ from lower_tc.layout.epilogue import (
     staging_bytes,
     swizzle_mask,
     swizzle_shift,
+    tma_store_problem,
     transposed_piece_layout,
 )
 from lower_tc.layout.limits import SMEM_CAPACITY
@@ -111,30 +112,12 @@ def choose_epilogue(k: GemmKernel, loop: KLoop, warpgroups: int, wgmma: bool) ->
 
 
 def epilogue_problem(k: GemmKernel, loop: KLoop, op: WindowStoreOp) -> str | None:
-    """Why the TMA-store epilogue cannot store this window (one line), or None."""
+    """Why the TMA-store epilogue cannot store this window (one line), or None
+    (layout/epilogue.py `tma_store_problem`)."""
     d = k.args.geometry[op.dst]
-    d_dtype = tc.dtype_name(op.dst.type.element_type)  # type: ignore[union-attr]
-    acc = loop.acc_type
-    if op.c is not None:
-        return "C is added in registers (the register epilogue)"
-    if d_dtype not in ("bf16", "f16"):
-        return f"D is {d_dtype}: stmatrix stores 16-bit elements (bf16 or f16)"
-    if acc.dtype == "f16" and d_dtype != "f16":
-        return f"an f16 accumulator is stored as f16, not {d_dtype}"
-    if not d.static:
-        return "D's sizes are known only at launch (the TMA store's tensor map is fixed at compile time)"
-    if d.batched and d.batch != 1 and d.batch_stride * 2 % 16:  # type: ignore[operator]
-        return f"D's batch stride is {d.batch_stride * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
-    if d.ld * 2 % 16:  # type: ignore[operator]
-        return f"D's leading dimension is {d.ld * 2} bytes: TMA needs a multiple of 16"  # type: ignore[operator]
-    contiguous = d.cols if d.row_major else d.rows  # D's row length, whichever view the kernel stores
-    if contiguous * 2 % 16:  # type: ignore[operator]
-        # seen on the H100: at a row's end a TMA store writes the whole 16-byte chunk,
-        # padding columns past N included (docs/gemm.md)
-        return f"D's rows are {contiguous * 2} bytes: a TMA store writes whole 16-byte chunks at a row's end, so N x 2 must be a multiple of 16"  # type: ignore[operator]
-    if acc.n % PIECE_QUANTUM:
-        return f"BN = {acc.n}: the TMA-store epilogue stores pieces of 64, 32 and 16 columns, so BN must be a multiple of {PIECE_QUANTUM}"
-    return None
+    return tma_store_problem(tc.dtype_name(op.dst.type.element_type), loop.acc_type.dtype,  # type: ignore[union-attr]
+                             with_c=op.c is not None, row_major=d.row_major, rows=d.rows, cols=d.cols, ld=d.ld,
+                             batch=d.batch if d.batched else 1, batch_stride=d.batch_stride, bn=loop.acc_type.n)
 
 
 def tma_store_map(k: GemmKernel, op: WindowStoreOp, param: str, cols: int = PIECE_COLS) -> TensorMap:

@@ -62,10 +62,12 @@ def _one(op: Operation, values: dict[SSAValue, int], args: KernelArgs, block: tu
 
 
 def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, args: KernelArgs, grid: Grid,
-                   unsplit: int = 0) -> None:
+                   unsplit: int = 0, pair: bool = False) -> None:
     """A located error at the loop unless the cluster's K ranges take each K step once
     (module docstring). With `unsplit` = F the first F CTAs along x must each take every
-    K step alone, and the S CTAs x = F + S j .. F + S j + S - 1 share one tile's."""
+    K step alone, and the S CTAs x = F + S j .. F + S j + S - 1 share one tile's. With
+    `pair` (a cluster of 2 sharing B) a tile's CTAs are every other one: x = 2 S j + m + 2 r
+    for rank r of member m."""
     windows = [op for op in loop.body.block.ops if isinstance(op, WindowLoadOp)]
     a = next(w.src for w in windows if w.operand.data is Operand.A)
     k = args.size(a, "cols")
@@ -80,6 +82,11 @@ def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, ar
                                                       split_k * step + 1, (3 * split_k + 1) * step + 7, 1_000_003})
     x = grid[0]
     groups = [(0, split_k)] + ([((x // split_k - 1) * split_k, split_k)] if isinstance(x, int) and x // split_k > 1 else [])
+    stride = 1
+    if pair:  # the first pair's two tiles and the last pair's
+        assert isinstance(x, int)
+        stride = 2
+        groups = sorted({(0, split_k), (1, split_k), (x - 2 * split_k, split_k), (x - 2 * split_k + 1, split_k)})
     if unsplit:  # x is F + S j (checked): the first and last CTAs alone, the first and last split tiles
         assert isinstance(x, int)
         groups = sorted({(0, 1), (unsplit - 1, 1), (unsplit, split_k), (x - split_k, split_k)})
@@ -90,7 +97,7 @@ def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, ar
             for y, z in outer:
                 ranges = []
                 for r in range(ways):
-                    v = evaluate(index, args, (first + r, y, z), sizes)
+                    v = evaluate(index, args, (first + stride * r, y, z), sizes)
                     lo, hi = v.get(loop.lb), v.get(loop.ub)
                     if lo is None or hi is None:
                         error_at(loop, f"split_k = {split_k}: the K loop's bounds are not computed from constants, "
@@ -102,10 +109,12 @@ def check_k_slices(loop: scf.ForOp, step: int, split_k: int, index: IndexEnv, ar
                     if ways == 1:
                         error_at(loop, f"unsplit = {unsplit}: block x = {first} has its tile alone, but its K loop runs "
                                        f"over [{ranges[0][0]}, {ranges[0][1]}) with {where}: {why}")
-                    who = "cluster's CTAs" if not unsplit else "CTAs of a split tile"
-                    rule = ("rank r = block x mod S" if not unsplit else f"rank r = (block x - {unsplit}) mod S")
+                    who = "cluster's CTAs" if not unsplit and not pair else "CTAs of a split tile"
+                    rule = ("rank r = (block x / 2) mod S" if pair else "rank r = block x mod S" if not unsplit
+                            else f"rank r = (block x - {unsplit}) mod S")
+                    blocks = f"{first} to {first + stride * (ways - 1)}" + (" by 2" if pair else "")
                     error_at(loop, f"split_k = {split_k}: the K loops of the {who} (blocks x = "
-                                   f"{first} to {first + ways - 1}, ranks 0 to {ways - 1}) run over "
+                                   f"{blocks}, ranks 0 to {ways - 1}) run over "
                                    f"{', '.join(f'[{lo}, {hi})' for lo, hi in ranges)} with {where}: {why}; {rule} "
                                    "takes e.g. the K steps [r T / S, (r + 1) T / S) of T = ceil(K / BK)")
 

@@ -17,6 +17,11 @@ and may be larger than what runs at once:
         the same sum whichever CTA comes last), then D stored as an unsplit kernel
         stores it (epilogue_registers.py or, where D allows, epilogue_tma.py)
 
+With `cluster = 2` as well (B's boxes shared by a pair, specialized.py) the pair is CTAs
+2i and 2i + 1 of one rank in tiles 2j and 2j + 1 (walk.py): CTA x has rank (x / 2) mod S
+and tile (x / 2S) 2 + x mod 2, and its tile's slots are every other one from
+x - 2 rank.
+
 With `unsplit = F` in the schedule (a 1-d grid) CTA x < F has the tile to itself: it skips
 all of the above and stores D; CTA x >= F is split CTA x - F (its slot, its rank
 (x - F) mod S, its tile's counter (x - F) / S).
@@ -50,6 +55,7 @@ class GlobalSplitK:
     acc_t: tc.AccType
     workspace: SSAValue  # the workspace's global address
     unsplit: int = 0  # F: the grid's first CTAs along x, one to a tile (module docstring)
+    pair: bool = False  # a cluster of 2 sharing B: one rank's CTAs of two tiles next to each other
 
     @property
     def info(self) -> WorkspaceInfo:
@@ -66,9 +72,14 @@ class GlobalSplitK:
         if acc_t.dtype == "f16":
             error_at(store, GLOBAL_F16)
         x = k.grid[0]
+        pair = options.cluster == 2
         if isinstance(x, int) and x % options.split_k and not options.unsplit:
             error_at(k.kernel, f"split_k = {options.split_k}: the {options.split_k} consecutive CTAs along x of a tile "
                                f"share its K, so the grid's x ({x}) must be a multiple of {options.split_k} (tc.grid)")
+        if pair and (not isinstance(x, int) or x % (2 * options.split_k) or k.grid[1:] != (1, 1)):
+            error_at(k.kernel, f"split_k = {options.split_k} with cluster = 2: the pairs of tiles' {2 * options.split_k} CTAs "
+                               f"follow each other on a 1-d grid, so its x must be a multiple of {2 * options.split_k} known at "
+                               f"compile time, not {list(k.grid)} (tc.grid)")
         times_problem(k.kernel, k.grid, options.split_k)
         unsplit = options.unsplit
         if unsplit:
@@ -77,11 +88,11 @@ class GlobalSplitK:
                 error_at(k.kernel, f"unsplit = {unsplit}: the first {unsplit} CTAs along x take a tile each and the others "
                                    f"{options.split_k} to a tile, so the grid is [{unsplit} + {options.split_k} j, 1, 1] "
                                    f"for j >= 1 split tiles, known at compile time, not {list(k.grid)} (tc.grid)")
-        check_k_slices(loop.op, loop.step, options.split_k, k.index, k.args, k.grid, unsplit)
+        check_k_slices(loop.op, loop.step, options.split_k, k.index, k.args, k.grid, unsplit, pair=pair)
         b = k.b
         raw = b.val(ptx.LdParamOp, result=i64, type="u64", param=WORKSPACE_PARAM,
                     comment=f"split-K over {options.split_k} CTAs: their partial tiles go through the workspace")
-        return cls(options.split_k, acc_t, b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64"), unsplit)
+        return cls(options.split_k, acc_t, b.val(ptx.CvtaToGlobalOp, [raw], i64, type="u64"), unsplit, pair)
 
     def reduce(self, k: GemmKernel, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, meet_consumers: bool) -> str:
         """The consumers' part (module docstring) up to the store; returns the label the
@@ -107,7 +118,11 @@ class GlobalSplitK:
             yz = b.val(ptx.AddOp, [cy, b.val(ptx.MulLoOp, [ny, cz], type="u32")], type="u32")
             linear = b.val(ptx.AddOp, [cx, b.val(ptx.MulLoOp, [nx, yz], type="u32")], type="u32")
             ctas = b.val(ptx.MulLoOp, [b.val(ptx.MulLoOp, [nx, ny], type="u32"), nz], type="u32")
-            rank = b.val(ptx.RemOp, [cx], type="u32", imm=size)
+            if self.pair:  # rank (x / 2) mod S (a 1-d grid: linear is x)
+                rank = b.val(ptx.RemOp, [b.val(ptx.ShrOp, [cx], type="u32", imm=1)], type="u32", imm=size,
+                             comment="split-K in pairs sharing B: rank (x / 2) mod S, tile (x / 2S) 2 + x mod 2")
+            else:
+                rank = b.val(ptx.RemOp, [cx], type="u32", imm=size)
         base = thread_base(k, self.workspace, wg, acc_t)
         mine = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [linear], i64, type="u32", imm=partial)], i64, type="s64")
         store_partial(b, mine, acc, kind, groups, "split-K: this CTA's partial tile into its slot")
@@ -118,7 +133,12 @@ class GlobalSplitK:
             b.emit(ptx.BarSyncOp, comment="split-K: every partial of this CTA is stored")
         first = b.val(ptx.SetpOp, [k.regs.tid], i1, cmp="eq", type="u32", imm=first_thread)
         counters = b.val(ptx.AddOp, [self.workspace, b.val(ptx.MulWideOp, [ctas], i64, type="u32", imm=partial)], i64, type="s64")
-        tile = b.val(ptx.DivOp, [linear], type="u32", imm=size)
+        if self.pair:
+            pairs = b.val(ptx.DivOp, [linear], type="u32", imm=2 * size)
+            member = b.val(ptx.AndOp, [linear], type="b32", imm=1)
+            tile = b.val(ptx.AddOp, [b.val(ptx.ShlOp, [pairs], type="b32", imm=1), member], type="u32")
+        else:
+            tile = b.val(ptx.DivOp, [linear], type="u32", imm=size)
         counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [tile], i64, type="u32", imm=4)], i64, type="s64")
         before = count(b, first, counter, 1, f"split-K: count this CTA in its tile's; the {size}th is last")
         came_last = b.val(ptx.SetpOp, [before], i1, cmp="eq", type="u32", imm=size - 1)
@@ -126,9 +146,12 @@ class GlobalSplitK:
         skip = b.label("split_k_done")
         b.emit(ptx.BraOp, [last], label=skip, negate=1, comment="split-K: the tile's last CTA sums and stores; the others are done")
         reset_counter(b, first, counter, "split-K")
-        tile_first = b.val(ptx.SubOp, [linear, rank], type="u32")
+        # the tile's slots: rank 0's and the next S - 1 (every other one where paired)
+        step = 2 if self.pair else 1
+        back = b.val(ptx.ShlOp, [rank], type="b32", imm=1) if self.pair else rank
+        tile_first = b.val(ptx.SubOp, [linear, back], type="u32")
         slots = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=partial)], i64, type="s64")
-        sum_slots(b, slots, acc, kind, groups, partial, self.size)
+        sum_slots(b, slots, acc, kind, groups, step * partial, self.size)
         if whole is not None:
             b.emit(ptx.LabelOp, label=whole)
         return skip
@@ -180,7 +203,7 @@ def store_partial(b: PtxBuilder, mine: SSAValue, acc: SSAValue, kind: str, group
 
 
 def sum_slots(b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: int, partial: int, count: int | SSAValue) -> None:
-    """acc = slot 0 + slot 1 + ... + slot count-1 (consecutive slots of `partial` bytes from
+    """acc = slot 0 + slot 1 + ... + slot count-1 (slots `partial` bytes apart from
     `slots`), register by register, in that order: slot 0 into the registers, then a loop
     over the others adding theirs (a loop, not unrolled copies: ptxas would hoist every
     slot's loads and spill registers)."""
