@@ -160,6 +160,9 @@ def lower_tc_config(case: Case) -> tuple[str, str]:
     split = f", split_k {gemm.split_k}" if gemm.split_k > 1 else ""
     split += " (global" + (f", after {gemm.unsplit} whole tiles)" if gemm.unsplit else ")") if gemm.reduce == "global" else ""
     split += ", swapped (D^T = B^T A^T)" if gemm.d_transposed else ""
+    # a cluster of 2 sharing B (a cluster's split-K has one of S CTAs summing a tile instead)
+    if artifact.infos[0].cluster_size == 2 and (gemm.split_k == 1 or gemm.reduce == "global"):
+        split += ", B shared by a cluster of 2"
     return str(gemm.config) + split, plan.kernel
 
 
