@@ -154,10 +154,11 @@ def test_the_default_splits_a_long_k_and_says_so_in_the_contract() -> None:
     """512 x 512 x 65536: 16 tiles of 128 x 128 would leave 116 SMs idle; the default
     splits each tile's K over 8 CTAs through global memory (a cluster's split fits only 17
     clusters of 6 or 15 of 8 on an H100, layout/gemm_model.py; measured faster on the
-    long-K shapes: docs/results/tune_split_k_global_h100.md), in one wave."""
+    long-K shapes: docs/results/tune_split_k_global_h100.md), in one wave, its CTAs paired
+    in clusters of 2 sharing B (layout/gemm_choice.py `paired_split`)."""
     info = _default_kernel(512, 512, 65536)
     g = info.gemm
-    assert g is not None and g.split_k > 1 and g.reduce == "global" and info.cluster is None
+    assert g is not None and g.split_k > 1 and g.reduce == "global" and info.cluster == (2, 1, 1)
     assert info.workspace is not None and info.workspace.split_k == g.split_k and info.version == 2
     assert info.workspace.partial_bytes == g.config.bm * g.config.bn * 4
     tiles = -(-512 // g.config.bm) * -(-512 // g.config.bn)
@@ -168,12 +169,12 @@ def test_the_default_splits_a_long_k_and_says_so_in_the_contract() -> None:
 
 def _split_as_it_says(info) -> bool:
     """The kernel is split over K, through a cluster ([S, 1, 1]) or through global memory
-    (a workspace, no cluster), as its contract says."""
+    (a workspace; no cluster, or pairs of CTAs sharing B), as its contract says."""
     g = info.gemm
     if g is None or g.split_k == 1:
         return False
     if g.reduce == "global":
-        return info.cluster is None and info.workspace is not None and info.workspace.split_k == g.split_k
+        return info.cluster in (None, (2, 1, 1)) and info.workspace is not None and info.workspace.split_k == g.split_k
     return info.cluster == (g.split_k, 1, 1) and info.workspace is None
 
 
@@ -221,7 +222,8 @@ def test_the_remark_names_the_split() -> None:
     done = subprocess.run([sys.executable, "-m", "lower_tc.lowering.cli", "-", "-t", "mlir", "-p", "tc-expand-matmul{remarks=true}"],
                           input=path_text, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"remark: 128x\d+x64, \d stages \(.*, split over K by \d+ through global memory\) for 512x512x65536 \(chosen\)",
+    assert re.search(r"remark: 128x\d+x64, \d stages \(.*, split over K by \d+ through global memory, paired in clusters of 2 "
+                     r"sharing B\) for 512x512x65536 \(chosen\)",
                      done.stderr), done.stderr
 
 
