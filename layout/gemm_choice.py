@@ -265,7 +265,8 @@ def pair_fits(m: int, config: GemmConfig, b_bits: int, b_mn_major: bool) -> bool
     a K-major B: its rows cut in halves of whole 8-row groups)."""
     if -(-m // config.bm) % 2:
         return False
-    return mn_boxes(config.bn, b_bits) % 2 == 0 if b_mn_major else config.bn % 16 == 0
+    # whole pairs of 128-byte boxes (160 bf16 columns are 2.5 boxes: the lowering refuses them)
+    return config.bn * b_bits // 8 % (2 * MN_BOX_BYTES) == 0 if b_mn_major else config.bn % 16 == 0
 
 
 def paired_split(m: int, n: int, k: int, choice: Choice, a: str, b: str, acc: str, *, b_mn_major: bool,
@@ -378,11 +379,11 @@ def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, st
     else the model's fastest unsplit tile of the swapped problem (`tile_configs`, ranked by
     `_cost`), with room for the TMA-store epilogue's staging pieces where `staged` and a
     ring a split keeps where `split_given`."""
-    if m <= SWAP_MAX_M:
-        return swap_config(m, n, a, b, acc, machine, staged=staged)
+    if m <= SWAP_MAX_M:  # swap_config takes the swapped problem's types
+        return swap_config(m, n, b, a, acc, machine, staged=staged)
     configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (not split_given or split_ring(c))]
     if not configs:
-        return swap_config(m, n, a, b, acc, machine, bm=128, staged=staged)
+        return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged)
     return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False))
 
 

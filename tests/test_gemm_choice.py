@@ -361,6 +361,8 @@ def test_a_global_split_of_128_row_tiles_runs_in_pairs_sharing_b() -> None:
     assert paired_split(512, 512, 65536, split, *args, b_mn_major=False, batch=2) is None
     assert paired_split(384, 512, 65536, split, *args, b_mn_major=False) is None  # 3 tile rows
     assert not pair_fits(512, GemmConfig(128, 192, 64, 4), 16, True)  # 3 boxes of 64 columns
+    assert not pair_fits(512, GemmConfig(128, 160, 64, 4), 16, True)  # 2.5 boxes: the lowering refuses them
+    assert pair_fits(512, GemmConfig(128, 256, 64, 4), 16, True)
     assert pair_fits(512, GemmConfig(128, 192, 64, 4), 16, False)  # K-major: 96 rows each
     # no deeper ring for 128 x 256 (4 stages already): the split stays unpaired
     assert choose(1024, 1024, 32768, "bf16", "bf16", "f32", pair=True).cluster == 1

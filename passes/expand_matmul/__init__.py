@@ -274,7 +274,7 @@ class ExpandMatmulPass(ModulePass):
             # a decoding M's staging is sized only where TMA stores are asked for (as above);
             # a wider swapped tile keeps room for them wherever they would apply
             staged = asked == "tma" or (asked is None and m > SWAP_MAX_M and self._d_transposed_storable(mm))  # type: ignore[operator]
-            config = swapped_tile(m, n, k, b, a, mm.acc_type, d=self._d_type(mm), staged=staged,  # type: ignore[arg-type]
+            config = swapped_tile(m, n, k, a, b, mm.acc_type, d=self._d_type(mm), staged=staged,  # type: ignore[arg-type]
                                   split_given=(mm.options.split_k or 1) > 1)
         try:
             return swap(mm, config)
