@@ -269,6 +269,14 @@ def pair_fits(m: int, config: GemmConfig, b_bits: int, b_mn_major: bool) -> bool
     return config.bn * b_bits // 8 % (2 * MN_BOX_BYTES) == 0 if b_mn_major else config.bn % 16 == 0
 
 
+def pair_open(schedule: str | None = None, raster: int | None = None, cluster: int | None = None) -> bool:
+    """Whether what is asked (None or "auto", -1: nothing) leaves a global split free to be
+    paired (`paired_split`): no cluster given, the warp-specialised schedule, an even raster
+    group."""
+    return (cluster is None and schedule in (None, "auto", "warp_specialized")
+            and (raster is None or raster == -1 or (raster >= 2 and raster % 2 == 0)))
+
+
 def paired_split(m: int, n: int, k: int, choice: Choice, a: str, b: str, acc: str, *, b_mn_major: bool,
                  batch: int = 1) -> Choice | None:
     """`choice` (a split through global memory) run in clusters of 2 sharing B's loads,
@@ -443,5 +451,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "PAIRED_MAX_STAGES", "choose", "pair_fits", "paired_split", "choose_config", "deepest", "split_ring", "staged_depth", "staging_fits", "swapped_tile", "d_transposed_storable", "wide_swap", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "PAIRED_MAX_STAGES", "choose", "pair_fits", "pair_open", "paired_split", "choose_config", "deepest", "split_ring", "staged_depth", "staging_fits", "swapped_tile", "d_transposed_storable", "wide_swap", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

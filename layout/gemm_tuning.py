@@ -61,13 +61,14 @@ class Candidate:
 
 def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Arch.SM90A, *, d: str = "bf16",
                batch: int = 1, promoted: bool = False, b_row_bytes: int | None = None, b_mn_major: bool = False,
-               a_mn_major: bool = False, with_c: bool = False, d_row_major: bool = True, d_ld: int | None = None) -> list[Candidate]:
+               a_mn_major: bool = False, with_c: bool = False, d_row_major: bool = True, d_ld: int | None = None,
+               pair: bool = True) -> list[Candidate]:
     """What a tuner tries: the default kernel first (its configuration, split-K and
     persistence as by default: the same kernel as none given), then each of `tile_configs`
     persistent and not, and split over K by each of its `split_k_options` (not
     persistent; the 128-row tiles of WIDE_BNS and the deeper rings only unsplit; where
     the default pairs a global split's CTAs to share B, `paired_split`, the same split
-    unpaired among them). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
+    unpaired among them; `pair`: what the caller gives leaves the pair open, `pair_open`). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
     left out. `promoted` (fp8's promoted accumulation): only the tiles it holds. Where the
     default swaps (a decoding GEMM, `prefer_swap`), it and the swapped kernel's other row
     counts and cluster splits come first (swap_ab = true; their configurations are the
@@ -79,7 +80,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     `b_mn_major`, are not whole L2 lines), that kernel comes first (cluster = 2), then the
     others (one CTA each)."""
     chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted, b_mn_major=b_mn_major,
-                    pair=arch is Arch.SM90A)
+                    pair=arch is Arch.SM90A and pair)
     first = chosen.config
     leading: list[Candidate] = []  # the default's own kind first: swapped, or paired
     if arch is Arch.SM90A and prefer_swap(m, n, batch):

@@ -369,3 +369,17 @@ def test_a_global_split_of_128_row_tiles_runs_in_pairs_sharing_b() -> None:
     # nothing else of the suite's kinds pairs: the decoding, few-tile and cluster splits
     assert choose(128, 1536, 7168, "bf16", "bf16", "f32", pair=True).cluster == 1
     assert choose(256, 7168, 16384, "bf16", "bf16", "f32", pair=True).cluster == 1
+
+
+def test_the_tuner_leads_with_the_paired_split_only_where_it_can_pair() -> None:
+    """`candidates(pair=...)`: the long-K default's paired split first where nothing given
+    rules the pair out (`pair_open`), else the unpaired split (an odd raster, the pipelined
+    schedule or a cluster given would have the pair refused)."""
+    from lower_tc.layout.gemm_choice import pair_open
+
+    assert pair_open() and pair_open("warp_specialized", 8) and pair_open("auto", -1)
+    assert not pair_open(raster=3) and not pair_open("pipelined") and not pair_open(cluster=1) and not pair_open(raster=0)
+    first = candidates(512, 512, 65536, "bf16", "bf16", "f32")[0]
+    assert first.option_dict.get("cluster") == 2 and first.config.stages == 6
+    first = candidates(512, 512, 65536, "bf16", "bf16", "f32", pair=False)[0]
+    assert "cluster" not in first.option_dict and first.option_dict.get("reduce") == "global" and first.config.stages == 4

@@ -17,6 +17,7 @@ from typing import Any
 
 from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.layout.gemm import default_accumulator
+from lower_tc.layout.gemm_choice import pair_open
 from lower_tc.layout.gemm_tuning import Candidate, candidates
 from lower_tc.lowering.api.matmul_plan import OPERAND_TYPES, TARGETS, MatmulPlan, MatrixArg, plan_matmul
 from lower_tc.lowering.api.tuning import remember, remembered, run_trials, time_launches, tuning_key
@@ -147,7 +148,8 @@ def _tuned(views: dict[str, ArrayView], target: str, acc: str | None, config: An
         cands = []
         for cand in candidates(base.m, base.n, base.k, ta, tb, acc or default_accumulator(ta), TARGETS[target],
                                d=base.out_dtype, batch=base.batch, promoted=options.get("accumulation") == "promoted",
-                               b_row_bytes=b_row_bytes, b_mn_major=b_mn_major, **swap):
+                               b_row_bytes=b_row_bytes, b_mn_major=b_mn_major, **swap,
+                               pair=pair_open(options.get("schedule"), options.get("raster"), options.get("cluster"))):
             kept = Candidate(cand.config, tuple((k, v) for k, v in cand.options if k not in options))
             if kept not in cands:  # an option given stays as given
                 cands.append(kept)

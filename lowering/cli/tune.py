@@ -18,6 +18,7 @@ from xdsl.printer import Printer
 from lower_tc.dialects import tc
 from lower_tc.dialects.tc_matmul import GemmConfigAttr, MatmulOp
 from lower_tc.dialects.tc_kernel import kernel_target
+from lower_tc.layout.gemm_choice import pair_open
 from lower_tc.layout.gemm_tuning import Candidate, candidates
 from lower_tc.passes.expand_matmul import b_rows, swap_geometry
 from lower_tc.layout.targets import Arch
@@ -85,7 +86,8 @@ def tune_source(text: str, name: str, seed: int, timeout: float, say: Callable[[
             b_mn_major, b_row_bytes = b_rows(op.b.type)  # type: ignore[arg-type]
             cands = [c for c in candidates(m, n, k, a, b, op.acc_type, arch, d=d, batch=op.batch,
                                            promoted=op.options.accumulation == "promoted",
-                                           b_row_bytes=b_row_bytes, b_mn_major=b_mn_major, **swap_geometry(op))  # type: ignore[arg-type]
+                                           b_row_bytes=b_row_bytes, b_mn_major=b_mn_major, **swap_geometry(op),  # type: ignore[arg-type]
+                                           pair=pair_open(op.options.schedule, op.options.raster, op.options.cluster))
                      if not any(o in given for o, _ in c.options)]  # an option the program gives stays
 
             def prepare(cand: Candidate, op: MatmulOp = op, kernel_name: str = kernel_name) -> Any:

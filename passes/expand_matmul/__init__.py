@@ -45,7 +45,7 @@ from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, SWAP_MAX_M, Choice, choose, choose_config, d_transposed_storable, default_multicast,
-                                         fit_promoted, mn_boxes, prefer_persistent, prefer_swap, swap_config, swapped_tile, wide_swap)
+                                         fit_promoted, mn_boxes, pair_open, prefer_persistent, prefer_swap, swap_config, swapped_tile, wide_swap)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, check_stream_k as _check_stream_k, k_slice_ops
@@ -241,8 +241,7 @@ class ExpandMatmulPass(ModulePass):
         given = mm.options
         schedule = given.schedule or self.schedule
         raster = given.raster if given.raster is not None else self.raster
-        return (arch is Arch.SM90A and given.cluster is None and schedule in ("auto", "warp_specialized")
-                and (raster == -1 or (raster >= 2 and raster % 2 == 0)))
+        return arch is Arch.SM90A and pair_open(schedule, raster, given.cluster)
 
     def _swap(self, mm: MatmulOp, arch: Arch) -> MatmulOp | None:
         """The op swapped to D^T = B^T A^T (swap_ab.py) where it asks for it (a located
