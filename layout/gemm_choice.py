@@ -172,12 +172,18 @@ def mn_boxes(bn: int, b_bits: int) -> int:
     return bn * b_bits // 8 // MN_BOX_BYTES
 
 
+def mn_boxes_halve(bn: int, b_bits: int) -> bool:
+    """Whether a pair can share an MN-major B tile of BN columns box by box: its rows are
+    whole pairs of 128-byte boxes (160 bf16 columns are 2.5 boxes: not)."""
+    return bn * b_bits // 8 % (2 * MN_BOX_BYTES) == 0
+
+
 def multicast_fits(m: int, n: int, config: GemmConfig, b_bits: int, batch: int = 1, machine: Machine = H100) -> bool:
     """Whether `config` can share B's boxes over a cluster of 2 and is worth it: an even
     number of tile rows (the pairs), an even number of B's boxes per tile, and at least a
     wave of tiles (measured only there: a few-tile GEMM keeps the cost model's smaller
     tiles)."""
-    return -(-m // config.bm) % 2 == 0 and mn_boxes(config.bn, b_bits) % 2 == 0 and config.tiles(m, n, batch) >= machine.sms
+    return -(-m // config.bm) % 2 == 0 and mn_boxes_halve(config.bn, b_bits) and config.tiles(m, n, batch) >= machine.sms
 
 
 def default_multicast(m: int, n: int, k: int, a: str, b: str, acc: str, b_row_bytes: int | None, b_mn_major: bool,
@@ -265,8 +271,7 @@ def pair_fits(m: int, config: GemmConfig, b_bits: int, b_mn_major: bool) -> bool
     a K-major B: its rows cut in halves of whole 8-row groups)."""
     if -(-m // config.bm) % 2:
         return False
-    # whole pairs of 128-byte boxes (160 bf16 columns are 2.5 boxes: the lowering refuses them)
-    return config.bn * b_bits // 8 % (2 * MN_BOX_BYTES) == 0 if b_mn_major else config.bn % 16 == 0
+    return mn_boxes_halve(config.bn, b_bits) if b_mn_major else config.bn % 16 == 0
 
 
 def pair_open(schedule: str | None = None, raster: int | None = None, cluster: int | None = None) -> bool:
@@ -451,5 +456,5 @@ def _round_up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
-__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "PAIRED_MAX_STAGES", "choose", "pair_fits", "pair_open", "paired_split", "choose_config", "deepest", "split_ring", "staged_depth", "staging_fits", "swapped_tile", "d_transposed_storable", "wide_swap", "fit_promoted", "mn_boxes", "multicast_fits", "prefer_multicast", "prefer_persistent",
+__all__ = ["default_multicast", "DEEP_TILE", "L2_LINE_BYTES", "MAX_STAGES", "MN_BOX_BYTES", "UNSPLIT_MAX_WAVES", "SM90_TILES", "STAGED_MAX_STAGES", "WIDE_BNS", "Choice", "PAIRED_MAX_STAGES", "choose", "pair_fits", "pair_open", "paired_split", "choose_config", "deepest", "split_ring", "staged_depth", "staging_fits", "swapped_tile", "d_transposed_storable", "wide_swap", "fit_promoted", "mn_boxes", "mn_boxes_halve", "multicast_fits", "prefer_multicast", "prefer_persistent",
            "split_k_options", "tile_configs", "unsplit_options"]

@@ -322,3 +322,35 @@ func.func @pair_rank(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D:
   func.return
 }
 // CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 9]]:3: error: split_k = 8: the K loops of the CTAs of a split tile (blocks x = 0 to 14 by 2, ranks 0 to 7) run over {{.*}}: K step {{[0-9]+}} is taken twice; rank r = (block x / 2) mod S takes e.g. the K steps [r T / S, (r + 1) T / S) of T = ceil(K / BK){{$}}
+
+// -----
+
+// a pair's split on a 2-d grid: the pairs follow each other on a 1-d grid of 2S CTAs a pair of tiles
+func.func @pair_grid(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a", tc.grid = [32, 4, 1], tc.schedule = #tc.gemm_schedule<warp_specialized, cluster = 2, split_k = 8, reduce = global>} {
+  %a = tc.smem_tile {stages = 4} : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile {stages = 4} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+  %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %c8 = arith.constant 8 : index
+  %c4 = arith.constant 4 : index
+  %rank = arith.remui %bx, %c8 : index
+  %tile = arith.divui %bx, %c8 : index
+  %row = arith.remui %tile, %c4 : index
+  %col = arith.divui %tile, %c4 : index
+  %c128 = arith.constant 128 : index
+  %m0 = arith.muli %row, %c128 : index
+  %n0 = arith.muli %col, %c128 : index
+  %slice = arith.constant 8192 : index
+  %k_lo = arith.muli %rank, %slice : index
+  %k_hi = arith.addi %k_lo, %slice : index
+  %c64 = arith.constant 64 : index
+  %zero = tc.acc_zero : !tc.acc<128x128xf32>
+  %acc = scf.for %k = %k_lo to %k_hi step %c64 iter_args(%c = %zero) -> (!tc.acc<128x128xf32>) {
+    tc.window_load %A[%m0, %k] to %a as a : memref<512x65536xbf16>, !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>
+    tc.window_load %B[%k, %n0] to %b as b : memref<65536x512xbf16>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+    %d = tc.wgmma %a, %b, %c : !tc.tile<128x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>, !tc.acc<128x128xf32>
+    scf.yield %d : !tc.acc<128x128xf32>
+  }
+  tc.window_store %acc to %D[%m0, %n0] reduce global : !tc.acc<128x128xf32>, memref<512x512xbf16>
+  func.return
+}
+// CHECK: split-k-global-diagnostics.mlir:[[# @LINE - 27]]:1: error: split_k = 8 with cluster = 2: the pairs of tiles' 16 CTAs follow each other on a 1-d grid, so its x must be a multiple of 16 known at compile time, not [32, 4, 1] (tc.grid){{$}}

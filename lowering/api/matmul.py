@@ -138,12 +138,14 @@ def _tuned(views: dict[str, ArrayView], target: str, acc: str | None, config: An
     found = remembered(key)
     if found is None:
         ta, tb = OPERAND_TYPES[views["a"].dtype], OPERAND_TYPES[views["b"].dtype]
-        vb = views["b"]
-        b_mn_major = vb.shape[-1] == 1 or vb.strides[-1] == 1  # B (K x N) row-major: its tiles MN-major
+        def row_major(v: ArrayView) -> bool:
+            return v.shape[-1] == 1 or v.strides[-1] == 1
+
+        vb, vd = views["b"], views["out"]
+        b_mn_major = row_major(vb)  # B (K x N) row-major: its tiles MN-major
         b_row_bytes = vb.strides[-2] * vb.bits // 8 if b_mn_major and vb.shape[-2] > 1 else None
-        va, vd = views["a"], views["out"]
-        d_row_major = vd.shape[-1] == 1 or vd.strides[-1] == 1
-        swap = {"a_mn_major": not (va.shape[-1] == 1 or va.strides[-1] == 1), "with_c": "c" in views,
+        d_row_major = row_major(vd)
+        swap = {"a_mn_major": not row_major(views["a"]), "with_c": "c" in views,
                 "d_row_major": d_row_major, "d_ld": vd.strides[-2] if d_row_major and vd.shape[-2] > 1 else None}
         cands = []
         for cand in candidates(base.m, base.n, base.k, ta, tb, acc or default_accumulator(ta), TARGETS[target],

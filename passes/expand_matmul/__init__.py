@@ -45,7 +45,7 @@ from lower_tc.layout.fp8_accumulation import promoted_problem
 from lower_tc.layout.split_k import unsplit_problem
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.gemm_choice import (MN_BOX_BYTES, SWAP_MAX_M, Choice, choose, choose_config, d_transposed_storable, default_multicast,
-                                         fit_promoted, mn_boxes, pair_open, prefer_persistent, prefer_swap, swap_config, swapped_tile, wide_swap)
+                                         fit_promoted, mn_boxes, mn_boxes_halve, pair_open, prefer_persistent, prefer_swap, swap_config, swapped_tile, wide_swap)
 from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.pass_order import require
 from lower_tc.passes.expand_matmul.split_k import check_split_k as _check_split_k, check_stream_k as _check_stream_k, k_slice_ops
@@ -300,15 +300,15 @@ class ExpandMatmulPass(ModulePass):
 
     def _wide_swap(self, mm: MatmulOp) -> GemmConfig | None:
         """The swapped kernel's configuration where the chooser prices it faster for a
-        row-major 16-bit B (layout/gemm_choice.py `wide_swap`) and the TMA-store epilogue
-        can store D^T (`_d_transposed_storable`); else None. `swap_conflict` has already
-        ruled out a batch and sizes known at launch."""
-        if not self._d_transposed_storable(mm):
+        row-major 16-bit B and the TMA-store epilogue can store D^T into a row-major D
+        (layout/gemm_choice.py `wide_swap`); else None. `swap_conflict` has already ruled
+        out a batch and sizes known at launch."""
+        geometry = swap_geometry(mm)
+        if not geometry["d_row_major"]:  # D^T would be the argument itself: nothing to store transposed
             return None
         m, n, k = mm.problem
         assert isinstance(mm.b.type, MemRefType)
         a, b = mm.types
-        geometry = swap_geometry(mm)
         return wide_swap(m, n, k, a, b, mm.acc_type, d=self._d_type(mm), b_mn_major=b_rows(mm.b.type)[0],  # type: ignore[arg-type]
                          a_mn_major=bool(geometry["a_mn_major"]), with_c=mm.c is not None, d_ld=geometry["d_ld"],  # type: ignore[arg-type]
                          split=self._split_open(mm))
@@ -491,7 +491,7 @@ class ExpandMatmulPass(ModulePass):
                 # an MN-major B's boxes are its 128-byte swizzle rows (a width of part of one
                 # takes narrower swizzles, whose boxes the pair cannot split); a K-major B's
                 # box is cut in two along its rows (layout/tma.py)
-                if b_rows(b_t)[0] and row_bytes % (2 * MN_BOX_BYTES):
+                if b_rows(b_t)[0] and not mn_boxes_halve(config.bn, bits):
                     boxes = mn_boxes(config.bn, bits)
                     what = (f"{boxes} boxes of {config.bn // boxes} columns, an odd number" if row_bytes % MN_BOX_BYTES == 0
                             else f"{row_bytes} bytes a row of B, not whole {MN_BOX_BYTES}-byte boxes")
