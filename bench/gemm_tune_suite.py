@@ -38,14 +38,29 @@ from lower_tc.layout.gemm_tuning import Candidate, candidates  # noqa: E402
 D_TYPE = "bf16"
 
 
-def case_candidates(case: Case, match: str | None = None, extra: tuple[str, ...] = ()) -> list[Candidate]:
+def case_candidates(case: Case, match: str | None = None, extra: tuple[str, ...] = (),
+                    vary: tuple[str, ...] = ()) -> list[Candidate]:
     """The case's candidates: the default first, then those whose label `match` finds
-    (a regular expression; None: every one), then the labels of `extra` (`--add`) that
-    are not among them."""
+    (a regular expression; None: every one), then the labels of `extra` (`--add`), then
+    the default with each of `vary`'s options (`--vary`, `varied`), each once."""
     s = case.shape
     found = candidates(s.m, s.n, s.k, case.dtype, case.dtype, "f32", **b_layout(case.layout, case))
     chosen = found[:1] + [c for c in found[1:] if match is None or re.search(match, c.label())]
-    return chosen + [c for c in map(Candidate.parse, extra) if c not in chosen]
+    for c in [*map(Candidate.parse, extra), *(varied(found[0], v) for v in vary)]:
+        if c not in chosen:
+            chosen.append(c)
+    return chosen
+
+
+def varied(default: Candidate, options: str) -> Candidate:
+    """The default kernel with `options` ("split_k=2 reduce=global") set over its own: a
+    case's own tile (a decoding GEMM's swapped N' follows M) with what a study varies. A
+    split is not persistent."""
+    given = Candidate.parse(f"{default.config.bm}x{default.config.bn}x{default.config.bk}/{default.config.stages} {options}")
+    merged = dict(default.options) | dict(given.options)
+    if merged.get("split_k", 1) > 1 and "persistent" in merged:
+        merged["persistent"] = False
+    return Candidate(default.config, tuple(merged.items()))
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -66,6 +81,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--match", metavar="REGEX", help="time only the candidates whose label this finds (and the default)")
     p.add_argument("--add", action="append", default=[], metavar="LABEL",
                    help="time this candidate too, e.g. '128x144x64/4 persistent=True' (repeatable)")
+    p.add_argument("--vary", action="append", default=[], metavar="OPTIONS",
+                   help="time the default's configuration with these options too, e.g. 'split_k=2 reduce=global' (repeatable)")
     p.add_argument("--samples", type=int, default=7)
     p.add_argument("--warmup-rounds", type=int, default=1)
     p.add_argument("--sample-ms", type=float, default=2.0)
@@ -78,6 +95,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
             Candidate.parse(label)
         except ValueError as err:
             p.error(f"--add: {err}")
+    for options in args.vary:
+        try:
+            Candidate.parse("64x64x64/4 " + options)
+        except ValueError as err:
+            p.error(f"--vary: {err}")
     return args
 
 
@@ -105,8 +127,9 @@ def _compile_one(job: tuple[Case, Candidate]) -> str | None:
     return None
 
 
-def compile_all(cases: list[Case], jobs: int, match: str | None = None, extra: tuple[str, ...] = ()) -> int:
-    work = [(c, cand) for c in cases for cand in case_candidates(c, match, extra)]
+def compile_all(cases: list[Case], jobs: int, match: str | None = None, extra: tuple[str, ...] = (),
+                vary: tuple[str, ...] = ()) -> int:
+    work = [(c, cand) for c in cases for cand in case_candidates(c, match, extra, vary)]
     t0 = time.monotonic()
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         failed = [f for f in pool.map(_compile_one, work, chunksize=4) if f]
@@ -121,7 +144,7 @@ def run_case(torch: Any, gpu: Any, case: Case, seed: int, args: argparse.Namespa
     import lower_tc
 
     x = g.arrays(torch, case, seed, case.copies)
-    cands = case_candidates(case, args.match, tuple(args.add))
+    cands = case_candidates(case, args.match, tuple(args.add), tuple(args.vary))
     contenders = [*g.cublas_contenders(torch, case, x)][:1]  # cuBLAS's default mode
     for cand in cands:
         d = [torch.full_like(t, float("nan")) for t in x.d]
@@ -255,11 +278,11 @@ def main(argv: list[str]) -> int:
     chosen = suite.chosen_cases(args)
     if args.list:
         for c in chosen:
-            cands = case_candidates(c, args.match, tuple(args.add))
+            cands = case_candidates(c, args.match, tuple(args.add), tuple(args.vary))
             print(f"{c.dtype} {c.layout} {c.shape.name}: {len(cands)} candidates: " + "; ".join(x.label() for x in cands))
         return 0
     if args.compile:
-        return compile_all(chosen, args.jobs, args.match, tuple(args.add))
+        return compile_all(chosen, args.jobs, args.match, tuple(args.add), tuple(args.vary))
     import torch
 
     import gemm_suite_gpu as g
