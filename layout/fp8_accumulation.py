@@ -38,6 +38,19 @@ def promoted_tile_fits(bm: int, bn: int) -> bool:
     return bm <= PROMOTED_MAX_BM and bn <= PROMOTED_MAX_BN
 
 
+#: The widest tile N whose promotion overlaps the next K step's MMAs: the step's sums then
+#: alternate between two runs beside the total, 3 x BN / 2 f32 registers a thread
+#: (`promoted_overlap_fits`).
+PROMOTED_OVERLAP_MAX_BN = 128
+
+
+def promoted_overlap_fits(bn: int) -> bool:
+    """Whether a consumer warpgroup's 64 x BN tile holds three runs of its accumulator, so
+    that a K step's sums are added while the next step's MMAs run (docs/gemm.md, "fp8's
+    accumulation")."""
+    return bn <= PROMOTED_OVERLAP_MAX_BN
+
+
 #: The most products the tensor core sums before they are added in f32: one K step of BK
 #: (the K-slices of a step accumulate in the wgmma registers).
 PROMOTED_MAX_BK = 128
@@ -63,5 +76,5 @@ def promoted_problem(a: str, b: str, acc: str, bm: int | None = None, bn: int | 
     return None
 
 
-__all__ = ["FP8_TYPES", "PROMOTED_MAX_BK", "PROMOTED_MAX_BM", "PROMOTED_MAX_BN", "PROMOTED_TARGET", "promoted_problem",
-           "promoted_tile_fits"]
+__all__ = ["FP8_TYPES", "PROMOTED_MAX_BK", "PROMOTED_MAX_BM", "PROMOTED_MAX_BN", "PROMOTED_OVERLAP_MAX_BN", "PROMOTED_TARGET", "promoted_overlap_fits",
+           "promoted_problem", "promoted_tile_fits"]

@@ -16,7 +16,8 @@ import pytest
 from conftest import ROOT
 from lower_tc.dialects.tc_schedule import GemmSchedule, GemmScheduleAttr
 from lower_tc.layout import Arch
-from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_problem
+from lower_tc.layout.fp8_accumulation import (PROMOTED_MAX_BM, PROMOTED_MAX_BN, PROMOTED_OVERLAP_MAX_BN, promoted_overlap_fits,
+                                             promoted_problem)
 from lower_tc.layout.gemm import GemmConfig
 from lower_tc.layout.gemm_choice import choose, fit_promoted
 from lower_tc.layout.gemm_tuning import candidates
@@ -79,21 +80,75 @@ def _step(ptx: str) -> str:
     return ptx[start: ptx.index("wgmma.fence", start + 1)] if ptx.count("wgmma.fence") > 1 else ptx[start:]
 
 
-@pytest.mark.parametrize("schedule", ["pipelined", "warp_specialized"])
-def test_each_k_step_starts_afresh_waits_and_adds_into_the_total(schedule: str) -> None:
-    ptx = _ptx(_case(f'{PROMOTED}, schedule = "{schedule}"'))
+@pytest.mark.parametrize(("schedule", "bn"), [("pipelined", 128), ("warp_specialized", 192)])
+def test_each_k_step_starts_afresh_waits_and_adds_into_the_total(schedule: str, bn: int) -> None:
+    """The serial promotion: the pipelined schedule, and tiles too wide for a third run."""
+    ptx = _ptx(_case(f'{PROMOTED}, schedule = "{schedule}"', config=(128, bn, 128, 4)))
     step = _step(ptx)
     scale_d = re.findall(r"wgmma\.mma_async[^;]*?%rd\d+,\s*%rd\d+,\s*([01]),", step, re.S)
     assert scale_d == ["0", "1", "1", "1"]  # four k32 K-slices of BK = 128: the first starts afresh
     assert "wgmma.wait_group.sync.aligned 0;" in step
     adds = re.findall(r"add\.f32 %f\d+, %f(\d+), %f(\d+);", step)
-    assert len(adds) == 64  # one per register of the 64 x 128 fragment
+    regs = bn // 2
+    assert len(adds) == regs  # one per register of the 64 x BN fragment
     totals, partials = {int(t) for t, _ in adds}, {int(p) for _, p in adds}
-    assert partials == set(range(64)) and totals == set(range(64, 128))  # total += acc
+    assert partials == set(range(regs)) and totals == set(range(regs, 2 * regs))  # total += acc
     # the epilogue converts the total, never the tensor core's partial sums
     epilogue = ptx[ptx.rindex("wgmma.wait_group"):]
     converted = {int(r) for r in re.findall(r"cvt\.rn\.bf16x2\.f32 %r\d+, %f(\d+), %f\d+;", epilogue)}
     assert converted and converted <= totals
+
+
+def _events(ptx: str) -> list[tuple[str, object]]:
+    """The consumers' K loop, from the first wgmma.fence to "the last MMAs": each group of
+    MMAs (the first register of the run it writes), each wait (its count), each add
+    (the partial run's first register), and the loop's turns."""
+    start, end = ptx.index("wgmma.fence"), ptx.index("// the last MMAs")
+    events: list[tuple[str, object]] = []
+    for line in ptx[start:end].splitlines():
+        line = line.strip()
+        if m := re.match(r"\{%f(\d+),", line):
+            if not events or events[-1] != ("mma", int(m.group(1))):
+                events.append(("mma", int(m.group(1))))
+        elif m := re.match(r"wgmma\.wait_group\.sync\.aligned (\d);", line):
+            events.append(("wait", int(m.group(1))))
+        elif m := re.match(r"add\.f32 %f\d+, %f\d+, %f(\d+);", line):
+            if events[-1][0] != "add":
+                events.append(("add", int(m.group(1))))
+        elif re.match(r"bra\.uni \$L_for_\d+_head;", line):
+            events.append(("turn", None))
+    return events
+
+
+@pytest.mark.parametrize(("k", "tail"), [(1000, 0), (846, 3), (640, 1), (100, 1)])
+def test_overlapped_promotion_adds_a_step_while_the_next_runs(k: int, tail: int) -> None:
+    """A 64 x 128 tile (warp-specialised, K known) alternates two runs: a step's MMAs are
+    issued, the step before's are waited for (wait_group 1) and added while they run, the
+    group of four's last step is waited for (wait_group 0) and added, so no group is in
+    flight where the loop turns (ptxas serializes the MMAs otherwise); K mod 4 steps follow
+    the loop as a shorter group."""
+    ptx = _ptx(_case(config=(64, 128, 128, 6), shape=(200, 136, k)))
+    a, s = 0, 128  # the runs: acc %f0..%f63, total %f64..%f127, spare %f128..%f191
+    group = [("mma", a), ("mma", s), ("wait", 1), ("add", a), ("mma", a), ("wait", 1), ("add", s),
+             ("mma", s), ("wait", 1), ("add", a), ("wait", 0), ("add", s)]
+    short = [("mma", a)] * (tail > 0) + [e for j in range(1, tail) for e in (("mma", (a, s)[j % 2]), ("wait", 1), ("add", (a, s)[(j - 1) % 2]))]
+    short += [("wait", 0), ("add", (a, s)[(tail - 1) % 2])] if tail else []
+    whole = -(-k // 128) // 4
+    assert _events(ptx) == (group + [("turn", None)] if whole else []) + short
+    assert "serial" not in ptx and "promoted: this step's MMAs are done" not in ptx
+    totals = {int(t) for t in re.findall(r"add\.f32 %f\d+, %f(\d+), %f\d+;", ptx)}
+    epilogue = ptx[ptx.rindex("wgmma.wait_group"):]
+    converted = {int(r) for r in re.findall(r"cvt\.rn\.bf16x2\.f32 %r\d+, %f(\d+), %f\d+;", epilogue)}
+    assert totals == set(range(64, 128)) and converted and converted <= totals
+
+
+def test_overlapped_promotion_only_where_it_fits() -> None:
+    """A third run of a 64 x 192 tile would not fit beside the second (serial there), nor
+    does a loop whose steps are counted at launch (sizes known at launch) take it."""
+    assert promoted_overlap_fits(128) and not promoted_overlap_fits(PROMOTED_OVERLAP_MAX_BN + 16)
+    assert "overlapped promotion" not in _ptx(_case(config=(64, 192, 128, 4)))
+    assert "overlapped promotion" not in _ptx(_case(config=(64, 128, 128, 4), dynamic=True))
+    assert "overlapped promotion" in _ptx(_case(config=(64, 128, 128, 4)))
 
 
 def test_the_fast_default_is_unchanged() -> None:
@@ -131,7 +186,8 @@ def test_the_default_tile_of_a_promoted_gemm() -> None:
 @pytest.mark.parametrize("case", fp8_promoted_cases(), ids=lambda c: c.name)
 def test_the_sweeps_rows_assemble_without_spills(case: GemmCase) -> None:
     kernel = compile_source(case.source(), case.name, assemble=True)[0]
-    assert kernel.ptx.count("promoted: this step's MMAs are done") == 1  # the one K step of the loop
+    serial, groups = kernel.ptx.count("promoted: this step's MMAs are done"), kernel.ptx.count("the group's last MMAs are done")
+    assert (serial, groups) == (1, 0) or (serial == 0 and groups in (1, 2))  # the loop's step, or its group (and a shorter one)
     proc = subprocess.run([str(find_tool("ptxas")), "-arch=sm_90a", "-v", "-", "-o", "/dev/null"], input=kernel.ptx,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

@@ -124,14 +124,18 @@ class Ring:
         b.emit(ptx.LabelOp, label=skip)
 
     def advance(self, s: SSAValue, p: SSAValue, p_flip: SSAValue | None = None) -> None:
-        """Yields the next stage and phase: s + 1, wrapping to 0 (and flipping p) at S."""
+        """Yields the next stage and phase (`next_stage`)."""
+        self.b.yield_(*self.next_stage(s, p, p_flip))
+
+    def next_stage(self, s: SSAValue, p: SSAValue, p_flip: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
+        """The next stage and phase: s + 1, wrapping to 0 (and flipping p) at S."""
         b = self.b
         s_next = b.val(ptx.AddOp, [s], type="u32", imm=1)
         wrap = b.val(ptx.SetpOp, [s_next], i1, cmp="eq", type="u32", imm=self.stages)
         s_new = b.val(ptx.SelpOp, [b.imm(0), s_next, wrap], type="b32")
         p_flip = p_flip if p_flip is not None else b.val(ptx.XorOp, [p], type="b32", imm=1)
         p_new = b.val(ptx.SelpOp, [p_flip, p, wrap], type="b32")
-        b.yield_(s_new, p_new)
+        return s_new, p_new
 
     def previous(self, s: SSAValue, p: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
         """Iteration i-1's stage, the parity of its round, and p flipped."""

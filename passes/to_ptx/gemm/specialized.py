@@ -24,6 +24,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_gemm import WindowStoreOp
+from lower_tc.layout.fp8_accumulation import promoted_overlap_fits
 import lower_tc.passes.to_ptx.gemm.wgmma as wgmma
 from lower_tc.passes.to_ptx.gemm.cluster import Multicast
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
@@ -137,9 +138,15 @@ def lower(k: GemmKernel) -> Lowered:
         b.emit(ptx.SetMaxNRegOp, action="inc", count=consumer_registers(warpgroups), comment=f"consumer warpgroups: the MMAs and the epilogue{after_tile}")
     acc = wgmma.declare_accumulator(b, loop.acc_type)
     total = wgmma.declare_total(b, loop, options.promoted)
+    # fp8's promoted accumulation adds a K step's sums while the next step's MMAs run where
+    # a third run fits and the steps are counted at compile time (not stream-K's units)
+    trips = loop.trips
+    overlapped = (total is not None and stream is None and isinstance(trips, int)
+                  and promoted_overlap_fits(loop.acc_type.n))
+    spare = wgmma.declare_accumulator(b, loop.acc_type, "overlapped promotion: the odd K steps' sums") if overlapped else None
     descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, consumer_wg, regs.smem, regs.smem16,
                                          clustered=multicast is not None or split is not None)
-    mma = wgmma.Wgmma.make(loop, acc, descriptors, depth, total=total)
+    mma = wgmma.Wgmma.make(loop, acc, descriptors, depth, total=total, spare=spare)
     acc = mma.result  # what the epilogue stores (and a persistent CTA zeroes per tile)
 
     def store_whole(op: WindowStoreOp) -> None:
@@ -165,7 +172,8 @@ def lower(k: GemmKernel) -> Lowered:
             store_fragments(k, op, acc, loop.acc_type, consumer_wg)
 
     # fp8's promoted accumulation waits for each step's MMAs (wait_group 0), so it releases
-    # the step's own stage at once: the producer keeps one more stage in flight
+    # the step's own stage at once: the producer keeps one more stage in flight (overlapped,
+    # `Wgmma.steps` releases each stage, the last one of a group its own)
     released = 0 if options.promoted else depth
 
     def consume(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
@@ -177,22 +185,28 @@ def lower(k: GemmKernel) -> Lowered:
                  max_registers=entry_registers(warpgroups),
                  workspace=split_global.info if split_global else stream.info if stream else None)
     if tiles is None:
-        b.counted_loop(loop.trips, consume)
+        if overlapped:
+            assert isinstance(trips, int)
+            mma.steps(ring, trips, multicast)
+        else:
+            b.counted_loop(loop.trips, consume)
         mma.drain(b)
         return Lowered(loop, store=store, **facts)  # type: ignore[arg-type]
 
     window_store = find_store(k.kernel)
     if window_store is None or window_store.acc is not loop.result:
         error_at(window_store or loop.op, "tc.window_store stores the K loop's result")
-    trips = loop.trips
     if not isinstance(trips, int):  # each tile's last stages are released unrolled
         error_at(loop.op, "a persistent wgmma GEMM needs its K loop's count known at compile time (static bounds and step)")
 
     def consume_tile(t: SSAValue, s: SSAValue, p: SSAValue) -> None:
         k.index.replay(t)
         loads.follow_tile(k.index)
-        wgmma.zero(b, acc, loop.acc_type)
-        s_end, p_end = b.counted_loop(trips, consume, carried=(s, p)).results
+        mma.start_tile(b)
+        if overlapped:
+            s_end, p_end = mma.steps(ring, trips, multicast, carried=(s, p))
+        else:
+            s_end, p_end = b.counted_loop(trips, consume, carried=(s, p)).results
         mma.drain(b)
         # the tile's last `depth` stages: released once their MMAs are done (the loop
         # releases the others)

@@ -22,6 +22,9 @@ from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
 f32 = Float32Type()
 MMA = tc.WgmmaOp
+#: The K steps of a straight-line group of overlapped promotion (`Wgmma.overlapped_group`):
+#: one add in OVERLAP_GROUP is not hidden behind MMAs.
+OVERLAP_GROUP = 4
 
 
 def check_mma(mma: Operation) -> None:
@@ -83,7 +86,14 @@ class Wgmma:
     `acc` (scale-d 0 on the step's first K-slice), the step waits for them, and adds `acc`
     into `total`, an f32 run of the same shape: the tensor core's limited-precision sums
     span one K step (BK = 128 for fp8), the rest is f32 arithmetic. `total` is then the
-    accumulator the epilogue stores (`result`)."""
+    accumulator the epilogue stores (`result`).
+
+    With a `spare` run as well (overlapped promotion, `overlaps`) the steps alternate
+    between `acc` (even steps) and `spare` (odd ones): a step issues its MMAs, waits for
+    the step before's (`wait_group 1`), releases that step's stage and adds its sums into
+    `total` while its own MMAs run, so the tensor core does not idle through the adds (one
+    consumer warpgroup has no other warpgroup's MMAs to fill that gap). `spare` is zero
+    at a tile's first step, whose add of it is then harmless."""
 
     acc: SSAValue
     acc_type: tc.AccType
@@ -91,6 +101,7 @@ class Wgmma:
     props: dict[str, object]
     depth: int  # groups left in flight by wait_group
     total: SSAValue | None = None
+    spare: SSAValue | None = None  # overlapped promotion: the odd steps' run
 
     @property
     def result(self) -> SSAValue:
@@ -99,16 +110,15 @@ class Wgmma:
 
     @classmethod
     def make(cls, loop: KLoop, acc: SSAValue, descriptors: StageDescriptors, depth: int,
-             total: SSAValue | None = None) -> "Wgmma":
+             total: SSAValue | None = None, spare: SSAValue | None = None) -> "Wgmma":
         """The K loop's wgmma: its shape, types and transposes from the tiles."""
         acc_t = loop.acc_type
         a_t, b_t = loop.mma.a.type, loop.mma.b.type  # type: ignore[attr-defined]
         assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
-        return cls(acc, acc_t, descriptors, wgmma_props(a_t, b_t, acc_t.dtype, a_in_registers=False), depth, total)
+        return cls(acc, acc_t, descriptors, wgmma_props(a_t, b_t, acc_t.dtype, a_in_registers=False), depth, total, spare)
 
-    def consume(self, ring: Ring, st: Step, multicast: Multicast | None) -> None:
-        """Wait for stage s, run its K-slices, and release the stage `st` names (iteration
-        i - depth's; with `total`, where the schedule asks for it, stage s itself)."""
+    def issue(self, ring: Ring, st: Step, run: SSAValue) -> None:
+        """Wait for stage s and issue its K-slices' MMAs into `run`, one group."""
         b = ring.b
         ring.wait_full(st.s, st.p)
         a64, b64 = self.descriptors.bases(b, st.s)
@@ -116,8 +126,14 @@ class Wgmma:
         for kk in range(self.descriptors.slices):
             da, db = self.descriptors.slice(b, kk, a64, b64)
             fresh = self.total is not None and kk == 0  # promoted: the step's sums start from zero
-            b.emit(ptx.WgmmaMmaAsyncOp, [self.acc, da, db], **{**self.props, **({"scale_d": 0} if fresh else {})})
+            b.emit(ptx.WgmmaMmaAsyncOp, [run, da, db], **{**self.props, **({"scale_d": 0} if fresh else {})})
         b.emit(ptx.WgmmaCommitGroupOp)
+
+    def consume(self, ring: Ring, st: Step, multicast: Multicast | None) -> None:
+        """Wait for stage s, run its K-slices, and release the stage `st` names (iteration
+        i - depth's; with `total`, where the schedule asks for it, stage s itself)."""
+        b = ring.b
+        self.issue(ring, st, self.acc)
         if self.total is not None:
             done = "promoted: this step's MMAs are done" + (": release its stage" if st.releases_own else "")
             b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment=done)
@@ -126,14 +142,67 @@ class Wgmma:
             b.emit(ptx.WgmmaWaitGroupOp, pending=self.depth, comment=f"iteration i-{self.depth}'s MMAs are done: release its stage")
         ring.release(st.prev_empty, st.first, multicast)
 
-    def promote(self, b: PtxBuilder) -> None:
-        """total += acc, register by register, in f32."""
+    def promote(self, b: PtxBuilder, run: SSAValue | None = None) -> None:
+        """total += run (`acc` by default), register by register, in f32."""
         assert self.total is not None
+        run = run if run is not None else self.acc
         for r in range(regs_type(self.acc_type).count.data):
             t = b.val(ptx.RegOfOp, [self.total], f32, regs=r)
-            a = b.val(ptx.RegOfOp, [self.acc], f32, regs=r)
+            a = b.val(ptx.RegOfOp, [run], f32, regs=r)
             b.emit(ptx.AssignOp, [t, b.val(ptx.AddOp, [t, a], f32, type="f32", comment="promoted: total += this K step's sums" if r == 0 else None)], type="f32")
 
     def drain(self, b: PtxBuilder) -> None:
         """Every MMA done: the accumulator is complete."""
         b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="the last MMAs")
+
+    def start_tile(self, b: PtxBuilder) -> None:
+        """A tile's accumulation starts from zero (`result`)."""
+        zero(b, self.result, self.acc_type)
+
+    def steps(self, ring: Ring, trips: int, multicast: Multicast | None,
+              carried: tuple[SSAValue, SSAValue] | None = None) -> tuple[SSAValue, SSAValue]:
+        """With `spare` (overlapped promotion): the K loop's `trips` steps in groups of
+        OVERLAP_GROUP, straight-line in a loop, the last trips mod OVERLAP_GROUP after it
+        (`overlapped_group`). Returns the stage and phase after them."""
+        assert self.spare is not None and trips >= 1
+        b = ring.b
+
+        def group(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            ring.b.yield_(*self.overlapped_group(ring, i, OVERLAP_GROUP, s, p, multicast))
+
+        whole = trips - trips % OVERLAP_GROUP
+        s, p = b.counted_loop(whole, group, step=OVERLAP_GROUP, carried=carried).results if whole else \
+            (carried if carried is not None else (b.imm(0, "s32"), b.imm(0, "s32")))
+        if trips % OVERLAP_GROUP:
+            s, p = self.overlapped_group(ring, b.imm(whole, "s32"), trips % OVERLAP_GROUP, s, p, multicast)
+        return s, p
+
+    def overlapped_group(self, ring: Ring, i: SSAValue, count: int, s: SSAValue, p: SSAValue,
+                         multicast: Multicast | None) -> tuple[SSAValue, SSAValue]:
+        """Steps i .. i + count - 1, straight-line: step k's MMAs into `acc` (k even) or
+        `spare` (k odd); from k = 1 on, once the step before's are done (`wait_group 1`),
+        that step's stage is released and its sums added into `total` while step k's MMAs
+        run; the last step's are waited for (`wait_group 0`), released and added at the
+        group's end, so no group is in flight where the loop turns back. With one in flight
+        there, ptxas 13.0 serialized the MMAs (C7514) though each read followed the wait
+        that retired its run; a group of OVERLAP_GROUP steps hides all but one add of
+        every OVERLAP_GROUP."""
+        assert self.spare is not None
+        b = ring.b
+        runs = (self.acc, self.spare)
+        st = None
+        for kk in range(count):
+            at = i if kk == 0 else b.val(ptx.AddOp, [i], type="u32", imm=kk)
+            st = ring.consumer_step(at, s, p, 1)
+            self.issue(ring, st, runs[kk % 2])
+            if kk:
+                b.emit(ptx.WgmmaWaitGroupOp, pending=1, comment="overlapped promotion: the step before's MMAs are done: "
+                       "release its stage, add its sums while this step's run")
+                ring.release(st.prev_empty, None, multicast)
+                self.promote(b, runs[(kk - 1) % 2])
+            s, p = ring.next_stage(s, p, st.p_flip)
+        assert st is not None
+        b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="overlapped promotion: the group's last MMAs are done")
+        ring.release(ring.barrier(st.s), None, multicast)
+        self.promote(b, runs[(count - 1) % 2])
+        return s, p
