@@ -8,12 +8,14 @@ For each case, on buffers of its least traffic (A + B + D, each once: Case.min_b
 rotated through as many copies as the suite's launches are (Case.copies, so no launch
 reads what the last left in L2), timed as the suite times (bench/gemm_suite_gpu.py
 `measure`: CUDA events, a spin kernel ahead of each sample, interleaved, medians):
+- `copy`: torch's copy of the bytes into a second buffer (a device-to-device memcpy: read
+  once, written once), counted as twice the bytes: the streaming rate the ceiling is;
 - `read`: torch's sum of the bytes (viewed as bf16, f32 accumulation): one read of each
-  byte and nothing written, what a decoding GEMM must at least do;
-- `copy`: torch's copy of the bytes into a second buffer (read once, written once),
-  counted as twice the bytes.
+  byte, nothing written. Measured on the H200 it ran below the copy and below the GEMMs
+  themselves (a reduction kernel, not a streaming one), so it is shown, not used.
 The table gives each one's GB/s and its share of the device's HBM peak
-(gemm_suite_report.hbm_peak), beside the suite's own figures where `--suite` names a run.
+(gemm_suite_report.hbm_peak), beside the suite's own figures where `--suite` names a run,
+as a share of the copy's rate. `--from-json` renders an earlier run's table (no GPU).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--samples", type=int, default=20)
     p.add_argument("--warmup-rounds", type=int, default=2)
     p.add_argument("--sample-ms", type=float, default=2.0)
+    p.add_argument("--from-json", metavar="FILE", help="render this earlier run's --table (no GPU)")
     p.add_argument("--suite", nargs="*", default=[], metavar="FILE",
                    help="bench/gemm_suite.py runs whose lower-tc and cuBLAS GB/s to set beside the ceilings")
     args = p.parse_args(argv)
@@ -116,23 +119,28 @@ def table(meta: dict[str, Any], records: list[dict[str, Any]], beside: dict[tupl
     lines = [f"# HBM ceiling at the suite's memory-bound sizes (bench/hbm_ceiling.py)\n",
              f"- {meta['device']}, {meta['date']}, commit {meta['commit']}: `{meta['command']}`",
              f"- GB/s, and in brackets the share of the HBM peak ({peak / 1e12:.2f} TB/s). `read`: torch's sum of the "
-             "case's least traffic in bytes; `copy`: torch's copy of them (2x the bytes).\n",
-             "| shape | dtype | MB | read GB/s | copy GB/s | lower-tc GB/s | lower-tc of read | cuBLAS GB/s | cuBLAS of read |",
+             "case's least traffic in bytes; `copy`: torch's copy of them (2x the bytes). lower-tc's and cuBLAS's "
+             "GB/s (the least traffic over the time) are the `--suite` runs', as a share of the copy's.\n",
+             "| shape | dtype | MB | copy GB/s | read GB/s | lower-tc GB/s | lower-tc of copy | cuBLAS GB/s | cuBLAS of copy |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in records:
         read = r["bytes"] / (r["read_ms"] * 1e-3) / 1e9 if r.get("read_ms") else None
         copy = 2 * r["bytes"] / (r["copy_ms"] * 1e-3) / 1e9 if r.get("copy_ms") else None
         other = beside.get((r["shape"], r["dtype"]), {})
-        cells = [r["shape"], r["dtype"], f"{r['bytes'] / 1e6:.0f}", pct(read) if read else "", pct(copy) if copy else ""]
+        cells = [r["shape"], r["dtype"], f"{r['bytes'] / 1e6:.0f}", pct(copy) if copy else "", pct(read) if read else ""]
         for who in ("lower-tc", "cublas"):
             gbs = other.get(who)
-            cells += [f"{gbs:.0f}" if gbs else "", f"{gbs / read:.0%}" if gbs and read else ""]
+            cells += [f"{gbs:.0f}" if gbs else "", f"{gbs / copy:.0%}" if gbs and copy else ""]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> int:
     args = parse(argv)
+    if args.from_json:
+        run = json.loads(Path(args.from_json).read_text())
+        Path(args.table).write_text(table(run, run["results"], suite_bandwidth(args.suite)))
+        return 0
     import torch
 
     import gemm_suite_gpu as g
