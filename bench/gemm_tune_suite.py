@@ -10,7 +10,8 @@ Filters as bench/gemm_suite.py's (`--shapes`, `--category`, `--dtype`, `--layout
 times cuBLAS and every candidate (`lower_tc.matmul(a, b, out=d, config=..., **options)`,
 each with its own D), interleaved, rotating through copies of the arrays as the suite does
 (bench/gemm_suite_gpu.py), `--samples` medians (default 7: this ranks candidates, the
-suite's 20 samples are the figures to quote). Each candidate's D is checked against cuBLAS's
+suite's 20 samples are the figures to quote). fp8 times both cuBLAS modes ("cublas", its
+default, which the table's shares are of; "cublas-fast", use_fast_accum=True). Each candidate's D is checked against cuBLAS's
 (max |d - d_cuBLAS| / max |d_cuBLAS|, NaN flagged). The table gives, per case, the
 default's and the best candidate's share of cuBLAS.
 """
@@ -145,7 +146,7 @@ def run_case(torch: Any, gpu: Any, case: Case, seed: int, args: argparse.Namespa
 
     x = g.arrays(torch, case, seed, case.copies)
     cands = case_candidates(case, args.match, tuple(args.add), tuple(args.vary))
-    contenders = [*g.cublas_contenders(torch, case, x)][:1]  # cuBLAS's default mode
+    contenders = [*g.cublas_contenders(torch, case, x)]  # fp8: cuBLAS's default mode, then its fast-accum one
     for cand in cands:
         d = [torch.full_like(t, float("nan")) for t in x.d]
         turns = g.Turns(x.copies)
@@ -177,7 +178,7 @@ def summarize(record: dict[str, Any]) -> dict[str, Any]:
     """The default's and the best candidate's share of cuBLAS, and the best's name."""
     res = record["results"]
     ref = res.get("cublas", {}).get("ms")
-    timed = {k: v["ms"] for k, v in res.items() if k != "cublas" and v.get("ms") and not v.get("nan")}
+    timed = {k: v["ms"] for k, v in res.items() if not k.startswith("cublas") and v.get("ms") and not v.get("nan")}
     if not ref or not timed:
         return {"default_of_cublas": None, "best": None, "best_of_cublas": None}
     best = min(timed, key=timed.__getitem__)
@@ -241,7 +242,7 @@ def score(records: list[dict[str, Any]]) -> str:
     for r in records:
         res, ref = r["results"], r["results"].get("cublas", {}).get("ms")
         # a label without options is the persistent kernel (runs before 2026-11-25's chooser)
-        timed = {_explicit(k): v["ms"] for k, v in res.items() if k != "cublas" and v.get("ms") and not v.get("nan")}
+        timed = {_explicit(k): v["ms"] for k, v in res.items() if not k.startswith("cublas") and v.get("ms") and not v.get("nan")}
         pick = chooser_label(r)
         t_pick = timed.get(pick)
         if not timed or t_pick is None or not ref:
