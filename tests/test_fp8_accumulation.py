@@ -144,11 +144,24 @@ def test_overlapped_promotion_adds_a_step_while_the_next_runs(k: int, tail: int)
 
 def test_overlapped_promotion_only_where_it_fits() -> None:
     """A third run of a 64 x 192 tile would not fit beside the second (serial there), nor
-    does a loop whose steps are counted at launch (sizes known at launch) take it."""
+    do stream-K's units take it (their steps start and end anywhere in K)."""
     assert promoted_overlap_fits(128) and not promoted_overlap_fits(PROMOTED_OVERLAP_MAX_BN + 16)
     assert "overlapped promotion" not in _ptx(_case(config=(64, 192, 128, 4)))
-    assert "overlapped promotion" not in _ptx(_case(config=(64, 128, 128, 4), dynamic=True))
+    assert "overlapped promotion" not in _ptx(_case(f'{PROMOTED}, stream_k = 1', config=(64, 128, 128, 4)))
     assert "overlapped promotion" in _ptx(_case(config=(64, 128, 128, 4)))
+
+
+@pytest.mark.parametrize("options", [PROMOTED, f"{PROMOTED}, split_k = 3"])
+def test_overlapped_promotion_counted_at_run_time(options: str) -> None:
+    """Steps counted at run time (K known at launch, a split-K rank's share): the loop of
+    groups of four, then the last trips mod 4 steps as a group of 1, 2 or 3 picked by
+    branches, each ending in wait_group 0 and its add."""
+    ptx = _ptx(_case(options, config=(64, 128, 128, 4), dynamic="split_k" not in options))
+    assert ptx.count("the group's last MMAs are done") == 4  # the loop's group and the three shorter ones
+    for left in (1, 2, 3):
+        assert re.search(rf"setp\.eq\.u32 %p\d+, %r\d+, {left};\n\s*@!%p\d+ bra \$L_not_{left}_left_\d+;", ptx)
+    assert ptx.count("wgmma.wait_group.sync.aligned 1;") == 3 + (0 + 1 + 2)  # a wait per step after a group's first
+    assert "promoted: this step's MMAs are done" not in ptx
 
 
 def test_the_fast_default_is_unchanged() -> None:
@@ -187,7 +200,8 @@ def test_the_default_tile_of_a_promoted_gemm() -> None:
 def test_the_sweeps_rows_assemble_without_spills(case: GemmCase) -> None:
     kernel = compile_source(case.source(), case.name, assemble=True)[0]
     serial, groups = kernel.ptx.count("promoted: this step's MMAs are done"), kernel.ptx.count("the group's last MMAs are done")
-    assert (serial, groups) == (1, 0) or (serial == 0 and groups in (1, 2))  # the loop's step, or its group (and a shorter one)
+    # the loop's step (serial), or its group and a shorter one (K known), or three (K counted at run time)
+    assert (serial, groups) == (1, 0) or (serial == 0 and groups in (1, 2, 4))
     proc = subprocess.run([str(find_tool("ptxas")), "-arch=sm_90a", "-v", "-", "-o", "/dev/null"], input=kernel.ptx,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

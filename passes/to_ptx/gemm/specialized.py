@@ -139,10 +139,9 @@ def lower(k: GemmKernel) -> Lowered:
     acc = wgmma.declare_accumulator(b, loop.acc_type)
     total = wgmma.declare_total(b, loop, options.promoted)
     # fp8's promoted accumulation adds a K step's sums while the next step's MMAs run where
-    # a third run fits and the steps are counted at compile time (not stream-K's units)
+    # a third run fits (not stream-K's units, whose steps start and end anywhere)
     trips = loop.trips
-    overlapped = (total is not None and stream is None and isinstance(trips, int)
-                  and promoted_overlap_fits(loop.acc_type.n))
+    overlapped = total is not None and stream is None and promoted_overlap_fits(loop.acc_type.n)
     spare = wgmma.declare_accumulator(b, loop.acc_type, "overlapped promotion: the odd K steps' sums") if overlapped else None
     descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, consumer_wg, regs.smem, regs.smem16,
                                          clustered=multicast is not None or split is not None)
@@ -186,7 +185,6 @@ def lower(k: GemmKernel) -> Lowered:
                  workspace=split_global.info if split_global else stream.info if stream else None)
     if tiles is None:
         if overlapped:
-            assert isinstance(trips, int)
             mma.steps(ring, trips, multicast)
         else:
             b.counted_loop(loop.trips, consume)

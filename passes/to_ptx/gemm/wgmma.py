@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import Float32Type, i32
+from xdsl.dialects.builtin import Float32Type, i1, i32
 from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
@@ -159,23 +159,40 @@ class Wgmma:
         """A tile's accumulation starts from zero (`result`)."""
         zero(b, self.result, self.acc_type)
 
-    def steps(self, ring: Ring, trips: int, multicast: Multicast | None,
+    def steps(self, ring: Ring, trips: int | SSAValue, multicast: Multicast | None,
               carried: tuple[SSAValue, SSAValue] | None = None) -> tuple[SSAValue, SSAValue]:
         """With `spare` (overlapped promotion): the K loop's `trips` steps in groups of
         OVERLAP_GROUP, straight-line in a loop, the last trips mod OVERLAP_GROUP after it
-        (`overlapped_group`). Returns the stage and phase after them."""
-        assert self.spare is not None and trips >= 1
+        (`overlapped_group`); a count known at run time (a split-K rank's, a K known at
+        launch) picks that last group's length by branches. Returns the stage and phase
+        after them."""
+        assert self.spare is not None
         b = ring.b
 
         def group(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-            ring.b.yield_(*self.overlapped_group(ring, i, OVERLAP_GROUP, s, p, multicast))
+            b.yield_(*self.overlapped_group(ring, i, OVERLAP_GROUP, s, p, multicast))
 
-        whole = trips - trips % OVERLAP_GROUP
-        s, p = b.counted_loop(whole, group, step=OVERLAP_GROUP, carried=carried).results if whole else \
-            (carried if carried is not None else (b.imm(0, "s32"), b.imm(0, "s32")))
-        if trips % OVERLAP_GROUP:
-            s, p = self.overlapped_group(ring, b.imm(whole, "s32"), trips % OVERLAP_GROUP, s, p, multicast)
-        return s, p
+        if isinstance(trips, int):
+            whole = trips - trips % OVERLAP_GROUP
+            s, p = b.counted_loop(whole, group, step=OVERLAP_GROUP, carried=carried).results if whole else \
+                (carried if carried is not None else (b.imm(0, "s32"), b.imm(0, "s32")))
+            if trips % OVERLAP_GROUP:
+                s, p = self.overlapped_group(ring, b.imm(whole, "s32"), trips % OVERLAP_GROUP, s, p, multicast)
+            return s, p
+        whole_steps = b.val(ptx.AndOp, [trips], type="b32", imm=-OVERLAP_GROUP & 0xFFFFFFFF)
+        s, p = b.counted_loop(whole_steps, group, step=OVERLAP_GROUP, carried=carried).results
+        left = b.val(ptx.AndOp, [trips], type="b32", imm=OVERLAP_GROUP - 1)
+        s_out, p_out = b.val(ptx.AddOp, [s], type="u32", imm=0), b.val(ptx.AddOp, [p], type="u32", imm=0)
+        done = b.label("steps_done")
+        for count in range(1, OVERLAP_GROUP):
+            other = b.if_(b.val(ptx.SetpOp, [left], i1, cmp="eq", type="u32", imm=count), f"not_{count}_left")
+            s_end, p_end = self.overlapped_group(ring, whole_steps, count, s, p, multicast)
+            b.emit(ptx.AssignOp, [s_out, s_end], type="b32")
+            b.emit(ptx.AssignOp, [p_out, p_end], type="b32")
+            b.emit(ptx.BraOp, label=done)
+            b.emit(ptx.LabelOp, label=other)
+        b.emit(ptx.LabelOp, label=done)
+        return s_out, p_out
 
     def overlapped_group(self, ring: Ring, i: SSAValue, count: int, s: SSAValue, p: SSAValue,
                          multicast: Multicast | None) -> tuple[SSAValue, SSAValue]:
