@@ -40,6 +40,8 @@ class Machine:
     partial_bytes_per_s: float = 0.0  # the rate at which a global split-K's last CTA reads the tile's partials (its own L2 bandwidth)
     global_split_overhead_s: float = 0.0  # a global split-K wave's fixed extra: the partials' stores, the fences, the counters
     unsplit_split_wave_s: float = 0.0  # a split wave's extra after unsplit ones (its CTAs' short K loops' fill and drain)
+    intrinsic_efficiency: float = 1.0  # the share of an SM's peak a K step's MMAs reach where nothing else bounds them
+    ring_latency_s: float = 0.0  # a stage's round trip (its load issued to its release): a K step takes at least this over the ring's stages
     clusters_at_once: dict[int, int] = field(default_factory=dict)  # cluster size -> clusters that run at once
 
     def max_clusters(self, size: int) -> int:
@@ -61,11 +63,17 @@ H100 = Machine(
     # (docs/results/tune_split_k_global_h100.md): a global split pays about 4 us more than
     # the cluster's on small tiles, and its last CTA reads the partials at about 100 GB/s
     partial_bytes_per_s=100e9,
-    global_split_overhead_s=4e-6,
+    global_split_overhead_s=3e-6,  # 4 us on the H100's study; 3 us fits the H200's grid with the S^2 cluster cost
     # fitted on the tuning study of the last wave split after whole ones
     # (docs/results/tune_unsplit_h100.md): a split wave after unsplit ones costs ~5 us
     # more than its share of K and its reduction (3 to 7 us pick the same kernels there)
     unsplit_split_wave_s=5e-6,
+    # fitted on the H200's recorded candidates (docs/performance.md, "The few-tile shapes on a
+    # grid of candidates": the pick's speed over the best measured, 63 cases): a K step's
+    # MMAs at 0.85 of the peak where neither L2 nor the ring bounds them, a stage's round
+    # trip about 1.2 us
+    intrinsic_efficiency=0.85,
+    ring_latency_s=1.2e-6,
     # the driver's cuOccupancyMaxActiveClusters with one CTA per SM (bench/cluster_occupancy.py,
     # H100 80GB HBM3, 2026-11-27: docs/results/cluster_occupancy_h100.txt)
     clusters_at_once={1: 132, 2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15},
@@ -146,13 +154,11 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     # (clusters of 1 are the CTAs: max_clusters(1) is the SM count)
     cluster = 1 if split_global else split_k
     waves = -(-ctas // machine.sms) if split_global else -(-tiles // machine.max_clusters(split_k))
-    per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
     k_tiles = -(-k // config.bk)
     k_steps = -(-k_tiles // split_k)  # the K steps of the longest rank
-    k_cta = k if split_k == 1 else k_steps * config.bk  # unsplit: K as it is (the fitted constants')
-    compute = waves * 2.0 * config.bm * config.bn * k_cta / (per_sm * tile_efficiency(config, b_mn_major))
-    ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
     running = min(ctas, machine.max_clusters(cluster) * cluster)
+    compute = waves * k_steps * step_s(config, a, running, machine, b_mn_major)
+    ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
     in_flight = running * ring * config.stage_bytes(a, b)
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
     size = lambda t: 4 if t in ("f32", "s32") else element_type(t).bits / 8  # noqa: E731 (D may be s32)
@@ -160,9 +166,29 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     if split_global:
         reduction = _global_reduction_s(machine, config, split_k)
     else:
-        reduction = split_k * machine.split_k_overhead_s if split_k > 1 else 0.0
+        reduction = _cluster_reduction_s(machine, split_k)
     overhead = waves * (machine.wave_overhead_s + reduction)
     return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead, in_flight)
+
+
+def step_s(config: GemmConfig, a: str, running: int, machine: Machine = H100, b_mn_major: bool = False) -> float:
+    """One CTA's K step: the longest of its MMAs at `intrinsic_efficiency` of the SM's peak;
+    its bytes through the L2 the running CTAs share (the step at `tile_efficiency`, which
+    was measured with every SM running, scaled by the share of SMs running: at 8192^3 the
+    small tiles are bound there, and with a few CTAs they run nearer their MMAs' speed);
+    and a stage's round trip over the ring's stages (Little's law: a shallow ring of a
+    small tile waits on its loads)."""
+    per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
+    mma = 2.0 * config.bm * config.bn * config.bk / per_sm
+    shared = mma / tile_efficiency(config, b_mn_major) * min(1.0, running / machine.sms)
+    return max(mma / machine.intrinsic_efficiency, shared, machine.ring_latency_s / config.stages)
+
+
+def _cluster_reduction_s(machine: Machine, split_k: int) -> float:
+    """A cluster split's extra per wave: `split_k_overhead_s` x S^2 / 2 (S = 2: 2 us; over a
+    cluster a split of 4 ran up to 14% slower than through global memory where a split of 2
+    ran 4-11% faster: docs/results/gemm_tune_few_tiles_grid_h200.md)."""
+    return split_k * split_k / 2 * machine.split_k_overhead_s if split_k > 1 else 0.0
 
 
 def _global_reduction_s(machine: Machine, config: GemmConfig, split_k: int) -> float:
@@ -192,4 +218,4 @@ def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, 
                     max(compute, unsplit_only.memory_s) + overhead, unsplit_only.in_flight)
 
 
-__all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "TILE_EFFICIENCY_MN_MAJOR", "estimate", "tile_efficiency"]
+__all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "TILE_EFFICIENCY_MN_MAJOR", "estimate", "step_s", "tile_efficiency"]
