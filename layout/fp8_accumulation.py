@@ -46,8 +46,8 @@ PROMOTED_OVERLAP_MAX_BN = 128
 
 def promoted_overlap_fits(bn: int) -> bool:
     """Whether a consumer warpgroup's 64 x BN tile holds three runs of its accumulator, so
-    that a K step's sums are added while the next step's MMAs run (docs/gemm.md, "fp8's
-    accumulation")."""
+    that a K step's sums are added while the next step's MMAs run (docs/gemm.md, "fp8
+    accumulation", "Overlapped promotion")."""
     return bn <= PROMOTED_OVERLAP_MAX_BN
 
 

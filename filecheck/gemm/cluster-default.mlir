@@ -75,13 +75,14 @@ func.func @configured(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D
 
 // -----
 
-// few tiles: 8 x 4 tiles of 128 x 256 are under a wave; the cost model's tile stays
+// few tiles: 8 x 4 tiles of 128 x 256 are under a wave; the cost model's tile stays (computed
+// swapped: its 64 x 128 tiles of D^T are 120 CTAs where D's are 128)
 func.func @few_tiles(%A: memref<1000x512xbf16>, %B: memref<512x904xbf16>, %D: memref<1000x904xbf16>) attributes {tc.target = "sm_90a"} {
   tc.matmul %A, %B to %D : memref<1000x512xbf16>, memref<512x904xbf16>, memref<1000x904xbf16>
   func.return
 }
 // REMARK-NOT: B shared
-// REMARK: remark: 64x128x64, 8 stages {{.*}} for 1000x904x512 (chosen)
+// REMARK: remark: 64x128x64, 8 stages {{.*}} swapped: D^T = B^T A^T) for 904x1000x512 (chosen)
 // CHECK: // lower-tc kernel few_tiles:
 // CHECK-NOT: .reqnctapercluster
 

@@ -322,7 +322,7 @@ func.func @grouped_grid_x(%A: memref<1073741824x64xbf16>, %B: memref<64x26843545
 // A column-major D's columns are added to a row's address as 32-bit immediates: 64 columns
 // 2^28 bytes apart are past them.
 func.func @d_col_wide(%A: memref<200x256xbf16>, %B: memref<256x136xbf16>, %D: memref<200x136xf32, strided<[1, 67108864]>>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D {swap_ab = false} : memref<200x256xbf16>, memref<256x136xbf16>, memref<200x136xf32, strided<[1, 67108864]>>
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 64, bn = 64, bk = 64, stages = 4> {swap_ab = false} : memref<200x256xbf16>, memref<256x136xbf16>, memref<200x136xf32, strided<[1, 67108864]>>
   func.return
 }
 // CHECK: {{.*}}matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: a column-major D or C whose columns are 268435456 bytes apart: 64 of them are past a store's 32-bit offset{{$}}

@@ -180,14 +180,19 @@ def lower(k: GemmKernel) -> Lowered:
         mma.consume(ring, st, multicast)
         ring.advance(s, p, st.p_flip)
 
+    def k_steps(carried: tuple[SSAValue, SSAValue] | None = None) -> tuple[SSAValue, SSAValue]:
+        """The K loop: overlapped promotion's groups, or a step a trip; the stage and
+        phase after it."""
+        if overlapped:
+            return mma.steps(ring, trips, multicast, carried)
+        s_end, p_end = b.counted_loop(trips, consume, carried=carried).results
+        return s_end, p_end
+
     facts = dict(threads=128 * warpgroups + 128, exit_label=exit_label, cluster=cluster, tma_store=tma_store,
                  max_registers=entry_registers(warpgroups),
                  workspace=split_global.info if split_global else stream.info if stream else None)
     if tiles is None:
-        if overlapped:
-            mma.steps(ring, trips, multicast)
-        else:
-            b.counted_loop(loop.trips, consume)
+        k_steps()
         mma.drain(b)
         return Lowered(loop, store=store, **facts)  # type: ignore[arg-type]
 
@@ -201,10 +206,7 @@ def lower(k: GemmKernel) -> Lowered:
         k.index.replay(t)
         loads.follow_tile(k.index)
         mma.start_tile(b)
-        if overlapped:
-            s_end, p_end = mma.steps(ring, trips, multicast, carried=(s, p))
-        else:
-            s_end, p_end = b.counted_loop(trips, consume, carried=(s, p)).results
+        s_end, p_end = k_steps((s, p))
         mma.drain(b)
         # the tile's last `depth` stages: released once their MMAs are done (the loop
         # releases the others)
@@ -219,7 +221,7 @@ def lower(k: GemmKernel) -> Lowered:
         unit = stream.unit(b, j)
         k.index.replay(unit.tile)
         loads.follow_tile(k.index)
-        wgmma.zero(b, acc, loop.acc_type)
+        mma.start_tile(b)
         s_end, p_end = b.counted_loop(unit.steps, consume, carried=(s, p)).results
         mma.drain(b)
         if released:  # the unit's last stage, once its MMAs are done (every unit has a step)

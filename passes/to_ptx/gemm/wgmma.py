@@ -88,12 +88,12 @@ class Wgmma:
     span one K step (BK = 128 for fp8), the rest is f32 arithmetic. `total` is then the
     accumulator the epilogue stores (`result`).
 
-    With a `spare` run as well (overlapped promotion, `overlaps`) the steps alternate
-    between `acc` (even steps) and `spare` (odd ones): a step issues its MMAs, waits for
-    the step before's (`wait_group 1`), releases that step's stage and adds its sums into
-    `total` while its own MMAs run, so the tensor core does not idle through the adds (one
-    consumer warpgroup has no other warpgroup's MMAs to fill that gap). `spare` is zero
-    at a tile's first step, whose add of it is then harmless."""
+    With a `spare` run as well (overlapped promotion, `steps`) the steps of a group of four
+    alternate between `acc` and `spare`: a step issues its MMAs, waits for the step
+    before's (`wait_group 1`), releases that step's stage and adds its sums into `total`
+    while its own MMAs run, so the tensor core does not idle through the adds (one
+    consumer warpgroup has no other warpgroup's MMAs to fill that gap). Neither run needs
+    zeroing: each step's first K-slice starts afresh."""
 
     acc: SSAValue
     acc_type: tc.AccType
@@ -117,11 +117,12 @@ class Wgmma:
         assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
         return cls(acc, acc_t, descriptors, wgmma_props(a_t, b_t, acc_t.dtype, a_in_registers=False), depth, total, spare)
 
-    def issue(self, ring: Ring, st: Step, run: SSAValue) -> None:
-        """Wait for stage s and issue its K-slices' MMAs into `run`, one group."""
+    def issue(self, ring: Ring, s: SSAValue, p: SSAValue, run: SSAValue) -> None:
+        """Wait for stage s (its round of parity p) and issue its K-slices' MMAs into `run`,
+        one group."""
         b = ring.b
-        ring.wait_full(st.s, st.p)
-        a64, b64 = self.descriptors.bases(b, st.s)
+        ring.wait_full(s, p)
+        a64, b64 = self.descriptors.bases(b, s)
         b.emit(ptx.WgmmaFenceOp, comment=f"wgmma {self.props['shape']}, {self.descriptors.slices} K-slices")
         for kk in range(self.descriptors.slices):
             da, db = self.descriptors.slice(b, kk, a64, b64)
@@ -133,7 +134,7 @@ class Wgmma:
         """Wait for stage s, run its K-slices, and release the stage `st` names (iteration
         i - depth's; with `total`, where the schedule asks for it, stage s itself)."""
         b = ring.b
-        self.issue(ring, st, self.acc)
+        self.issue(ring, st.s, st.p, self.acc)
         if self.total is not None:
             done = "promoted: this step's MMAs are done" + (": release its stage" if st.releases_own else "")
             b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment=done)
@@ -169,15 +170,17 @@ class Wgmma:
         assert self.spare is not None
         b = ring.b
 
-        def group(i: SSAValue, s: SSAValue, p: SSAValue) -> None:
-            b.yield_(*self.overlapped_group(ring, i, OVERLAP_GROUP, s, p, multicast))
+        def group(_: SSAValue, s: SSAValue, p: SSAValue) -> None:
+            b.yield_(*self.overlapped_group(ring, OVERLAP_GROUP, s, p, multicast))
 
         if isinstance(trips, int):
             whole = trips - trips % OVERLAP_GROUP
-            s, p = b.counted_loop(whole, group, step=OVERLAP_GROUP, carried=carried).results if whole else \
-                (carried if carried is not None else (b.imm(0, "s32"), b.imm(0, "s32")))
+            if whole:
+                s, p = b.counted_loop(whole, group, step=OVERLAP_GROUP, carried=carried).results
+            else:  # no whole group: no loop to emit
+                s, p = carried if carried is not None else (b.imm(0, "s32"), b.imm(0, "s32"))
             if trips % OVERLAP_GROUP:
-                s, p = self.overlapped_group(ring, b.imm(whole, "s32"), trips % OVERLAP_GROUP, s, p, multicast)
+                s, p = self.overlapped_group(ring, trips % OVERLAP_GROUP, s, p, multicast)
             return s, p
         whole_steps = b.val(ptx.AndOp, [trips], type="b32", imm=-OVERLAP_GROUP & 0xFFFFFFFF)
         s, p = b.counted_loop(whole_steps, group, step=OVERLAP_GROUP, carried=carried).results
@@ -186,7 +189,7 @@ class Wgmma:
         done = b.label("steps_done")
         for count in range(1, OVERLAP_GROUP):
             other = b.if_(b.val(ptx.SetpOp, [left], i1, cmp="eq", type="u32", imm=count), f"not_{count}_left")
-            s_end, p_end = self.overlapped_group(ring, whole_steps, count, s, p, multicast)
+            s_end, p_end = self.overlapped_group(ring, count, s, p, multicast)
             b.emit(ptx.AssignOp, [s_out, s_end], type="b32")
             b.emit(ptx.AssignOp, [p_out, p_end], type="b32")
             b.emit(ptx.BraOp, label=done)
@@ -194,32 +197,32 @@ class Wgmma:
         b.emit(ptx.LabelOp, label=done)
         return s_out, p_out
 
-    def overlapped_group(self, ring: Ring, i: SSAValue, count: int, s: SSAValue, p: SSAValue,
+    def overlapped_group(self, ring: Ring, count: int, s: SSAValue, p: SSAValue,
                          multicast: Multicast | None) -> tuple[SSAValue, SSAValue]:
-        """Steps i .. i + count - 1, straight-line: step k's MMAs into `acc` (k even) or
-        `spare` (k odd); from k = 1 on, once the step before's are done (`wait_group 1`),
-        that step's stage is released and its sums added into `total` while step k's MMAs
-        run; the last step's are waited for (`wait_group 0`), released and added at the
-        group's end, so no group is in flight where the loop turns back. With one in flight
-        there, ptxas 13.0 serialized the MMAs (C7514) though each read followed the wait
-        that retired its run; a group of OVERLAP_GROUP steps hides all but one add of
-        every OVERLAP_GROUP."""
+        """`count` steps from stage s (parity p), straight-line: step k's MMAs into `acc`
+        (k even) or `spare` (k odd); from k = 1 on, once the step before's are done
+        (`wait_group 1`), that step's stage is released and its sums added into `total`
+        while step k's MMAs run; the last step's are waited for (`wait_group 0`), released
+        and added at the group's end, so no group is in flight where the loop turns back.
+        With one in flight there, ptxas 13.0 serialized the MMAs (C7514) though each read
+        followed the wait that retired its run; a group of OVERLAP_GROUP steps hides all
+        but one add of every OVERLAP_GROUP. Returns the stage and phase after the group."""
         assert self.spare is not None
         b = ring.b
         runs = (self.acc, self.spare)
-        st = None
+        before: SSAValue | None = None  # the "empty" barrier of the step before's stage
         for kk in range(count):
-            at = i if kk == 0 else b.val(ptx.AddOp, [i], type="u32", imm=kk)
-            st = ring.consumer_step(at, s, p, 1)
-            self.issue(ring, st, runs[kk % 2])
-            if kk:
+            own = ring.barrier(s)
+            self.issue(ring, s, p, runs[kk % 2])
+            if before is not None:
                 b.emit(ptx.WgmmaWaitGroupOp, pending=1, comment="overlapped promotion: the step before's MMAs are done: "
                        "release its stage, add its sums while this step's run")
-                ring.release(st.prev_empty, None, multicast)
+                ring.release(before, None, multicast)
                 self.promote(b, runs[(kk - 1) % 2])
-            s, p = ring.next_stage(s, p, st.p_flip)
-        assert st is not None
+            before = own
+            s, p = ring.next_stage(s, p)
         b.emit(ptx.WgmmaWaitGroupOp, pending=0, comment="overlapped promotion: the group's last MMAs are done")
-        ring.release(ring.barrier(st.s), None, multicast)
+        assert before is not None
+        ring.release(before, None, multicast)
         self.promote(b, runs[(count - 1) % 2])
         return s, p
