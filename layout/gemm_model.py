@@ -5,18 +5,22 @@ fastest, and the tuner (`--tune`) times the real candidates instead.
 A GEMM's time is taken as the longer of its compute and its memory time, plus a fixed
 cost per wave of CTAs:
 - compute: the CTAs run in waves of one CTA per SM (the ring fills most of an SM's shared
-  memory); each wave takes as long as one CTA's tile, 2 BM BN K flops at the SM's share of
-  the dense peak times the tile's efficiency (TILE_EFFICIENCY: measured on the H100,
-  bench/gemm_tune_suite.py at 8192^3, where every tile has many waves);
+  memory); each wave takes as long as one CTA's K steps, each the longest of (`step_s`)
+  its MMAs at `intrinsic_efficiency` of the SM's share of the dense peak, its bytes
+  through the L2 the running CTAs share (the step at the tile's efficiency with every SM
+  running, TILE_EFFICIENCY: measured at 8192^3 with bench/gemm_tune_suite.py, scaled by
+  the share of SMs running) and a stage's round trip over the ring's stages;
 - memory: A and B read once from HBM (L2 serves the re-reads) and D written once, at the
   HBM bandwidth or at what the CTAs keep in flight, whichever is less: by Little's law, the
   running CTAs' rings (stages x stage bytes each) over the load latency. This is what makes
   deep rings of small tiles win where M is small (decoding) and why four stages of 64 x 128
   reach only half of HBM bandwidth with 32 CTAs.
 
-The constants are fitted to the H100 SXM (docs/performance.md, "The default chooser"); on
-the suite the configuration the model picks runs within a few percent of the best
-candidate measured. A GPU with other SM counts or clocks is what `--tune` is for.
+The constants were fitted on the H100 SXM (docs/performance.md, "The default chooser")
+and the step's three bounds and the split costs on the H200 that replaced it (the same
+chip and clocks; "The few-tile shapes on a grid of candidates"); on the suite the
+configuration the model picks runs within a few percent of the best candidate measured. A
+GPU with other SM counts or clocks is what `--tune` is for.
 """
 
 from __future__ import annotations
