@@ -605,9 +605,9 @@ def fp8_promoted_cases() -> list[GemmCase]:
         # group of 1 (9 steps), in a cluster of 2 sharing B, swapped (decoding)
         for k in (100, 768, 846):
             out.append(GemmCase(a, b, acc, d, 200, 136, k, True, False, (64, 128, 128, 6), options=PROMOTED))
-        out.append(GemmCase(a, b, acc, d, 1000, 1000, 1100, True, False, (128, 128, 128, 4),
+        out.append(GemmCase(a, b, acc, d, 1000, 1000, 1100, True, False, (64, 128, 128, 4),
                             options=f'{PROMOTED}, schedule = "warp_specialized", persistent = true'))
-        out.append(GemmCase(a, b, acc, d, 1000, 1000, 1000, True, False, (128, 128, 128, 4), options=f"{PROMOTED}, cluster = 2"))
+        out.append(GemmCase(a, b, acc, d, 256, 512, 1000, True, False, (64, 128, 128, 4), options=f"{PROMOTED}, cluster = 2"))
         out.append(GemmCase(a, b, acc, d, 48, 4096, 1000, True, False, None, options=PROMOTED))
         out.append(GemmCase(a, b, acc, d, 300, 200, 3000, True, False, None, with_c=True, options=PROMOTED))
         out.append(GemmCase(a, b, acc, d, 129, 65, 4099, True, False, None, dynamic=True, options=PROMOTED))

@@ -143,10 +143,12 @@ def test_overlapped_promotion_adds_a_step_while_the_next_runs(k: int, tail: int)
 
 
 def test_overlapped_promotion_only_where_it_fits() -> None:
-    """A third run of a 64 x 192 tile would not fit beside the second (serial there), nor
-    do stream-K's units take it (their steps start and end anywhere in K)."""
+    """A third run of a 64 x 192 tile would not fit beside the second (serial there); two
+    consumer warpgroups (128 rows) hide each other's adds; stream-K's units do not take it
+    (their steps start and end anywhere in K)."""
     assert promoted_overlap_fits(128) and not promoted_overlap_fits(PROMOTED_OVERLAP_MAX_BN + 16)
     assert "overlapped promotion" not in _ptx(_case(config=(64, 192, 128, 4)))
+    assert "overlapped promotion" not in _ptx(_case(config=(128, 128, 128, 4)))  # two consumers hide each other's adds
     assert "overlapped promotion" not in _ptx(_case(f'{PROMOTED}, stream_k = 1', config=(64, 128, 128, 4)))
     assert "overlapped promotion" in _ptx(_case(config=(64, 128, 128, 4)))
 

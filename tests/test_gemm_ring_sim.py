@@ -42,7 +42,7 @@ def test_persistent_ctas_walk_several_tiles() -> None:
 
 
 def test_a_cluster_releases_on_both_ctas() -> None:
-    for fills, releases, tiles in analyse(_ptx((256, 512, 640), (128, 128, 128, 4), f"{PROMOTED}, cluster = 2"), seeds=(0, 1)):
+    for fills, releases, tiles in analyse(_ptx((256, 512, 640), (64, 128, 128, 4), f"{PROMOTED}, cluster = 2"), seeds=(0, 1)):
         assert releases == 2 * fills == 10 and [len(t) for t in tiles] == [5]
 
 
