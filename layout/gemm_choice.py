@@ -401,12 +401,13 @@ def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, st
 
 
 def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_major: bool, a_mn_major: bool = False,
-              with_c: bool = False, batch: int = 1, d_ld: int | None = None, split: bool = True,
+              with_c: bool = False, batch: int = 1, d_row_major: bool = True, d_ld: int | None = None, split: bool = True,
               machine: Machine = H100) -> GemmConfig | None:
     """The swapped kernel's configuration (the swapped problem is N x M x K) where the model
     prices D^T = B^T A^T faster than the default unswapped kernel, else None: past the
     decoding swap (M > SWAP_MAX_M), for a 16-bit B that is MN-major (row-major K x N) with A
-    K-major, one matrix, and a D that the TMA-store epilogue can store transposed
+    K-major, one matrix, and a row-major D (`d_row_major`: else D^T is the argument itself,
+    with nothing to store transposed) that the TMA-store epilogue can store transposed
     (`d_transposed_storable`: no C, 16-bit, rows of whole 16-byte chunks, `d_ld` its leading
     dimension, None: N). `split`: whether the unswapped default may split K (the pass's
     `_split_open`).
@@ -419,7 +420,7 @@ def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_
     `choose` ranks (`_cost`): on the H200 the model's picks ran 1536^3 86% -> 102% of cuBLAS
     (128 x 144 over M, 5 stages), 5120^3 97% -> 101%, 127 x 11008 x 4096 92% -> 99%,
     2048 x 5120 x 5120 95% -> 97% (docs/performance.md, "Swap-AB for a row-major B")."""
-    if (not b_mn_major or a_mn_major or batch != 1 or m <= SWAP_MAX_M or element_type(b).bits != 16
+    if (not b_mn_major or a_mn_major or batch != 1 or m <= SWAP_MAX_M or element_type(b).bits != 16 or not d_row_major
             or not d_transposed_storable(m, n, d, acc, with_c=with_c, d_ld=d_ld)):
         return None
     plain = choose(m, n, k, a, b, acc, d=d, machine=machine, b_mn_major=True, split=split)

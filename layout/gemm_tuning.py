@@ -92,8 +92,9 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 options: tuple[tuple[str, object], ...] = (("swap_ab", True),) + ((("split_k", split),) if split > 1 else ())
                 if Candidate(config, options) not in leading:
                     leading.append(Candidate(config, options))
-    elif arch is Arch.SM90A and not promoted and batch == 1 and d_row_major:
-        wide = wide_swap(m, n, k, a, b, acc, d=d, b_mn_major=b_mn_major, a_mn_major=a_mn_major, with_c=with_c, d_ld=d_ld)
+    elif arch is Arch.SM90A and not promoted and batch == 1:
+        wide = wide_swap(m, n, k, a, b, acc, d=d, b_mn_major=b_mn_major, a_mn_major=a_mn_major, with_c=with_c,
+                         d_row_major=d_row_major, d_ld=d_ld)
         if wide is not None:  # a row-major B swapped: the default, then the other swapped 128-row tiles
             leading = [Candidate(wide, (("swap_ab", True),))]
             for config in tile_configs(n, m, b, a, acc):

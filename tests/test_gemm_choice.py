@@ -256,7 +256,7 @@ def test_a_row_major_b_is_swapped_where_the_model_prices_it_faster() -> None:
     assert choose_config(1536, 1536, 1536, "bf16", "bf16", "f32", b_mn_major=True) == GemmConfig(128, 192, 64, 4)
     # M = 127: both HBM-bound alike, the swapped tiles compute faster (no MN-major width)
     assert wide_swap(127, 11008, 4096, "bf16", "bf16", "f32", d="bf16", b_mn_major=True) == GemmConfig(128, 128, 64, 6)
-    for kwargs in ({"b_mn_major": False}, {"a_mn_major": True}, {"with_c": True}, {"batch": 2}, {"d": "f32"}):
+    for kwargs in ({"b_mn_major": False}, {"a_mn_major": True}, {"with_c": True}, {"batch": 2}, {"d": "f32"}, {"d_row_major": False}):
         args = {"d": "bf16", "b_mn_major": True, **kwargs}
         assert wide_swap(1536, 1536, 1536, "bf16", "bf16", "f32", **args) is None, kwargs  # type: ignore[arg-type]
     assert wide_swap(1536, 1538, 1536, "bf16", "bf16", "f32", d="bf16", b_mn_major=True) is None  # D's rows: 3076 bytes

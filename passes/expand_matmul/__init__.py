@@ -304,13 +304,12 @@ class ExpandMatmulPass(ModulePass):
         (layout/gemm_choice.py `wide_swap`); else None. `swap_conflict` has already ruled
         out a batch and sizes known at launch."""
         geometry = swap_geometry(mm)
-        if not geometry["d_row_major"]:  # D^T would be the argument itself: nothing to store transposed
-            return None
         m, n, k = mm.problem
         assert isinstance(mm.b.type, MemRefType)
         a, b = mm.types
         return wide_swap(m, n, k, a, b, mm.acc_type, d=self._d_type(mm), b_mn_major=b_rows(mm.b.type)[0],  # type: ignore[arg-type]
-                         a_mn_major=bool(geometry["a_mn_major"]), with_c=mm.c is not None, d_ld=geometry["d_ld"],  # type: ignore[arg-type]
+                         a_mn_major=bool(geometry["a_mn_major"]), with_c=mm.c is not None,
+                         d_row_major=bool(geometry["d_row_major"]), d_ld=geometry["d_ld"],  # type: ignore[arg-type]
                          split=self._split_open(mm))
 
     def _expand(self, kernel, mm: MatmulOp) -> None:
