@@ -32,6 +32,9 @@ SM90_TILES = ((128, 256), (128, 192), (128, 128), (64, 256), (64, 128), (128, 64
 MAX_STAGES = 8
 #: Tiles of at most this many elements also get the deepest ring that fits.
 DEEP_TILE = 64 * 128
+#: The deepest ring of a 64 x 64 tile whose grid is under one wave, a tuner's candidate
+#: (`few_tiles_ring`).
+FEW_TILES_STAGES = 12
 #: The most waves of tiles for which the chooser weighs splitting the last wave's tiles
 #: after whole ones (`unsplit_options`).
 UNSPLIT_MAX_WAVES = 4
@@ -57,6 +60,21 @@ def deepest(bm: int, bn: int, bk: int, a: str, b: str, acc: str, arch: Arch, mos
         if config_problem(config, a, b, acc, arch) is None:
             return config
     return None
+
+
+def few_tiles_ring(m: int, n: int, a: str, b: str, acc: str, batch: int = 1, machine: Machine = H100) -> GemmConfig | None:
+    """A 64 x 64 tile in its deepest ring up to FEW_TILES_STAGES with room for the TMA-store
+    epilogue's staging, where its tiles make less than a wave (else None): at deepseek-v3
+    q_a_proj (128 x 1536 x 7168) 12 stages split 2 through global memory ran 98-103% of
+    cuBLAS (the kernel cuBLAS runs there: 64 x 64, 13 stages, split 2) where 8 stages ran
+    89-93%, and on grids of two waves or more 12 stages ran 0-8% slower than 8
+    (docs/results/gemm_tune_few_tiles_grid_h200.md). A tuner's candidate, not weighed by
+    the default chooser: the model prices it over a cluster (84-90% there) as through
+    global memory."""
+    if -(-m // 64) * -(-n // 64) * batch > machine.sms:
+        return None
+    bk = 128 * 8 // element_type(a).bits
+    return staged_depth(64, 64, bk, a, b, acc, Arch.SM90A, most=FEW_TILES_STAGES)
 
 
 def split_ring(config: GemmConfig) -> bool:

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
-from lower_tc.layout.gemm_choice import (WIDE_BNS, choose, default_multicast, prefer_persistent, prefer_swap, split_k_options, split_ring,
-                                         staging_fits, swap_config, tile_configs, unsplit_options, wide_swap)
+from lower_tc.layout.gemm_choice import (WIDE_BNS, choose, default_multicast, few_tiles_ring, prefer_persistent, prefer_swap,
+                                         split_k_options, split_ring, staging_fits, swap_config, tile_configs, unsplit_options,
+                                         wide_swap)
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.stream_k import stream_k_problem
 from lower_tc.layout.targets import Arch
@@ -136,6 +137,11 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 add(Candidate(config, (("persistent", False), ("split_k", s), ("reduce", "global"), ("unsplit", f))))
             for groups in stream_k_groups(m, n, k, config, batch):
                 add(Candidate(config, (("stream_k", groups),)))
+    deep = few_tiles_ring(m, n, a, b, acc, batch) if m > 64 or not prefer_swap(m, n, batch) else None
+    if deep is not None and deep.stages > 8:  # under a wave: 64 x 64 in 12 stages, unsplit and split through global memory
+        add(Candidate(deep, (("persistent", False),)))
+        for s in split_k_options(m, n, k, deep, a, b, batch, reduce="global"):
+            add(Candidate(deep, (("persistent", False), ("split_k", s), ("reduce", "global"))))
     return found
 
 

@@ -86,6 +86,24 @@ def test_candidates_start_with_the_default_kernel_and_run() -> None:
     assert {c.label() for c in found} >= {"128x256x64/4 persistent=True", "64x64x64/8 persistent=False"}
 
 
+def test_few_tiles_get_the_deep_64_by_64_ring_as_candidates() -> None:
+    """Under a wave of 64 x 64 tiles (q_a_proj, 48 tiles) the tuner also times them in 12
+    stages, unsplit and split through global memory (the kernel that ran 98-103% there); not
+    where they make waves, nor for a decoding GEMM (swapped), nor weighed by the default."""
+    from lower_tc.layout.gemm_choice import few_tiles_ring, staging_fits
+
+    deep = few_tiles_ring(128, 1536, "bf16", "bf16", "f32")
+    assert deep == GemmConfig(64, 64, 64, 12) and staging_fits(deep, "bf16", "bf16")
+    labels = {c.label() for c in candidates(128, 1536, 7168, "bf16", "bf16", "f32")}
+    assert {"64x64x64/12 persistent=False", "64x64x64/12 persistent=False split_k=2 reduce=global"} <= labels
+    assert not any("/12 " in c.label() and "split_k" in c.label() and "cluster" in c.label()
+                   for c in candidates(128, 1536, 7168, "bf16", "bf16", "f32"))
+    assert few_tiles_ring(4096, 4096, "bf16", "bf16", "f32") is None
+    assert not any(c.config.stages == 12 for c in candidates(4096, 4096, 4096, "bf16", "bf16", "f32"))
+    assert not any(c.config == GemmConfig(64, 64, 64, 12) for c in candidates(16, 4096, 4096, "bf16", "bf16", "f32"))
+    assert choose_config(128, 1536, 7168, "bf16", "bf16", "f32").stages <= 8
+
+
 def test_sm100a_candidates_vary_bn_only() -> None:
     found = candidates(4096, 4096, 4096, "bf16", "bf16", "f32", Arch.SM100A)
     assert {c.config.bm for c in found} == {128} and all(not c.options for c in found)
