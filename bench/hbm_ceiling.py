@@ -146,7 +146,7 @@ def main(argv: list[str]) -> int:
     import gemm_suite_gpu as g
 
     gpu = g.Gpu(torch)
-    cases = [c for c in memory_bound_cases(args)]
+    cases = memory_bound_cases(args)
     meta = {"device": torch.cuda.get_device_name(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "commit": os.environ.get("LOWER_TC_COMMIT"), "command": "python bench/hbm_ceiling.py " + " ".join(argv),
             "hbm_peak": hbm_peak(torch.cuda.get_device_name())}

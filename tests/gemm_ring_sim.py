@@ -67,7 +67,6 @@ def split_ops(s: str):
 class Barrier:
     def __init__(self, count):
         self.count, self.pending, self.phase = count, 0, 0
-        self.completions = 0
 
     def arrive(self, n):
         self.pending += n
@@ -76,7 +75,6 @@ class Barrier:
         if self.pending == self.count:
             self.pending = 0
             self.phase ^= 1
-            self.completions += 1
 
     def done(self, parity):  # try_wait.parity: the phase of `parity` has completed
         return self.phase != parity
@@ -127,8 +125,7 @@ class Sim:
                       "%nctaid.y": lambda t: 1, "%nctaid.z": lambda t: 1, "%laneid": lambda t: t.tid & 31,
                       "%clusterid.x": lambda t: ctaid}
         self.checks = []  # (tile total registers values) at "the last MMAs"
-        self.full_of = {}  # address of stage's barrier used by tma dst
-        self.events = []
+        self.inited = False  # the barriers' init fenced: what bar.sync waits for
         self.armed = []
 
     def flush(self):
@@ -204,7 +201,7 @@ class Sim:
             return False
         if base == "fence" and "mbarrier_init" in op:
             self.inited = True
-        if (op.startswith("bar.sync") or op.startswith("barrier.cluster")) and not getattr(self, "inited", False):
+        if (op.startswith("bar.sync") or op.startswith("barrier.cluster")) and not self.inited:
             if t.name == "producer" and t.tid == 0:
                 raise Fail("producer at the barrier before init")
             t.pc -= 1
