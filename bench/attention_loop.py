@@ -9,6 +9,7 @@ SDPA's cuDNN and flash backends in one process on the same tensors.
     python bench/attention_loop.py --fp8 --out fp8.json         # FP8_BENCH: e4m3 against cuDNN bf16 on the same values
     python bench/attention_loop.py --fp8-tune --out t.json      # FP8_TUNE: e4m3 block shapes at S = 8192
     python bench/attention_loop.py --fp8-v --out v.json         # FP8_V_BENCH: V as given (transposed in shared memory) and V^T
+    python bench/attention_loop.py --fp8-descale               # FP8_DESCALE_BENCH: descaling factors against the kernel without
 
 `loop_source` writes the kernel's IR: Q, K, V and O as (heads, sequence, head dim) batches
 (BHSD with the batch and heads as one dimension), one CTA per block of BM queries and a
@@ -28,7 +29,7 @@ import os
 import statistics
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lower_tc.layout.attention import FP8_TYPES
 from lower_tc.lowering.api.matmul_program import MLIR_ELEMENT
@@ -62,6 +63,9 @@ class AttentionCase:
     # fp8: V as the caller has it (head dim contiguous), its tiles transposed in shared
     # memory by the producer warpgroup (tc.tile_transpose), rather than given as V^T
     v_given: bool = False
+    # fp8: descaling factors known at launch, (batch, K heads) f32 each for Q, K and V: the
+    # scores times q_descale x k_descale, O times v_descale (FlashAttention-3's)
+    descale: bool = False
 
     @property
     def nested(self) -> bool:
@@ -82,6 +86,7 @@ class AttentionCase:
         sched += "_vmn" if self.v_order != "k_first" else ""
         sched += "_pingpong" if self.pingpong else ""
         sched += "_vgiven" if self.v_given else ""
+        sched += "_descale" if self.descale else ""
         return f"attn_{lead}h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
 
     def source(self) -> str:
@@ -104,11 +109,21 @@ class AttentionCase:
                 v = _keys_contiguous(kvh, self.keys, d, t)
             o = q.replace(t, "bf16")
         lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if self.lse else ("", "", "")
+        if self.descale:
+            dt = _descale_type(self)
+            lse_arg += f", %QD: {dt}, %KD: {dt}, %VD: {dt}"
+            lse_op += " q_descale %QD k_descale %KD v_descale %VD"
+            lse_type += f", {dt}, {dt}, {dt}"
         attrs = " {causal}" if self.causal else ""
         flags = ", tc.pingpong" if self.pingpong else ""
         return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {v}, %O: {o}{lse_arg}) attributes {{tc.target = "sm_90a"{flags}}} {{\n'
                 f"  tc.attention %Q, %K, %V to %O{lse_op}{attrs} : {q}, {kv}, {v}, {o}{lse_type}\n"
                 "  func.return\n}\n")
+
+
+def _descale_type(c: "AttentionCase") -> str:
+    """A descaling factor's memref: (batch, K heads) f32."""
+    return f"memref<{c.batch}x{c.kv_heads or c.heads}xf32>"
 
 
 def _keys_contiguous(heads: int, keys: int, d: int, t: str) -> str:
@@ -182,6 +197,14 @@ def loop_source(c: AttentionCase) -> str:
     lse_ops = (f"  %lse = tc.rows_lse %r#1, %r#2 : {rows}\n  tc.rows_store %lse to %LSE[{bz}{head}, %q0] : {rows}, {lse_t}\n"
                if c.lse else "")
     kv_index = "%c0" if kvh == 1 else head if kvh == h else "%kvh"
+    descale_args, descale_ops, qk_times, v_times = "", "", "", ""
+    if c.descale:  # fp8's descaling factors, read at the CTA's batch and K head
+        dt = _descale_type(c)
+        descale_args = f", %QD: {dt}, %KD: {dt}, %VD: {dt}"
+        at = f"[{bz or '%c0, '}{kv_index}]"
+        descale_ops = (f"  %qd = memref.load %QD{at} : {dt}\n  %kd = memref.load %KD{at} : {dt}\n"
+                       f"  %vd = memref.load %VD{at} : {dt}\n  %qkd = arith.mulf %qd, %kd : f32\n")
+        qk_times, v_times = " times %qkd", " times %vd"
     v_window = (f"    tc.window_load {v_src}[{bz}{kv_index}, %j, %c0] to {v_dst} as b : "
                 f"{vt_view if fp8 and not c.v_given else kt}, {v_tile or vtile}\n")
     if v_tile is not None:
@@ -195,7 +218,7 @@ def loop_source(c: AttentionCase) -> str:
     else:
         ub = f"  %ub = arith.constant {-(-sk // bn) * bn} : index\n"
     return f"""// {c.name}: O = softmax(Q K^T / sqrt({d})) V, written by bench/attention_loop.py
-func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
+func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}{descale_args}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
   %q = tc.smem_tile : {qtile}
   %k = tc.smem_tile {{stages = {c.stages}}} : {ktile}
 {staged}  %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
@@ -207,22 +230,22 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}) attr
   %cbm = arith.constant {bm} : index
 {group}{first}  %q0 = arith.muli %qb, %cbm : index
 {ub}  tc.window_load %Q[{bz}{head}, %q0, %c0] to %q as a : {qt}, {qtile}
-  %o0 = tc.acc_zero : {acc_o}
+{descale_ops}  %o0 = tc.acc_zero : {acc_o}
   %m0 = tc.rows_fill -inf : {rows}
   %l0 = tc.rows_fill 0.0 : {rows}
   %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({acc_o}, {rows}, {rows}) {{
     tc.window_load %kt[{bz}{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
 {v_window}    %z = tc.acc_zero : {acc_s}
     %s0 = tc.wgmma %q, %k, %z : {qtile}, {ktile}, {acc_s}
-{mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r} : {acc_s}, {rows}
-    %p = tc.acc_exp {s}, %m1 scale {scale!r} : {acc_s}, {rows}
+{mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r}{qk_times} : {acc_s}, {rows}
+    %p = tc.acc_exp {s}, %m1 scale {scale!r}{qk_times} : {acc_s}, {rows}
     %l1 = tc.acc_row_sum %p, %l, %m, %m1 : {acc_s}, {rows}
     %c = tc.acc_rescale %o, %m, %m1 : {acc_o}, {rows}
     %a = tc.acc_to_a %p{order} : {acc_s} to !tc.afrag<{bm}x{bn}x{t}>
     %o1 = tc.wgmma %a, %v, %c : !tc.afrag<{bm}x{bn}x{t}>, {vtile}, {acc_o}
     scf.yield %o1, %m1, %l1 : {acc_o}, {rows}, {rows}
   }}
-  %out = tc.acc_row_div %r#0, %r#2 : {acc_o}, {rows}
+  %out = tc.acc_row_div %r#0, %r#2{v_times} : {acc_o}, {rows}
   tc.window_store %out to %O[{bz}{head}, %q0, %c0] : {acc_o}, {ot_mem}
 {lse_ops}  func.return
 }}
@@ -292,6 +315,15 @@ CHECKS = [
     AttentionCase(4, 300, d=64, bm=128, bn=64, batch=2, layout="bshd", kv_heads=2, causal=True, dtype="e5m2", v_given=True),
     AttentionCase(4, 1024, d=128, bm=128, bn=128, stages=3, causal=True, pingpong=True, dtype="e4m3", v_given=True),
     AttentionCase(2, 4097, d=128, bm=128, bn=128, stages=4, dtype="e4m3", v_given=True),
+] + [  # fp8 with descaling factors ((batch, K heads) f32 each): 4-d BSHD GQA causal, V^T with MQA,
+    # the log-sum-exp at head dim 256, ping-pong, the pipelined schedule
+    AttentionCase(4, 300, d=64, bm=128, bn=64, batch=2, layout="bshd", kv_heads=2, causal=True, dtype="e4m3", v_given=True,
+                  descale=True),
+    AttentionCase(2, 1008, d=128, bm=128, bn=128, stages=4, kv_heads=1, dtype="e4m3", descale=True),
+    AttentionCase(1, 1000, sk=1009, d=256, bm=128, bn=64, stages=3, causal=True, lse=True, dtype="e4m3", v_given=True,
+                  descale=True),
+    AttentionCase(4, 1024, d=128, bm=128, bn=128, stages=3, causal=True, pingpong=True, dtype="e4m3", v_given=True, descale=True),
+    AttentionCase(2, 512, d=64, bm=64, bn=64, schedule="pipelined", dtype="e4m3", descale=True),
 ]
 
 #: What --bench times (FA3's shapes: 16k tokens, heads = 2048 / d), and the blocks.
@@ -331,6 +363,16 @@ FP8_V_BENCH = [
     for s in (4096, 8192, 16384)
     for causal in (False, True)
     for given in (False, True)
+]
+
+
+#: What --fp8-descale times: descaling factors (of 1) against the same kernel without them,
+#: interleaved in one process, the op level's blocks and V as given, at S = 8192.
+FP8_DESCALE_BENCH = [
+    AttentionCase(16384 // 8192 * (2048 // d), 8192, d=d, bm=bm, bn=bn, stages=stages, causal=causal, dtype="e4m3",
+                  v_given=True, descale=True)
+    for d, bm, bn, stages in ((128, 128, 128, 4), (64, 192, 128, 4), (256, 128, 64, 3))
+    for causal in (False, True)
 ]
 
 
@@ -433,6 +475,12 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
             q, k, v = q8.to(dt), k8.to(dt), v8.to(dt)
             v_arg = v8 if case.v_given else vt8
             ops = {"lower_tc": lambda: kernel(q8[0], k8[0], v_arg[0], o[0])}
+            if case.descale:  # factors of 1 (the same O), and the kernel without them beside it
+                ones = torch.ones(1, h, device="cuda", dtype=torch.float32)
+                plain = lower_tc.compile(replace(case, descale=False).source())
+                o_plain = torch.empty_like(o)
+                ops = {"lower_tc": lambda: kernel(q8[0], k8[0], v_arg[0], o[0], ones, ones, ones),
+                       "lower_tc_plain": lambda: plain(q8[0], k8[0], v_arg[0], o_plain[0])}
         else:
             ops = {"lower_tc": lambda: kernel(q[0], k[0], v[0], o[0])}
         for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
@@ -451,6 +499,8 @@ def bench(cases: list[AttentionCase], runs: int, warmup: int) -> list[dict]:
         for name, times in samples.items():
             row[f"{name}_tflops"] = round(flops / (statistics.median(times) * 1e-3) / 1e12, 1)
         row["vs_cudnn"] = round(row["lower_tc_tflops"] / row["cudnn_tflops"], 3)
+        if "lower_tc_plain_tflops" in row:
+            row["vs_plain"] = round(row["lower_tc_tflops"] / row["lower_tc_plain_tflops"], 3)
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows
@@ -543,6 +593,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--fp8-tune", action="store_true", help="time the FP8_TUNE cases (e4m3 block shapes at S = 8192) against cuDNN's bf16 attention")
     p.add_argument("--fp8-v", action="store_true", help="time the FP8_V_BENCH cases: e4m3 with V as given (transposed in "
                                                         "shared memory) beside V^T, against cuDNN's bf16 attention")
+    p.add_argument("--fp8-descale", action="store_true", help="time the FP8_DESCALE_BENCH cases: descaling factors "
+                                                              "against the same kernel without them")
     p.add_argument("--seeds", type=int, default=2)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -551,7 +603,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--print", dest="show", metavar="NAME", help="print the IR of the case named NAME (of CHECKS and BENCH)")
     args = p.parse_args(argv)
     if args.show:
-        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC + FP8_BENCH + FP8_V_BENCH + FP8_TUNE if c.name == args.show)
+        case = next(c for c in CHECKS + BENCH + TUNE + MOSAIC + FP8_BENCH + FP8_V_BENCH + FP8_DESCALE_BENCH + FP8_TUNE
+                    if c.name == args.show)
         print(case.source(), end="")
         return 0
     out: dict = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -562,7 +615,8 @@ def main(argv: list[str]) -> int:
         out["checks"] = check([c for c in CHECKS if args.match in c.name], args.seeds)
         ok = all(r["passed"] for r in out["checks"])
     # the timed modes, in the order they run: (flag and JSON key, cases, how they are timed)
-    for key, cases, timed in (("bench", BENCH, bench), ("fp8", FP8_BENCH, bench), ("fp8_v", FP8_V_BENCH, bench), ("fp8_tune", FP8_TUNE, bench),
+    for key, cases, timed in (("bench", BENCH, bench), ("fp8", FP8_BENCH, bench), ("fp8_v", FP8_V_BENCH, bench),
+                              ("fp8_descale", FP8_DESCALE_BENCH, bench), ("fp8_tune", FP8_TUNE, bench),
                               ("tune", TUNE, bench), ("mosaic", MOSAIC, bench_mosaic)):
         if getattr(args, key):
             import torch

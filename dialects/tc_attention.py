@@ -5,6 +5,7 @@ turns it into the loop level (the kernel's scf.for over blocks of keys)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from xdsl.dialects.builtin import Float32Type, FloatAttr, IntAttr, MemRefType, NoneAttr, StridedLayoutAttr, UnitAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_operand_def, opt_prop_def
@@ -15,6 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.ir import SSAValue
 
 from lower_tc.dialects.tc_kernel import kernel_target
+from lower_tc.dialects.tc_globals import matrix
 from lower_tc.dialects.tc_types import check_global_memory, dtype_name, element_bits
 from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout import Arch
@@ -22,6 +24,8 @@ from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS, Atten
 
 #: Q's, K's and V's types (one for the three); O is Q's type, or one of FP8_OUT_TYPES for 8-bit ones.
 ATTENTION_TYPES = ("bf16", "f16", *FP8_TYPES)
+#: The tensors an 8-bit attention may take descaling factors for (`q_descale` ...).
+DESCALED = ("q", "k", "v")
 
 
 def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int, int, int, int]:
@@ -79,7 +83,10 @@ class AttentionOp(IRDLOperation):
     f32 (heads, Sq) or (batch, heads, Sq) memref. Head dims 64, 128 and 256; bf16 or f16; any lengths.
     8-bit (e4m3, e5m2) Q, K and V with a bf16 or f16 O: V with its head dim contiguous
     (its tiles transposed in shared memory: fp8 wgmma reads B only K-major) or its keys
-    contiguous (V^T in memory, read as it is)."""
+    contiguous (V^T in memory, read as it is). An 8-bit attention's descaling factors
+    (``q_descale %QD k_descale %KD v_descale %VD``, any of them, after `lse`, their types
+    last): (batch, heads of K) f32 matrices read at launch (FlashAttention-3's), the scores
+    times q_descale x k_descale and O times v_descale for each batch and K head."""
 
     name = "tc.attention"
     q = operand_def(MemRefType)
@@ -87,18 +94,27 @@ class AttentionOp(IRDLOperation):
     v = operand_def(MemRefType)
     dst = operand_def(MemRefType)
     lse = opt_operand_def(MemRefType)
+    q_descale = opt_operand_def(MemRefType)
+    k_descale = opt_operand_def(MemRefType)
+    v_descale = opt_operand_def(MemRefType)
     causal = opt_prop_def(UnitAttr)
     scale = opt_prop_def(FloatAttr[Float32Type])
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, q: SSAValue, k: SSAValue, v: SSAValue, dst: SSAValue, lse: SSAValue | None = None,
-                 causal: bool = False, scale: float | None = None):
+                 causal: bool = False, scale: float | None = None, descale: Mapping[str, SSAValue] | None = None):
         props: dict = {}
         if causal:
             props["causal"] = UnitAttr()
         if scale is not None:
             props["scale"] = FloatAttr(scale, Float32Type())
-        super().__init__(operands=[q, k, v, dst, [lse] if lse is not None else []], properties=props)
+        factors = [[descale[w]] if descale and w in descale else [] for w in DESCALED]
+        super().__init__(operands=[q, k, v, dst, [lse] if lse is not None else [], *factors], properties=props)
+
+    @property
+    def descale(self) -> dict[str, SSAValue]:
+        """The descaling factors given: "q", "k", "v" -> the (batch, K heads) f32 memref."""
+        return {w: x for w, x in zip(DESCALED, (self.q_descale, self.k_descale, self.v_descale)) if x is not None}
 
     @classmethod
     def parse(cls, parser: Parser) -> "AttentionOp":
@@ -110,15 +126,21 @@ class AttentionOp(IRDLOperation):
         parser.parse_keyword("to")
         dst = parser.parse_unresolved_operand()
         lse = parser.parse_unresolved_operand() if parser.parse_optional_keyword("lse") else None
+        factors = {}
+        for w in DESCALED:
+            if parser.parse_optional_keyword(f"{w}_descale"):
+                factors[w] = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         types = [parser.parse_type()]
         while parser.parse_optional_punctuation(","):
             types.append(parser.parse_type())
-        want = 5 if lse is not None else 4
-        if len(types) != want:
-            parser.raise_error(f"tc.attention lists {want} types (Q, K, V, O{', the log-sum-exp' if lse else ''}), not {len(types)}")
-        operands = [parser.resolve_operand(x, t) for x, t in zip([q, k, v, dst] + ([lse] if lse else []), types)]
+        names = ["Q", "K", "V", "O"] + (["the log-sum-exp"] if lse else []) + [f"{w}_descale" for w in factors]
+        if len(types) != len(names):
+            parser.raise_error(f"tc.attention lists {len(names)} types ({', '.join(names)}), not {len(types)}")
+        unresolved = [q, k, v, dst] + ([lse] if lse else []) + list(factors.values())
+        operands = [parser.resolve_operand(x, t) for x, t in zip(unresolved, types)]
+        descale = dict(zip(factors, operands[len(operands) - len(factors):]))
         causal = "causal" in attrs
         scale = attrs.get("scale")
         for key in attrs:
@@ -129,7 +151,7 @@ class AttentionOp(IRDLOperation):
         if scale is not None and not isinstance(scale, FloatAttr):
             parser.raise_error(f"tc.attention's scale is a number, not {scale}")
         value = float(scale.value.data) if scale is not None else None  # type: ignore[union-attr]
-        return cls(*operands[:4], operands[4] if lse else None, causal=causal, scale=value)
+        return cls(*operands[:4], operands[4] if lse else None, causal=causal, scale=value, descale=descale)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -142,11 +164,15 @@ class AttentionOp(IRDLOperation):
         if self.lse is not None:
             printer.print_string(" lse ")
             printer.print_operand(self.lse)
+        for w, x in self.descale.items():
+            printer.print_string(f" {w}_descale ")
+            printer.print_operand(x)
         parts = (["causal"] if self.causal is not None else []) + ([f"scale = {self.scale.value.data!r}"] if self.scale is not None else [])
         if parts:
             printer.print_string(" {" + ", ".join(parts) + "}")
         printer.print_string(" : ")
         types = [self.q.type, self.k.type, self.v.type, self.dst.type] + ([self.lse.type] if self.lse is not None else [])
+        types += [x.type for x in self.descale.values()]
         for i, t in enumerate(types):
             if i:
                 printer.print_string(", ")
@@ -213,8 +239,21 @@ class AttentionOp(IRDLOperation):
             if dtype_name(t.element_type) != "f32" or list(t.get_shape()) != want or not isinstance(t.layout, NoneAttr):
                 names = "(batch, heads, sequence)" if len(q_shape) == 4 else "(heads, sequence)"
                 raise VerifyException(f"the log-sum-exp is a dense f32 {names} = {'x'.join(map(str, want))}xf32, not {t}")
+        for w, x in self.descale.items():
+            if not fp8:
+                raise VerifyException(f"{w}_descale is for 8-bit Q, K and V (descaling factors), not {', '.join(sorted(inputs))}")
+            t = x.type
+            assert isinstance(t, MemRefType)
+            want = [q[0], k[1]]
+            try:
+                matrix(t, f"{w}_descale")
+            except VerifyException as err:
+                raise VerifyException(f"{err} (a (batch, heads of K) = {want[0]}x{want[1]}xf32 matrix)") from None
+            if dtype_name(t.element_type) != "f32" or list(t.get_shape()) != want:
+                raise VerifyException(f"{w}_descale is a (batch, heads of K) = {want[0]}x{want[1]}xf32 memref "
+                                      f"(FlashAttention-3's; batch 1 for 3-d tensors), not {t}")
 
 
 ATTENTION_OPS = [AttentionOp]
 
-__all__ = ["ATTENTION_OPS", "ATTENTION_TYPES", "FP8_OUT_TYPES", "AttentionOp"]
+__all__ = ["ATTENTION_OPS", "ATTENTION_TYPES", "DESCALED", "FP8_OUT_TYPES", "AttentionOp"]

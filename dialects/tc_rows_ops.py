@@ -18,6 +18,12 @@ with m starting at -inf (`tc.rows_fill -inf`) and l at 0. A row that has seen on
 scores (every key masked) keeps m = -inf, read as 0 by the exponentials: its p are 0 (not
 exp2(-inf + inf) = NaN), its carry factor exp2(-inf - 0) is 0 on an O and an l that are 0
 already, and its final O is 0 where l is 0 (docs/attention.md defines that row's O as 0).
+
+A factor known only at launch (an f32 value: fp8 attention's descaling factors, read by
+`memref.load` from a kernel argument) multiplies the scale (`scale c times %f`: the scores
+are s c f) and O's division (`tc.acc_row_div %o, %l times %f`: o f / l). A scores' factor
+below 0 or NaN would turn the row maximum into a minimum, so the kernel makes it NaN (every
+O NaN) rather than a wrong softmax.
 """
 
 from __future__ import annotations
@@ -29,8 +35,8 @@ from typing import ClassVar
 
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    IRDLOperation, ParsePropInAttrDict, VarConstraint, base, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def,
-    var_operand_def,
+    AttrSizedOperandSegments, IRDLOperation, ParsePropInAttrDict, VarConstraint, base, irdl_op_definition, operand_def,
+    opt_operand_def, opt_prop_def, prop_def, result_def, var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -117,19 +123,22 @@ class RowsFillOp(IRDLOperation):
 
 @irdl_op_definition
 class AccRowMaxOp(IRDLOperation):
-    """``%m1 = tc.acc_row_max %s, %m0 scale 0.125 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``:
-    max(m0, each row's largest s x scale x log2 e), reduced across the row's quad."""
+    """``%m1 = tc.acc_row_max %s, %m0 scale 0.125 [times %f] : !tc.acc<64x64xf32>,
+    !tc.rows<64xf32>``: max(m0, each row's largest s x scale [x f] x log2 e), reduced
+    across the row's quad (f: an f32 known at launch, module docstring)."""
 
     name = "tc.acc_row_max"
     ROWS: ClassVar = VarConstraint("ROWS", base(RowsType))
     acc = operand_def(AccType)
     rows = operand_def(ROWS)
+    factor = opt_operand_def(Float32Type())
     result = result_def(ROWS)
     scale = prop_def(FloatAttr[Float32Type])
-    assembly_format = "$acc `,` $rows `scale` $scale attr-dict `:` type($acc) `,` type($rows)"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = "$acc `,` $rows `scale` $scale (`times` $factor^)? attr-dict `:` type($acc) `,` type($rows)"
 
-    def __init__(self, acc: SSAValue, rows: SSAValue, scale: float):
-        super().__init__(operands=[acc, rows], result_types=[rows.type],
+    def __init__(self, acc: SSAValue, rows: SSAValue, scale: float, factor: SSAValue | None = None):
+        super().__init__(operands=[acc, rows, [factor] if factor is not None else []], result_types=[rows.type],
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
@@ -139,20 +148,22 @@ class AccRowMaxOp(IRDLOperation):
 
 @irdl_op_definition
 class AccExpOp(IRDLOperation):
-    """``%p = tc.acc_exp %s, %m scale 0.125 : !tc.acc<64x64xf32>, !tc.rows<64xf32>``: each
-    element's exp2(s x scale x log2 e - m) of its row (ex2.approx); 0 in a row whose m is
-    -inf (every score so far masked)."""
+    """``%p = tc.acc_exp %s, %m scale 0.125 [times %f] : !tc.acc<64x64xf32>,
+    !tc.rows<64xf32>``: each element's exp2(s x scale [x f] x log2 e - m) of its row
+    (ex2.approx); 0 in a row whose m is -inf (every score so far masked)."""
 
     name = "tc.acc_exp"
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
     acc = operand_def(ACC)
     rows = operand_def(RowsType)
+    factor = opt_operand_def(Float32Type())
     result = result_def(ACC)
     scale = prop_def(FloatAttr[Float32Type])
-    assembly_format = "$acc `,` $rows `scale` $scale attr-dict `:` type($acc) `,` type($rows)"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = "$acc `,` $rows `scale` $scale (`times` $factor^)? attr-dict `:` type($acc) `,` type($rows)"
 
-    def __init__(self, acc: SSAValue, rows: SSAValue, scale: float):
-        super().__init__(operands=[acc, rows], result_types=[acc.type],
+    def __init__(self, acc: SSAValue, rows: SSAValue, scale: float, factor: SSAValue | None = None):
+        super().__init__(operands=[acc, rows, [factor] if factor is not None else []], result_types=[acc.type],
                          properties={"scale": FloatAttr(scale, Float32Type())})
 
     def verify_(self) -> None:
@@ -208,18 +219,21 @@ class AccRescaleOp(IRDLOperation):
 
 @irdl_op_definition
 class AccRowDivOp(IRDLOperation):
-    """``%o = tc.acc_row_div %o2, %l : !tc.acc<64x64xf32>, !tc.rows<64xf32>``: each row
-    divided by its l (rcp.approx); 0 where l is 0 (a row that saw no key)."""
+    """``%o = tc.acc_row_div %o2, %l [times %f] : !tc.acc<64x64xf32>, !tc.rows<64xf32>``:
+    each row divided by its l (rcp.approx) [and times f, an f32 known at launch: fp8
+    attention's V descaling factor]; 0 where l is 0 (a row that saw no key)."""
 
     name = "tc.acc_row_div"
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
     acc = operand_def(ACC)
     rows = operand_def(RowsType)
+    factor = opt_operand_def(Float32Type())
     result = result_def(ACC)
-    assembly_format = "$acc `,` $rows attr-dict `:` type($acc) `,` type($rows)"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = "$acc `,` $rows (`times` $factor^)? attr-dict `:` type($acc) `,` type($rows)"
 
-    def __init__(self, acc: SSAValue, rows: SSAValue):
-        super().__init__(operands=[acc, rows], result_types=[acc.type])
+    def __init__(self, acc: SSAValue, rows: SSAValue, factor: SSAValue | None = None):
+        super().__init__(operands=[acc, rows, [factor] if factor is not None else []], result_types=[acc.type])
 
     def verify_(self) -> None:
         check_rows_op(self, self.acc.type, rows=(self.rows.type,))

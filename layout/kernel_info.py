@@ -311,7 +311,8 @@ class AttentionInfo:
     """A loop-level attention kernel's facts: which arguments are Q, K (as its argument:
     keys x head dim), V and O (and the log-sum-exp's, where stored), the softmax's scale, the mask (`causal`: query i sees key j
     iff j <= i + causal; `keys`: the keys' count where masked; None: no such mask), and the
-    block of queries a CTA takes and of keys an iteration takes. An additive key: a reader
+    block of queries a CTA takes and of keys an iteration takes, and fp8's descaling factors'
+    arguments (each (batch, K heads) f32, read at a CTA's batch and K head). An additive key: a reader
     that does not know it sees a kernel it cannot check (so the version stays)."""
 
     q: int
@@ -325,6 +326,10 @@ class AttentionInfo:
     block_n: int = 64
     lse: int | None = None  # the argument the log-sum-exp goes to, (heads, S_q) f32; None: none
     v_transposed: bool = False  # V's argument is V^T (head dim x keys), read through a tc.transpose view
+    # fp8's descaling factors: the (batch, K heads) f32 arguments whose product multiplies the
+    # scores (Q's and K's), and O (V's); () where none
+    qk_descale: tuple[int, ...] = ()
+    v_descale: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"q": self.q, "k": self.k, "v": self.v, "o": self.o, "scale": self.scale,
@@ -337,6 +342,10 @@ class AttentionInfo:
             out["causal"] = self.causal
         if self.keys is not None:
             out["keys"] = self.keys
+        if self.qk_descale:
+            out["qk_descale"] = list(self.qk_descale)
+        if self.v_descale:
+            out["v_descale"] = list(self.v_descale)
         return out
 
     @classmethod
@@ -345,7 +354,8 @@ class AttentionInfo:
         return cls(int(d["q"]), int(d["k"]), int(d["v"]), int(d["o"]), float(d["scale"]),
                    int(causal) if causal is not None else None, int(keys) if keys is not None else None,
                    int(d.get("block_m", 64)), int(d.get("block_n", 64)),
-                   int(d["lse"]) if d.get("lse") is not None else None, bool(d.get("v_transposed", False)))
+                   int(d["lse"]) if d.get("lse") is not None else None, bool(d.get("v_transposed", False)),
+                   tuple(int(i) for i in d.get("qk_descale", ())), tuple(int(i) for i in d.get("v_descale", ())))
 
 
 @dataclass(frozen=True)

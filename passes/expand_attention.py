@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, IndexType, IntegerAttr, ModuleOp, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -107,6 +107,11 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     else:
         ub = out.add(_const(keys_end), "keys_end")
     out.add(WindowLoadOp(att.q, q0, c0, q, tc.Operand.A, head, batch))
+    factors = {w: out.add(memref.LoadOp.get(x, [batch if batch is not None else c0, kv]), f"{w}d")
+               for w, x in att.descale.items()}  # read at the CTA's batch and K head
+    qk_factor = factors.get("q")
+    if "k" in factors:
+        qk_factor = factors["k"] if qk_factor is None else out.add(arith.MulfOp(qk_factor, factors["k"]), "qkd")
     o0 = out.add(tc.AccZeroOp(acc_o), "o0")
     m0 = out.add(tc.RowsFillOp(-math.inf, rows), "m0")
     l0 = out.add(tc.RowsFillOp(0.0, rows), "l0")
@@ -126,8 +131,8 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     if ragged or p.causal:
         mask = tc.AccMaskOp(s, None, None, keys=sk if ragged else None, causal=offset if p.causal else None, positions=(q0, j))
         s = inner.add(mask, "masked")
-    m1 = inner.add(tc.AccRowMaxOp(s, m, p.scale), "m1")
-    pe = inner.add(tc.AccExpOp(s, m1, p.scale), "p")
+    m1 = inner.add(tc.AccRowMaxOp(s, m, p.scale, qk_factor), "m1")
+    pe = inner.add(tc.AccExpOp(s, m1, p.scale, qk_factor), "p")
     l1 = inner.add(tc.AccRowSumOp(pe, l, m, m1), "l1")
     c = inner.add(tc.AccRescaleOp(o, m, m1), "carried")
     a = inner.add(tc.AccToAOp(pe, tc.AFragType([bm, bn], elt), accumulator_order=vs is not None), "pa")
@@ -136,7 +141,7 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     body.add_ops(inner.ops)
     loop = scf.ForOp(c0, ub, cbn, [o0, m0, l0], Region(body))
     out.add(loop)
-    result = out.add(tc.AccRowDivOp(loop.results[0], loop.results[2]), "out")
+    result = out.add(tc.AccRowDivOp(loop.results[0], loop.results[2], factors.get("v")), "out")
     out.add(WindowStoreOp(result, att.dst, q0, c0, batch=head, outer=batch))
     if att.lse is not None:
         lse = out.add(tc.RowsLseOp(loop.results[1], loop.results[2]), "lse")

@@ -255,3 +255,73 @@ def test_fp8_attention_refuses_by_name_before_compiling(fake, tmp_path, what, ar
     assert err.value.argument == argument and words in str(err.value)
     assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
     assert not fake.called("cuLaunchKernel")
+
+
+def _factor(fake, shape: tuple[int, ...], strides: tuple[int, ...] | None = None, dtype: str = "f32"):
+    """A descaling factor's f32 array in fresh fake GPU memory."""
+    return bhsd(fake, shape, dtype, strides)
+
+
+def test_fp8_attention_takes_descaling_factors_of_each_batch_and_kv_head(fake) -> None:
+    """q_descale, k_descale, v_descale of (batch, heads of k): the program reads them with
+    the batch and heads folded ((1, batch x heads of k), as k's heads fold), they follow
+    the arrays in the launch, and the metadata names them (the scores' pair, V's)."""
+    q = _e4m3(fake, (2, 4, 256, 64))
+    k, v = (_e4m3(fake, (2, 2, 256, 64)) for _ in range(2))
+    qd, kd, vd = (_factor(fake, (2, 2)) for _ in range(3))
+    attention_api._kernels.entries.clear()
+    o = bhsd(fake, (2, 4, 256, 64), "bf16")
+    assert lower_tc.attention(q, k, v, o, q_descale=qd, k_descale=kd, v_descale=vd, causal=True) is o
+    (program,) = _programs()
+    assert "q_descale %QD k_descale %KD v_descale %VD" in program
+    assert "%K: memref<4x256x64xf8E4M3FN>" in program and "%QD: memref<1x4xf32>" in program
+    att = attention_api._kernels.entries[program].info.attention
+    assert (att.qk_descale, att.v_descale) == ((4, 5), (6,))
+    assert len(fake.called("cuLaunchKernel")) == 1
+
+
+def test_fp8_attention_takes_any_of_the_factors(fake) -> None:
+    """v_descale alone: the scores take no factor, O its; a 3-d q takes (heads of k,)."""
+    q, k, v = (_e4m3(fake, (4, 256, 64)) for _ in range(3))
+    attention_api._kernels.entries.clear()
+    lower_tc.attention(q, k, v, bhsd(fake, (4, 256, 64), "bf16"), v_descale=_factor(fake, (4,)))
+    (program,) = _programs()
+    assert "v_descale %VD" in program and "q_descale" not in program and "%VD: memref<1x4xf32>" in program
+    att = attention_api._kernels.entries[program].info.attention
+    assert (att.qk_descale, att.v_descale) == ((), (4,))
+
+
+def test_factors_that_do_not_fold_make_a_4d_program(fake) -> None:
+    """A column-major (batch, heads of k) factor cannot be read as (1, batch x heads): q,
+    k, v and the factors go to the kernel 4-d, as they lie."""
+    q, k, v = (_e4m3(fake, (2, 2, 256, 64)) for _ in range(3))
+    attention_api._kernels.entries.clear()
+    lower_tc.attention(q, k, v, bhsd(fake, (2, 2, 256, 64), "bf16"), k_descale=_factor(fake, (2, 2), strides=(1, 2)))
+    (program,) = _programs()
+    assert "%Q: memref<2x2x256x64xf8E4M3FN>" in program and "%KD: memref<2x2xf32, strided<[1, 2]>>" in program
+
+
+@pytest.mark.parametrize(("what", "argument", "words"), [
+    ("bf16 q", "q_descale", "q_descale is for 8-bit q, k and v (descaling factors), not bf16"),
+    ("shape", "k_descale", "k_descale is an f32 array of (batch, heads of k) = (2, 2), not (2, 4) f32"),
+    ("f16", "v_descale", "not (2, 2) f16"),
+    ("broadcast", "k_descale", "pass a contiguous copy (a broadcast of one value: .expand(...).contiguous())"),
+])
+def test_descaling_factors_are_refused_by_name_before_compiling(fake, tmp_path, what, argument, words) -> None:
+    q, k, v = (_e4m3(fake, (2, 2, 256, 64)) for _ in range(3))
+    factors = {}
+    if what == "bf16 q":
+        q, k, v = (bhsd(fake, (2, 2, 256, 64)) for _ in range(3))
+        factors["q_descale"] = _factor(fake, (2, 2))
+    elif what == "shape":
+        factors["k_descale"] = _factor(fake, (2, 4))
+    elif what == "f16":
+        factors["v_descale"] = _factor(fake, (2, 2), dtype="f16")
+    else:
+        factors["k_descale"] = _factor(fake, (2, 2), strides=(0, 0))
+    o = bhsd(fake, (2, 2, 256, 64), "bf16")
+    with pytest.raises(ArgumentError) as err:
+        lower_tc.attention(q, k, v, o, **factors)
+    assert err.value.argument == argument and words in str(err.value)
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
+    assert not fake.called("cuLaunchKernel")

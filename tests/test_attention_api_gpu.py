@@ -130,3 +130,45 @@ def test_fp8_attention_into_an_f16_out(torch, require_gpu, d) -> None:
     result = check_attention(fold(q), fold(k), fold(v), fold(o), causal=True, scale=d**-0.5, layout="bhsd",
                              p_dtype="e4m3", out_dtype="f16")
     assert result.ok, result.problems
+
+
+@pytest.mark.parametrize("case", [(2, 4, 2, 600, 700, 128, True, "bshd", "given"), (1, 4, 4, 512, 512, 64, False, "bhsd", "vt"),
+                                  (3, 2, 1, 256, 1001, 256, True, "bhsd", "given")], ids=lambda c: "_".join(map(str, c)))
+def test_fp8_attention_with_descaling_factors(torch, require_gpu, case) -> None:
+    """q, k and v quantized to e4m3 with a scale for each batch and head of k (FlashAttention-3's
+    descaling factors, drawn from 0.25 to 2): O and the log-sum-exp within P's e4m3 rounding of
+    float64 attention of the dequantized values (q8 q_descale, k8 k_descale, v8 v_descale)."""
+    require_gpu("sm_90a")
+    b, h, hk, sq, sk, d, causal, layout, v_as = case
+    f8 = torch.float8_e4m3fn
+    gen = torch.Generator(device="cuda").manual_seed(23)
+    factors = {w: 0.25 + 1.75 * torch.rand(b, hk, device="cuda", generator=gen) for w in ("q", "k", "v")}
+    per_head = lambda f, heads: f.repeat_interleave(heads // hk, dim=1)[:, :, None, None]  # noqa: E731
+    q = (_array(torch, layout, b, h, sq, d, torch.float32, gen) / per_head(factors["q"], h)).to(f8)
+    k = (_array(torch, layout, b, hk, sk, d, torch.float32, gen) / per_head(factors["k"], hk)).to(f8)
+    if v_as == "vt":
+        vt = (torch.randn(b, hk, d, sk, device="cuda", generator=gen) / factors["v"][:, :, None, None]).to(f8)
+        v = vt.transpose(-1, -2)
+    else:
+        v = (_array(torch, layout, b, hk, sk, d, torch.float32, gen) / per_head(factors["v"], hk)).to(f8)
+    o, lse = lower_tc.attention(q, k, v, causal=causal, lse=True, q_descale=factors["q"], k_descale=factors["k"],
+                                v_descale=factors["v"])
+    torch.cuda.synchronize()
+    fold = lambda x: x.cpu().numpy().reshape(1, -1, *x.shape[2:])  # noqa: E731
+    dq, dk, dv = (x.float() * per_head(factors[w], x.shape[1]) for w, x in (("q", q), ("k", k), ("v", v)))
+    result = check_attention(fold(dq), fold(dk), fold(dv), fold(o.float()), causal=causal, scale=d**-0.5, layout="bhsd",
+                             p_dtype="e4m3", out_dtype="bf16", lse=lse.cpu().numpy().reshape(1, -1, sq))
+    assert result.ok, result.problems
+
+
+def test_a_negative_descaling_product_makes_o_nan(torch, require_gpu) -> None:
+    """q_descale x k_descale below 0 for one head of k: that head's O is NaN (a negative
+    factor would turn the row maximum into a minimum), the other head's is not."""
+    require_gpu("sm_90a")
+    f8 = torch.float8_e4m3fn
+    gen = torch.Generator(device="cuda").manual_seed(29)
+    q, k, v = (torch.randn(1, 2, 256, 64, device="cuda", generator=gen).to(f8) for _ in range(3))
+    k_descale = torch.tensor([[1.0, -1.0]], device="cuda")
+    o = lower_tc.attention(q, k, v, k_descale=k_descale)
+    torch.cuda.synchronize()
+    assert torch.isnan(o[0, 1]).all() and not torch.isnan(o[0, 0]).any()

@@ -36,7 +36,8 @@ def _info(case: AttentionCase) -> KernelInfo:
 #: A plain kernel, MQA, causal, S_q > S_k with the log-sum-exp, the pipelined schedule, a
 #: BSHD batch, and ping-pong on a causal BSHD batch.
 CONTRACT_CASES = [CHECKS[0], CHECKS[6], CHECKS[13], CHECKS[16], next(c for c in CHECKS if c.schedule == "pipelined"),
-                  next(c for c in CHECKS if c.batch > 1 and c.layout == "bshd"), next(c for c in CHECKS if c.pingpong)]
+                  next(c for c in CHECKS if c.batch > 1 and c.layout == "bshd"), next(c for c in CHECKS if c.pingpong),
+                  next(c for c in CHECKS if c.descale and c.lse), next(c for c in CHECKS if c.descale and c.batch > 1)]
 
 
 @pytest.mark.parametrize("case", CONTRACT_CASES, ids=lambda c: c.name)
@@ -50,8 +51,10 @@ def test_the_contract_names_q_k_v_o_the_mask_and_the_schedule(case: AttentionCas
     att = info.attention
     assert isinstance(att, AttentionInfo)
     assert (att.q, att.k, att.v, att.o) == (0, 1, 2, 3)
-    assert [a.output for a in info.args] == [False, False, False, True] + ([True] if case.lse else [])
+    assert [a.output for a in info.args] == [False, False, False, True] + ([True] if case.lse else []) + [False] * (3 * case.descale)
     assert att.lse == (4 if case.lse else None)
+    first = 4 + case.lse  # the descaling factors follow O and the log-sum-exp
+    assert (att.qk_descale, att.v_descale) == (((first, first + 1), (first + 2,)) if case.descale else ((), ()))
     assert att.scale == pytest.approx(case.d**-0.5)
     assert att.causal == (case.keys - case.sq if case.causal else None)
     assert att.keys == (case.keys if case.keys % case.bn else None)

@@ -24,6 +24,15 @@ def _instructions(ptx: str) -> list[str]:
     return [ln for ln in ptx.splitlines() if ln.strip() and not ln.lstrip().startswith("//")]
 
 
+def _fp8_levels(problem: dict, **options) -> tuple[AttentionCase, object, object]:
+    """An e4m3 problem at the fp8 blocks, and its op level's and loop level's kernels."""
+    blocks = FP8_BLOCKS[problem["d"]]
+    case = AttentionCase(**problem, **options, dtype="e4m3", bm=blocks.bm, bn=blocks.bn, stages=blocks.stages)
+    (op_level,) = compile_source(case.op_source(), "op.mlir")
+    (loop_level,) = compile_source(case.source(), "loop.mlir")
+    return case, op_level, loop_level
+
+
 #: Problems the GPU check ran at the default blocks (bench/attention_loop.py CHECKS and BENCH).
 PROBLEMS = [
     dict(heads=4, sq=1000, d=64, kv_heads=2, causal=True, lse=True),
@@ -51,13 +60,27 @@ def test_an_fp8_op_expands_to_the_checked_fp8_loop_level(problem) -> None:
     """e4m3 Q, K and V^T (keys contiguous) with a bf16 O: the op level's kernel runs the
     instructions of bench/attention_loop.py's fp8 loop (V read through a view of a V^T
     argument there, as the strided argument itself here), with the fp8 blocks."""
-    blocks = FP8_BLOCKS[problem["d"]]
-    case = AttentionCase(**problem, dtype="e4m3", bm=blocks.bm, bn=blocks.bn, stages=blocks.stages)
-    (op_level,) = compile_source(case.op_source(), "op.mlir")
-    (loop_level,) = compile_source(case.source(), "loop.mlir")
+    case, op_level, loop_level = _fp8_levels(problem)
     assert op_level.info.attention == replace(loop_level.info.attention, v_transposed=False)
     assert op_level.info.args[2].strides[-2:] == (1, case.keys) and loop_level.info.attention.v_transposed
     assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
+
+
+@pytest.mark.parametrize("problem", [dict(heads=4, sq=300, d=64, batch=2, layout="bshd", kv_heads=2, causal=True, v_given=True),
+                                     dict(heads=2, sq=1008, d=128, kv_heads=1),
+                                     dict(heads=1, sq=1000, sk=1009, d=256, causal=True, lse=True, v_given=True)],
+                         ids=lambda p: "_".join(f"{k}{v}" for k, v in p.items()))
+def test_an_fp8_op_with_descaling_factors_expands_to_the_checked_loop_level(problem) -> None:
+    """q_descale, k_descale and v_descale: the op level's kernel runs bench/attention_loop.py's
+    loop with the factors (read at the CTA's batch and K head, the scores' product on the
+    scale, V's on O's division), and its metadata names the same arguments."""
+    _, op_level, loop_level = _fp8_levels(problem, descale=True)
+    att = op_level.info.attention
+    first = 5 if problem.get("lse") else 4
+    assert (att.qk_descale, att.v_descale) == ((first, first + 1), (first + 2,))
+    assert att == replace(loop_level.info.attention, v_transposed=att.v_transposed)
+    assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
+    assert sum("ld.global.f32" in ln for ln in _instructions(op_level.ptx)) == 3  # each factor read once
 
 
 @pytest.mark.parametrize("problem", [dict(heads=2, sq=1024, d=64, causal=True), dict(heads=4, sq=1008, d=128, kv_heads=2),
@@ -69,10 +92,7 @@ def test_an_fp8_op_with_v_as_given_expands_to_the_checked_loop_level(problem) ->
     op level's kernel runs the instructions of bench/attention_loop.py's fp8 loop with V
     as given (an MN-major ring and tc.tile_transpose), with the fp8 blocks; V is read as
     given (no v_transposed)."""
-    blocks = FP8_BLOCKS[problem["d"]]
-    case = AttentionCase(**problem, dtype="e4m3", bm=blocks.bm, bn=blocks.bn, stages=blocks.stages, v_given=True)
-    (op_level,) = compile_source(case.op_source(), "op.mlir")
-    (loop_level,) = compile_source(case.source(), "loop.mlir")
+    case, op_level, loop_level = _fp8_levels(problem, v_given=True)
     assert op_level.info == loop_level.info and not op_level.info.attention.v_transposed
     assert op_level.info.args[2].strides[-1] == 1
     assert "V transposed" in op_level.ptx

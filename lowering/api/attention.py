@@ -17,7 +17,7 @@ anything is compiled or launched.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -40,7 +40,8 @@ _kernels: LruCache[Hashable, Kernel] = LruCache(64)
 
 
 def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, scale: float | None = None,
-              lse: bool = False, stream: Any = None) -> Any:
+              lse: bool = False, q_descale: Any = None, k_descale: Any = None, v_descale: Any = None,
+              stream: Any = None) -> Any:
     """O = softmax(q k^T scale) v for every head, into `out` (allocated like `q` when None)
     and returned; with `lse=True`, (O, the log-sum-exp): an f32 array of q's shape less the
     head dim, each row's natural-log log-sum-exp of the scaled scores (-inf where a row sees
@@ -52,8 +53,13 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     its keys contiguous, `vt.transpose(-1, -2)` of a (..., D, S_k) vt, read as it is); D 64, 128 or
     256; any S_q, S_k. `causal`: query i sees keys j <= i + S_k -
     S_q (FlashAttention's alignment; torch's is_causal=True where S_q = S_k). `scale`
-    defaults to 1 / sqrt(D). sm_90a (an H100 or H200)."""
-    arrays = [("q", q), ("k", k), ("v", v)] + ([("out", out)] if out is not None else [])
+    defaults to 1 / sqrt(D). `q_descale`, `k_descale`, `v_descale` (8-bit q, k, v;
+    FlashAttention-3's): f32 arrays of (batch, heads of k) (of (heads of k,) or (1, heads
+    of k) where q is 3-d) read at launch, the scores times q_descale x k_descale and O
+    times v_descale for each batch and head of k; any of them, the rest 1 (a negative
+    q_descale x k_descale makes O NaN). sm_90a (an H100 or H200)."""
+    factors = {w: x for w, x in (("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale)) if x is not None}
+    arrays = [("q", q), ("k", k), ("v", v)] + ([("out", out)] if out is not None else []) + list(factors.items())
     handle = stream_handle(stream, [x for _, x in arrays])
     if not isinstance(causal, bool):
         raise ArgumentError(f"causal is True or False, not {causal!r}", "causal")
@@ -73,6 +79,9 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     if len({qv.dtype, kv.dtype, vv.dtype}) != 1:
         raise ArgumentError(f"q, k and v have one type, not {qv.dtype}, {kv.dtype}, {vv.dtype}", "k" if kv.dtype != qv.dtype else "v")
     fp8 = qv.dtype in FP8_TYPES
+    for name in factors:
+        if not fp8:
+            raise ArgumentError(f"{name} is for 8-bit q, k and v (descaling factors), not {qv.dtype}", name)
     for name, x in (("q", qv), ("k", kv), ("v", vv)):
         _check_layout(x, name, keys_contiguous=fp8 and name == "v")
     if len({len(qv.shape), len(kv.shape), len(vv.shape)}) != 1:
@@ -107,18 +116,22 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
         raise ArgumentError("out cannot be written (a read-only array)", "out")
     if not distinct_elements(ov.shape, ov.strides):
         raise ArgumentError(f"out's strides {ov.strides} put two of its elements at one address", "out")
+    descale = {name: _descale(views[name], name, qv.shape[0] if len(qv.shape) == 4 else None, kv_heads) for name in factors}
     folded = [_fold(x) for x in (qv, kv, vv, ov)]
-    if any(f is None for f in folded):  # one that does not fold: all 4-d
+    folded_descale = [_fold_descale(x) for x in descale.values()]
+    if any(f is None for f in folded + folded_descale):  # one that does not fold: all 4-d
         folded = [_four(x) for x in (qv, kv, vv, ov)]
+        folded_descale = list(descale.values())
     lse_array = None
     if lse:
         lse_array = allocate(q, qv.shape[:-1], "f32")
         lv = view_of(lse_array, "lse", stream=handle)
         shape = folded[0].shape[:-1]  # (heads, S_q) or (batch, heads, S_q), dense
         folded.append(replace(lv, shape=shape, strides=dense_strides(shape)))
-    source = op_source(*folded[:4], causal, float(scale), lse)  # type: ignore[arg-type]
+    named = {name.split("_")[0]: x for name, x in zip(descale, folded_descale)}
+    source = op_source(*folded[:4], causal, float(scale), lse, named)  # type: ignore[arg-type]
     kernel = _kernel(source)
-    launcher.enqueue(session.driver(), kernel.prepare(folded), handle)  # type: ignore[arg-type]
+    launcher.enqueue(session.driver(), kernel.prepare(folded + folded_descale), handle)  # type: ignore[arg-type]
     return (out, lse_array) if lse else out
 
 
@@ -147,6 +160,46 @@ def _check_layout(x: ArrayView, name: str, keys_contiguous: bool = False) -> Non
             raise ArgumentError(f"{name}'s strides {x.strides} (in elements) must be positive multiples of {per} "
                                 f"(16 bytes: TMA's rule) outside the {'sequence' if keys else 'head dim'}: "
                                 f"pass a contiguous copy", name)
+
+
+def _descale(x: ArrayView, name: str, batch: int | None, kv_heads: int) -> ArrayView:
+    """A descaling factor's array as the kernel's (batch, heads of k) f32 matrix (batch 1
+    where q is 3-d (`batch` None): a (heads of k,) array is read as (1, heads of k))."""
+    want = (batch, kv_heads) if batch is not None else (1, kv_heads)
+    shapes = [want] + ([(kv_heads,)] if batch is None else [])
+    if x.dtype != "f32" or tuple(x.shape) not in shapes:
+        shown = " or ".join(str(s) for s in shapes)
+        raise ArgumentError(f"{name} is an f32 array of (batch, heads of k) = {shown}, not {x.shape} {x.dtype}", name)
+    if len(x.shape) == 1:
+        x = replace(x, shape=want, strides=(kv_heads * x.strides[0], x.strides[0]))
+    x = replace(x, strides=_tidy(x.shape, x.strides))
+    if not _matrix_strides(x.shape, x.strides):
+        raise ArgumentError(f"{name}'s strides {x.strides} are not a matrix's (one of them 1, the other at least its "
+                            f"dimension's count): pass a contiguous copy (a broadcast of one value: .expand(...).contiguous())",
+                            name)
+    return x
+
+
+def _fold_descale(x: ArrayView) -> ArrayView | None:
+    """A (batch, heads of k) factor as (1, batch x heads of k), for the folded 3-d
+    kernel arguments (`_fold`: k's head kv of batch b is head b x heads + kv), or None
+    where its strides do not fold into a matrix."""
+    b, h = x.shape
+    sb, sh = x.strides
+    if b == 1:
+        return x
+    if h > 1 and sb != h * sh:
+        return None
+    step = sh if h > 1 else sb
+    shape = (1, b * h)
+    strides = _tidy(shape, (b * h * step, step))
+    return replace(x, shape=shape, strides=strides) if _matrix_strides(shape, strides) else None
+
+
+def _matrix_strides(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    """Row-major (ld >= columns) or column-major (ld >= rows): a kernel's 2-d argument."""
+    (rows, cols), (s0, s1) = shape, strides
+    return (s1 == 1 and s0 >= cols) or (s0 == 1 and s1 >= rows)
 
 
 def _fold(x: ArrayView) -> ArrayView | None:
@@ -187,13 +240,20 @@ def allocate_like(q: Any, qv: ArrayView, dtype: str | None = None) -> Any:
     return dense.permute(*inverse) if hasattr(dense, "permute") else dense.transpose(inverse)
 
 
-def op_source(q: ArrayView, k: ArrayView, v: ArrayView, o: ArrayView, causal: bool, scale: float, lse: bool) -> str:
+def op_source(q: ArrayView, k: ArrayView, v: ArrayView, o: ArrayView, causal: bool, scale: float, lse: bool,
+              descale: Mapping[str, ArrayView] | None = None) -> str:
     """The tc.attention program for q, k, v and o as the kernel takes them (3-d (heads,
-    S, D) or 4-d (batch, heads, S, D), each with its strides)."""
+    S, D) or 4-d (batch, heads, S, D), each with its strides), and the descaling factors
+    given ("q", "k", "v" -> a (batch, heads of k) matrix), in that order."""
     q_t, k_t, v_t, o_t = (_memref(x) for x in (q, k, v, o))
     lse_t = f"memref<{'x'.join(map(str, q.shape[:-1]))}xf32>"
     attrs = ", ".join((["causal"] if causal else []) + [f"scale = {scale!r}"])
     lse_arg, lse_op, lse_type = (f", %LSE: {lse_t}", " lse %LSE", f", {lse_t}") if lse else ("", "", "")
+    for w, x in (descale or {}).items():
+        t = _memref(x)
+        lse_arg += f", %{w.upper()}D: {t}"
+        lse_op += f" {w}_descale %{w.upper()}D"
+        lse_type += f", {t}"
     return (f'func.func @attention(%Q: {q_t}, %K: {k_t}, %V: {v_t}, %O: {o_t}{lse_arg}) attributes {{tc.target = "sm_90a"}} {{\n'
             f"  tc.attention %Q, %K, %V to %O{lse_op} {{{attrs}}} : {q_t}, {k_t}, {v_t}, {o_t}{lse_type}\n"
             "  func.return\n}\n")

@@ -203,6 +203,9 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     rng = np.random.default_rng(seed)
     host = host_buffers(rng, info.args, {i for i in range(len(info.args)) if i not in (att.o, att.lse)})
     _shift_half_of_v(host[att.v], info.args[att.v], att.v_transposed)
+    for i in att.qk_descale + att.v_descale:  # descaling factors: a quantization's scales are above 0
+        index = flat_indices(info.args[i])
+        host[i][index] = rng.uniform(0.25, 2.0, size=index.shape).astype(host[i].dtype)
     on_device = [device_bytes(h, a.dtype) for h, a in zip(host, info.args)]
     flat_results, device, overruns = launch(compiled.cubin, info, on_device, timeout)
     o_arg = info.args[att.o]
@@ -211,6 +214,14 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     q, k, v = (_heads(matrix_view(host[i], info.args[i]).astype(np.float64)) for i in (att.q, att.k, att.v))
     if att.v_transposed:  # V^T (head dim x keys) read through a view: the reference takes V
         v = np.swapaxes(v, -1, -2)
+    # the descaling factors, (batch, K heads) each: the scores' product on K, V's on V
+    for indices, name in ((att.qk_descale, "k"), (att.v_descale, "v")):
+        for i in indices:
+            factor = matrix_view(host[i], info.args[i]).astype(np.float64)[:, :, None, None]
+            if name == "k":
+                k = k * factor
+            else:
+                v = v * factor
     o = _heads(matrix_view(flat_results[att.o], o_arg).astype(np.float64))
     lse = None
     if att.lse is not None:  # (heads, S_q) or (batch, heads, S_q): the check wants the latter

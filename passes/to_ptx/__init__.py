@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from xdsl.dialects import arith, memref
 from xdsl.ir import Operation
 
 from lower_tc.dialects import ptx, tc
@@ -27,6 +28,7 @@ from lower_tc.passes.to_ptx.online_softmax import (
     lower_acc_exp, lower_acc_mask, lower_acc_rescale, lower_acc_row_div, lower_acc_row_max, lower_acc_row_sum, lower_rows_fill,
     lower_rows_lse, lower_rows_store,
 )
+from lower_tc.passes.to_ptx.scalars import lower_memref_load, lower_mulf
 from lower_tc.passes.to_ptx.softmax import lower_acc_softmax
 from lower_tc.passes.to_ptx.tcgen05 import lower_tcgen05_mma
 from lower_tc.passes.to_ptx.wgmma import lower_acc_to_a, lower_wgmma
@@ -56,6 +58,8 @@ LOWERINGS: Mapping[type[Operation], Lowering] = {
     tc.WmmaZeroOp: lower_wmma_zero,
     tc.WmmaMmaOp: lower_wmma_mma,
     tc.WmmaStoreOp: lower_wmma_store,
+    memref.LoadOp: lower_memref_load,
+    arith.MulfOp: lower_mulf,
 }  # type: ignore[dict-item]  # each function takes its own op class
 
 

@@ -63,6 +63,7 @@ class KernelLowering:
     rows: dict[SSAValue, tuple[SSAValue, ...]] = field(default_factory=dict)  # !tc.rows -> this thread's rows' f32 (two: wgmma; one: tensor memory)
     tmem_rows: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # a tensor-memory accumulator -> this thread's row in registers, once loaded or written
     indices: dict[SSAValue, SSAValue | int] = field(default_factory=dict)  # index values of a loop kernel -> s32 registers or constants
+    scalars: dict[SSAValue, SSAValue] = field(default_factory=dict)  # f32 values known at launch (scalars.py) -> registers
 
     # -- emission helpers -------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_r
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.online_softmax_tmem import (in_tmem, tmem_exp, tmem_mask, tmem_rescale, tmem_row_div, tmem_row_max,
                                                           tmem_row_sum)
-from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, inverse_or_zero, scale_constant
+from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant
 from lower_tc.passes.to_ptx.softmax import f32_immediate, quad_reduce, row_registers
 from lower_tc.passes.to_ptx.tcgen05 import tmem_row
 from lower_tc.passes.to_ptx.values import Acc, f32
@@ -58,7 +58,7 @@ def lower_acc_row_max(kl: KernelLowering, op: tc.AccRowMaxOp) -> None:
         return tmem_row_max(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
-    c = scale_constant(kl, op.scale.value.data, "the running maximum of each row")
+    c = scale_constant(kl, op, "the running maximum of each row")
     out = []
     for half, index in enumerate(row_registers(t)):
         top = b.val(ptx.RegOfOp, [regs], f32, regs=index[0])
@@ -78,7 +78,7 @@ def lower_acc_exp(kl: KernelLowering, op: tc.AccExpOp) -> None:
         return tmem_exp(kl, op, acc)
     b = kl.b
     t, regs = _acc_values(kl, op, op.acc)
-    c = scale_constant(kl, op.scale.value.data, "exp2 of each score less its row's running maximum")
+    c = scale_constant(kl, op, "exp2 of each score less its row's running maximum")
     values: dict[int, SSAValue] = {}
     for half, index in enumerate(row_registers(t)):
         m = finite(kl, kl.rows[op.rows][half])
@@ -127,7 +127,7 @@ def lower_acc_row_div(kl: KernelLowering, op: tc.AccRowDivOp) -> None:
     t, regs = _acc_values(kl, op, op.acc)
     values: dict[int, SSAValue] = {}
     for half, index in enumerate(row_registers(t)):
-        inverse = inverse_or_zero(kl, kl.rows[op.rows][half], "each row over its sum; 0 where the sum is 0" if half == 0 else None)
+        inverse = row_divisor(kl, op, kl.rows[op.rows][half], "each row over its sum; 0 where the sum is 0" if half == 0 else None)
         for i in index:
             values[i] = b.val(ptx.MulOp, [b.val(ptx.RegOfOp, [regs], f32, regs=i), inverse], f32, type="f32")
     _new_acc(kl, op.result, t, values)

@@ -19,7 +19,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import KernelLowering
-from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, inverse_or_zero, scale_constant
+from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant
 from lower_tc.passes.to_ptx.tcgen05 import row_values, tmem_lanes, tmem_of, tmem_row, tmem_store_words, tmem_written
 from lower_tc.passes.to_ptx.values import Acc, f32
 
@@ -62,14 +62,14 @@ def _row_top(kl: KernelLowering, values: list[SSAValue], op: type) -> SSAValue:
 
 
 def tmem_row_max(kl: KernelLowering, op: tc.AccRowMaxOp, acc: Acc) -> None:
-    c = scale_constant(kl, op.scale.value.data, "the running maximum of this thread's row (tensor memory: no shuffle)")
+    c = scale_constant(kl, op, "the running maximum of this thread's row (tensor memory: no shuffle)")
     top = _row_top(kl, _tmem_row(kl, op, op.acc, acc, "the row of S"), ptx.MaxOp)
     kl.rows[op.result] = (kl.b.val(ptx.MaxOp, [kl.rows[op.rows][0], kl.b.val(ptx.MulOp, [top, c], f32, type="f32")], f32, type="f32"),)
 
 
 def tmem_exp(kl: KernelLowering, op: tc.AccExpOp, acc: Acc) -> None:
     b = kl.b
-    c = scale_constant(kl, op.scale.value.data, "exp2 of each score less its row's running maximum, written back over S")
+    c = scale_constant(kl, op, "exp2 of each score less its row's running maximum, written back over S")
     m = finite(kl, kl.rows[op.rows][0])
     values = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [s, c], f32, type="f32"), m], f32, type="f32")], f32,
                     type="approx.ftz.f32") for s in _tmem_row(kl, op, op.acc, acc, "the row of S")]
@@ -100,7 +100,7 @@ def tmem_rescale(kl: KernelLowering, op: tc.AccRescaleOp, acc: Acc) -> None:
 
 
 def tmem_row_div(kl: KernelLowering, op: tc.AccRowDivOp, acc: Acc) -> None:
-    inverse = inverse_or_zero(kl, kl.rows[op.rows][0], "each row over its sum; 0 where the sum is 0")
+    inverse = row_divisor(kl, op, kl.rows[op.rows][0], "each row over its sum; 0 where the sum is 0")
     _tmem_scaled(kl, op, acc, inverse, "O's row, to divide by its sum")
 
 

@@ -2,27 +2,55 @@
 lowerings share (online_softmax.py, online_softmax_tmem.py): the scale's constant in log2
 units, a maximum read as 0 where it is -inf (so that exp2(-inf - -inf) never makes a NaN),
 the factor that carries a sum or an O to a new maximum, and a sum's reciprocal (0 where
-the sum is 0)."""
+the sum is 0); each with its factor known at launch where the op has one."""
 
 from __future__ import annotations
 
 import math
 
 from xdsl.dialects.builtin import i1
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
-from lower_tc.dialects import ptx
+from lower_tc.dialects import ptx, tc
+from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.softmax import f32_immediate
 from lower_tc.passes.to_ptx.values import f32
 
 NEG_INF = f32_immediate(-math.inf)
+NAN = f32_immediate(math.nan)
 
 
-def scale_constant(kl: KernelLowering, scale: float, what: str) -> SSAValue:
-    """scale x log2 e: the scores' factor into the rows' log2 units (`what` says what for)."""
-    return kl.b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
-                    comment=f"{what}: scores times {scale:g} x log2 e")
+def scale_constant(kl: KernelLowering, op: tc.AccRowMaxOp | tc.AccExpOp, what: str) -> SSAValue:
+    """scale x log2 e: the scores' factor into the rows' log2 units (`what` says what for);
+    times the op's factor known at launch where it has one, made NaN where that product is
+    below 0 or NaN (a negative factor would turn the row maximum into a minimum: every O
+    NaN instead of a wrong softmax)."""
+    b = kl.b
+    scale = op.scale.value.data
+    c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
+              comment=f"{what}: scores times {scale:g} x log2 e" + (" x a factor known at launch" if op.factor else ""))
+    if op.factor is None:
+        return c
+    c = b.val(ptx.MulOp, [c, launch_factor(kl, op, op.factor)], f32, type="f32")
+    valid = b.val(ptx.SetpOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="ge", type="f32")
+    return b.val(ptx.SelpOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=NAN), valid], f32, type="f32")
+
+
+def launch_factor(kl: KernelLowering, op: Operation, factor: SSAValue) -> SSAValue:
+    """The register of `factor`, an f32 read by memref.load before (scalars.py)."""
+    reg = kl.scalars.get(factor)
+    if reg is None:
+        error_at(op, f"{op.name}'s factor is an f32 read by memref.load (or a product of such, arith.mulf) before the op")
+    return reg
+
+
+def row_divisor(kl: KernelLowering, op: tc.AccRowDivOp, l: SSAValue, comment: str | None) -> SSAValue:
+    """1 / l, 0 where l is 0 (`inverse_or_zero`), times the op's factor known at launch."""
+    inverse = inverse_or_zero(kl, l, comment)
+    if op.factor is None:
+        return inverse
+    return kl.b.val(ptx.MulOp, [inverse, launch_factor(kl, op, op.factor)], f32, type="f32")
 
 
 def finite(kl: KernelLowering, m: SSAValue) -> SSAValue:
@@ -47,4 +75,4 @@ def inverse_or_zero(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSA
     return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), inverse, empty], f32, type="f32")
 
 
-__all__ = ["NEG_INF", "carry_factor", "finite", "inverse_or_zero", "scale_constant"]
+__all__ = ["NAN", "NEG_INF", "carry_factor", "finite", "inverse_or_zero", "launch_factor", "row_divisor", "scale_constant"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import Float32Type, IntAttr, MemRefType, i1, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
@@ -575,9 +575,11 @@ def attention_info(k: AttentionKernel) -> AttentionInfo:
     what the runner checks the kernel by."""
     loop = k.loop
     masks = [op for op in loop.body if isinstance(op, tc.AccMaskOp)]
-    scales = {op.scale.value.data for op in loop.body if isinstance(op, tc.AccRowMaxOp | tc.AccExpOp)}
+    scales = {(op.scale.value.data, op.factor) for op in loop.body if isinstance(op, tc.AccRowMaxOp | tc.AccExpOp)}
     if len(scales) != 1:
-        error_at(loop.op, "the loop's tc.acc_row_max and tc.acc_exp take one softmax scale")
+        error_at(loop.op, "the loop's tc.acc_row_max and tc.acc_exp take one softmax scale (and one factor known at launch)")
+    scale, qk_factor = scales.pop()
+    divs = [op for op in k.after if isinstance(op, tc.AccRowDivOp)]
     causal = None
     keys = None
     for m in masks:
@@ -590,6 +592,34 @@ def attention_info(k: AttentionKernel) -> AttentionInfo:
     v_src = k.args.views.get(loop.v_load.src, loop.v_load.src)
     return AttentionInfo(
         q=k.args.index(q_src), k=k.args.index(k_src), v=k.args.index(v_src), o=k.args.index(k.store.dst),
-        scale=scales.pop(), causal=causal, keys=keys, block_m=k.q_ring.layout.mn, block_n=loop.step,
+        scale=scale, causal=causal, keys=keys, block_m=k.q_ring.layout.mn, block_n=loop.step,
         lse=k.args.index(lse[0].dst) if lse else None, v_transposed=v_src is not loop.v_load.src,
+        qk_descale=_descaling(k, qk_factor), v_descale=_descaling(k, divs[0].factor if divs else None),
     )
+
+
+def _descaling(k: AttentionKernel, factor: SSAValue | None) -> tuple[int, ...]:
+    """The arguments whose product `factor` is (fp8 attention's descaling factors, each an
+    f32 read by memref.load at K's window's batch and head: what the runner checks by);
+    () where there is none."""
+    if factor is None:
+        return ()
+    owner = factor.owner
+    if isinstance(owner, arith.MulfOp):
+        return _descaling(k, owner.lhs) + _descaling(k, owner.rhs)
+    assert isinstance(owner, memref.LoadOp)  # the lowering has read it (scalars.py)
+    window = k.loop.k_load
+    at = [x for x in (window.outer, window.batch) if x is not None]
+    indices = list(owner.indices)
+    lead, tail = indices[: len(indices) - len(at)], indices[len(indices) - len(at) :]
+    same = lambda x, y: x is y or (x in k.index.consts and k.index.consts.get(x) == k.index.consts.get(y))  # noqa: E731
+    k_arg = k.args.views.get(window.src, window.src)
+    g = k.args.geometry[k_arg]
+    want = [g.outer if g.nested else 1, g.batch if g.batched else 1]
+    t = owner.memref.type
+    assert isinstance(t, MemRefType)
+    if (len(tail) != len(at) or not all(same(x, y) for x, y in zip(tail, at)) or any(k.index.consts.get(x) != 0 for x in lead)
+            or list(t.get_shape()) != want):
+        error_at(owner, f"a descaling factor is read from a (batch, heads of K) = {want[0]}x{want[1]}xf32 memref at K's "
+                        "window's batch and head (batch 0 where K has none): memref.load %D[batch, head]")
+    return (k.args.index(owner.memref),)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -79,7 +79,7 @@ class AttentionKernel:
     q_load: WindowLoadOp
     q_ring: TileRing
     loop: KeyLoop
-    before: list[Operation]  # the tc ops before the loop other than tiles and Q's window (zeros, fills)
+    before: list[Operation]  # the consumers' ops before the loop: O's zero, the rows' fills, factors known at launch
     after: list[Operation]
     store: WindowStoreOp
     store_inside: bool
@@ -111,8 +111,8 @@ class AttentionKernel:
                 if q_load is not None:
                     error_at(op, "an attention kernel loads one window before its loop: Q's")
                 q_load = op
-            elif isinstance(op, tc.AccZeroOp | tc.RowsFillOp):
-                before.append(op)
+            elif isinstance(op, tc.AccZeroOp | tc.RowsFillOp | memref.LoadOp | arith.MulfOp):
+                before.append(op)  # the consumers' (an f32 load or product: a factor known at launch)
             elif op.dialect_name() == "tc":
                 error_at(op, f"'{op.name}' cannot come before an attention kernel's loop")
             else:

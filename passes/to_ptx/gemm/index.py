@@ -67,7 +67,8 @@ class IndexEnv:
         if isinstance(op, arith.ConstantOp):
             value = op.value
             if not isinstance(value, IntegerAttr):
-                error_at(op, "only integer and index constants are lowered in a GEMM kernel")
+                error_at(op, "only integer and index constants are lowered in a kernel's index arithmetic (an f32 known "
+                             "at launch is read by memref.load)")
             problem = index_problem(value.value.data, "this index constant")
             if problem is not None:
                 error_at(op, problem)
@@ -105,4 +106,4 @@ class IndexEnv:
                 else:
                     self.regs[op.results[0]] = b.val(pcls, [self.reg(lhs, op), self.reg(rhs, op)], type=ty)
                 return
-        error_at(op, f"'{op.name}' cannot be lowered in a GEMM kernel")
+        error_at(op, f"'{op.name}' cannot be lowered in a kernel's index arithmetic")
