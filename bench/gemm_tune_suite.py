@@ -85,6 +85,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--vary", action="append", default=[], metavar="OPTIONS",
                    help="time the default's configuration with these options too, e.g. 'split_k=2 reduce=global' (repeatable)")
     p.add_argument("--samples", type=int, default=7)
+    p.add_argument("--cupti", action="store_true", help="also time each contender's kernels with CUPTI (needs JAX): "
+                                                        "their durations without the gaps between back-to-back launches")
     p.add_argument("--warmup-rounds", type=int, default=1)
     p.add_argument("--sample-ms", type=float, default=2.0)
     p.add_argument("--budget-s", type=float, default=None)
@@ -158,12 +160,15 @@ def run_case(torch: Any, gpu: Any, case: Case, seed: int, args: argparse.Namespa
         contenders.append(g.Contender(cand.label(), launch=launch, output=lambda d=d: d[0], begin=turns.reset))
     n = g.measure(gpu, contenders, args.samples, args.warmup_rounds, args.sample_ms)
     checks = g.check(torch, contenders)
+    cupti = g.cupti_ms(gpu, contenders) if args.cupti else {}  # the kernels alone, without the gaps between launches
     results = {}
     for c in contenders:
         r: dict[str, Any] = {"skipped": c.skipped}
         if not c.skipped and c.samples:
             r.update(ms=statistics.median(c.samples), late=c.late)
         r.update(checks.get(c.name, {}))
+        if c.name in cupti:
+            r["cupti"] = cupti[c.name]
         results[c.name] = r
     record = {"shape": case.shape.name, "category": case.shape.category, "m": case.shape.m, "n": case.shape.n,
               "k": case.shape.k, "dtype": case.dtype, "layout": case.layout, "copies": case.copies,
