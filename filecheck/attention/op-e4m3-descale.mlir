@@ -36,14 +36,19 @@ func.func @descaled(%Q: memref<2x4x300x64xf8E4M3FN, strided<[76800, 64, 256, 1]>
 // CHECK-NEXT: mul.lo.s32 [[VH:%r[0-9]+]], [[KV]], 2;
 // CHECK: ld.global.f32 [[VD:%f[0-9]+]], [%rd{{[0-9]+}}];
 // CHECK-NEXT: mul.f32 [[QKD:%f[0-9]+]], [[QD]], [[KD]];
-// the scores' factor: scale x log2 e x q_descale x k_descale, NaN unless >= 0
-// CHECK: // the running maximum of each row: scores times 0.125 x log2 e x a factor known at launch
+// the scores' factor, once before the loop: scale x log2 e x q_descale x k_descale, NaN unless >= 0
+// CHECK: // the scores' factor: scores times 0.125 x log2 e x a factor known at launch
 // CHECK-NEXT: mov.f32 [[C:%f[0-9]+]], 0f3E38AA3B;
 // CHECK-NEXT: mul.f32 [[CF:%f[0-9]+]], [[C]], [[QKD]];
 // CHECK-NEXT: mov.f32 [[ZERO:%f[0-9]+]], 0f00000000;
 // CHECK-NEXT: setp.ge.f32 [[OK:%p[0-9]+]], [[CF]], [[ZERO]];
 // CHECK-NEXT: mov.f32 [[NAN:%f[0-9]+]], 0f7FC00000;
-// CHECK-NEXT: selp.f32 %f{{[0-9]+}}, [[CF]], [[NAN]], [[OK]];
+// CHECK-NEXT: selp.f32 [[FACTOR:%f[0-9]+]], [[CF]], [[NAN]], [[OK]];
+// each block's maximum and exponentials take it, with no factor of their own
+// CHECK-NOT: a factor known at launch
+// CHECK: max.f32
+// CHECK: mul.f32 %f{{[0-9]+}}, %f{{[0-9]+}}, [[FACTOR]];
+// CHECK: ex2.approx.ftz.f32
 // O over l, times v_descale
 // CHECK: rcp.approx.ftz.f32 [[INV:%f[0-9]+]], %f{{[0-9]+}};
 // CHECK: selp.f32 [[INV0:%f[0-9]+]], %f{{[0-9]+}}, [[INV]], %p{{[0-9]+}};

@@ -64,6 +64,7 @@ class KernelLowering:
     tmem_rows: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)  # a tensor-memory accumulator -> this thread's row in registers, once loaded or written
     indices: dict[SSAValue, SSAValue | int] = field(default_factory=dict)  # index values of a loop kernel -> s32 registers or constants
     scalars: dict[SSAValue, SSAValue] = field(default_factory=dict)  # f32 values known at launch (scalars.py) -> registers
+    launch_scales: dict[tuple[SSAValue, float], SSAValue] = field(default_factory=dict)  # (factor, scale) -> the scores' factor (row_math.py)
 
     # -- emission helpers -------------------------------------------------------------
 

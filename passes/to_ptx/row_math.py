@@ -28,13 +28,17 @@ def scale_constant(kl: KernelLowering, op: tc.AccRowMaxOp | tc.AccExpOp, what: s
     NaN instead of a wrong softmax)."""
     b = kl.b
     scale = op.scale.value.data
+    key = (op.factor, scale)
+    if op.factor is not None and key in kl.launch_scales:  # computed once (an attention loop's, before the loop)
+        return kl.launch_scales[key]
     c = b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(scale * math.log2(math.e)),
               comment=f"{what}: scores times {scale:g} x log2 e" + (" x a factor known at launch" if op.factor else ""))
     if op.factor is None:
         return c
     c = b.val(ptx.MulOp, [c, launch_factor(kl, op, op.factor)], f32, type="f32")
     valid = b.val(ptx.SetpOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="ge", type="f32")
-    return b.val(ptx.SelpOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=NAN), valid], f32, type="f32")
+    kl.launch_scales[key] = b.val(ptx.SelpOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=NAN), valid], f32, type="f32")
+    return kl.launch_scales[key]
 
 
 def launch_factor(kl: KernelLowering, op: Operation, factor: SSAValue) -> SSAValue:

@@ -35,6 +35,7 @@ from lower_tc.passes.to_ptx.gemm.launch import arg_info, kernel_params
 from lower_tc.passes.to_ptx.gemm.ring import Ring, stage_barrier
 from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window, stage_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering
+from lower_tc.passes.to_ptx.row_math import scale_constant
 from lower_tc.passes.to_ptx.values import Acc
 from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
@@ -203,8 +204,11 @@ class Consumer:
         kl.globals_ = dict(k.args.address)
         kl.indices.update(k.index.regs)
         kl.indices.update(k.index.consts)  # type: ignore[arg-type]
-        for op in k.before:  # O's zero start, the rows' fills
+        for op in k.before:  # O's zero start, the rows' fills, factors known at launch
             b.located(op, kl.lower)
+        for op in loop.body:  # the scores' factor known at launch, once before the loop rather than in each block
+            if isinstance(op, tc.AccRowMaxOp | tc.AccExpOp) and op.factor is not None:
+                b.located(op, lambda o: scale_constant(kl, o, "the scores' factor"))
         wgs = k.warpgroups
         qk_desc = StageDescriptors.of_rings(b, loop.qk, (k.q_ring, loop.k_ring), _slices(k.q_ring), wgs, wg,
                                             regs.smem, regs.smem16, clustered=False)
