@@ -367,12 +367,13 @@ FP8_V_BENCH = [
 
 
 #: What --fp8-descale times: descaling factors (of 1) against the same kernel without them,
-#: interleaved in one process, the op level's blocks and V as given, at S = 8192.
+#: interleaved in one process, the op level's blocks, V as given and V^T, at S = 8192.
 FP8_DESCALE_BENCH = [
     AttentionCase(16384 // 8192 * (2048 // d), 8192, d=d, bm=bm, bn=bn, stages=stages, causal=causal, dtype="e4m3",
-                  v_given=True, descale=True)
+                  v_given=given, descale=True)
     for d, bm, bn, stages in ((128, 128, 128, 4), (64, 192, 128, 4), (256, 128, 64, 3))
     for causal in (False, True)
+    for given in (True, False)
 ]
 
 
