@@ -440,14 +440,16 @@ def event_sample(op) -> float:
 def interleaved_samples(ops: dict, runs: int, warmup: int, sample=event_sample) -> dict[str, list[float]]:
     """Milliseconds a launch of each op, `runs` samples each (`sample`: by default BATCH
     launches between CUDA events, `event_sample`), the ops interleaved (each sample of
-    each, in turn), after `warmup` launches of each."""
+    each, in turn, the order rotating by one each round so that none always follows the
+    same one), after `warmup` launches of each."""
     for op in ops.values():
         for _ in range(warmup):
             op()
     samples: dict[str, list[float]] = {name: [] for name in ops}
-    for _ in range(runs):
-        for name, op in ops.items():
-            samples[name].append(sample(op))
+    names = list(ops)
+    for r in range(runs):
+        for name in names[r % len(names):] + names[: r % len(names)]:
+            samples[name].append(sample(ops[name]))
     return samples
 
 
