@@ -423,6 +423,11 @@ class KernelInfo:
     cluster: tuple[int, int, int] | None = None  # CTAs per cluster (None: no cluster launch)
     workspace: WorkspaceInfo | None = None  # scratch memory the launcher passes (None: none)
     attention: AttentionInfo | None = None  # a loop-level attention kernel's facts (None: not one)
+    #: The kernel's first instruction is `griddepcontrol.wait`, so it may be launched while
+    #: the kernel before it in the stream finishes (programmatic dependent launch: the
+    #: launcher sets the attribute). An additive key: a reader that does not know it
+    #: launches the kernel as any other, and the wait returns at once.
+    dependent_launch: bool = False
 
     @property
     def version(self) -> int:
@@ -467,6 +472,8 @@ class KernelInfo:
             out["workspace"] = self.workspace.to_dict()
         if self.attention is not None:
             out["attention"] = self.attention.to_dict()
+        if self.dependent_launch:
+            out["dependent_launch"] = True
         return out
 
     def to_json(self) -> str:
@@ -497,6 +504,7 @@ class KernelInfo:
                 cluster=_triple(d["cluster"]) if d.get("cluster") is not None else None,
                 workspace=WorkspaceInfo.from_dict(d["workspace"]) if d.get("workspace") is not None else None,
                 attention=AttentionInfo.from_dict(d["attention"]) if d.get("attention") is not None else None,
+                dependent_launch=bool(d.get("dependent_launch", False)),
             )
         except KernelInfoError:
             raise

@@ -3,8 +3,9 @@ and callable kernels: `FakeDriver` stands for cuda.bindings.driver (it records e
 with its arguments, answers as an H100 would, hands out distinct 256-byte-aligned device
 addresses, encodes tensor maps into records, and runs a kernel that finishes at once or,
 with `hang`, never); `FakeCore` stands for cuda.core (Device, ObjectCode), recording the
-modules it loads in the driver's call list. `install` puts both in place of the real
-bindings (`session.load_driver`, `session.load_core`), so that the CPU side of every launch
+modules it loads in the driver's call list. A cuLaunchKernelEx is recorded as
+the cuLaunchKernel of the same launch (its attributes in `dependent_launches`). `install`
+puts both in place of the real bindings (`session.load_driver`, `session.load_core`), so that the CPU side of every launch
 is tested where there is no GPU."""
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class FakeDriver:
     memory: list[tuple[int, int, int]] = field(default_factory=list)
     capability: tuple[int, int] = (9, 0)
     current_context: int = 0  # what cuCtxGetCurrent says (0: none)
+    #: The attributes of each cuLaunchKernelEx (recorded in `calls` as a cuLaunchKernel).
+    dependent_launches: list[dict[str, dict[str, Any]]] = field(default_factory=list)
 
     class CUresult:
         CUDA_ERROR_NOT_READY = 600
@@ -64,6 +67,7 @@ class FakeDriver:
         CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
 
     CUfunction_attribute = _Enum()
+    CUlaunchAttributeID = _Enum()
     CUtensorMapDataType = _Enum()
     CUtensorMapInterleave = _Enum()
     CUtensorMapSwizzle = _Enum()
@@ -75,6 +79,14 @@ class FakeDriver:
         return value
 
     cuuint32_t = cuuint64_t
+    CUstream = cuuint64_t
+
+    class CUlaunchConfig:
+        """cuLaunchKernelEx's configuration: the fields the launcher sets."""
+
+    class CUlaunchAttribute:
+        def __init__(self) -> None:
+            self.value = type("Value", (), {})()
 
     def gpu_memory(self, size: int, device: int = 0) -> int:
         """A fresh device address range of `size` bytes on `device` (for fake arrays)."""
@@ -98,6 +110,13 @@ class FakeDriver:
         }
 
         def call(*args: Any) -> tuple[Any, ...]:
+            if name == "cuLaunchKernelEx":  # recorded as cuLaunchKernel's arguments, its attributes apart
+                config, function, params, extra = args
+                self.dependent_launches.append({a.id: vars(a.value) for a in config.attrs[: config.numAttrs]})
+                self.calls.append(("cuLaunchKernel", (function, config.gridDimX, config.gridDimY, config.gridDimZ,
+                                                      config.blockDimX, config.blockDimY, config.blockDimZ,
+                                                      config.sharedMemBytes, config.hStream, params, extra)))
+                return (0,)
             self.calls.append((name, args))
             if name == "cuDeviceGetAttribute":
                 major, minor = self.capability

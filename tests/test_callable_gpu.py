@@ -418,3 +418,24 @@ def test_matmul_on_cupy_arrays(tmp_path, monkeypatch) -> None:
     d = lower_tc.matmul(a, b)
     assert isinstance(d, cupy.ndarray) and d.dtype == cupy.float16
     check(torch, torch.as_tensor(d, device="cuda"), torch.as_tensor(a, device="cuda"), torch.as_tensor(b, device="cuda"), "f16", "f32", "f16")
+
+
+@pytest.mark.parametrize("options", [{}, {"split_k": 2, "reduce": "global"}, {"split_k": 2, "reduce": "cluster"}],
+                         ids=["default", "split_global", "split_cluster"])
+def test_dependent_launches_read_the_kernel_before(torch, options) -> None:
+    """Every whole GEMM is launched to overlap the end of the one before it in the stream
+    (programmatic dependent launch) and waits (griddepcontrol.wait) before it touches
+    memory: a chain of 12 GEMMs, each reading the last one's D as its A (and the split
+    ones reusing one workspace), with no synchronisation between them, gives the product
+    computed one step at a time."""
+    gen = torch.Generator(device="cuda").manual_seed(31)
+    m, k = 256, 512
+    b = (torch.randn(k, k, device="cuda", generator=gen) / k**0.5).to(torch.bfloat16)
+    x = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+    steps = [x]
+    for _ in range(12):
+        steps.append(lower_tc.matmul(steps[-1], b, **options))
+    torch.cuda.synchronize()
+    for before, after in zip(steps, steps[1:]):  # each step against its own input, as read after the chain
+        want = before.double().cpu() @ b.double().cpu()
+        assert float((after.double().cpu() - want).abs().max()) <= 0.05 * float(want.abs().max())

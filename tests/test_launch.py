@@ -79,3 +79,35 @@ def test_a_single_tile_kernel_is_one_cta(driver) -> None:
     # the runner launches through a Kernel's own path: cuda.core's module, then the driver
     assert driver.called("ObjectCode.from_cubin") == [(b"cubin", "wgmma_bf16_tma_offset")]
     assert driver.names.index("ObjectCode.from_cubin") < driver.names.index("cuTensorMapEncodeTiled")
+
+
+def _instructions_before_the_first_global_access(ptx: str) -> list[str]:
+    """The kernel body's instructions up to its first ld.param (the operands' addresses)."""
+    body = ptx.split(".visible .entry", 1)[1].split("\n{\n", 1)[1]
+    lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith(("//", ".reg"))]
+    return lines[: next(i for i, ln in enumerate(lines) if ln.startswith("ld.param"))]
+
+
+@pytest.mark.parametrize("source", ["gemm", "attention"])
+def test_whole_gemms_and_attention_loops_wait_first_and_launch_dependent(driver, monkeypatch, source) -> None:
+    """Their first instruction is griddepcontrol.wait (nothing reads or writes global memory
+    before the kernel before it in the stream has finished), so the launcher launches them
+    with programmatic stream serialization allowed: cuLaunchKernelEx, its attribute set;
+    LOWER_TC_DEPENDENT_LAUNCH=0 launches them plainly. A single tile waits for nothing."""
+    if source == "gemm":
+        case = GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 512, True, True, None, options="split_k = 2")
+        (kernel,) = compile_source(case.source(), case.name)
+    else:
+        (kernel,) = compile_source((ROOT / "examples" / "attention_loop.mlir").read_text(), "a.mlir")
+    assert _instructions_before_the_first_global_access(kernel.ptx)[:1] == ["griddepcontrol.wait;"]
+    assert kernel.ptx.count("griddepcontrol") == 1
+    assert kernel.info.dependent_launch and KernelInfo.from_json(kernel.info.to_json()).dependent_launch
+    _launch(kernel.info)
+    assert driver.dependent_launches == [{"CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION":
+                                          {"programmaticStreamSerializationAllowed": 1}}]
+    assert "cuLaunchKernelEx" not in driver.names and len(driver.called("cuLaunchKernel")) == 1  # the fake's record
+    monkeypatch.setenv("LOWER_TC_DEPENDENT_LAUNCH", "0")
+    _launch(kernel.info)
+    assert len(driver.dependent_launches) == 1 and len(driver.called("cuLaunchKernel")) == 2
+    (tile,) = compile_source((ROOT / "examples" / "wgmma_bf16_tma_offset.mlir").read_text(), "t.mlir")
+    assert "griddepcontrol" not in tile.ptx and not tile.info.dependent_launch

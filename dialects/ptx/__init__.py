@@ -29,7 +29,8 @@ from lower_tc.dialects.ptx.arith import (
 )
 from lower_tc.dialects.ptx.base import COMMENT, Names, PtxOp, RegsType, brace, build, cta_group, regs_list
 from lower_tc.dialects.ptx.control import (
-    BarArriveOp, BarRedOrOp, BarSyncOp, BraOp, ClusterBarrierOp, ElectSyncOp, FenceGpuOp, FenceProxyAsyncOp, LabelOp, RetOp,
+    BarArriveOp, BarRedOrOp, BarSyncOp, BraOp, ClusterBarrierOp, ElectSyncOp, FenceGpuOp, FenceProxyAsyncOp, GriddepWaitOp,
+    LabelOp, RetOp,
 )
 from lower_tc.dialects.ptx.kernel import PTX_VERSION, TARGET_ATTR, VERSION_ATTR, KernelOp, TableOp
 from lower_tc.dialects.ptx.mbarrier import (
@@ -61,6 +62,7 @@ OPS = [
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
     RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, Lg2Op, RcpOp, ShflBflyOp, ShflIdxOp, PrmtOp,
     LabelOp, BraOp, BarSyncOp, BarArriveOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
+    GriddepWaitOp,
     LdOp, StOp, AtomAddOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierTryWaitParityOp, MbarrierInvalOp, MapaOp, MbarrierArriveClusterOp,

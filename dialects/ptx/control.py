@@ -74,6 +74,18 @@ class FenceProxyAsyncOp(PtxOp):
 
 
 @irdl_op_definition
+class GriddepWaitOp(PtxOp):
+    """``griddepcontrol.wait``: waits until the grids this one depends on (programmatic
+    dependent launch) have completed and their memory is visible; at once where the grid
+    was launched without that attribute."""
+
+    name = "ptx.griddep_wait"
+
+    def render(self, n: Names) -> str:
+        return "griddepcontrol.wait;"
+
+
+@irdl_op_definition
 class ClusterBarrierOp(PtxOp):
     """Every thread of the cluster meets here: ``barrier.cluster.arrive`` then ``wait``."""
 

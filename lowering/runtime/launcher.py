@@ -12,7 +12,12 @@ timing: lowering/runtime/launch.py):
 4. the parameter block in the PTX entry's order: a u64 address per argument, the
    workspace's where the contract has one (the caller's: `Kernel` owns it), the .u32
    size parameters, each 128-byte tensor map by value;
-5. `cuLaunchKernel` on the caller's stream.
+5. `cuLaunchKernel` on the caller's stream; for a kernel whose first instruction is
+   `griddepcontrol.wait` (KernelInfo.dependent_launch: every whole GEMM and attention
+   loop), `cuLaunchKernelEx` with programmatic stream serialization allowed, so that its
+   launch overlaps the end of the kernel before it in the stream (programmatic dependent
+   launch; docs/performance.md measured 1-2 us a launch). LOWER_TC_DEPENDENT_LAUNCH=0
+   launches every kernel plainly.
 
 Why the launch is the driver's `cuLaunchKernel` and not cuda.core's `launch`: cuda.core
 packs its own parameter block from Python values and takes a 128-byte tensor map only as
@@ -27,6 +32,7 @@ only step a CUDA graph capture cannot contain.
 from __future__ import annotations
 
 import functools
+import os
 
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +75,7 @@ class LaunchPlan:
     smem: int
     params: np.ndarray
     holders: tuple[Any, ...]
+    dependent: bool = False  # launched with programmatic stream serialization allowed (module docstring)
 
     @functools.cached_property
     def params_address(self) -> int:
@@ -197,17 +204,36 @@ def plan(function: Any, info: KernelInfo, grid: tuple[int, int, int], pointers: 
         raise RunError(f"kernel {info.name} takes {expected} addresses (its arguments"
                        f"{' and its workspace' if info.workspace is not None else ''}), not {len(pointers)}")
     params, holders = pack_params(pointers, size_values(info), tensor_maps)
-    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders + keep)
+    dependent = info.dependent_launch and os.environ.get(DEPENDENT_LAUNCH_ENV, "1") != "0"
+    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders + keep, dependent)
+
+
+#: Set to 0, kernels are launched without programmatic dependent launch (module docstring).
+DEPENDENT_LAUNCH_ENV = "LOWER_TC_DEPENDENT_LAUNCH"
 
 
 def enqueue(cuda: Cuda, p: LaunchPlan, stream: Any) -> None:
     """One launch on `stream` (a handle: an int or the driver's CUstream), asynchronous."""
     gx, gy, gz = p.grid
-    cuda.call("cuLaunchKernel", p.function, gx, gy, gz, p.threads, 1, 1, p.smem, stream, p.params_address, 0)
+    if not p.dependent:
+        cuda.call("cuLaunchKernel", p.function, gx, gy, gz, p.threads, 1, 1, p.smem, stream, p.params_address, 0)
+        return
+    cu = cuda.cu
+    config = cu.CUlaunchConfig()
+    config.gridDimX, config.gridDimY, config.gridDimZ = gx, gy, gz
+    config.blockDimX, config.blockDimY, config.blockDimZ = p.threads, 1, 1
+    config.sharedMemBytes = p.smem
+    config.hStream = cu.CUstream(stream) if isinstance(stream, int) else stream
+    attribute = cu.CUlaunchAttribute()
+    attribute.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+    attribute.value.programmaticStreamSerializationAllowed = 1
+    config.attrs = [attribute]
+    config.numAttrs = 1
+    cuda.call("cuLaunchKernelEx", config, p.function, p.params_address, 0)
 
 
 __all__ = [
-    "DEFAULT_SMEM_LIMIT", "TMA_DTYPES", "DeviceKernel", "LaunchPlan", "encode_tensor_map", "encode_tensor_maps",
+    "DEFAULT_SMEM_LIMIT", "DEPENDENT_LAUNCH_ENV", "TMA_DTYPES", "DeviceKernel", "LaunchPlan", "encode_tensor_map", "encode_tensor_maps",
     "enqueue", "launch_grid", "load_on_device", "make_current", "pack_params", "plan", "resolved", "size_values",
     "target_problem",
 ]

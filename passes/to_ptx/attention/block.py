@@ -567,6 +567,7 @@ def kernel_op_of(parts: Parts, threads: int, max_registers: int | None = None) -
         size_params=tuple(k.args.size_params),
         tensor_maps=tuple(windows.maps),
         attention=attention_info(k),
+        dependent_launch=True,  # read_operands's griddepcontrol.wait comes first
     )
     kernel = kernel_op(k.kernel, k.b.ops, params, threads, smem_bytes, info)
     if max_registers:

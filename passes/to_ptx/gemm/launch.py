@@ -89,6 +89,7 @@ def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.Kern
         gemm=gemm_info(k, lowered, store),
         cluster=(lowered.cluster, 1, 1) if lowered.cluster > 1 else None,
         workspace=lowered.workspace,
+        dependent_launch=True,  # read_operands's griddepcontrol.wait comes first
     )
     kernel = build_kernel_op(k.kernel, k.b.ops, params, lowered.threads, smem_bytes, info)
     if lowered.max_registers:

@@ -65,8 +65,13 @@ class KernelArgs:
 
 
 def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArgs]:
-    """Emits the prologue: thread registers, operand addresses, launch-time sizes."""
+    """Emits the prologue: thread registers, operand addresses, launch-time sizes. It
+    starts with griddepcontrol.wait, before anything reads or writes global memory: the
+    kernel may be launched while the one before it in the stream finishes (programmatic
+    dependent launch, KernelInfo.dependent_launch), and waits here until that one's
+    memory is visible."""
     block = tc.kernel_body(kernel)
+    b.emit(ptx.GriddepWaitOp, comment="prologue: the kernel before in the stream has finished (dependent launch)")
     tid = b.val(ptx.SregOp, sreg="tid.x", comment="prologue")
     smem = b.val(ptx.SymAddrOp, type="u32", symbol="smem")
     smem16 = b.val(ptx.ShrOp, [smem], type="u32", imm=4)
