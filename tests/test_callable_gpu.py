@@ -189,9 +189,12 @@ def test_a_non_default_stream_given_or_current(torch) -> None:
     sleep there, D is still unwritten when the default stream looks, and right after."""
     k = kernel(*CASES[0])
     a, b = operand(torch, M, K, "bf16", True, 1), operand(torch, K, N, "bf16", True, 2)
-    # load the check's own kernels first: CUDA loads a kernel lazily at its first launch,
-    # and that load synchronises the context (it would wait for the sleep below)
+    # load the check's own kernels and the kernel's module first: CUDA loads a kernel
+    # lazily at its first launch, and that load synchronises the context (it would wait
+    # for the sleep below; measured on the H200, 2026-11-29: the first call blocked 102 ms)
     assert torch.isnan(poisoned(torch, (M, N), "bf16").float()).all().item()
+    k(a, b, poisoned(torch, (M, N), "bf16"))
+    torch.cuda.synchronize()
     for how in ("given", "current"):
         s = torch.cuda.Stream()
         d = poisoned(torch, (M, N), "bf16")

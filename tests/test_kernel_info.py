@@ -25,8 +25,8 @@ from lower_tc.lowering.compile import compile_source
 #: The metadata comment above each kernel in the PTX (what bench/ptx_hashes.py hashes).
 INFO_LINE = re.compile(r"^// lower-tc kernel [^:]+: (\{.*\})$", re.M)
 SINGLE_TILE_KEYS = {"version", "name", "target", "threads", "smem_bytes", "args", "tensor_maps"}
-GEMM_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "gemm"}
-ATTENTION_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "attention"}
+GEMM_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "gemm", "dependent_launch"}
+ATTENTION_KEYS = SINGLE_TILE_KEYS | {"grid", "size_params", "attention", "dependent_launch"}
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
