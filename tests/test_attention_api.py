@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fake_cuda import install
 from test_callable import ITEMSIZE, cai
@@ -325,3 +327,26 @@ def test_descaling_factors_are_refused_by_name_before_compiling(fake, tmp_path, 
     assert err.value.argument == argument and words in str(err.value)
     assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
     assert not fake.called("cuLaunchKernel")
+
+
+@given(b=st.integers(1, 5), h=st.integers(1, 6), order=st.sampled_from(["row", "column"]), pad=st.integers(0, 3))
+@settings(max_examples=200, deadline=None)
+def test_a_folded_factor_reads_each_batch_and_kv_head_where_it_lies(b: int, h: int, order: str, pad: int) -> None:
+    """Where q, k and v fold into (batch x heads, S, D), a (batch, heads of k) factor goes
+    to the kernel as (1, batch x heads of k), read at [0, batch x heads + head]: the
+    element it names is the factor's own [batch, head], for row- and column-major factors
+    with padded leading dimensions; one whose elements do not line up so is not folded
+    (the program is then 4-d)."""
+    strides = (h + pad, 1) if order == "row" else (1, b + pad)
+    view = attention_api._descale(_view((b, h), "f32", strides), "k_descale", b, h)
+    folded = attention_api._fold_descale(view)
+    for bi in range(b):  # the kernel's view of the factor names the caller's elements
+        for hi in range(h):
+            assert bi * view.strides[0] + hi * view.strides[1] == bi * strides[0] + hi * strides[1]
+    if folded is None:
+        assert b > 1 and h > 1 and strides[0] != h * strides[1]
+        return
+    assert folded.shape == (1, b * h) and attention_api._matrix_strides(folded.shape, folded.strides) == folded.strides
+    for bi in range(b):
+        for hi in range(h):
+            assert (bi * h + hi) * folded.strides[1] == bi * strides[0] + hi * strides[1]

@@ -170,36 +170,43 @@ def _descale(x: ArrayView, name: str, batch: int | None, kv_heads: int) -> Array
     if x.dtype != "f32" or tuple(x.shape) not in shapes:
         shown = " or ".join(str(s) for s in shapes)
         raise ArgumentError(f"{name} is an f32 array of (batch, heads of k) = {shown}, not {x.shape} {x.dtype}", name)
-    if len(x.shape) == 1:
-        x = replace(x, shape=want, strides=(kv_heads * x.strides[0], x.strides[0]))
-    x = replace(x, strides=_tidy(x.shape, x.strides))
-    if not _matrix_strides(x.shape, x.strides):
+    strides = _matrix_strides(want, x.strides if len(x.shape) == 2 else (kv_heads * x.strides[0], x.strides[0]))
+    if strides is None:
         raise ArgumentError(f"{name}'s strides {x.strides} are not a matrix's (one of them 1, the other at least its "
                             f"dimension's count): pass a contiguous copy (a broadcast of one value: .expand(...).contiguous())",
                             name)
-    return x
+    return replace(x, shape=want, strides=strides)
 
 
 def _fold_descale(x: ArrayView) -> ArrayView | None:
     """A (batch, heads of k) factor as (1, batch x heads of k), for the folded 3-d
     kernel arguments (`_fold`: k's head kv of batch b is head b x heads + kv), or None
-    where its strides do not fold into a matrix."""
+    where its elements are not evenly spaced in that order."""
     b, h = x.shape
     sb, sh = x.strides
     if b == 1:
         return x
     if h > 1 and sb != h * sh:
         return None
-    step = sh if h > 1 else sb
     shape = (1, b * h)
-    strides = _tidy(shape, (b * h * step, step))
-    return replace(x, shape=shape, strides=strides) if _matrix_strides(shape, strides) else None
+    strides = _matrix_strides(shape, (b * h * (sh if h > 1 else sb), sh if h > 1 else sb))
+    return replace(x, shape=shape, strides=strides) if strides is not None else None
 
 
-def _matrix_strides(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
-    """Row-major (ld >= columns) or column-major (ld >= rows): a kernel's 2-d argument."""
+def _matrix_strides(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, int] | None:
+    """The strides of a kernel's 2-d argument that reads the elements `shape` and `strides`
+    name, row-major (ld >= columns) or column-major (ld >= rows), a one-element
+    dimension's stride chosen to make it so; None where none does."""
     (rows, cols), (s0, s1) = shape, strides
-    return (s1 == 1 and s0 >= cols) or (s0 == 1 and s1 >= rows)
+    if rows == 1 and cols == 1:
+        return (1, 1)
+    if rows == 1:
+        return (cols, 1) if s1 == 1 else (1, s1)
+    if cols == 1:
+        return (1, rows) if s0 == 1 else (s0, 1)
+    if (s1 == 1 and s0 >= cols) or (s0 == 1 and s1 >= rows):
+        return (s0, s1)
+    return None
 
 
 def _fold(x: ArrayView) -> ArrayView | None:
