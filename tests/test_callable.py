@@ -434,3 +434,28 @@ def test_a_call_on_torch_tensors_seen_before_builds_no_view(fake, static, monkey
     with pytest.raises(ArgumentError) as err:  # a new tensor: read and checked in full
         kernel(wrong, b, d)
     assert err.value.argument == "A" and len(fake.called("cuLaunchKernel")) == 2
+
+
+def test_a_dependent_launch_is_configured_once_per_stream_and_the_switch_read_at_each_call(fake, static, monkeypatch) -> None:
+    """A whole GEMM (metadata "dependent_launch") goes to cuLaunchKernelEx with programmatic
+    stream serialization allowed; its configuration is built at the first call on each
+    stream and reused (building one costs microseconds of host time);
+    LOWER_TC_DEPENDENT_LAUNCH=0 set after the first calls launches the next plainly."""
+    assert static.dependent_launch
+    built = []
+
+    class Counted(FakeDriver.CUlaunchConfig):
+        def __init__(self) -> None:
+            built.append(self)
+
+    monkeypatch.setattr(fake, "CUlaunchConfig", Counted, raising=False)
+    kernel = Kernel(b"cubin", static)
+    args = static_args(fake)
+    for stream in (5, 5, 6, 5):
+        kernel(*args, stream=stream)
+    assert len(built) == 2 and [launch[8] for launch in fake.called("cuLaunchKernel")] == [5, 5, 6, 5]
+    assert fake.dependent_launches == [{"CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION":
+                                        {"programmaticStreamSerializationAllowed": 1}}] * 4
+    monkeypatch.setenv("LOWER_TC_DEPENDENT_LAUNCH", "0")
+    kernel(*args, stream=5)
+    assert len(fake.dependent_launches) == 4 and len(fake.called("cuLaunchKernel")) == 5

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import os
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -75,7 +75,10 @@ class LaunchPlan:
     smem: int
     params: np.ndarray
     holders: tuple[Any, ...]
-    dependent: bool = False  # launched with programmatic stream serialization allowed (module docstring)
+    dependent: bool = False  # the kernel waits first: launched with programmatic stream serialization allowed
+    #: cuLaunchKernelEx's configuration per stream, built at a dependent launch's first call on
+    #: that stream (building one costs ~4 us of host time; a call's host time is what users measure)
+    configs: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @functools.cached_property
     def params_address(self) -> int:
@@ -204,23 +207,43 @@ def plan(function: Any, info: KernelInfo, grid: tuple[int, int, int], pointers: 
         raise RunError(f"kernel {info.name} takes {expected} addresses (its arguments"
                        f"{' and its workspace' if info.workspace is not None else ''}), not {len(pointers)}")
     params, holders = pack_params(pointers, size_values(info), tensor_maps)
-    dependent = info.dependent_launch and os.environ.get(DEPENDENT_LAUNCH_ENV, "1") != "0"
-    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders + keep, dependent)
+    return LaunchPlan(function, grid, int(info.threads), int(info.smem_bytes), params, holders + keep, info.dependent_launch)
 
 
-#: Set to 0, kernels are launched without programmatic dependent launch (module docstring).
+#: Set to 0, kernels are launched without programmatic dependent launch (module docstring);
+#: read at every launch.
 DEPENDENT_LAUNCH_ENV = "LOWER_TC_DEPENDENT_LAUNCH"
 
 
 def enqueue(cuda: Cuda, p: LaunchPlan, stream: Any) -> None:
     """One launch on `stream` (a handle: an int or the driver's CUstream), asynchronous."""
     gx, gy, gz = p.grid
-    if not p.dependent:
+    if not p.dependent or os.environ.get(DEPENDENT_LAUNCH_ENV) == "0":
         cuda.call("cuLaunchKernel", p.function, gx, gy, gz, p.threads, 1, 1, p.smem, stream, p.params_address, 0)
         return
-    cu = cuda.cu
+    key = _stream_key(stream)
+    config = p.configs.get(key) if key is not None else None
+    if config is None:
+        config = dependent_config(cuda.cu, p, stream)
+        if key is not None:  # one per stream: two threads launching one plan on two streams do not share one
+            p.configs[key] = config
+    cuda.call("cuLaunchKernelEx", config, p.function, p.params_address, 0)
+
+
+def _stream_key(stream: Any) -> int | None:
+    """The stream's handle as a number (a CUstream's too), or None where it has none."""
+    try:
+        return int(stream)
+    except (TypeError, ValueError):
+        return None
+
+
+def dependent_config(cu: Any, p: LaunchPlan, stream: Any) -> Any:
+    """cuLaunchKernelEx's configuration of `p` on `stream`, with programmatic stream
+    serialization allowed (the kernel's griddepcontrol.wait holds it until the kernel
+    before it in the stream has finished)."""
     config = cu.CUlaunchConfig()
-    config.gridDimX, config.gridDimY, config.gridDimZ = gx, gy, gz
+    config.gridDimX, config.gridDimY, config.gridDimZ = p.grid
     config.blockDimX, config.blockDimY, config.blockDimZ = p.threads, 1, 1
     config.sharedMemBytes = p.smem
     config.hStream = cu.CUstream(stream) if isinstance(stream, int) else stream
@@ -229,11 +252,11 @@ def enqueue(cuda: Cuda, p: LaunchPlan, stream: Any) -> None:
     attribute.value.programmaticStreamSerializationAllowed = 1
     config.attrs = [attribute]
     config.numAttrs = 1
-    cuda.call("cuLaunchKernelEx", config, p.function, p.params_address, 0)
+    return config
 
 
 __all__ = [
     "DEFAULT_SMEM_LIMIT", "DEPENDENT_LAUNCH_ENV", "TMA_DTYPES", "DeviceKernel", "LaunchPlan", "encode_tensor_map", "encode_tensor_maps",
-    "enqueue", "launch_grid", "load_on_device", "make_current", "pack_params", "plan", "resolved", "size_values",
+    "dependent_config", "enqueue", "launch_grid", "load_on_device", "make_current", "pack_params", "plan", "resolved", "size_values",
     "target_problem",
 ]

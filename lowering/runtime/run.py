@@ -215,13 +215,11 @@ def run_attention_kernel(compiled: Runnable, info: KernelInfo, seed: int, timeou
     if att.v_transposed:  # V^T (head dim x keys) read through a view: the reference takes V
         v = np.swapaxes(v, -1, -2)
     # the descaling factors, (batch, K heads) each: the scores' product on K, V's on V
-    for indices, name in ((att.qk_descale, "k"), (att.v_descale, "v")):
-        for i in indices:
-            factor = matrix_view(host[i], info.args[i]).astype(np.float64)[:, :, None, None]
-            if name == "k":
-                k = k * factor
-            else:
-                v = v * factor
+    factor = lambda i: matrix_view(host[i], info.args[i]).astype(np.float64)[:, :, None, None]  # noqa: E731
+    for i in att.qk_descale:
+        k = k * factor(i)
+    for i in att.v_descale:
+        v = v * factor(i)
     o = _heads(matrix_view(flat_results[att.o], o_arg).astype(np.float64))
     lse = None
     if att.lse is not None:  # (heads, S_q) or (batch, heads, S_q): the check wants the latter

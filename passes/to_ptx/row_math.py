@@ -41,6 +41,15 @@ def scale_constant(kl: KernelLowering, op: tc.AccRowMaxOp | tc.AccExpOp, what: s
     return kl.launch_scales[key]
 
 
+def scores_factor_once(kl: KernelLowering, loop_body: list[Operation]) -> None:
+    """The scores' factor known at launch of a loop's tc.acc_row_max and tc.acc_exp,
+    computed here (before the loop) and kept (`kl.launch_scales`), so that their lowering
+    in each block takes it rather than computing it again."""
+    for op in loop_body:
+        if isinstance(op, tc.AccRowMaxOp | tc.AccExpOp) and op.factor is not None:
+            kl.b.located(op, lambda o: scale_constant(kl, o, "the scores' factor"))
+
+
 def launch_factor(kl: KernelLowering, op: Operation, factor: SSAValue) -> SSAValue:
     """The register of `factor`, an f32 read by memref.load before (scalars.py)."""
     reg = kl.scalars.get(factor)
@@ -79,4 +88,5 @@ def inverse_or_zero(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSA
     return b.val(ptx.SelpOp, [b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0)), inverse, empty], f32, type="f32")
 
 
-__all__ = ["NAN", "NEG_INF", "carry_factor", "finite", "inverse_or_zero", "launch_factor", "row_divisor", "scale_constant"]
+__all__ = ["NAN", "NEG_INF", "carry_factor", "finite", "inverse_or_zero", "launch_factor", "row_divisor", "scale_constant",
+           "scores_factor_once"]

@@ -32,10 +32,11 @@ from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
 from lower_tc.passes.to_ptx.gemm.kloop import TileRing
 from lower_tc.passes.to_ptx.gemm.launch import arg_info, kernel_params
+from lower_tc.passes.to_ptx.gemm.operands import waits_first
 from lower_tc.passes.to_ptx.gemm.ring import Ring, stage_barrier
 from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window, stage_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering
-from lower_tc.passes.to_ptx.row_math import scale_constant
+from lower_tc.passes.to_ptx.row_math import scores_factor_once
 from lower_tc.passes.to_ptx.values import Acc
 from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
@@ -206,9 +207,7 @@ class Consumer:
         kl.indices.update(k.index.consts)  # type: ignore[arg-type]
         for op in k.before:  # O's zero start, the rows' fills, factors known at launch
             b.located(op, kl.lower)
-        for op in loop.body:  # the scores' factor known at launch, once before the loop rather than in each block
-            if isinstance(op, tc.AccRowMaxOp | tc.AccExpOp) and op.factor is not None:
-                b.located(op, lambda o: scale_constant(kl, o, "the scores' factor"))
+        scores_factor_once(kl, loop.body)  # a factor known at launch: before the loop, not in each block
         wgs = k.warpgroups
         qk_desc = StageDescriptors.of_rings(b, loop.qk, (k.q_ring, loop.k_ring), _slices(k.q_ring), wgs, wg,
                                             regs.smem, regs.smem16, clustered=False)
@@ -567,7 +566,7 @@ def kernel_op_of(parts: Parts, threads: int, max_registers: int | None = None) -
         size_params=tuple(k.args.size_params),
         tensor_maps=tuple(windows.maps),
         attention=attention_info(k),
-        dependent_launch=True,  # read_operands's griddepcontrol.wait comes first
+        dependent_launch=waits_first(k.b.ops),  # read_operands's griddepcontrol.wait comes first
     )
     kernel = kernel_op(k.kernel, k.b.ops, params, threads, smem_bytes, info)
     if max_registers:

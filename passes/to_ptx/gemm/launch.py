@@ -16,7 +16,7 @@ from lower_tc.layout.kernel_info import WORKSPACE_PARAM, ArgInfo, GemmInfo, Kern
 from lower_tc.passes.to_ptx.emit import kernel_op as build_kernel_op
 from lower_tc.passes.to_ptx.emit import param_name
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
-from lower_tc.passes.to_ptx.gemm.operands import KernelArgs
+from lower_tc.passes.to_ptx.gemm.operands import KernelArgs, waits_first
 from lower_tc.passes.to_ptx.gemm.lowered import Lowered
 
 
@@ -89,7 +89,7 @@ def kernel_op(k: GemmKernel, lowered: Lowered, store: WindowStoreOp) -> ptx.Kern
         gemm=gemm_info(k, lowered, store),
         cluster=(lowered.cluster, 1, 1) if lowered.cluster > 1 else None,
         workspace=lowered.workspace,
-        dependent_launch=True,  # read_operands's griddepcontrol.wait comes first
+        dependent_launch=waits_first(k.b.ops),  # read_operands's griddepcontrol.wait comes first
     )
     kernel = build_kernel_op(k.kernel, k.b.ops, params, lowered.threads, smem_bytes, info)
     if lowered.max_registers:

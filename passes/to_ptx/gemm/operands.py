@@ -64,6 +64,12 @@ class KernelArgs:
         return self.values.index(self.views.get(arg, arg))
 
 
+def waits_first(ops: list[Operation]) -> bool:
+    """Whether a kernel's first emitted instruction is read_operands's griddepcontrol.wait
+    (what KernelInfo.dependent_launch promises a launcher)."""
+    return bool(ops) and isinstance(ops[0], ptx.GriddepWaitOp)
+
+
 def read_operands(b: PtxBuilder, kernel: Operation) -> tuple[Prologue, KernelArgs]:
     """Emits the prologue: thread registers, operand addresses, launch-time sizes. It
     starts with griddepcontrol.wait, before anything reads or writes global memory: the
