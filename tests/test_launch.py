@@ -112,3 +112,22 @@ def test_whole_gemms_and_attention_loops_wait_first_and_launch_dependent(driver,
     assert len(driver.dependent_launches) == 1 and len(driver.called("cuLaunchKernel")) == 2
     (tile,) = compile_source((ROOT / "examples" / "wgmma_bf16_tma_offset.mlir").read_text(), "t.mlir")
     assert "griddepcontrol" not in tile.ptx and not tile.info.dependent_launch
+
+
+def test_the_dependent_launch_study_varies_only_the_wait_and_the_trigger() -> None:
+    """bench/dependent_launch_study.py's four forms of a kernel's PTX: without the wait, as
+    compiled (the wait first), the wait after the barriers' first bar.sync, and with an
+    early trigger too; everything else the same instructions."""
+    import dependent_launch_study as study
+
+    case = GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 512, True, True, None)
+    (kernel,) = compile_source(case.source(), case.name)
+    forms = {name: study.variant_ptx(kernel.ptx, name) for name in study.VARIANTS}
+    assert forms["wait_first"] == kernel.ptx
+    strip = lambda ptx: [ln for ln in ptx.splitlines() if "griddepcontrol" not in ln]  # noqa: E731
+    assert all(strip(text) == strip(kernel.ptx) for text in forms.values())
+    assert [forms[n].count("griddepcontrol") for n in study.VARIANTS] == [0, 1, 1, 2]
+    after = forms["wait_after_init"].splitlines()
+    wait = next(i for i, ln in enumerate(after) if "griddepcontrol.wait" in ln)
+    assert after[wait - 1].strip() == "bar.sync 0;" and "mbarrier.init" in "\n".join(after[:wait])
+    assert "griddepcontrol.launch_dependents" in forms["trigger_at_start"].split("ld.param", 1)[0]
