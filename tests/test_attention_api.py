@@ -122,8 +122,15 @@ def test_attention_refuses_by_name_before_compiling(fake, tmp_path, change, argu
     arrays = {name: ((2, 4, 256, 64), "bf16") for name in ("q", "k", "v", "out")}
     arrays.update(change)
     made = {name: bhsd(fake, shape, dtype) for name, (shape, dtype) in arrays.items()}
+    _refused_before_compiling(fake, tmp_path, lambda: lower_tc.attention(made["q"], made["k"], made["v"], made["out"]),
+                              argument, words)
+
+
+def _refused_before_compiling(fake, tmp_path, call, argument: str, words: str) -> None:
+    """`call` raises an ArgumentError naming `argument`, its message holding `words`,
+    before any kernel is compiled into the cache or launched."""
     with pytest.raises(ArgumentError) as err:
-        lower_tc.attention(made["q"], made["k"], made["v"], made["out"])
+        call()
     assert err.value.argument == argument and words in str(err.value)
     assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
     assert not fake.called("cuLaunchKernel")
@@ -252,11 +259,7 @@ def test_fp8_attention_refuses_by_name_before_compiling(fake, tmp_path, what, ar
         o = _e4m3(fake, (2, 4, 256, 64))
     else:
         v = _e4m3(fake, (2, 4, 256, 64), strides=(4 * 64 * 264, 64 * 264, 1, 264))
-    with pytest.raises(ArgumentError) as err:
-        lower_tc.attention(q, k, v, o)
-    assert err.value.argument == argument and words in str(err.value)
-    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
-    assert not fake.called("cuLaunchKernel")
+    _refused_before_compiling(fake, tmp_path, lambda: lower_tc.attention(q, k, v, o), argument, words)
 
 
 def _factor(fake, shape: tuple[int, ...], strides: tuple[int, ...] | None = None, dtype: str = "f32"):
@@ -322,11 +325,7 @@ def test_descaling_factors_are_refused_by_name_before_compiling(fake, tmp_path, 
     else:
         factors["k_descale"] = _factor(fake, (2, 2), strides=(0, 0))
     o = bhsd(fake, (2, 2, 256, 64), "bf16")
-    with pytest.raises(ArgumentError) as err:
-        lower_tc.attention(q, k, v, o, **factors)
-    assert err.value.argument == argument and words in str(err.value)
-    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.cubin"))
-    assert not fake.called("cuLaunchKernel")
+    _refused_before_compiling(fake, tmp_path, lambda: lower_tc.attention(q, k, v, o, **factors), argument, words)
 
 
 @given(b=st.integers(1, 5), h=st.integers(1, 6), order=st.sampled_from(["row", "column"]), pad=st.integers(0, 3))

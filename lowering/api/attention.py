@@ -183,13 +183,13 @@ def _fold_descale(x: ArrayView) -> ArrayView | None:
     kernel arguments (`_fold`: k's head kv of batch b is head b x heads + kv), or None
     where its elements are not evenly spaced in that order."""
     b, h = x.shape
-    sb, sh = x.strides
     if b == 1:
         return x
-    if h > 1 and sb != h * sh:
+    step = _folded_step(b, h, *x.strides)
+    if step is None:
         return None
     shape = (1, b * h)
-    strides = _matrix_strides(shape, (b * h * (sh if h > 1 else sb), sh if h > 1 else sb))
+    strides = _matrix_strides(shape, (b * h * step, step))
     return replace(x, shape=shape, strides=strides) if strides is not None else None
 
 
@@ -216,10 +216,20 @@ def _fold(x: ArrayView) -> ArrayView | None:
         return replace(x, strides=_tidy(x.shape, x.strides))
     b, h, s, d = x.shape
     sb, sh, ss, sd = x.strides
+    step = _folded_step(b, h, sb, sh)
+    if step is None:
+        return None
+    return replace(x, shape=(b * h, s, d), strides=_tidy((b * h, s, d), (step, ss, sd)))
+
+
+def _folded_step(b: int, h: int, sb: int, sh: int) -> int | None:
+    """The stride of a (batch, heads) pair of dimensions folded into one of batch x heads
+    (head h of batch i is entry i x heads + h), or None where the batch's stride is not
+    heads x the heads' (the entries are not evenly spaced in that order). q, k, v, out
+    and the descaling factors fold by this one rule, so that they index alike."""
     if b > 1 and h > 1 and sb != h * sh:
         return None
-    step = sh if h > 1 else sb
-    return replace(x, shape=(b * h, s, d), strides=_tidy((b * h, s, d), (step, ss, sd)))
+    return sh if h > 1 else sb
 
 
 def _four(x: ArrayView) -> ArrayView:
