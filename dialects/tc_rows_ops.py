@@ -65,6 +65,14 @@ def check_rows_op(op: IRDLOperation, *accs: Attribute, rows: tuple[Attribute, ..
                                   f"{TMEM_TILE_ROWS} rows, not {r.m}")  # type: ignore[attr-defined]
 
 
+def check_launch_factor(op: IRDLOperation, factor: SSAValue | None) -> None:
+    """A factor known at launch (`times`) is read before an attention loop's key loop
+    (memref.load of a kernel argument): only such kernels take one."""
+    if factor is not None and not in_attention_loop(op):
+        raise VerifyException(f"{op.name} takes a factor known at launch (times) in an attention loop kernel only "
+                              "(read by memref.load before its key loop)")
+
+
 def check_in_place(op: IRDLOperation, value: SSAValue) -> None:
     """On sm_100a the op writes its result over `value` in tensor memory, so nothing may
     read `value` after it."""
@@ -144,6 +152,7 @@ class AccRowMaxOp(IRDLOperation):
     def verify_(self) -> None:
         check_rows_op(self, self.acc.type, rows=(self.rows.type,))
         check_softmax_scale(self.scale)
+        check_launch_factor(self, self.factor)
 
 
 @irdl_op_definition
@@ -169,6 +178,7 @@ class AccExpOp(IRDLOperation):
     def verify_(self) -> None:
         check_rows_op(self, self.acc.type, rows=(self.rows.type,))
         check_softmax_scale(self.scale)
+        check_launch_factor(self, self.factor)
         check_in_place(self, self.acc)
 
 
@@ -238,6 +248,7 @@ class AccRowDivOp(IRDLOperation):
     def verify_(self) -> None:
         check_rows_op(self, self.acc.type, rows=(self.rows.type,))
         check_in_place(self, self.acc)
+        check_launch_factor(self, self.factor)
 
 
 #: The largest magnitude of a mask's positions and offsets: they are 32-bit PTX immediates.
