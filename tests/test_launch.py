@@ -131,3 +131,22 @@ def test_the_dependent_launch_study_varies_only_the_wait_and_the_trigger() -> No
     wait = next(i for i, ln in enumerate(after) if "griddepcontrol.wait" in ln)
     assert after[wait - 1].strip() == "bar.sync 0;" and "mbarrier.init" in "\n".join(after[:wait])
     assert "griddepcontrol.launch_dependents" in forms["trigger_at_start"].split("ld.param", 1)[0]
+
+
+def test_the_split_k_tail_probe_takes_only_the_last_ctas_branch() -> None:
+    """bench/split_k_tail_probe.py's timing-only form of a global split: the one branch that
+    sends all but the tile's last CTA past the sum is taken by every CTA, nothing else
+    changes; a kernel without a global split is refused."""
+    import split_k_tail_probe as probe
+
+    split = GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 8192, True, True, None, options="split_k = 4, reduce = \"global\"")
+    (kernel,) = compile_source(split.source(), split.name)
+    bare = probe.no_sum(kernel.ptx)
+    changed = [(a, b) for a, b in zip(kernel.ptx.splitlines(), bare.splitlines()) if a != b]
+    assert len(changed) == 1 and len(bare.splitlines()) == len(kernel.ptx.splitlines())
+    before, after = changed[0]
+    assert before.strip().startswith("@!%p") and after.strip() == before.strip().split(" ", 1)[1]
+    assert "$L_split_k_done_" in after
+    (plain,) = compile_source(GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 512, True, True, None).source(), "plain")
+    with pytest.raises(ValueError, match="no split-K done branch"):
+        probe.no_sum(plain.ptx)

@@ -1,0 +1,81 @@
+"""What a global split-K's tail costs: the default kernel of each long-K suite shape
+(bf16 and e4m3, B as nn.Linear's weight), timed as the suite times it (rotating copies of
+the arrays, a spin kernel's head start, interleaved rounds, the median; cuBLAS beside it:
+bench/gemm_suite_gpu.py), as emitted and with the tile's last CTA's sum and store branched
+over (`no_sum`: D is not written, so that variant is for timing only).
+
+    python bench/split_k_tail_probe.py --out split_k_tail_probe.json
+
+torch and cuda-bindings are its dependencies (the device's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def no_sum(ptx: str) -> str:
+    """The kernel's PTX with the branch that sends all but the tile's last CTA past the sum
+    taken by every CTA."""
+    m = re.search(r"@!%p\d+ bra (\$L_split_k_done_\d+);", ptx)
+    if m is None:
+        raise ValueError("the kernel has no split-K done branch (not a global split)")
+    return ptx.replace(m.group(0), f"bra {m.group(1)};", 1)
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", required=True)
+    p.add_argument("--samples", type=int, default=15)
+    args = p.parse_args(argv)
+    import torch
+
+    import gemm_suite_gpu as g
+    import gemm_suite_shapes as shapes
+    from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul
+    from lower_tc.lowering.backend.assembler import assemble
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering.runtime.callable import Kernel
+
+    gpu = g.Gpu(torch)
+    rows = []
+    for dtype in ("bf16", "e4m3"):
+        for case in shapes.cases(shapes.select(names=None, categories=["long-k"]), [dtype], ["linear"]):
+            ops = case.operands()
+            margs = [MatrixArg(n, ops[n][0], ops[n][1], dtype if n != "out" else "bf16") for n in ("a", "b", "out")]
+            ck = compile_source(plan_matmul(*margs, None, target="sm_90a").source, "probe")[0]
+            if ck.info.workspace is None:
+                continue  # not split through global memory
+            x = g.arrays(torch, case, 1, case.copies)
+            contenders = [*g.cublas_contenders(torch, case, x)]
+            for name, text in (("default", ck.ptx), ("no_sum", no_sum(ck.ptx))):
+                kernel = Kernel(assemble(text, "sm_90a"), ck.info)
+                d = [t.clone().fill_(float("nan")) for t in x.d]
+                turns = g.Turns(x.copies)
+
+                def launch(kernel=kernel, d=d, turns=turns) -> None:
+                    j = turns.take()
+                    kernel(x.a[j], x.b[j], d[j])
+
+                contenders.append(g.Contender(name, launch=launch, output=lambda d=d: d[0], begin=turns.reset))
+            g.measure(gpu, contenders, args.samples, 1, 2.0)
+            row = {"shape": case.shape.name, "dtype": dtype, "config": str(ck.info.gemm.config), "split_k": ck.info.gemm.split_k,
+                   "us": {c.name: round(statistics.median(c.samples) * 1e3, 2) for c in contenders if c.samples}}
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+            del x, contenders
+    with open(args.out, "w") as f:
+        json.dump({"device": torch.cuda.get_device_name(), "command": "python bench/split_k_tail_probe.py " + " ".join(argv),
+                   "rows": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
