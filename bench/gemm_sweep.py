@@ -363,6 +363,17 @@ def paired_split_cases() -> list[GemmCase]:
     return out
 
 
+def one_wave_cases() -> list[GemmCase]:
+    """Defaults that one wave of unsplit 64 x 128 rings of 8 stages computes (layout/gemm_model.py
+    ONE_WAVE_EFFICIENCY): 1024 x 1024 x 32768 in bf16 (B both ways) and e4m3 (both
+    accumulations), and a ragged one-wave shape with C."""
+    out = [GemmCase("bf16", "bf16", "f32", "bf16", 1024, 1024, 32768, True, b_row, None) for b_row in (False, True)]
+    out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 1024, 1024, 32768, True, False, None))
+    out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 1024, 1024, 32768, True, False, None, options='accumulation = "promoted"'))
+    out.append(GemmCase("bf16", "bf16", "f32", "f32", 1000, 1000, 30001, True, False, (64, 128, 128, 8), with_c=True))
+    return out
+
+
 #: Shapes whose default kernel (no configuration, no options) is split over K by the cost
 #: model (layout/gemm_choice.py `choose`): ragged few-tile long K, decode, M = 300.
 SPLIT_K_DEFAULT_SHAPES = [(129, 65, 40000), (33, 1000, 9000)]
@@ -701,6 +712,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         return wide_tile_cases()
     if subset == "paired_split":
         return paired_split_cases()
+    if subset == "one_wave":
+        return one_wave_cases()
     out: list[GemmCase] = []
     for a, b, acc, d in TYPES:
         sixteen = a in ("f16", "bf16")
@@ -736,9 +749,10 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return (out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
-                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11] + wide_tile_cases()[::7] + paired_split_cases()[::6])
+                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11] + wide_tile_cases()[::7] + paired_split_cases()[::6] + one_wave_cases()[::4])
     return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
-            + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases() + wide_tile_cases() + paired_split_cases())
+            + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases() + wide_tile_cases() + paired_split_cases()
+            + one_wave_cases())
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
@@ -789,7 +803,7 @@ def summarize(path: str) -> str:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k", "wide", "paired_split"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k", "wide", "paired_split", "one_wave"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

@@ -105,6 +105,14 @@ TILE_EFFICIENCY: dict[tuple[int, int, bool], float] = {
 TILE_EFFICIENCY_MN_MAJOR: dict[tuple[int, int], float] = {(128, 96): 0.52, (128, 160): 0.62, (128, 224): 0.76}
 
 
+#: Where a grid is one wave of unsplit CTAs (each SM's CTA running the whole K), the share
+#: of the dense peak a tile sustains, where it is not the 8192^3 one: a 64 x 128 ring of 8
+#: stages ran 0.72 (e4m3) and 0.77 (bf16) at 1024 x 1024 x 32768 (128 CTAs, H200,
+#: bench/gemm_tune_suite.py: docs/results/gemm_tune_fp8_dependent_h200.md and
+#: gemm_tune_long_k_64x128_h200.md), where 8192^3's many waves give it 0.56.
+ONE_WAVE_EFFICIENCY: dict[tuple[int, int, bool], float] = {(64, 128, True): 0.745}
+
+
 def tile_efficiency(config: GemmConfig, b_mn_major: bool = False) -> float:
     """TILE_EFFICIENCY of the config (TILE_EFFICIENCY_MN_MAJOR's where B is MN-major and it
     has the tile), or for a tile not measured, its share of a 128 x 256 tile's work per K
@@ -161,7 +169,8 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     k_tiles = -(-k // config.bk)
     k_steps = -(-k_tiles // split_k)  # the K steps of the longest rank
     running = min(ctas, machine.max_clusters(cluster) * cluster)
-    compute = waves * k_steps * step_s(config, a, running, machine, b_mn_major)
+    one_wave = split_k == 1 and ctas <= machine.sms
+    compute = waves * k_steps * step_s(config, a, running, machine, b_mn_major, one_wave)
     ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
     in_flight = running * ring * config.stage_bytes(a, b)
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
@@ -175,16 +184,21 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     return Estimate(ctas, waves, compute, moved, max(compute, moved) + overhead, in_flight)
 
 
-def step_s(config: GemmConfig, a: str, running: int, machine: Machine = H100, b_mn_major: bool = False) -> float:
+def step_s(config: GemmConfig, a: str, running: int, machine: Machine = H100, b_mn_major: bool = False,
+           one_wave: bool = False) -> float:
     """One CTA's K step: the longest of its MMAs at `intrinsic_efficiency` of the SM's peak;
     its bytes through the L2 the running CTAs share (the step at `tile_efficiency`, which
     was measured with every SM running, scaled by the share of SMs running: at 8192^3 the
-    small tiles are bound there, and with a few CTAs they run nearer their MMAs' speed);
-    and a stage's round trip over the ring's stages (Little's law: a shallow ring of a
-    small tile waits on its loads)."""
+    small tiles are bound there, and with a few CTAs they run nearer their MMAs' speed;
+    `one_wave`, a grid of one wave of unsplit CTAs: ONE_WAVE_EFFICIENCY where it has the
+    tile); and a stage's round trip over the ring's stages (Little's law: a shallow ring of
+    a small tile waits on its loads)."""
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
     mma = 2.0 * config.bm * config.bn * config.bk / per_sm
-    shared = mma / tile_efficiency(config, b_mn_major) * min(1.0, running / machine.sms)
+    efficiency = tile_efficiency(config, b_mn_major)
+    if one_wave and not (b_mn_major and (config.bm, config.bn) in TILE_EFFICIENCY_MN_MAJOR):
+        efficiency = ONE_WAVE_EFFICIENCY.get((config.bm, config.bn, config.stages > 4), efficiency)
+    shared = mma / efficiency * min(1.0, running / machine.sms)
     return max(mma / machine.intrinsic_efficiency, shared, machine.ring_latency_s / config.stages)
 
 
@@ -222,4 +236,4 @@ def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, 
                     max(compute, unsplit_only.memory_s) + overhead, unsplit_only.in_flight)
 
 
-__all__ = ["Estimate", "H100", "Machine", "TILE_EFFICIENCY", "TILE_EFFICIENCY_MN_MAJOR", "estimate", "step_s", "tile_efficiency"]
+__all__ = ["Estimate", "H100", "Machine", "ONE_WAVE_EFFICIENCY", "TILE_EFFICIENCY", "TILE_EFFICIENCY_MN_MAJOR", "estimate", "step_s", "tile_efficiency"]

@@ -401,3 +401,27 @@ def test_the_tuner_leads_with_the_paired_split_only_where_it_can_pair() -> None:
     assert first.option_dict.get("cluster") == 2 and first.config.stages == 6
     first = candidates(512, 512, 65536, "bf16", "bf16", "f32", pair=False)[0]
     assert "cluster" not in first.option_dict and first.option_dict.get("reduce") == "global" and first.config.stages == 4
+
+
+def test_one_wave_of_unsplit_64x128_rings_is_priced_at_its_own_efficiency() -> None:
+    """A grid of one wave of unsplit CTAs of the 8-stage 64 x 128 ring runs nearer its MMAs'
+    speed than 8192^3 (ONE_WAVE_EFFICIENCY): 1024 x 1024 x 32768 (128 CTAs) takes it unsplit,
+    bf16 and e4m3, where the model took 128 x 256 split 4 and 128 x 128 split 2; the same tile
+    split (two waves) or at 8192^3 keeps the 8192^3 efficiency."""
+    from lower_tc.layout.gemm_choice import choose
+    from lower_tc.layout.gemm_model import ONE_WAVE_EFFICIENCY, TILE_EFFICIENCY, step_s
+
+    for t, bk in (("bf16", 64), ("e4m3", 128)):
+        pick = choose(1024, 1024, 32768, t, t, "f32", Arch.SM90A)
+        assert (pick.config, pick.split_k) == (GemmConfig(64, 128, bk, 8), 1), (t, pick)
+        ring = GemmConfig(64, 128, bk, 8)
+        one = estimate(1024, 1024, 32768, ring, t, t, "bf16", 1, H100)
+        split = estimate(1024, 1024, 32768, ring, t, t, "bf16", 1, H100, split_k=2, reduce="global")
+        assert one.waves == 1 and split.waves == 2
+        mma = 2.0 * 64 * 128 * bk / (H100.dense_tflops[t] * 1e12 / H100.sms)
+        assert step_s(ring, t, 128, H100, one_wave=True) == pytest.approx(mma / ONE_WAVE_EFFICIENCY[(64, 128, True)] * 128 / 132)
+        assert step_s(ring, t, 132, H100) == pytest.approx(mma / TILE_EFFICIENCY[(64, 128, True)])
+        assert split.compute_s == pytest.approx(2 * 16384 // bk * step_s(ring, t, 132, H100))
+    # a row-major B of a tile it slows keeps that tile's MN-major efficiency
+    wide = GemmConfig(128, 160, 64, 5)
+    assert step_s(wide, "bf16", 132, H100, b_mn_major=True, one_wave=True) == step_s(wide, "bf16", 132, H100, b_mn_major=True)
