@@ -172,3 +172,23 @@ def test_a_negative_descaling_product_makes_o_nan(torch, require_gpu) -> None:
     o = lower_tc.attention(q, k, v, k_descale=k_descale)
     torch.cuda.synchronize()
     assert torch.isnan(o[0, 1]).all() and not torch.isnan(o[0, 0]).any()
+
+
+def test_a_zero_descaling_product_gives_a_uniform_softmax(torch, require_gpu) -> None:
+    """q_descale x k_descale of exactly 0 for one head of k, causal over 300 keys (masked
+    keys in the diagonal blocks): every score of that head is equal, so each row's O is the
+    mean of V over the keys it sees (times v_descale); no NaN where keys are masked (-inf
+    x 0 would be); the other head is an ordinary softmax."""
+    require_gpu("sm_90a")
+    f8 = torch.float8_e4m3fn
+    gen = torch.Generator(device="cuda").manual_seed(31)
+    q, k, v = (torch.randn(1, 2, 300, 64, device="cuda", generator=gen).to(f8) for _ in range(3))
+    q_descale = torch.tensor([[0.0, 1.5]], device="cuda")
+    v_descale = torch.tensor([[0.5, 1.0]], device="cuda")
+    o = lower_tc.attention(q, k, v, causal=True, q_descale=q_descale, v_descale=v_descale)
+    torch.cuda.synchronize()
+    assert not torch.isnan(o).any()
+    seen = torch.arange(1, 301, device="cuda", dtype=torch.float64)[:, None]
+    mean = v[0, 0].double().cumsum(0) / seen * 0.5
+    assert torch.allclose(o[0, 0].double(), mean, atol=2e-2, rtol=1e-2)
+    assert not torch.allclose(o[0, 1].double(), v[0, 1].double().cumsum(0) / seen, atol=2e-2, rtol=1e-2)

@@ -24,26 +24,29 @@ func.func @descaled(%Q: memref<2x4x300x64xf8E4M3FN, strided<[76800, 64, 256, 1]>
 // CHECK: mov.u32 [[HEAD:%r[0-9]+]], %ctaid.y;
 // CHECK: mov.u32 [[BATCH:%r[0-9]+]], %ctaid.z;
 // CHECK: div.u32 [[KV:%r[0-9]+]], [[HEAD]], 2;
+// (a unit stride is not multiplied)
 // CHECK: mul.lo.s32 [[QB:%r[0-9]+]], [[BATCH]], 2;
-// CHECK-NEXT: mul.lo.s32 [[QH:%r[0-9]+]], [[KV]], 1;
-// CHECK-NEXT: add.s32 [[QI:%r[0-9]+]], [[QB]], [[QH]];
+// CHECK-NEXT: add.s32 [[QI:%r[0-9]+]], [[QB]], [[KV]];
 // CHECK-NEXT: mul.wide.s32 [[QO:%rd[0-9]+]], [[QI]], 4;
 // CHECK-NEXT: add.u64 [[QA:%rd[0-9]+]], %rd{{[0-9]+}}, [[QO]];
 // CHECK-NEXT: // a factor known at launch
 // CHECK-NEXT: ld.global.f32 [[QD:%f[0-9]+]], {{\[}}[[QA]]];
 // CHECK: ld.global.f32 [[KD:%f[0-9]+]], [%rd{{[0-9]+}}];
-// CHECK: mul.lo.s32 [[VB:%r[0-9]+]], [[BATCH]], 1;
-// CHECK-NEXT: mul.lo.s32 [[VH:%r[0-9]+]], [[KV]], 2;
+// CHECK: mul.lo.s32 [[VH:%r[0-9]+]], [[KV]], 2;
+// CHECK-NEXT: add.s32 %r{{[0-9]+}}, [[BATCH]], [[VH]];
 // CHECK: ld.global.f32 [[VD:%f[0-9]+]], [%rd{{[0-9]+}}];
 // CHECK-NEXT: mul.f32 [[QKD:%f[0-9]+]], [[QD]], [[KD]];
-// the scores' factor, once before the loop: scale x log2 e x q_descale x k_descale, NaN unless >= 0
+// the scores' factor, once before the loop: scale x log2 e x q_descale x k_descale, NaN unless >= 0,
+// at least the smallest normal f32 (a zero factor keeps masked scores -inf: a uniform softmax)
 // CHECK: // the scores' factor: scores times 0.125 x log2 e x a factor known at launch
 // CHECK-NEXT: mov.f32 [[C:%f[0-9]+]], 0f3E38AA3B;
 // CHECK-NEXT: mul.f32 [[CF:%f[0-9]+]], [[C]], [[QKD]];
 // CHECK-NEXT: mov.f32 [[ZERO:%f[0-9]+]], 0f00000000;
 // CHECK-NEXT: setp.ge.f32 [[OK:%p[0-9]+]], [[CF]], [[ZERO]];
+// CHECK-NEXT: mov.f32 [[TINY:%f[0-9]+]], 0f00800000;
+// CHECK-NEXT: max.f32 [[CF0:%f[0-9]+]], [[CF]], [[TINY]];
 // CHECK-NEXT: mov.f32 [[NAN:%f[0-9]+]], 0f7FC00000;
-// CHECK-NEXT: selp.f32 [[FACTOR:%f[0-9]+]], [[CF]], [[NAN]], [[OK]];
+// CHECK-NEXT: selp.f32 [[FACTOR:%f[0-9]+]], [[CF0]], [[NAN]], [[OK]];
 // each block's maximum and exponentials take it, with no factor of their own
 // CHECK-NOT: a factor known at launch
 // CHECK: max.f32

@@ -57,7 +57,8 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     FlashAttention-3's): f32 arrays of (batch, heads of k) (of (heads of k,) or (1, heads
     of k) where q is 3-d) read at launch, the scores times q_descale x k_descale and O
     times v_descale for each batch and head of k; any of them, the rest 1 (a negative
-    q_descale x k_descale makes O NaN). sm_90a (an H100 or H200)."""
+    q_descale x k_descale makes O NaN; a zero one, a uniform softmax over the keys each row
+    sees). sm_90a (an H100 or H200)."""
     factors = {w: x for w, x in (("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale)) if x is not None}
     arrays = [("q", q), ("k", k), ("v", v)] + ([("out", out)] if out is not None else []) + list(factors.items())
     handle = stream_handle(stream, [x for _, x in arrays])

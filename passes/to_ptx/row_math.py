@@ -19,13 +19,17 @@ from lower_tc.passes.to_ptx.values import f32
 
 NEG_INF = f32_immediate(-math.inf)
 NAN = f32_immediate(math.nan)
+#: The smallest normal f32 (2^-126): what a zero factor of the scores becomes.
+FLT_MIN = f32_immediate(2.0**-126)
 
 
 def scale_constant(kl: KernelLowering, op: tc.AccRowMaxOp | tc.AccExpOp, what: str) -> SSAValue:
     """scale x log2 e: the scores' factor into the rows' log2 units (`what` says what for);
     times the op's factor known at launch where it has one, made NaN where that product is
     below 0 or NaN (a negative factor would turn the row maximum into a minimum: every O
-    NaN instead of a wrong softmax)."""
+    NaN instead of a wrong softmax), and at least the smallest normal f32 where it is 0 (a
+    masked score, -inf, stays -inf instead of -inf x 0 = NaN: a zero factor makes every
+    unmasked score equal, a uniform softmax)."""
     b = kl.b
     scale = op.scale.value.data
     key = (op.factor, scale)
@@ -37,6 +41,7 @@ def scale_constant(kl: KernelLowering, op: tc.AccRowMaxOp | tc.AccExpOp, what: s
         return c
     c = b.val(ptx.MulOp, [c, launch_factor(kl, op, op.factor)], f32, type="f32")
     valid = b.val(ptx.SetpOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=f32_immediate(0.0))], i1, cmp="ge", type="f32")
+    c = b.val(ptx.MaxOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=FLT_MIN)], f32, type="f32")
     kl.launch_scales[key] = b.val(ptx.SelpOp, [c, b.val(ptx.MovImmOp, result=f32, type="f32", value=NAN), valid], f32, type="f32")
     return kl.launch_scales[key]
 

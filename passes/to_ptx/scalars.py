@@ -37,6 +37,8 @@ def lower_memref_load(kl: KernelLowering, op: memref.LoadOp) -> None:
             error_at(op, "memref.load's indices are index values of the kernel (gpu.block_id, arith)")
         if isinstance(value, int):
             offset += value * stride  # type: ignore[operator]
+        elif stride == 1:
+            regs.append(value)
         elif stride:
             regs.append(b.val(ptx.MulLoOp, [value], type="s32", imm=stride))
     at = base
