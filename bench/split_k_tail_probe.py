@@ -1,8 +1,13 @@
 """What a global split-K's tail costs: the default kernel of each long-K suite shape
 (bf16 and e4m3, B as nn.Linear's weight), timed as the suite times it (rotating copies of
 the arrays, a spin kernel's head start, interleaved rounds, the median; cuBLAS beside it:
-bench/gemm_suite_gpu.py), as emitted and with the tile's last CTA's sum and store branched
-over (`no_sum`: D is not written, so that variant is for timing only).
+bench/gemm_suite_gpu.py), as emitted and in timing-only variants of its PTX (`VARIANTS`:
+D is not fully written in those):
+
+- no_sum: the tile's last CTA's sum and store branched over;
+- one_slot: the last CTA sums rank 0's slot only (the loop over ranks 1 to S - 1 ends at once);
+- no_acquire_fence: without the last CTA's fence.acq_rel.gpu after it learns it is last;
+- one_release_fence: the fence after the partial's stores in the counting thread only.
 
     python bench/split_k_tail_probe.py --out split_k_tail_probe.json
 
@@ -30,6 +35,39 @@ def no_sum(ptx: str) -> str:
     return ptx.replace(m.group(0), f"bra {m.group(1)};", 1)
 
 
+def one_slot(ptx: str) -> str:
+    """The loop over ranks 1 .. S - 1 bounded at 1: its bound is the mov.s32 of S right
+    after the `mov.s32 %r, 1` that starts it, after rank 0's loads."""
+    at = ptx.index("rank 0's partial into the registers")
+    m = re.compile(r"\tmov\.s32 %r\d+, 1;\n\tmov\.s32 (%r\d+), (\d+);\n").search(ptx, at)
+    if m is None:
+        raise ValueError("no loop over the ranks after rank 0's partial")
+    return ptx[: m.start(1)] + m.group(1) + ", 1;" + ptx[m.end(2) + 1 :]
+
+
+def no_acquire_fence(ptx: str) -> str:
+    """Without the fence.acq_rel.gpu right after the branch past the sum."""
+    m = re.search(r"(@!%p\d+ bra \$L_split_k_done_\d+;\n)\tfence\.acq_rel\.gpu;\n", ptx)
+    if m is None:
+        raise ValueError("no fence after the split-K done branch")
+    return ptx[: m.start()] + m.group(1) + ptx[m.end() :]
+
+
+def one_release_fence(ptx: str) -> str:
+    """The partial's fence.acq_rel.gpu in the counting thread only (after the consumers
+    meet, before its atom), not in every consumer thread after its stores (CUTLASS's
+    barrier's form)."""
+    at = ptx.index("this CTA's partial tile into its slot")
+    fence = ptx.index("\tfence.acq_rel.gpu;\n", at)
+    atom = ptx.index("\tatom.acq_rel.gpu.global.add.u32", fence)
+    line = len("\tfence.acq_rel.gpu;\n")
+    return ptx[:fence] + ptx[fence + line : atom] + "\tfence.acq_rel.gpu;\n" + ptx[atom:]
+
+
+#: The timing-only forms of the kernel (module docstring).
+VARIANTS = {"no_sum": no_sum, "one_slot": one_slot, "no_acquire_fence": no_acquire_fence, "one_release_fence": one_release_fence}
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True)
@@ -55,7 +93,7 @@ def main(argv: list[str]) -> int:
                 continue  # not split through global memory
             x = g.arrays(torch, case, 1, case.copies)
             contenders = [*g.cublas_contenders(torch, case, x)]
-            for name, text in (("default", ck.ptx), ("no_sum", no_sum(ck.ptx))):
+            for name, text in (("default", ck.ptx), *((n, f(ck.ptx)) for n, f in VARIANTS.items())):
                 kernel = Kernel(assemble(text, "sm_90a"), ck.info)
                 d = [t.clone().fill_(float("nan")) for t in x.d]
                 turns = g.Turns(x.copies)

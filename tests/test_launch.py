@@ -147,6 +147,14 @@ def test_the_split_k_tail_probe_takes_only_the_last_ctas_branch() -> None:
     before, after = changed[0]
     assert before.strip().startswith("@!%p") and after.strip() == before.strip().split(" ", 1)[1]
     assert "$L_split_k_done_" in after
+    one = [(a, b) for a, b in zip(kernel.ptx.splitlines(), probe.one_slot(kernel.ptx).splitlines()) if a != b]
+    assert len(one) == 1 and one[0][0].endswith(", 4;") and one[0][1].endswith(", 1;") and "mov.s32" in one[0][1]
+    fences = kernel.ptx.count("fence.acq_rel.gpu;")
+    assert probe.no_acquire_fence(kernel.ptx).count("fence.acq_rel.gpu;") == fences - 1
+    moved = probe.one_release_fence(kernel.ptx)
+    assert moved.count("fence.acq_rel.gpu;") == fences and sorted(moved.splitlines()) == sorted(kernel.ptx.splitlines())
+    assert "fence.acq_rel.gpu;\n\tatom.acq_rel.gpu.global.add.u32" in moved
     (plain,) = compile_source(GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 512, True, True, None).source(), "plain")
-    with pytest.raises(ValueError, match="no split-K done branch"):
-        probe.no_sum(plain.ptx)
+    for variant in probe.VARIANTS.values():
+        with pytest.raises(ValueError):
+            variant(plain.ptx)
