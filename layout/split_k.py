@@ -49,6 +49,15 @@ GLOBAL_F16 = ("reduce = global sums f32 or s32 partial tiles from the accumulato
               "an f16 accumulator needs reduce = cluster (which widens it to f32)")
 #: Why a target other than sm_90a refuses split-K.
 SPLIT_K_TARGET = "split_k is sm_90a only for now"
+#: The most CTAs of a global split whose tiles are summed spread over their CTAs (each a
+#: share of the columns, once every partial is stored): what one H100 or H200 runs at once,
+#: a CTA per SM. A CTA that waits for its tile's last one gives up after SPREAD_WAIT_NS and
+#: leaves its share to the last, so a GPU that runs fewer at once is slower, never stuck.
+SPREAD_MAX_CTAS = 132
+#: How long a spread sum's CTA waits for its tile's last one (ns, %globaltimer).
+SPREAD_WAIT_NS = 20_000
+#: The generation in a spread tile's counter word, above the count's 8 bits.
+GENERATION_MASK = 0xFFFFFF
 #: Bytes of one partial element (f32 or s32).
 PARTIAL_BYTES = 4
 #: Elements of one reduction chunk: a 16-byte ld.shared::cluster.v4 per thread.
@@ -171,9 +180,10 @@ def workspace_partial_bytes(bm: int, bn: int) -> int:
 
 def workspace_bytes(ctas: int, split_k: int, partial: int) -> int:
     """Bytes of the workspace of a grid of `ctas` CTAs, `split_k` to a tile, slots of
-    `partial` bytes: the slots, then a u32 counter per tile, rounded up to 16 bytes."""
+    `partial` bytes: the slots, then a u32 counter per tile, then `split_k` u32 slice claims
+    per tile (a spread sum's: SPREAD_MAX_CTAS), rounded up to 16 bytes."""
     tiles = -(-ctas // split_k)
-    return -(-(ctas * partial + 4 * tiles) // 16) * 16
+    return -(-(ctas * partial + 4 * tiles + 4 * split_k * tiles) // 16) * 16
 
 
 def fragment_offset(warpgroup: int, thread: int, group: int, bn: int) -> int:
@@ -183,7 +193,7 @@ def fragment_offset(warpgroup: int, thread: int, group: int, bn: int) -> int:
 
 
 __all__ = [
-    "CHUNK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
+    "CHUNK", "GENERATION_MASK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "SPREAD_MAX_CTAS", "SPREAD_WAIT_NS", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
     "fragment_offset", "k_slice", "reduces_for", "partial_bytes", "partial_pitch", "split_k_problem", "split_k_range_problem",
     "split_ctas", "split_k_smem", "unsplit_problem", "valid_split_k", "workspace_bytes", "workspace_partial_bytes",
 ]

@@ -95,13 +95,14 @@ def test_the_version_is_written_and_checked() -> None:
 
 
 def test_the_workspace_fits_the_grid() -> None:
-    """A slot per CTA of the launched grid, then a counter per tile, in whole 16 bytes."""
+    """A slot per CTA of the launched grid, then a counter per tile, then S slice claims
+    per tile (a spread sum's), in whole 16 bytes."""
     ws = WorkspaceInfo(partial_bytes=65536, split_k=8)
-    assert ws.bytes(128) == 128 * 65536 + 16 * 4
-    assert ws.bytes(12) == 12 * 65536 + 16  # two tiles' counters, rounded up to 16 bytes
-    assert WorkspaceInfo(100, 3).bytes(3) == 304  # 300 bytes of slots, one counter
-    assert WorkspaceInfo(100, 3).bytes(6) == 608  # 600 + two counters
-    assert WorkspaceInfo(100, 2).bytes(6) == 624  # 600 + three counters, rounded up to 16
+    assert ws.bytes(128) == 128 * 65536 + 16 * 4 + 16 * 8 * 4
+    assert ws.bytes(12) == 12 * 65536 + 80  # two tiles' counters and 16 claims (72 bytes), rounded up to 16 bytes
+    assert WorkspaceInfo(100, 3).bytes(3) == 320  # 300 bytes of slots, one counter, three claims
+    assert WorkspaceInfo(100, 3).bytes(6) == 640  # 600 + two counters + six claims
+    assert WorkspaceInfo(100, 2).bytes(6) == 640  # 600 + three counters + six claims, rounded up to 16
 
 
 def test_json_that_is_not_a_kernel_contract_is_refused() -> None:

@@ -18,9 +18,10 @@ from conftest import ROOT
 from fake_cuda import FakeDriver, install
 from lower_tc.dialects.tc_schedule import GemmSchedule
 from lower_tc.layout.gemm_choice import choose
-from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, fragment_offset, reduces_for, split_k_problem, valid_split_k
+from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, SPREAD_WAIT_NS, fragment_offset, reduces_for, split_k_problem, valid_split_k
 from lower_tc.layout.gemm import GemmConfig
 from lower_tc.lowering.compile import compile_source
+from lower_tc.passes.to_ptx.gemm.split_k_global import spreads
 from lower_tc.lowering.runtime.callable import Kernel
 from test_callable import gpu_array
 
@@ -118,17 +119,33 @@ def test_the_sweeps_rows_assemble_without_spills_and_follow_the_protocol(case: G
     assert info.cluster is None and ".reqnctapercluster" not in ptx and "barrier.cluster" not in ptx
     assert info.workspace is not None and info.workspace.split_k == split and info.gemm is not None and info.gemm.reduce == "global"
     assert info.workspace.partial_bytes == info.gemm.config.bm * info.gemm.config.bn * 4
-    # stores, fence, meet, count, learn, fence, reset, the ranks' loads in order
-    order = ["st.global.v4.", "fence.acq_rel.gpu;", "atom.acq_rel.gpu.global.add.u32", "bar.red.or.pred",
-             "fence.acq_rel.gpu;", "st.global.u32", "rank 0's partial", "rank i's partial added"]
-    at = 0
-    for what in order:
-        at = ptx.index(what, at) + 1
-    # rank 0's slot into the registers, then a loop from rank 1 to S adding each slot in turn
-    assert ptx.count("rank 0's partial into the registers") == 1 and ptx.count("rank i's partial added") == 1
-    loop = re.search(r"mov\.s32 %r\d+, 1;\n\tmov\.s32 %r\d+, (\d+);\n(?:.*\n){0,6}?\$L_for_\d+_head:", ptx[ptx.index("rank 0's partial"):])
-    assert loop is not None and int(loop.group(1)) == split, "the loop over ranks 1 .. S-1"
-    assert ptx.count("atom.") == 1 and ptx.count("bar.red.or.pred") == 1
+    if spreads(info.grid, split, info.workspace.unsplit, info.gemm.config.bn):
+        # stores, fence, count (this launch ends at the next multiple of S); the others wait
+        # (bounded by %globaltimer) and mark their slice theirs or given up; each slice summed
+        # over ranks 0 .. S-1 in order; the last polls every slice's word, then sums the ones given up
+        order = ["st.global.v4.", "fence.acq_rel.gpu;", "atom.acq_rel.gpu.global.add.u32", "mul.lo.u32",
+                 "%globaltimer", "ld.acquire.gpu.global.u32", "st.relaxed.gpu.global.u32", "st.relaxed.gpu.global.u32",
+                 "bar.red.or.pred", "rank 0's partial", "'s partial added, ranks in order", "spread_poll"]
+        at = 0
+        for what in order:
+            at = ptx.index(what, at) + 1
+        assert ptx.count("rank 0's partial into the registers") == 2 * split
+        assert ptx.count("atom.") == 1 and ptx.count("ld.acquire.gpu.global.u32") == 1 + split
+        assert ptx.count("bar.red.or.pred") == split + 2 and ptx.count("st.relaxed.gpu.global.u32") == 2
+        assert re.search(rf"setp\.gt\.s64 %p\d+, %rd\d+, {SPREAD_WAIT_NS};", ptx), "the wait is bounded"
+        assert "st.global.u32" not in ptx, "no counter reset: each launch adds S"
+    else:
+        # stores, fence, meet, count, learn, fence, reset, the ranks' loads in order
+        order = ["st.global.v4.", "fence.acq_rel.gpu;", "atom.acq_rel.gpu.global.add.u32", "bar.red.or.pred",
+                 "fence.acq_rel.gpu;", "st.global.u32", "rank 0's partial", "rank i's partial added"]
+        at = 0
+        for what in order:
+            at = ptx.index(what, at) + 1
+        # rank 0's slot into the registers, then a loop from rank 1 to S adding each slot in turn
+        assert ptx.count("rank 0's partial into the registers") == 1 and ptx.count("rank i's partial added") == 1
+        loop = re.search(r"mov\.s32 %r\d+, 1;\n\tmov\.s32 %r\d+, (\d+);\n(?:.*\n){0,6}?\$L_for_\d+_head:", ptx[ptx.index("rank 0's partial"):])
+        assert loop is not None and int(loop.group(1)) == split, "the loop over ranks 1 .. S-1"
+        assert ptx.count("atom.") == 1 and ptx.count("bar.red.or.pred") == 1
     proc = subprocess.run([str(find_tool("ptxas")), "-arch=sm_90a", "-v", "-", "-o", "/dev/null"], input=ptx,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

@@ -165,3 +165,36 @@ def test_the_paired_default_gives_the_same_bits_in_a_row(torch) -> None:
     """512 x 512 x 65536 by default: 128 x 128 tiles split 8 in pairs sharing B, 6 stages
     (layout/gemm_choice.py `paired_split`); four launches, the same bits."""
     same_bits_in_a_row(torch, 512, 512, 65536, seed=41)
+
+
+def test_a_spread_sum_is_right_when_its_ctas_cannot_all_run_at_once(torch) -> None:
+    """The sum spread over a tile's CTAs (a grid of at most 132 CTAs, S a power of two:
+    split_k_global.py `spread_reduce`) while another stream's kernel holds 110 SMs for about
+    a millisecond (one CTA each, 200 KiB of shared memory): the CTAs that run early wait at
+    most 20 us for their tiles' others, give their slices up and leave; the tiles' last CTAs
+    sum those. D matches float64, and bit for bit the same launch on an idle GPU."""
+    cupy = pytest.importorskip("cupy")
+    hold = cupy.RawKernel(r'''
+extern "C" __global__ void hold(long long cycles) {
+    extern __shared__ char s[];
+    long long t = clock64();
+    while (clock64() - t < cycles) { if (threadIdx.x == 4096) s[0] = 1; }
+}''', "hold")
+    hold.max_dynamic_shared_size_bytes = 200 * 1024
+    m, n, k = 512, 512, 16384  # 16 tiles of 128 x 128, 8 CTAs each: 128 CTAs
+    a, b = operand(torch, m, k, "bf16", True, 91), operand(torch, k, n, "bf16", False, 92)
+    options = dict(config=(128, 128, 64, 4), split_k=8, **GLOBAL)
+    alone = poisoned(torch, (m, n), "bf16")
+    lower_tc.matmul(a, b, out=alone, **options)
+    torch.cuda.synchronize()
+    held = poisoned(torch, (m, n), "bf16")
+    other = cupy.cuda.Stream(non_blocking=True)
+    mine = torch.cuda.Stream()
+    with other:
+        hold((110,), (128,), (2_000_000,), shared_mem=200 * 1024)
+    with torch.cuda.stream(mine):
+        lower_tc.matmul(a, b, out=held, **options)
+    torch.cuda.synchronize()
+    other.synchronize()
+    check(torch, held, a, b, "bf16", "f32", "bf16")
+    assert torch.equal(held, alone)

@@ -37,10 +37,10 @@ from lower_tc.dialects.ptx.mbarrier import (
     FenceMbarrierInitOp, MapaOp, MbarrierArriveClusterOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierInitOp, MbarrierInvalOp, MbarrierTryWaitParityOp,
 )
-from lower_tc.dialects.ptx.memory import AtomAddOp, CvtFromRegOp, CvtToRegOp, LdOp, LdRegsOp, StmatrixOp, StOp
+from lower_tc.dialects.ptx.memory import AtomAddOp, AtomCasOp, CvtFromRegOp, CvtToRegOp, LdAcquireOp, LdOp, LdRegsOp, StmatrixOp, StOp, StRelaxedOp
 from lower_tc.dialects.ptx.modifiers import ModifierError
 from lower_tc.dialects.ptx.moves import (
-    AssignOp, DeclRegsOp, FillOp, LdParamOp, MovImmOp, PackOp, ParamAddrOp, RegOfOp, SetMaxNRegOp, SregOp,
+    AssignOp, DeclRegsOp, FillOp, GlobalTimerOp, LdParamOp, MovImmOp, PackOp, ParamAddrOp, RegOfOp, SetMaxNRegOp, SregOp,
     SymAddrOp, UnpackOp,
 )
 from lower_tc.dialects.ptx.tcgen05 import (
@@ -57,13 +57,13 @@ from lower_tc.dialects.ptx.wmma import WmmaLoadOp, WmmaMmaOp, WmmaStoreOp
 #: Every ptx op, family by family.
 OPS = [
     KernelOp, TableOp,
-    LdParamOp, ParamAddrOp, SregOp, MovImmOp, SymAddrOp, FillOp, PackOp, UnpackOp, SetMaxNRegOp,
+    LdParamOp, ParamAddrOp, SregOp, GlobalTimerOp, MovImmOp, SymAddrOp, FillOp, PackOp, UnpackOp, SetMaxNRegOp,
     AssignOp, RegOfOp, DeclRegsOp,
     AddOp, SubOp, MulLoOp, MulWideOp, ShlOp, ShrOp, AndOp, OrOp, CvtOp, CvtaToGlobalOp, XorOp, DivOp,
     RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, Lg2Op, RcpOp, ShflBflyOp, ShflIdxOp, PrmtOp,
     LabelOp, BraOp, BarSyncOp, BarArriveOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
     GriddepWaitOp,
-    LdOp, StOp, AtomAddOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
+    LdOp, StOp, StRelaxedOp, AtomAddOp, AtomCasOp, LdAcquireOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierTryWaitParityOp, MbarrierInvalOp, MapaOp, MbarrierArriveClusterOp,
     PrefetchTensormapOp, CpAsyncBulkTensorOp, CpAsyncBulkTensorStoreOp, CpAsyncBulkCommitGroupOp,

@@ -80,6 +80,42 @@ class AtomAddOp(PtxOp):
 
 
 @irdl_op_definition
+class AtomCasOp(PtxOp):
+    """``atom.acq_rel.gpu.global.cas.b32 %r, [addr], %cmp, %new``: stores `new` at the
+    global address where it holds `cmp`, and gives the value before (the store happened
+    where that equals `cmp`), ordered as AtomAddOp is: args = (address, cmp, new)."""
+
+    name = "ptx.atom_cas"
+
+    def render(self, n: Names) -> str:
+        a, cmp, new = (n(v) for v in self.args)
+        return f"atom.acq_rel.gpu.global.cas.b32 {n(self.res[0])}, [{a}], {cmp}, {new};"
+
+
+@irdl_op_definition
+class StRelaxedOp(PtxOp):
+    """``st.relaxed.gpu.global.u32 [addr], %v``: a u32 that another CTA polls with
+    LdAcquireOp (a flag with no data behind it): args = (address, value)."""
+
+    name = "ptx.st_relaxed"
+
+    def render(self, n: Names) -> str:
+        return f"st.relaxed.gpu.global.u32 [{n(self.args[0])}], {n(self.args[1])};"
+
+
+@irdl_op_definition
+class LdAcquireOp(PtxOp):
+    """``ld.acquire.gpu.global.u32 %r, [addr]``: a u32 that another CTA's release wrote,
+    with every access before that release visible to this thread's later ones (a spin on
+    a flag): args = (address,)."""
+
+    name = "ptx.ld_acquire"
+
+    def render(self, n: Names) -> str:
+        return f"ld.acquire.gpu.global.u32 {n(self.res[0])}, [{n(self.args[0])}];"
+
+
+@irdl_op_definition
 class LdRegsOp(PtxOp):
     """Loads into a slice of a register run: ``ld.global.v2.f32 {%f4, %f5}, [%rd+8]``
     (args = (address, run); `regs` = the slice's first index)."""

@@ -54,6 +54,16 @@ class SregOp(PtxOp):
 
 
 @irdl_op_definition
+class GlobalTimerOp(PtxOp):
+    """``mov.u64 %rd, %globaltimer``: the GPU's nanosecond timer (a bounded spin's clock)."""
+
+    name = "ptx.globaltimer"
+
+    def render(self, n: Names) -> str:
+        return f"mov.u64 {n(self.res[0])}, %globaltimer;"
+
+
+@irdl_op_definition
 class MovImmOp(PtxOp):
     """``mov.{type} %r, value``: an immediate, an integer or PTX text (``0x...``)."""
 

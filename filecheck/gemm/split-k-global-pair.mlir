@@ -44,9 +44,12 @@ func.func @long_k(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: me
 // CHECK: shl.b32 [[BACK:%r[0-9]+]], [[RANK]], 1;
 // CHECK-NEXT: sub.u32 [[FIRST_SLOT:%r[0-9]+]], [[LIN]], [[BACK]];
 // CHECK-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[FIRST_SLOT]], 65536;
-// CHECK: mul.wide.s32 {{%rd[0-9]+}}, {{%r[0-9]+}}, 131072;
-// CHECK-NEXT: add.s64
-// CHECK-NEXT: // split-K: rank i's partial added, ranks in order
+// (128 CTAs: the sum is spread over the tile's CTAs, split-k-global-spread.mlir; each
+// CTA's slice of 2 column groups over the 8 slots in straight-line code)
+// CHECK: add.s64 {{%rd[0-9]+}}, [[SLOTS:%rd[0-9]+]], 131072;
+// CHECK-NEXT: // split-K: rank 1's partial added, ranks in order
+// CHECK: add.s64 {{%rd[0-9]+}}, [[SLOTS]], 917504;
+// CHECK-NEXT: // split-K: rank 7's partial added, ranks in order
 // CHECK: barrier.cluster.arrive.release;
 
 // -----

@@ -7,14 +7,17 @@
 // consumer thread counts the CTA in the tile's counter (atom.acq_rel.gpu); bar.red.or
 // tells every thread whether its CTA came last; the others leave; the last fences,
 // resets the counter, sums the 8 slots rank 0 first (a loop adds ranks 1 to 7) and stores
-// D from the registers (by TMA stores where D allows them, as here).
+// D from the registers (by TMA stores where D allows them, as here). That is the sum of a
+// grid of more than 132 CTAs (256 here) or of S not a power of two (the pipelined case);
+// smaller grids spread it over the tile's CTAs (split-k-global-spread.mlir), as the s32
+// case at the end does.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics | filecheck %s
 
-func.func @long_k(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
-  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {split_k = 8, reduce = "global"} : memref<512x65536xbf16>, memref<65536x512xbf16>, memref<512x512xbf16>
+func.func @long_k(%A: memref<1024x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<1024x512xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {split_k = 8, reduce = "global"} : memref<1024x65536xbf16>, memref<65536x512xbf16>, memref<1024x512xbf16>
   func.return
 }
-// CHECK: // lower-tc kernel long_k: {{.*}}"reduce": "global", "split_k": 8}, "grid": [128, 1, 1],{{.*}}"version": 2, "workspace": {"partial_bytes": 65536, "split_k": 8}}
+// CHECK: // lower-tc kernel long_k: {{.*}}"reduce": "global", "split_k": 8}, "grid": [256, 1, 1],{{.*}}"version": 2, "workspace": {"partial_bytes": 65536, "split_k": 8}}
 // CHECK-NOT: cluster
 // CHECK: .param .u64 p_D,
 // CHECK-NEXT: .param .u64 workspace,
@@ -144,6 +147,6 @@ func.func @integers(%A: memref<200x2048xi8>, %B: memref<136x2048xi8>, %D: memref
 }
 // CHECK: // lower-tc kernel integers:
 // CHECK: st.global.v4.s32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK: // split-K: rank i's partial added, ranks in order
+// CHECK: // split-K: rank {{i|1}}'s partial added, ranks in order
 // CHECK-NEXT: ld.global.v4.s32 {%r[[Q1:[0-9]+]], {{.*}}}
 // CHECK-NEXT: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r[[Q1]];

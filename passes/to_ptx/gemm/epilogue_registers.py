@@ -13,6 +13,8 @@ of the tile), each store is guarded by its row and column.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import Float32Type, i16, i32
 from xdsl.ir import SSAValue
 
@@ -24,8 +26,10 @@ from lower_tc.passes.to_ptx.gemm.global_store import Bounds, check_column_offset
 f32 = Float32Type()
 
 
-def store_fragments(k: GemmKernel, op: WindowStoreOp, acc: SSAValue, acc_t: tc.AccType, wg: SSAValue) -> None:
-    """Warpgroup `wg` (of the consumers) stores its fragment `acc` (module docstring)."""
+def store_fragments(k: GemmKernel, op: WindowStoreOp, acc: SSAValue, acc_t: tc.AccType, wg: SSAValue,
+                    groups: Sequence[int] | None = None) -> None:
+    """Warpgroup `wg` (of the consumers) stores its fragment `acc` (module docstring), or
+    only its 8-column groups `groups` (a share of a tile that CTAs store between them)."""
     g = k.b
     c = op.c
     d_dtype, c_dtype = output_types(op)
@@ -94,7 +98,7 @@ def store_fragments(k: GemmKernel, op: WindowStoreOp, acc: SSAValue, acc_t: tc.A
             g.emit(ptx.StOp, [base, v], space="global", type=d_dtype, vec=1, offset=offset * d_step)
 
     fast_same = c is None and pairs and d_dtype == ("f16" if acc_t.dtype == "f16" else acc_t.dtype)
-    for i in range(bn // 8):
+    for i in range(bn // 8) if groups is None else groups:
         for h in range(2):
             base, eb = d_bases[h]
             if pairs:

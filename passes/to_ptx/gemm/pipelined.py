@@ -109,12 +109,14 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
         if split is not None:
             split.store(k, op, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False)
         elif split_global is not None:
-            done = split_global.reduce(k, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False)
-            if tma_store is not None:
-                store_pieces(k, op, tma_store, acc, loop.acc_type, regs.wg)
-            else:
-                store_fragments(k, op, acc, loop.acc_type, regs.wg)
-            b.emit(ptx.LabelOp, label=done)
+            def store_whole() -> None:
+                if tma_store is not None:
+                    store_pieces(k, op, tma_store, acc, loop.acc_type, regs.wg)
+                else:
+                    store_fragments(k, op, acc, loop.acc_type, regs.wg)
+
+            split_global.reduce_and_store(k, op, acc, regs.wg, first_thread=0, threads=128 * warpgroups, meet_consumers=False,
+                                          store_whole=store_whole)
         elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, regs.wg)
         else:

@@ -162,12 +162,8 @@ def lower(k: GemmKernel) -> Lowered:
         if split is not None:
             split.store(k, op, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True)
         elif split_global is not None:
-            done = split_global.reduce(k, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True)
-            if tma_store is not None:
-                store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)
-            else:
-                store_fragments(k, op, acc, loop.acc_type, consumer_wg)
-            b.emit(ptx.LabelOp, label=done)
+            split_global.reduce_and_store(k, op, acc, consumer_wg, first_thread=128, threads=128 * warpgroups, meet_consumers=True,
+                                          store_whole=lambda: store_whole(op))
         elif tma_store is not None:
             store_pieces(k, op, tma_store, acc, loop.acc_type, consumer_wg)
         else:
