@@ -363,10 +363,12 @@ class WorkspaceInfo:
     """Scratch memory in global memory that the kernel needs (split-K through global
     memory, layout/split_k.py): a slot of `partial_bytes` per split CTA of the launched grid
     (every CTA but the first `unsplit` along x, which compute a tile each), then a u32
-    counter per tile of `split_k` CTAs. Its address is the .u64 parameter
-    WORKSPACE_PARAM. It must be zero before the first launch; each launch leaves it so (the
-    partials are rewritten, the counters reset), so one workspace serves launches that run
-    one after another (one stream), not two at once."""
+    counter per tile of `split_k` CTAs, then `split_k` u32 slice claims per tile (a sum
+    spread over the tile's CTAs: layout/split_k.py SPREAD_MAX_CTAS). Its address is the .u64
+    parameter WORKSPACE_PARAM. It must be zero before the first launch; each launch leaves
+    it ready for the next (the partials rewritten, the counters reset to 0 or, spread, on at
+    the next multiple of split_k), so one workspace serves launches that run one after
+    another (one stream), not two at once."""
 
     partial_bytes: int
     split_k: int

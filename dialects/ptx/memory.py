@@ -80,19 +80,6 @@ class AtomAddOp(PtxOp):
 
 
 @irdl_op_definition
-class AtomCasOp(PtxOp):
-    """``atom.acq_rel.gpu.global.cas.b32 %r, [addr], %cmp, %new``: stores `new` at the
-    global address where it holds `cmp`, and gives the value before (the store happened
-    where that equals `cmp`), ordered as AtomAddOp is: args = (address, cmp, new)."""
-
-    name = "ptx.atom_cas"
-
-    def render(self, n: Names) -> str:
-        a, cmp, new = (n(v) for v in self.args)
-        return f"atom.acq_rel.gpu.global.cas.b32 {n(self.res[0])}, [{a}], {cmp}, {new};"
-
-
-@irdl_op_definition
 class StRelaxedOp(PtxOp):
     """``st.relaxed.gpu.global.u32 [addr], %v``: a u32 that another CTA polls with
     LdAcquireOp (a flag with no data behind it): args = (address, value)."""
