@@ -73,15 +73,7 @@ def main(argv: list[str]) -> int:
         contenders = [*g.cublas_contenders(torch, case, x)]
         for name in VARIANTS:
             info = dataclasses.replace(ck.info, dependent_launch=name != "plain")
-            kernel = Kernel(assemble(variant_ptx(ck.ptx, name), "sm_90a"), info)
-            d = [t.clone().fill_(float("nan")) for t in x.d]
-            turns = g.Turns(x.copies)
-
-            def launch(kernel=kernel, d=d, turns=turns) -> None:
-                j = turns.take()
-                kernel(x.a[j], x.b[j], d[j])
-
-            contenders.append(g.Contender(name, launch=launch, output=lambda d=d: d[0], begin=turns.reset))
+            contenders.append(g.kernel_contender(name, Kernel(assemble(variant_ptx(ck.ptx, name), "sm_90a"), info), x))
         g.measure(gpu, contenders, args.samples, 1, 2.0)
         checks = g.check(torch, contenders)
         row = {"shape": case.shape.name, "us": {c.name: round(statistics.median(c.samples) * 1e3, 2) for c in contenders if c.samples},

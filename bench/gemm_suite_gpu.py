@@ -327,6 +327,20 @@ class Turns:
 
 # --- contenders ---------------------------------------------------------------------------
 
+def kernel_contender(name: str, kernel: Any, x: Arrays) -> Contender:
+    """A compiled lower-tc `Kernel` (a PTX variant, bench/dependent_launch_study.py and
+    bench/split_k_*_probe.py) launched on the case's arrays, rotating through their copies,
+    into D arrays of its own, NaN before the first launch."""
+    d = [t.clone().fill_(float("nan")) for t in x.d]
+    turns = Turns(x.copies)
+
+    def launch() -> None:
+        j = turns.take()
+        kernel(x.a[j], x.b[j], d[j])
+
+    return Contender(name, launch=launch, output=lambda: d[0], begin=turns.reset)
+
+
 def lower_tc_contender(x: Arrays, promoted: bool = False) -> Contender:
     """lower-tc's default kernel on the case's arrays; `promoted`: fp8 with the promoted
     accumulation (`accumulation="promoted"`), into D arrays of its own."""

@@ -55,15 +55,7 @@ def main(argv: list[str]) -> int:
             x = g.arrays(torch, case, 1, case.copies)
             contenders = [*g.cublas_contenders(torch, case, x)]
             for name, ck in kernels.items():
-                kernel = Kernel(assemble(ck.ptx, "sm_90a"), ck.info)
-                d = [t.clone().fill_(float("nan")) for t in x.d]
-                turns = g.Turns(x.copies)
-
-                def launch(kernel=kernel, d=d, turns=turns) -> None:
-                    j = turns.take()
-                    kernel(x.a[j], x.b[j], d[j])
-
-                contenders.append(g.Contender(name, launch=launch, output=lambda d=d: d[0], begin=turns.reset))
+                contenders.append(g.kernel_contender(name, Kernel(assemble(ck.ptx, "sm_90a"), ck.info), x))
             g.measure(gpu, contenders, args.samples, 1, 2.0)
             checks = g.check(torch, contenders)
             by = {c.name: c for c in contenders}

@@ -94,15 +94,7 @@ def main(argv: list[str]) -> int:
             x = g.arrays(torch, case, 1, case.copies)
             contenders = [*g.cublas_contenders(torch, case, x)]
             for name, text in (("default", ck.ptx), *((n, f(ck.ptx)) for n, f in VARIANTS.items())):
-                kernel = Kernel(assemble(text, "sm_90a"), ck.info)
-                d = [t.clone().fill_(float("nan")) for t in x.d]
-                turns = g.Turns(x.copies)
-
-                def launch(kernel=kernel, d=d, turns=turns) -> None:
-                    j = turns.take()
-                    kernel(x.a[j], x.b[j], d[j])
-
-                contenders.append(g.Contender(name, launch=launch, output=lambda d=d: d[0], begin=turns.reset))
+                contenders.append(g.kernel_contender(name, Kernel(assemble(text, "sm_90a"), ck.info), x))
             g.measure(gpu, contenders, args.samples, 1, 2.0)
             row = {"shape": case.shape.name, "dtype": dtype, "config": str(ck.info.gemm.config), "split_k": ck.info.gemm.split_k,
                    "us": {c.name: round(statistics.median(c.samples) * 1e3, 2) for c in contenders if c.samples}}
