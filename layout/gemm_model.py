@@ -106,10 +106,13 @@ TILE_EFFICIENCY_MN_MAJOR: dict[tuple[int, int], float] = {(128, 96): 0.52, (128,
 
 
 #: Where a grid is one wave of unsplit CTAs (each SM's CTA running the whole K), the share
-#: of the dense peak a tile sustains, where it is not the 8192^3 one: a 64 x 128 ring of 8
-#: stages ran 0.72 (e4m3) and 0.77 (bf16) at 1024 x 1024 x 32768 (128 CTAs, H200,
+#: of the dense peak a tile sustains with every SM running (scaled by the running share as
+#: TILE_EFFICIENCY is), where it is not the 8192^3 one: a 64 x 128 ring of 8 stages ran
+#: 0.72 (e4m3) and 0.77 (bf16) at 1024 x 1024 x 32768 (128 CTAs, H200,
 #: bench/gemm_tune_suite.py: docs/results/gemm_tune_fp8_dependent_h200.md and
-#: gemm_tune_long_k_64x128_h200.md), where 8192^3's many waves give it 0.56.
+#: gemm_tune_long_k_64x128_h200.md), where 8192^3's many waves give it 0.56. Measured at
+#: that K and 8 stages only (its key, as TILE_EFFICIENCY's, is "deeper than 4"); the
+#: hybrid split's waves (`_hybrid`) do not take it.
 ONE_WAVE_EFFICIENCY: dict[tuple[int, int, bool], float] = {(64, 128, True): 0.745}
 
 

@@ -20,7 +20,10 @@ addresses: split-K through global memory); a kernel without one is still written
 version 1, so a reader of version 1 refuses exactly the kernels it could not launch.
 Version 3 added stream-K (`workspace.stream_k_tiles`, a persistent grid's `steps`): its
 workspace is sized by another rule, so a stream-K kernel is written as version 3 and the
-others as before.
+others as before. Version 4 (SPLIT_K_CLAIMS_VERSION) is a split-K workspace's: S u32 slice
+claims per tile after the counters (a sum spread over the tile's CTAs), and counters that a
+spread sum leaves at a multiple of S rather than 0; a reader of version 2 would size it too
+small, so such a kernel is written as version 4.
 """
 
 from __future__ import annotations
@@ -40,8 +43,10 @@ KERNEL_INFO_VERSION = 2
 BASE_VERSION = 1
 #: The version of a stream-K kernel's contract (its workspace's other rule).
 STREAM_K_VERSION = 3
+#: The version of a split-K kernel's contract (its workspace's slice claims: the docstring).
+SPLIT_K_CLAIMS_VERSION = 4
 #: The versions `from_json` reads.
-READ_VERSIONS = (1, 2, 3)
+READ_VERSIONS = (1, 2, 3, 4)
 #: The PTX parameter of the workspace's address (after the arguments' .u64 addresses;
 #: every argument's parameter starts with "p_").
 WORKSPACE_PARAM = "workspace"
@@ -384,7 +389,7 @@ class WorkspaceInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """`unsplit` only where there are such CTAs: a reader that does not know it sizes
-        the workspace for every CTA, more than enough (so the version stays 2)."""
+        the workspace for every CTA, more than enough (so the version stays)."""
         out: dict[str, Any] = {"partial_bytes": self.partial_bytes, "split_k": self.split_k}
         if self.unsplit:
             out["unsplit"] = self.unsplit
@@ -436,7 +441,7 @@ class KernelInfo:
         """The contract version the JSON is written in (the module's docstring)."""
         if self.workspace is not None and self.workspace.stream_k_tiles:
             return STREAM_K_VERSION
-        return KERNEL_INFO_VERSION if self.workspace is not None else BASE_VERSION
+        return SPLIT_K_CLAIMS_VERSION if self.workspace is not None else BASE_VERSION
 
     @property
     def launch_grid(self) -> tuple[GridEntry, GridEntry, GridEntry]:
@@ -551,7 +556,7 @@ def _tuple_or_none(values: Any) -> tuple[int, ...] | None:
 
 
 __all__ = [
-    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "STREAM_K_VERSION", "WORKSPACE_PARAM", "ArgInfo", "GemmInfo", "GridEntry",
+    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "SPLIT_K_CLAIMS_VERSION", "STREAM_K_VERSION", "WORKSPACE_PARAM", "ArgInfo", "GemmInfo", "GridEntry",
     "GridFromArg", "KernelInfo", "KernelInfoError", "PersistentGrid", "SIZE_PARAM_KINDS", "SizeParam", "TensorMap",
     "WorkspaceInfo",
 ]

@@ -50,14 +50,13 @@ GLOBAL_F16 = ("reduce = global sums f32 or s32 partial tiles from the accumulato
 #: Why a target other than sm_90a refuses split-K.
 SPLIT_K_TARGET = "split_k is sm_90a only for now"
 #: The most CTAs of a global split whose tiles are summed spread over their CTAs (each a
-#: share of the columns, once every partial is stored): what one H100 or H200 runs at once,
-#: a CTA per SM. A CTA that waits for its tile's last one gives up after SPREAD_WAIT_NS and
-#: leaves its share to the last, so a GPU that runs fewer at once is slower, never stuck.
+#: share of the columns, once every partial is stored): what one H100 SXM or H200 (132 SMs)
+#: runs at once, a CTA per SM; decided at compile time. A CTA that waits for its tile's last
+#: one gives up after SPREAD_WAIT_NS and leaves its share to the last, so a GPU that runs
+#: fewer at once (an H100 PCIe's 114 SMs, a MIG slice) is slower there, never stuck or wrong.
 SPREAD_MAX_CTAS = 132
 #: How long a spread sum's CTA waits for its tile's last one (ns, %globaltimer).
 SPREAD_WAIT_NS = 20_000
-#: The generation in a spread tile's counter word, above the count's 8 bits.
-GENERATION_MASK = 0xFFFFFF
 #: Bytes of one partial element (f32 or s32).
 PARTIAL_BYTES = 4
 #: Elements of one reduction chunk: a 16-byte ld.shared::cluster.v4 per thread.
@@ -148,8 +147,10 @@ def valid_split_k(config: GemmConfig, a: str, b: str, k: int | None, arch: Arch 
 # (x - F) / S, and the workspace is sized for the other CTAs. A slot holds the
 # CTA's accumulator fragment as its registers lie (`fragment_offset`): each consumer
 # warpgroup's 64 x BN block in turn, in it 16-byte groups of four registers, the 128
-# threads' group j side by side, so a warp's store is 512 contiguous bytes. Only the CTA
-# in the same place of another CTA's tile reads a slot, so no row order is needed.
+# threads' group j side by side, so a warp's store is 512 contiguous bytes. Only threads
+# in the same place of another CTA of the tile read a slot, so no row order is needed.
+# After the counters, S u32 slice claims per tile (a sum spread over the tile's CTAs:
+# passes/to_ptx/gemm/split_k_global.py `spread_reduce`).
 
 
 def split_ctas(tiles: int, split_k: int, unsplit: int = 0) -> int:
@@ -193,7 +194,7 @@ def fragment_offset(warpgroup: int, thread: int, group: int, bn: int) -> int:
 
 
 __all__ = [
-    "CHUNK", "GENERATION_MASK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "SPREAD_MAX_CTAS", "SPREAD_WAIT_NS", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
+    "CHUNK", "GLOBAL_F16", "MAX_GLOBAL_SPLIT", "SPREAD_MAX_CTAS", "SPREAD_WAIT_NS", "PARTIAL_BYTES", "REDUCES", "SPLIT_K_TARGET", "SPLIT_K_VALUES",
     "fragment_offset", "k_slice", "reduces_for", "partial_bytes", "partial_pitch", "split_k_problem", "split_k_range_problem",
     "split_ctas", "split_k_smem", "unsplit_problem", "valid_split_k", "workspace_bytes", "workspace_partial_bytes",
 ]

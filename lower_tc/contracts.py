@@ -7,7 +7,8 @@ A `KernelInfo` crosses every boundary as JSON (`to_json`, `from_json`): in the P
 cubin, and from `lower_tc.kernels(module)`. Its top-level ``"version"`` is raised by a
 change of the contract's meaning, and `from_json` refuses a version not in
 `READ_VERSIONS` (docs/gemm.md, "Launching", describes every field). A kernel that needs a
-`WorkspaceInfo` (split-K through global memory) is written as `KERNEL_INFO_VERSION` (2),
+`WorkspaceInfo` (split-K through global memory) is written as `SPLIT_K_CLAIMS_VERSION` (4:
+its workspace holds slice claims after the counters; `KERNEL_INFO_VERSION`, 2, before),
 a stream-K kernel (its workspace sized by another rule) as `STREAM_K_VERSION` (3), every
 other as `BASE_VERSION` (1).
 
@@ -23,6 +24,7 @@ from lower_tc.layout.kernel_info import (
     BASE_VERSION,
     KERNEL_INFO_VERSION,
     READ_VERSIONS,
+    SPLIT_K_CLAIMS_VERSION,
     STREAM_K_VERSION,
     WORKSPACE_PARAM,
     ArgInfo,
@@ -39,7 +41,7 @@ from lower_tc.layout.kernel_info import (
 )
 
 __all__ = [
-    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "STREAM_K_VERSION", "WORKSPACE_PARAM", "ArgInfo", "GemmConfig", "GemmInfo",
+    "BASE_VERSION", "KERNEL_INFO_VERSION", "READ_VERSIONS", "SPLIT_K_CLAIMS_VERSION", "STREAM_K_VERSION", "WORKSPACE_PARAM", "ArgInfo", "GemmConfig", "GemmInfo",
     "GridEntry", "GridFromArg", "KernelInfo", "KernelInfoError", "PersistentGrid", "Size", "SizeParam", "TensorMap",
     "WorkspaceInfo",
 ]

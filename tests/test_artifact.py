@@ -183,7 +183,7 @@ def test_newer_and_older_metadata_is_refused_with_the_way_out(tmp_path) -> None:
     ({"cubin_sha256": None}, r'malformed: "cubin_sha256" is None, not a hex digest'),
     ({"kernels": [7]}, r"malformed: kernel 0 is 7, not a kernel's launch metadata"),
     ({"kernels": [{"name": "k", "version": 1}]}, r"kernel 0 \(k\): not a kernel's launch metadata: KeyError: 'target'"),
-    ({"kernels": [{"name": "k", "version": 4}]}, r"kernel 0 \(k\): kernel metadata version 4: this lower-tc reads versions 1, 2 and 3"),
+    ({"kernels": [{"name": "k", "version": 5}]}, r"kernel 0 \(k\): kernel metadata version 5: this lower-tc reads versions 1, 2, 3 and 4"),
     ({"kernels": [SINGLE.to_dict(), SINGLE.to_dict()]}, r"malformed: two kernels are named tile"),
     ({"target": "sm_100a"}, r"malformed: kernel gemm_dyn is for sm_90a, the cubin for sm_100a"),
 ])

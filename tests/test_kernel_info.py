@@ -13,6 +13,7 @@ from conftest import EXAMPLES, ROOT
 from lower_tc.layout.kernel_info import (
     BASE_VERSION,
     KERNEL_INFO_VERSION,
+    SPLIT_K_CLAIMS_VERSION,
     WorkspaceInfo,
     GemmInfo,
     GridFromArg,
@@ -76,7 +77,7 @@ def test_the_version_is_written_and_checked() -> None:
     versioned = kernel.info.to_json()
     assert kernel.info.version == BASE_VERSION == 1 == json.loads(versioned)["version"]
     assert KernelInfo.from_json(versioned) == kernel.info
-    with pytest.raises(KernelInfoError, match="version 99: this lower-tc reads versions 1, 2 and 3"):
+    with pytest.raises(KernelInfoError, match="version 99: this lower-tc reads versions 1, 2, 3 and 4"):
         KernelInfo.from_json(versioned.replace(f'"version": {BASE_VERSION}', '"version": 99'))
     unversioned = json.loads(versioned)
     del unversioned["version"]
@@ -84,7 +85,7 @@ def test_the_version_is_written_and_checked() -> None:
         KernelInfo.from_json(json.dumps(unversioned))
     (split,) = compile_source((ROOT / "examples" / "gemm_bf16_split_k_global_loop.mlir").read_text(), "g.mlir")
     data = json.loads(split.info.to_json())
-    assert split.info.version == KERNEL_INFO_VERSION == 2 == data["version"]
+    assert split.info.version == SPLIT_K_CLAIMS_VERSION == 4 == data["version"] and KERNEL_INFO_VERSION == 2
     assert data["workspace"] == {"partial_bytes": 128 * 128 * 4, "split_k": 8}
     data["version"] = 1
     with pytest.raises(KernelInfoError, match="version 1 has no workspace"):

@@ -159,7 +159,7 @@ def test_the_default_splits_a_long_k_and_says_so_in_the_contract() -> None:
     info = _default_kernel(512, 512, 65536)
     g = info.gemm
     assert g is not None and g.split_k > 1 and g.reduce == "global" and info.cluster == (2, 1, 1)
-    assert info.workspace is not None and info.workspace.split_k == g.split_k and info.version == 2
+    assert info.workspace is not None and info.workspace.split_k == g.split_k and info.version == 4
     assert info.workspace.partial_bytes == g.config.bm * g.config.bn * 4
     tiles = -(-512 // g.config.bm) * -(-512 // g.config.bn)
     from lower_tc.layout.gemm_model import H100

@@ -188,7 +188,7 @@ def test_the_workspace_has_slots_for_the_split_ctas_only() -> None:
     assert WorkspaceInfo.from_dict({"partial_bytes": 32768, "split_k": 3}).unsplit == 0
     # a reader that does not know `unsplit` sizes the workspace for every CTA: more than enough
     assert WorkspaceInfo(32768, 3).bytes(35) >= ws.bytes(35)
-    assert kernel.info.version == 2
+    assert kernel.info.version == 4
 
 
 @needs_ptxas

@@ -17,7 +17,7 @@ func.func @long_k(%A: memref<1024x65536xbf16>, %B: memref<65536x512xbf16>, %D: m
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {split_k = 8, reduce = "global"} : memref<1024x65536xbf16>, memref<65536x512xbf16>, memref<1024x512xbf16>
   func.return
 }
-// CHECK: // lower-tc kernel long_k: {{.*}}"reduce": "global", "split_k": 8}, "grid": [256, 1, 1],{{.*}}"version": 2, "workspace": {"partial_bytes": 65536, "split_k": 8}}
+// CHECK: // lower-tc kernel long_k: {{.*}}"reduce": "global", "split_k": 8}, "grid": [256, 1, 1],{{.*}}"version": 4, "workspace": {"partial_bytes": 65536, "split_k": 8}}
 // CHECK-NOT: cluster
 // CHECK: .param .u64 p_D,
 // CHECK-NEXT: .param .u64 workspace,
@@ -123,7 +123,7 @@ func.func @pipelined(%A: memref<300x5000xbf16>, %B: memref<5000x520xbf16>, %D: m
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 128, bn = 128, bk = 64, stages = 4> {split_k = 3, reduce = "global", schedule = "pipelined"} : memref<300x5000xbf16>, memref<5000x520xbf16>, memref<300x520xf32>
   func.return
 }
-// CHECK: // lower-tc kernel pipelined: {{.*}}"grid": [45, 1, 1],{{.*}}"version": 2, "workspace": {"partial_bytes": 65536, "split_k": 3}}
+// CHECK: // lower-tc kernel pipelined: {{.*}}"grid": [45, 1, 1],{{.*}}"version": 4, "workspace": {"partial_bytes": 65536, "split_k": 3}}
 // CHECK: rem.u32 %r{{[0-9]+}}, %r{{[0-9]+}}, 3;
 // CHECK: fence.acq_rel.gpu;
 // CHECK-NEXT: // split-K: every partial of this CTA is stored

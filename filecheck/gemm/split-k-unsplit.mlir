@@ -41,7 +41,7 @@ func.func @qkv(%A: memref<512x8192xbf16>, %B: memref<8192x10240xbf16>, %D: memre
 // WALK-NEXT: %k_hi = arith.muli %[[HI_Q]], %bk : index
 // WALK: tc.window_store %result to %D[%m0, %n0] reduce global
 
-// PTX: // lower-tc kernel qkv: {{.*}}"grid": [244, 1, 1],{{.*}}"version": 2, "workspace": {"partial_bytes": 131072, "split_k": 4, "unsplit": 132}}
+// PTX: // lower-tc kernel qkv: {{.*}}"grid": [244, 1, 1],{{.*}}"version": 4, "workspace": {"partial_bytes": 131072, "split_k": 4, "unsplit": 132}}
 // PTX: wgmma.wait_group.sync.aligned 0;
 // PTX-NEXT: // split-K: CTAs x < 132 have a tile each; CTA x - 132 of the others has slot 131072 bytes there; tile's counter after the slots
 // PTX-NEXT: mov.u32 %r[[CX:[0-9]+]], %ctaid.x;

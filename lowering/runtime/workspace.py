@@ -1,7 +1,8 @@
 """The scratch memory a kernel's contract may ask for (`KernelInfo.workspace`: split-K
 through global memory, layout/split_k.py), owned by the compiled `Kernel` that launches it.
 
-A workspace must be zero before its first launch, and each launch leaves it zero, so one
+A workspace must be zero before its first launch, and each launch leaves it ready for the
+next launch of the same kernel (layout/kernel_info.py WorkspaceInfo), so one
 serves every launch that runs after the one before: launches on one stream. `Kernel` keeps
 one per (device, stream) and makes a new, larger one when a grid needs more; a workspace is
 freed once no launch built on it is cached. Making one allocates and zeroes it

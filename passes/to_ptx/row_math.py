@@ -27,9 +27,9 @@ def scale_constant(kl: KernelLowering, op: tc.AccRowMaxOp | tc.AccExpOp, what: s
     """scale x log2 e: the scores' factor into the rows' log2 units (`what` says what for);
     times the op's factor known at launch where it has one, made NaN where that product is
     below 0 or NaN (a negative factor would turn the row maximum into a minimum: every O
-    NaN instead of a wrong softmax), and at least the smallest normal f32 where it is 0 (a
-    masked score, -inf, stays -inf instead of -inf x 0 = NaN: a zero factor makes every
-    unmasked score equal, a uniform softmax)."""
+    NaN instead of a wrong softmax), and at least the smallest normal f32 where it is 0 or
+    below that (a masked score, -inf, stays -inf instead of -inf x 0 = NaN: a zero factor
+    makes every unmasked score equal, a uniform softmax)."""
     b = kl.b
     scale = op.scale.value.data
     key = (op.factor, scale)

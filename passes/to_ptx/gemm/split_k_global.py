@@ -1,8 +1,8 @@
 """Split-K through the global workspace (`tc.window_store ... reduce global` with
 `split_k = S, reduce = global` in the kernel's #tc.gemm_schedule, sm_90a; layout/split_k.py):
 the S consecutive CTAs along x of a tile each hold a partial tile over their slice of K
-(k_slices.py checks the slices). No CTA waits for another, so the grid needs no cluster
-and may be larger than what runs at once:
+(k_slices.py checks the slices). No CTA waits without bound for another, so the grid needs
+no cluster and may be larger than what runs at once. The tile's last CTA sums it:
 
     every consumer thread stores its fragment's registers into its CTA's slot of the
         workspace (16-byte stores; a warp's are 512 contiguous bytes), then
@@ -25,6 +25,12 @@ x - 2 rank.
 With `unsplit = F` in the schedule (a 1-d grid) CTA x < F has the tile to itself: it skips
 all of the above and stores D; CTA x >= F is split CTA x - F (its slot, its rank
 (x - F) mod S, its tile's counter (x - F) / S).
+
+Where one H100/H200 runs the whole grid at once (`spreads`), the sum is spread over the
+tile's CTAs instead (`spread_reduce`: each sums a slice of the columns, waiting at most
+SPREAD_WAIT_NS for the tile's last partial). A sum of few registers (at most
+UNROLLED_LOADS 16-byte loads: a slice, or a whole 64 x 64 tile of two ranks) is
+straight-line code, its loads all in flight.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.layout.kernel_info import WORKSPACE_PARAM, WorkspaceInfo
 from lower_tc.dialects.tc_gemm import WindowStoreOp
-from lower_tc.layout.split_k import GENERATION_MASK, GLOBAL_F16, SPREAD_MAX_CTAS, SPREAD_WAIT_NS, fragment_offset, workspace_partial_bytes
+from lower_tc.layout.split_k import GLOBAL_F16, SPREAD_MAX_CTAS, SPREAD_WAIT_NS, fragment_offset, workspace_partial_bytes
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.context import GemmKernel
 from lower_tc.passes.to_ptx.gemm.epilogue_registers import store_fragments
