@@ -70,6 +70,16 @@ class GlobalSplitK:
     spread: bool = False  # the tile's CTAs sum a share of its columns each (`spread_reduce`)
 
     @property
+    def kind(self) -> str:
+        """The partials' PTX type: s32 for an integer accumulator, else f32."""
+        return "s32" if self.acc_t.dtype == "s32" else "f32"
+
+    @property
+    def partial(self) -> int:
+        """Bytes of one CTA's slot."""
+        return workspace_partial_bytes(self.acc_t.m, self.acc_t.n)
+
+    @property
     def info(self) -> WorkspaceInfo:
         """What the launcher allocates (the launch contract's `workspace`)."""
         return WorkspaceInfo(workspace_partial_bytes(self.acc_t.m, self.acc_t.n), self.size, self.unsplit)
@@ -112,7 +122,7 @@ class GlobalSplitK:
         """The consumers' split-K sum and D's store: by the tile's last CTA (`reduce`, then
         `store_whole`), or spread over the tile's CTAs (`spread_reduce`)."""
         if self.spread:
-            spread_reduce(self, k, op, acc, wg, first_thread, threads, meet_consumers)
+            self.spread_reduce(k, op, acc, wg, first_thread, threads, meet_consumers)
             return
         done = self.reduce(k, acc, wg, first_thread, threads, meet_consumers)
         store_whole()
@@ -121,19 +131,17 @@ class GlobalSplitK:
     def reduce(self, k: GemmKernel, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, meet_consumers: bool) -> str:
         """The consumers' part (module docstring) up to the store; returns the label the
         store must end with, where the tile's other CTAs go."""
-        b, size, acc_t = k.b, self.size, self.acc_t
-        kind = "s32" if acc_t.dtype == "s32" else "f32"
-        groups = acc_t.n // 8  # 16-byte groups of an m64nN fragment's N / 2 registers
+        b, size = k.b, self.size
+        groups = self.acc_t.n // 8  # 16-byte groups of an m64nN fragment's N / 2 registers
         whole = b.label("unsplit_store") if self.unsplit else None
-        linear, rank, ctas = self._place(k, whole)
-        at = self._arrive(k, acc, wg, first_thread, threads, meet_consumers, linear, rank, ctas)
+        at = self._arrive(k, acc, wg, first_thread, threads, meet_consumers, whole)
         came_last = b.val(ptx.SetpOp, [at.before], i1, cmp="eq", type="u32", imm=size - 1)
         last = meet(b, came_last, threads, meet_consumers)
         skip = b.label("split_k_done")
         b.emit(ptx.BraOp, [last], label=skip, negate=1, comment="split-K: the tile's last CTA sums and stores; the others are done")
         reset_counter(b, at.first, at.counter, "split-K")
         slots, slot_step = self._slots(b, at)
-        sum_slots(b, slots, acc, kind, groups, slot_step, self.size)
+        sum_slots(b, slots, acc, self.kind, groups, slot_step, self.size)
         if whole is not None:
             b.emit(ptx.LabelOp, label=whole)
         return skip
@@ -141,8 +149,7 @@ class GlobalSplitK:
     def _place(self, k: GemmKernel, whole: str | None) -> tuple[SSAValue, SSAValue, SSAValue]:
         """This CTA's number among the split ones, its rank and the split CTAs' count (a CTA
         of the first `unsplit` branches to `whole`)."""
-        b, size = k.b, self.size
-        partial = workspace_partial_bytes(self.acc_t.m, self.acc_t.n)
+        b, size, partial = k.b, self.size, self.partial
         if self.unsplit:
             assert whole is not None  # a 1-d grid: CTA x >= F is split CTA x - F
             cx = b.val(ptx.SregOp, sreg="ctaid.x", comment=f"split-K: CTAs x < {self.unsplit} have a tile each; CTA x - {self.unsplit} "
@@ -167,15 +174,15 @@ class GlobalSplitK:
         return linear, rank, ctas
 
     def _arrive(self, k: GemmKernel, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, meet_consumers: bool,
-                linear: SSAValue, rank: SSAValue, ctas: SSAValue) -> "_Arrival":
-        """This CTA's partial into its slot, the consumers met, and thread `first_thread`
-        counted in its tile's counter; where the tile's slots and counter are."""
-        b, size, acc_t = k.b, self.size, self.acc_t
-        kind = "s32" if acc_t.dtype == "s32" else "f32"
-        partial = workspace_partial_bytes(acc_t.m, acc_t.n)
+                whole: str | None) -> "_Arrival":
+        """This CTA's place (`_place`: a CTA of the first `unsplit` branches to `whole`), its
+        partial into its slot, the consumers met, and thread `first_thread` counted in its
+        tile's counter; where the tile's slots and counter are."""
+        b, size, acc_t, partial = k.b, self.size, self.acc_t, self.partial
+        linear, rank, ctas = self._place(k, whole)
         base = thread_base(k, self.workspace, wg, acc_t)
         mine = b.val(ptx.AddOp, [base, b.val(ptx.MulWideOp, [linear], i64, type="u32", imm=partial)], i64, type="s64")
-        store_partial(b, mine, acc, kind, acc_t.n // 8, "split-K: this CTA's partial tile into its slot")
+        store_partial(b, mine, acc, self.kind, acc_t.n // 8, "split-K: this CTA's partial tile into its slot")
         if meet_consumers:
             b.emit(ptx.BarSyncOp, [b.imm(1)], count=threads, comment="split-K: every partial of this CTA is stored")
         else:
@@ -195,12 +202,110 @@ class GlobalSplitK:
     def _slots(self, b: PtxBuilder, at: "_Arrival") -> tuple[SSAValue, int]:
         """This thread's place in the tile's rank-0 slot, and the bytes from one rank's slot
         to the next: rank 0's and the next S - 1 (every other one where paired)."""
-        partial = workspace_partial_bytes(self.acc_t.m, self.acc_t.n)
         step = 2 if self.pair else 1
         back = b.val(ptx.ShlOp, [at.rank], type="b32", imm=1) if self.pair else at.rank
         tile_first = b.val(ptx.SubOp, [at.linear, back], type="u32")
-        slots = b.val(ptx.AddOp, [at.base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=partial)], i64, type="s64")
-        return slots, step * partial
+        slots = b.val(ptx.AddOp, [at.base, b.val(ptx.MulWideOp, [tile_first], i64, type="u32", imm=self.partial)], i64, type="s64")
+        return slots, step * self.partial
+
+    def spread_reduce(self, k: GemmKernel, op: WindowStoreOp, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int,
+                      meet_consumers: bool) -> None:
+        """The tile's S CTAs sum and store a slice of its columns each (`spread_slice`), once
+        every partial is stored; the sums are the same bits whichever CTA does them, and no CTA
+        waits without bound on one that may not be running.
+
+            every CTA: its partial into its slot; thread `first` adds 1 to the tile's counter,
+                which no launch resets (a launch adds S), and learns this launch's end: the
+                next multiple of S, E
+            the last (its add made E): sums and stores its own slice; then waits until every
+                other slice is decided (claim word E: its CTA sums it; E + 1: given up) and
+                sums and stores the ones given up
+            the others: wait until the counter reaches E, at most SPREAD_WAIT_NS by
+                %globaltimer; then write E into their slice's claim word and sum and store it,
+                or, out of time, write E + 1 and leave it to the last
+
+        The last waits only on CTAs that have counted, so are running, and each decides within
+        SPREAD_WAIT_NS. On a GPU that runs every CTA at once (the grids that spread: `spreads`)
+        none gives up. A slice is summed over ranks 0 to S - 1 in order (`sum_slots`) and stored
+        from registers (`store_fragments`)."""
+        b, size, acc_t = k.b, self.size, self.acc_t
+        at = self._arrive(k, acc, wg, first_thread, threads, meet_consumers, None)
+        rank = at.rank
+        end = b.val(ptx.MulLoOp, [b.val(ptx.AddOp, [b.val(ptx.DivOp, [at.before], type="u32", imm=size)], type="u32", imm=1)],
+                    type="u32", imm=size, comment="spread split-K: this launch's counts end at the next multiple of S")
+        came_last = b.val(ptx.SetpOp, [b.val(ptx.AddOp, [at.before], type="u32", imm=1), end], i1, cmp="eq", type="u32")
+        gave_up = b.val(ptx.AddOp, [end], type="u32", imm=1)
+        tiles = b.val(ptx.DivOp, [at.ctas], type="u32", imm=size)
+        claims = b.val(ptx.AddOp, [at.counters, b.val(ptx.MulWideOp, [tiles], i64, type="u32", imm=4)], i64, type="s64",
+                       comment="spread split-K: the tiles' slice claims after the counters, S words a tile")
+        tile_claims = b.val(ptx.AddOp, [claims, b.val(ptx.MulWideOp, [at.tile], i64, type="u32", imm=4 * size)], i64, type="s64")
+        own_claim = b.val(ptx.AddOp, [tile_claims, b.val(ptx.MulWideOp, [rank], i64, type="u32", imm=4)], i64, type="s64")
+        mine = b.imm(0)
+        decided = b.label("spread_decided")
+        b.emit(ptx.BraOp, [at.first], label=decided, negate=1)
+        helper = b.if_(came_last, "spread_helper")
+        b.emit(ptx.AssignOp, [mine, b.imm(1)], type="u32", comment="spread split-K: the last sums its own slice")
+        b.emit(ptx.BraOp, label=decided)
+        b.emit(ptx.LabelOp, label=helper)
+        start = b.val(ptx.GlobalTimerOp, result=i64, comment=f"spread split-K: wait for the tile's last partial, at most {SPREAD_WAIT_NS} ns")
+        spin, seen = b.label("spread_wait"), b.label("spread_seen")
+        b.emit(ptx.LabelOp, label=spin)
+        counted = b.val(ptx.SubOp, [b.val(ptx.LdAcquireOp, [at.counter]), end], type="s32")
+        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [counted], i1, cmp="ge", type="s32", imm=0)], label=seen)
+        waited = b.val(ptx.SubOp, [b.val(ptx.GlobalTimerOp, result=i64), start], i64, type="s64")
+        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [waited], i1, cmp="gt", type="s64", imm=SPREAD_WAIT_NS)], label=spin, negate=1)
+        b.emit(ptx.StRelaxedOp, [own_claim, gave_up], comment="spread split-K: out of time; the last sums this slice")
+        b.emit(ptx.BraOp, label=decided)
+        b.emit(ptx.LabelOp, label=seen)
+        b.emit(ptx.StRelaxedOp, [own_claim, end], comment="spread split-K: every partial is stored; this CTA sums its slice")
+        b.emit(ptx.AssignOp, [mine, b.imm(1)], type="u32")
+        b.emit(ptx.LabelOp, label=decided)
+        has_own = meet(b, b.val(ptx.SetpOp, [mine], i1, cmp="ne", type="u32", imm=0), threads, meet_consumers)
+        last = meet(b, came_last, threads, meet_consumers)
+        slots, slot_step = self._slots(b, at)
+
+        def sum_and_store(q: int) -> None:
+            share = spread_slice(q, size, acc_t.n)
+            sum_slots(b, slots, acc, self.kind, len(share), slot_step, size, first_group=share.start)
+            store_fragments(k, op, acc, acc_t, wg, groups=share)
+
+        done = b.label("spread_done")
+        own_done = b.if_(has_own, "spread_own")
+        b.emit(ptx.FenceGpuOp)
+        for q in range(size):
+            other = b.if_(b.val(ptx.SetpOp, [rank], i1, cmp="eq", type="u32", imm=q), f"spread_not_{q}")
+            sum_and_store(q)
+            b.emit(ptx.BraOp, label=own_done)
+            b.emit(ptx.LabelOp, label=other)
+        b.emit(ptx.LabelOp, label=own_done)
+        b.emit(ptx.BraOp, [last], label=done, negate=1, comment="spread split-K: only the last sums slices given up")
+        left = [b.imm(0) for _ in range(size)]
+        polled = b.label("spread_polled")
+        b.emit(ptx.BraOp, [at.first], label=polled, negate=1)
+        poll = b.label("spread_poll")
+        b.emit(ptx.LabelOp, label=poll, comment="spread split-K: wait until every other slice is decided")
+        undecided = b.imm(0)
+
+        def flag(pred: SSAValue) -> SSAValue:
+            return b.val(ptx.SelpOp, [b.imm(1), b.imm(0), pred], type="b32")
+
+        for q in range(size):  # its own slice's word is not written this launch
+            claim = b.val(ptx.LdAcquireOp, [b.add_imm(tile_claims, 4 * q, "s64")])
+            other = flag(b.val(ptx.SetpOp, [rank], i1, cmp="ne", type="u32", imm=q))
+            open_ = b.val(ptx.AndOp, [flag(b.val(ptx.SetpOp, [claim, end], i1, cmp="ne", type="u32")),
+                                      flag(b.val(ptx.SetpOp, [claim, gave_up], i1, cmp="ne", type="u32"))], type="b32")
+            b.emit(ptx.AssignOp, [undecided, b.val(ptx.OrOp, [undecided, b.val(ptx.AndOp, [open_, other], type="b32")], type="b32")], type="u32")
+            given = flag(b.val(ptx.SetpOp, [claim, gave_up], i1, cmp="eq", type="u32"))
+            b.emit(ptx.AssignOp, [left[q], b.val(ptx.AndOp, [given, other], type="b32")], type="u32")
+        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [undecided], i1, cmp="ne", type="u32", imm=0)], label=poll)
+        b.emit(ptx.LabelOp, label=polled)
+        for q in range(size):
+            taken = meet(b, b.val(ptx.SetpOp, [left[q]], i1, cmp="ne", type="u32", imm=0), threads, meet_consumers)
+            skip = b.if_(taken, f"spread_left_{q}")
+            b.emit(ptx.FenceGpuOp)
+            sum_and_store(q)
+            b.emit(ptx.LabelOp, label=skip)
+        b.emit(ptx.LabelOp, label=done)
 
 
 @dataclass(frozen=True)
@@ -305,8 +410,6 @@ def sum_slots(b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: 
     b.counted_loop(count, next_rank, start=1)
 
 
-
-
 def spreads(grid: tuple[int | SSAValue, ...] | Sequence[object], split_k: int, unsplit: int, bn: int) -> bool:
     """Whether a global split's tiles are summed spread over their CTAs (`spread_reduce`):
     a grid known at compile time that one H100/H200 runs at once (SPREAD_MAX_CTAS), no
@@ -326,105 +429,4 @@ def spread_slice(q: int, split_k: int, bn: int) -> range:
     return range(q * groups // split_k, (q + 1) * groups // split_k)
 
 
-def spread_reduce(split: GlobalSplitK, k: GemmKernel, op: WindowStoreOp, acc: SSAValue, wg: SSAValue, first_thread: int,
-                  threads: int, meet_consumers: bool) -> None:
-    """The tile's S CTAs sum and store a slice of its columns each (`spread_slice`), once
-    every partial is stored; the sums are the same bits whichever CTA does them, and no CTA
-    waits without bound on one that may not be running.
-
-        every CTA: its partial into its slot; thread `first` adds 1 to the tile's counter,
-            which no launch resets (a launch adds S), and learns this launch's end: the
-            next multiple of S, E
-        the last (its add made E): sums and stores its own slice; then waits until every
-            other slice is decided (claim word E: its CTA sums it; E + 1: given up) and
-            sums and stores the ones given up
-        the others: wait until the counter reaches E, at most SPREAD_WAIT_NS by
-            %globaltimer; then write E into their slice's claim word and sum and store it,
-            or, out of time, write E + 1 and leave it to the last
-
-    The last waits only on CTAs that have counted, so are running, and each decides within
-    SPREAD_WAIT_NS. On a GPU that runs every CTA at once (the grids that spread: `spreads`)
-    none gives up. A slice is summed over ranks 0 to S - 1 in order (`sum_slots`) and stored
-    from registers (`store_fragments`)."""
-    b, size, acc_t = k.b, split.size, split.acc_t
-    kind = "s32" if acc_t.dtype == "s32" else "f32"
-    linear, rank, ctas = split._place(k, None)
-    at = split._arrive(k, acc, wg, first_thread, threads, meet_consumers, linear, rank, ctas)
-    end = b.val(ptx.MulLoOp, [b.val(ptx.AddOp, [b.val(ptx.DivOp, [at.before], type="u32", imm=size)], type="u32", imm=1)],
-                type="u32", imm=size, comment="spread split-K: this launch's counts end at the next multiple of S")
-    came_last = b.val(ptx.SetpOp, [b.val(ptx.AddOp, [at.before], type="u32", imm=1), end], i1, cmp="eq", type="u32")
-    gave_up = b.val(ptx.AddOp, [end], type="u32", imm=1)
-    tiles = b.val(ptx.DivOp, [at.ctas], type="u32", imm=size)
-    claims = b.val(ptx.AddOp, [at.counters, b.val(ptx.MulWideOp, [tiles], i64, type="u32", imm=4)], i64, type="s64",
-                   comment="spread split-K: the tiles' slice claims after the counters, S words a tile")
-    tile_claims = b.val(ptx.AddOp, [claims, b.val(ptx.MulWideOp, [at.tile], i64, type="u32", imm=4 * size)], i64, type="s64")
-    own_claim = b.val(ptx.AddOp, [tile_claims, b.val(ptx.MulWideOp, [rank], i64, type="u32", imm=4)], i64, type="s64")
-    mine = b.imm(0)
-    decided = b.label("spread_decided")
-    b.emit(ptx.BraOp, [at.first], label=decided, negate=1)
-    helper = b.if_(came_last, "spread_helper")
-    b.emit(ptx.AssignOp, [mine, b.imm(1)], type="u32", comment="spread split-K: the last sums its own slice")
-    b.emit(ptx.BraOp, label=decided)
-    b.emit(ptx.LabelOp, label=helper)
-    start = b.val(ptx.GlobalTimerOp, result=i64, comment=f"spread split-K: wait for the tile's last partial, at most {SPREAD_WAIT_NS} ns")
-    spin, seen = b.label("spread_wait"), b.label("spread_seen")
-    b.emit(ptx.LabelOp, label=spin)
-    counted = b.val(ptx.SubOp, [b.val(ptx.LdAcquireOp, [at.counter]), end], type="s32")
-    b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [counted], i1, cmp="ge", type="s32", imm=0)], label=seen)
-    waited = b.val(ptx.SubOp, [b.val(ptx.GlobalTimerOp, result=i64), start], i64, type="s64")
-    b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [waited], i1, cmp="gt", type="s64", imm=SPREAD_WAIT_NS)], label=spin, negate=1)
-    b.emit(ptx.StRelaxedOp, [own_claim, gave_up], comment="spread split-K: out of time; the last sums this slice")
-    b.emit(ptx.BraOp, label=decided)
-    b.emit(ptx.LabelOp, label=seen)
-    b.emit(ptx.StRelaxedOp, [own_claim, end], comment="spread split-K: every partial is stored; this CTA sums its slice")
-    b.emit(ptx.AssignOp, [mine, b.imm(1)], type="u32")
-    b.emit(ptx.LabelOp, label=decided)
-    has_own = meet(b, b.val(ptx.SetpOp, [mine], i1, cmp="ne", type="u32", imm=0), threads, meet_consumers)
-    last = meet(b, came_last, threads, meet_consumers)
-    slots, slot_step = split._slots(b, at)
-
-    def sum_and_store(q: int) -> None:
-        share = spread_slice(q, size, acc_t.n)
-        sum_slots(b, slots, acc, kind, len(share), slot_step, size, first_group=share.start)
-        store_fragments(k, op, acc, acc_t, wg, groups=share)
-
-    done = b.label("spread_done")
-    own_done = b.if_(has_own, "spread_own")
-    b.emit(ptx.FenceGpuOp)
-    for q in range(size):
-        other = b.if_(b.val(ptx.SetpOp, [rank], i1, cmp="eq", type="u32", imm=q), f"spread_not_{q}")
-        sum_and_store(q)
-        b.emit(ptx.BraOp, label=own_done)
-        b.emit(ptx.LabelOp, label=other)
-    b.emit(ptx.LabelOp, label=own_done)
-    b.emit(ptx.BraOp, [last], label=done, negate=1, comment="spread split-K: only the last sums slices given up")
-    left = [b.imm(0) for _ in range(size)]
-    polled = b.label("spread_polled")
-    b.emit(ptx.BraOp, [at.first], label=polled, negate=1)
-    poll = b.label("spread_poll")
-    b.emit(ptx.LabelOp, label=poll, comment="spread split-K: wait until every other slice is decided")
-    undecided = b.imm(0)
-
-    def flag(pred: SSAValue) -> SSAValue:
-        return b.val(ptx.SelpOp, [b.imm(1), b.imm(0), pred], type="b32")
-
-    for q in range(size):  # its own slice's word is not written this launch
-        claim = b.val(ptx.LdAcquireOp, [b.add_imm(tile_claims, 4 * q, "s64")])
-        other = flag(b.val(ptx.SetpOp, [rank], i1, cmp="ne", type="u32", imm=q))
-        open_ = b.val(ptx.AndOp, [flag(b.val(ptx.SetpOp, [claim, end], i1, cmp="ne", type="u32")),
-                                  flag(b.val(ptx.SetpOp, [claim, gave_up], i1, cmp="ne", type="u32"))], type="b32")
-        b.emit(ptx.AssignOp, [undecided, b.val(ptx.OrOp, [undecided, b.val(ptx.AndOp, [open_, other], type="b32")], type="b32")], type="u32")
-        given = flag(b.val(ptx.SetpOp, [claim, gave_up], i1, cmp="eq", type="u32"))
-        b.emit(ptx.AssignOp, [left[q], b.val(ptx.AndOp, [given, other], type="b32")], type="u32")
-    b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [undecided], i1, cmp="ne", type="u32", imm=0)], label=poll)
-    b.emit(ptx.LabelOp, label=polled)
-    for q in range(size):
-        taken = meet(b, b.val(ptx.SetpOp, [left[q]], i1, cmp="ne", type="u32", imm=0), threads, meet_consumers)
-        skip = b.if_(taken, f"spread_left_{q}")
-        b.emit(ptx.FenceGpuOp)
-        sum_and_store(q)
-        b.emit(ptx.LabelOp, label=skip)
-    b.emit(ptx.LabelOp, label=done)
-
-__all__ = ["GlobalSplitK", "count", "reset_counter", "spread_reduce", "spread_slice", "spreads", "store_partial", "sum_slots",
-           "thread_base"]
+__all__ = ["GlobalSplitK", "count", "reset_counter", "spread_slice", "spreads", "store_partial", "sum_slots", "thread_base"]
