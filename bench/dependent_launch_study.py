@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import statistics
 import sys
 from pathlib import Path
 
@@ -76,14 +75,11 @@ def main(argv: list[str]) -> int:
             contenders.append(g.kernel_contender(name, Kernel(assemble(variant_ptx(ck.ptx, name), "sm_90a"), info), x))
         g.measure(gpu, contenders, args.samples, 1, 2.0)
         checks = g.check(torch, contenders)
-        row = {"shape": case.shape.name, "us": {c.name: round(statistics.median(c.samples) * 1e3, 2) for c in contenders if c.samples},
-               "late": {c.name: c.late for c in contenders}, "checks": checks}
+        row = {"shape": case.shape.name, "us": g.median_us(contenders), "late": {c.name: c.late for c in contenders}, "checks": checks}
         print(json.dumps({"shape": row["shape"], "us": row["us"]}), flush=True)
         rows.append(row)
         del x, contenders
-    with open(args.out, "w") as f:
-        json.dump({"device": torch.cuda.get_device_name(), "command": "python bench/dependent_launch_study.py " + " ".join(argv),
-                   "rows": rows}, f, indent=1, default=str)
+    g.write_study(args.out, torch, "bench/dependent_launch_study.py", argv, rows)
     return 0
 
 

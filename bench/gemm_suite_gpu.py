@@ -327,6 +327,20 @@ class Turns:
 
 # --- contenders ---------------------------------------------------------------------------
 
+def median_us(contenders: list[Contender]) -> dict[str, float]:
+    """Each timed contender's median time of one launch, in us (2 decimals)."""
+    return {c.name: round(statistics.median(c.samples) * 1e3, 2) for c in contenders if c.samples}
+
+
+def write_study(path: str, torch: Any, script: str, argv: list[str], rows: list[dict[str, Any]]) -> None:
+    """A study's rows as JSON, with the device and the command that made them."""
+    import json
+
+    with open(path, "w") as f:
+        json.dump({"device": torch.cuda.get_device_name(), "command": f"python {script} " + " ".join(argv), "rows": rows},
+                  f, indent=1, default=str)
+
+
 def kernel_contender(name: str, kernel: Any, x: Arrays) -> Contender:
     """A compiled lower-tc `Kernel` (a PTX variant, bench/dependent_launch_study.py and
     bench/split_k_*_probe.py) launched on the case's arrays, rotating through their copies,

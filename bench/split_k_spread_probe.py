@@ -1,8 +1,9 @@
 """The global split's two sums side by side: the default kernel of each long-K suite shape
 (bf16 with B both ways, e4m3), as compiled (its tiles' sum spread over their CTAs where the
 grid allows it: passes/to_ptx/gemm/split_k_global.py `spreads`) and compiled with the sum
-left to each tile's last CTA, timed as the suite times them (bench/gemm_suite_gpu.py),
-cuBLAS beside them, on the same arrays; whether the two outputs are the same bits.
+left to each tile's last CTA (bench/split_k_tail_probe.py `compile_last_cta_sum`), timed
+as the suite times them (bench/gemm_suite_gpu.py), cuBLAS beside them, on the same arrays;
+whether the two outputs are the same bits.
 
     python bench/split_k_spread_probe.py --out split_k_spread_probe.json
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
@@ -28,47 +28,33 @@ def main(argv: list[str]) -> int:
     import torch
 
     import gemm_suite_gpu as g
-    import gemm_suite_shapes as shapes
-    import lower_tc.passes.to_ptx.gemm.split_k_global as split_k_global
-    from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul
     from lower_tc.lowering.backend.assembler import assemble
     from lower_tc.lowering.compile import compile_source
     from lower_tc.lowering.runtime.callable import Kernel
 
-    spreads = split_k_global.spreads
+    from split_k_tail_probe import compile_last_cta_sum, long_k_programs
+
     gpu = g.Gpu(torch)
     rows = []
-    for dtype, layouts in (("bf16", ("linear", "rowmajor")), ("e4m3", ("linear",))):
-        for case in shapes.cases(shapes.select(names=None, categories=["long-k"]), [dtype], list(layouts)):
-            ops = case.operands()
-            margs = [MatrixArg(n, ops[n][0], ops[n][1], dtype if n != "out" else "bf16") for n in ("a", "b", "out")]
-            source = plan_matmul(*margs, None, target="sm_90a").source
-            kernels = {}
-            try:
-                for name, rule in (("spread", spreads), ("last", lambda *_: False)):
-                    split_k_global.spreads = rule
-                    kernels[name] = compile_source(source, "probe")[0]
-            finally:
-                split_k_global.spreads = spreads
-            if "spread split-K" not in kernels["spread"].ptx:
-                continue  # not a spread sum: nothing to compare
-            x = g.arrays(torch, case, 1, case.copies)
-            contenders = [*g.cublas_contenders(torch, case, x)]
-            for name, ck in kernels.items():
-                contenders.append(g.kernel_contender(name, Kernel(assemble(ck.ptx, "sm_90a"), ck.info), x))
-            g.measure(gpu, contenders, args.samples, 1, 2.0)
-            checks = g.check(torch, contenders)
-            by = {c.name: c for c in contenders}
-            checks["same_bits"] = bool(torch.equal(by["spread"].output(), by["last"].output()))
-            gemm = kernels["spread"].info.gemm
-            row = {"shape": case.shape.name, "dtype": dtype, "layout": case.layout, "config": str(gemm.config), "split_k": gemm.split_k,
-                   "us": {c.name: round(statistics.median(c.samples) * 1e3, 2) for c in contenders if c.samples}, "checks": checks}
-            print(json.dumps(row, default=str), flush=True)
-            rows.append(row)
-            del x, contenders
-    with open(args.out, "w") as f:
-        json.dump({"device": torch.cuda.get_device_name(), "command": "python bench/split_k_spread_probe.py " + " ".join(argv),
-                   "rows": rows}, f, indent=1, default=str)
+    for case, source in long_k_programs({"bf16": ("linear", "rowmajor"), "e4m3": ("linear",)}):
+        kernels = {"spread": compile_source(source, "probe")[0], "last": compile_last_cta_sum(source)}
+        if "spread split-K" not in kernels["spread"].ptx:
+            continue  # not a spread sum: nothing to compare
+        x = g.arrays(torch, case, 1, case.copies)
+        contenders = [*g.cublas_contenders(torch, case, x)]
+        for name, ck in kernels.items():
+            contenders.append(g.kernel_contender(name, Kernel(assemble(ck.ptx, "sm_90a"), ck.info), x))
+        g.measure(gpu, contenders, args.samples, 1, 2.0)
+        checks = g.check(torch, contenders)
+        by = {c.name: c for c in contenders}
+        checks["same_bits"] = bool(torch.equal(by["spread"].output(), by["last"].output()))
+        gemm = kernels["spread"].info.gemm
+        row = {"shape": case.shape.name, "dtype": case.dtype, "layout": case.layout, "config": str(gemm.config), "split_k": gemm.split_k,
+               "us": g.median_us(contenders), "checks": checks}
+        print(json.dumps(row, default=str), flush=True)
+        rows.append(row)
+        del x, contenders
+    g.write_study(args.out, torch, "bench/split_k_spread_probe.py", argv, rows)
     return 0
 
 

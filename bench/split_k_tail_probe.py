@@ -1,8 +1,8 @@
 """What a global split-K's tail costs: the default kernel of each long-K suite shape
 (bf16 and e4m3, B as nn.Linear's weight), timed as the suite times it (rotating copies of
 the arrays, a spin kernel's head start, interleaved rounds, the median; cuBLAS beside it:
-bench/gemm_suite_gpu.py), as emitted and in timing-only variants of its PTX (`VARIANTS`:
-D is not fully written in those):
+bench/gemm_suite_gpu.py), its tiles summed by their last CTA (`compile_last_cta_sum`), as
+emitted and in timing-only variants of its PTX (`VARIANTS`: D is not fully written in those):
 
 - no_sum: the tile's last CTA's sum and store branched over;
 - one_slot: the last CTA sums rank 0's slot only (the loop over ranks 1 to S - 1 ends at once);
@@ -19,9 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import statistics
 import sys
 from pathlib import Path
+from collections.abc import Iterator
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -64,6 +65,34 @@ def one_release_fence(ptx: str) -> str:
     return ptx[:fence] + ptx[fence + line : atom] + "\tfence.acq_rel.gpu;\n" + ptx[atom:]
 
 
+def long_k_programs(layouts: dict[str, tuple[str, ...]]) -> Iterator[tuple[Any, str]]:
+    """Each long-K suite case of these operand types and B layouts ({"bf16": ("linear",)}),
+    with the program of its default GEMM (lower_tc.matmul's plan for the case's arrays)."""
+    import gemm_suite_shapes as shapes
+    from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul
+
+    for dtype, kinds in layouts.items():
+        for case in shapes.cases(shapes.select(names=None, categories=["long-k"]), [dtype], list(kinds)):
+            ops = case.operands()
+            margs = [MatrixArg(n, ops[n][0], ops[n][1], dtype if n != "out" else "bf16") for n in ("a", "b", "out")]
+            yield case, plan_matmul(*margs, None, target="sm_90a").source
+
+
+def compile_last_cta_sum(source: str) -> Any:
+    """`source`'s kernel compiled with every global split's tile summed by its last CTA:
+    the spread sum (passes/to_ptx/gemm/split_k_global.py `spreads`) off for this compile,
+    so that the tail this probe studies is there whatever the grid."""
+    import lower_tc.passes.to_ptx.gemm.split_k_global as split_k_global
+    from lower_tc.lowering.compile import compile_source
+
+    spreads = split_k_global.spreads
+    split_k_global.spreads = lambda *_: False
+    try:
+        return compile_source(source, "last-cta-sum")[0]
+    finally:
+        split_k_global.spreads = spreads
+
+
 #: The timing-only forms of the kernel (module docstring).
 VARIANTS = {"no_sum": no_sum, "one_slot": one_slot, "no_acquire_fence": no_acquire_fence, "one_release_fence": one_release_fence}
 
@@ -76,34 +105,26 @@ def main(argv: list[str]) -> int:
     import torch
 
     import gemm_suite_gpu as g
-    import gemm_suite_shapes as shapes
-    from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul
     from lower_tc.lowering.backend.assembler import assemble
-    from lower_tc.lowering.compile import compile_source
     from lower_tc.lowering.runtime.callable import Kernel
 
     gpu = g.Gpu(torch)
     rows = []
-    for dtype in ("bf16", "e4m3"):
-        for case in shapes.cases(shapes.select(names=None, categories=["long-k"]), [dtype], ["linear"]):
-            ops = case.operands()
-            margs = [MatrixArg(n, ops[n][0], ops[n][1], dtype if n != "out" else "bf16") for n in ("a", "b", "out")]
-            ck = compile_source(plan_matmul(*margs, None, target="sm_90a").source, "probe")[0]
-            if ck.info.workspace is None or "$L_split_k_done_" not in ck.ptx:
-                continue  # not split through global memory, or its sum spread over the tile's CTAs
-            x = g.arrays(torch, case, 1, case.copies)
-            contenders = [*g.cublas_contenders(torch, case, x)]
-            for name, text in (("default", ck.ptx), *((n, f(ck.ptx)) for n, f in VARIANTS.items())):
-                contenders.append(g.kernel_contender(name, Kernel(assemble(text, "sm_90a"), ck.info), x))
-            g.measure(gpu, contenders, args.samples, 1, 2.0)
-            row = {"shape": case.shape.name, "dtype": dtype, "config": str(ck.info.gemm.config), "split_k": ck.info.gemm.split_k,
-                   "us": {c.name: round(statistics.median(c.samples) * 1e3, 2) for c in contenders if c.samples}}
-            print(json.dumps(row), flush=True)
-            rows.append(row)
-            del x, contenders
-    with open(args.out, "w") as f:
-        json.dump({"device": torch.cuda.get_device_name(), "command": "python bench/split_k_tail_probe.py " + " ".join(argv),
-                   "rows": rows}, f, indent=1)
+    for case, source in long_k_programs({"bf16": ("linear",), "e4m3": ("linear",)}):
+        ck = compile_last_cta_sum(source)
+        if ck.info.workspace is None:
+            continue  # not split through global memory
+        x = g.arrays(torch, case, 1, case.copies)
+        contenders = [*g.cublas_contenders(torch, case, x)]
+        for name, text in (("default", ck.ptx), *((n, f(ck.ptx)) for n, f in VARIANTS.items())):
+            contenders.append(g.kernel_contender(name, Kernel(assemble(text, "sm_90a"), ck.info), x))
+        g.measure(gpu, contenders, args.samples, 1, 2.0)
+        row = {"shape": case.shape.name, "dtype": case.dtype, "config": str(ck.info.gemm.config), "split_k": ck.info.gemm.split_k,
+               "us": g.median_us(contenders)}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+        del x, contenders
+    g.write_study(args.out, torch, "bench/split_k_tail_probe.py", argv, rows)
     return 0
 
 

@@ -154,6 +154,12 @@ def test_the_split_k_tail_probe_takes_only_the_last_ctas_branch() -> None:
     moved = probe.one_release_fence(kernel.ptx)
     assert moved.count("fence.acq_rel.gpu;") == fences and sorted(moved.splitlines()) == sorted(kernel.ptx.splitlines())
     assert "fence.acq_rel.gpu;\n\tatom.acq_rel.gpu.global.add.u32" in moved
+    # where the default spreads the sum (128 CTAs), the probe compiles the last CTA's sum, and leaves the rule as it was
+    spread = GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 65536, True, True, (128, 128, 128, 4), options="split_k = 8, reduce = \"global\"")
+    (default,) = compile_source(spread.source(), spread.name)
+    last = probe.compile_last_cta_sum(spread.source())
+    assert "spread split-K" in default.ptx and "spread split-K" not in last.ptx and "$L_split_k_done_" in last.ptx
+    assert "spread split-K" in compile_source(spread.source(), spread.name)[0].ptx
     (plain,) = compile_source(GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 512, True, True, None).source(), "plain")
     for variant in probe.VARIANTS.values():
         with pytest.raises(ValueError):
