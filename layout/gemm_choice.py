@@ -376,7 +376,7 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
 
 
 def _cost(m: int, n: int, k: int, c: Choice, a: str, b: str, d: str, batch: int, machine: Machine,
-          b_mn_major: bool) -> tuple[float, int, int, int, int, bool]:
+          b_mn_major: bool, a_mn_major: bool = False) -> tuple[float, int, int, int, int, bool]:
     """How `choose` ranks a choice (the least first). The model's time; where HBM bounds
     several equally: unsplit, the most bytes in flight (the model's bandwidth is the
     H100's; on the H200 M = 127 x 11008 x 4096 ran 99% of cuBLAS in 6 stages of 128 x 96 and
@@ -385,7 +385,7 @@ def _cost(m: int, n: int, k: int, c: Choice, a: str, b: str, d: str, batch: int,
     through L2), then the fewest CTAs (the least re-reading through L2), the deepest ring
     (measured on the suite's decoding shapes), unsplit first, a cluster's split before the
     global one (no workspace)."""
-    e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit, b_mn_major)  # type: ignore[arg-type]
+    e = estimate(m, n, k, c.config, a, b, d, batch, machine, c.split_k, c.reduce, c.unsplit, b_mn_major, a_mn_major)  # type: ignore[arg-type]
     return (e.seconds, -e.in_flight if c.split_k == 1 else 0, e.ctas, -c.config.stages, c.split_k, c.reduce == "global")
 
 
@@ -415,7 +415,7 @@ def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, st
     configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (not split_given or split_ring(c))]
     if not configs:
         return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged)
-    return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False))
+    return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False, a_mn_major=True))
 
 
 def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_major: bool, a_mn_major: bool = False,
@@ -449,7 +449,7 @@ def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_
     def key(mm: int, nn: int, c: Choice, ta: str, tb: str, mn_major: bool) -> tuple[float, float]:
         # where HBM bounds both alike, the one whose tiles compute faster (127 x 11008 x 4096:
         # 6 stages of 128 x 96 with B MN-major ran 92% of cuBLAS, swapped 128 x 128 99%)
-        e = estimate(mm, nn, k, c.config, ta, tb, d, 1, machine, c.split_k, c.reduce, c.unsplit, mn_major)
+        e = estimate(mm, nn, k, c.config, ta, tb, d, 1, machine, c.split_k, c.reduce, c.unsplit, mn_major, not mn_major)
         return e.seconds, e.compute_s
 
     return best.config if key(n, m, best, b, a, False) < key(m, n, plain, a, b, True) else None

@@ -113,7 +113,13 @@ TILE_EFFICIENCY_MN_MAJOR: dict[tuple[int, int], float] = {(128, 96): 0.52, (128,
 #: gemm_tune_long_k_64x128_h200.md), where 8192^3's many waves give it 0.56. Measured at
 #: that K and 8 stages only (its key, as TILE_EFFICIENCY's, is "deeper than 4"); the
 #: hybrid split's waves (`_hybrid`) do not take it.
-ONE_WAVE_EFFICIENCY: dict[tuple[int, int, bool], float] = {(64, 128, True): 0.745}
+ONE_WAVE_EFFICIENCY: dict[tuple[int, int, bool], float] = {(64, 128, True): 0.745, (128, 112, True): 0.755}
+#: The ONE_WAVE_EFFICIENCY tiles measured with a K-major A only: 128 x 112 rings ran 0.755
+#: where they made 128 CTAs and 128 x 128 ones 112 (deepseek-v3 o_proj, M = 256: 7168 / 112
+#: = 64 tiles a row; bf16 99% of cuBLAS where 128 x 128 ran 95%, e4m3 106% where it ran
+#: 101%: docs/results/gemm_tune_wide_h200.md, gemm_tune_fp8_dependent_h200.md). A swapped
+#: kernel's A (B^T, MN-major) keeps the 8192^3 efficiency for them: no swapped one ran.
+ONE_WAVE_K_MAJOR_A: frozenset[tuple[int, int, bool]] = frozenset({(128, 112, True)})
 
 
 def tile_efficiency(config: GemmConfig, b_mn_major: bool = False) -> float:
@@ -148,7 +154,7 @@ class Estimate:
 
 def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str = "bf16", batch: int = 1,
              machine: Machine = H100, split_k: int = 1, reduce: str = "cluster", unsplit: int = 0,
-             b_mn_major: bool = False) -> Estimate:
+             b_mn_major: bool = False, a_mn_major: bool = False) -> Estimate:
     """The model's time of an M x N x K GEMM (times `batch`) with `config` (module docstring).
 
     With `split_k` = S each tile takes S CTAs, each over ceil(T / S) of the T K steps (the
@@ -159,7 +165,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
 
     With `unsplit` = F (global only) the first F tiles run unsplit in their own waves and
     the other tiles' S CTAs in waves after them (`_hybrid`). `b_mn_major`: B is MN-major
-    (`tile_efficiency`)."""
+    (`tile_efficiency`); `a_mn_major`: A is (a swapped kernel's B^T: `step_s`)."""
     if unsplit:
         return _hybrid(m, n, k, config, a, b, d, batch, machine, split_k, unsplit, b_mn_major)
     tiles = config.tiles(m, n, batch)
@@ -173,7 +179,7 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
     k_steps = -(-k_tiles // split_k)  # the K steps of the longest rank
     running = min(ctas, machine.max_clusters(cluster) * cluster)
     one_wave = split_k == 1 and ctas <= machine.sms
-    compute = waves * k_steps * step_s(config, a, running, machine, b_mn_major, one_wave)
+    compute = waves * k_steps * step_s(config, a, running, machine, b_mn_major, one_wave, a_mn_major)
     ring = min(config.stages, k_steps)  # a ring deeper than K's steps holds no more
     in_flight = running * ring * config.stage_bytes(a, b)
     bandwidth = min(machine.hbm_bytes_per_s, in_flight / machine.load_latency_s)
@@ -188,19 +194,22 @@ def estimate(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str 
 
 
 def step_s(config: GemmConfig, a: str, running: int, machine: Machine = H100, b_mn_major: bool = False,
-           one_wave: bool = False) -> float:
+           one_wave: bool = False, a_mn_major: bool = False) -> float:
     """One CTA's K step: the longest of its MMAs at `intrinsic_efficiency` of the SM's peak;
     its bytes through the L2 the running CTAs share (the step at `tile_efficiency`, which
     was measured with every SM running, scaled by the share of SMs running: at 8192^3 the
     small tiles are bound there, and with a few CTAs they run nearer their MMAs' speed;
     `one_wave`, a grid of one wave of unsplit CTAs: ONE_WAVE_EFFICIENCY where it has the
-    tile); and a stage's round trip over the ring's stages (Little's law: a shallow ring of
+    tile, but not ONE_WAVE_K_MAJOR_A's where A is MN-major, `a_mn_major`: a swapped
+    kernel's B^T); and a stage's round trip over the ring's stages (Little's law: a shallow ring of
     a small tile waits on its loads)."""
     per_sm = machine.dense_tflops[a] * 1e12 / machine.sms
     mma = 2.0 * config.bm * config.bn * config.bk / per_sm
     efficiency = tile_efficiency(config, b_mn_major)
-    if one_wave and not (b_mn_major and (config.bm, config.bn) in TILE_EFFICIENCY_MN_MAJOR):
-        efficiency = ONE_WAVE_EFFICIENCY.get((config.bm, config.bn, config.stages > 4), efficiency)
+    key = (config.bm, config.bn, config.stages > 4)
+    if (one_wave and not (b_mn_major and (config.bm, config.bn) in TILE_EFFICIENCY_MN_MAJOR)
+            and not (a_mn_major and key in ONE_WAVE_K_MAJOR_A)):
+        efficiency = ONE_WAVE_EFFICIENCY.get(key, efficiency)
     shared = mma / efficiency * min(1.0, running / machine.sms)
     return max(mma / machine.intrinsic_efficiency, shared, machine.ring_latency_s / config.stages)
 
@@ -239,4 +248,4 @@ def _hybrid(m: int, n: int, k: int, config: GemmConfig, a: str, b: str, d: str, 
                     max(compute, unsplit_only.memory_s) + overhead, unsplit_only.in_flight)
 
 
-__all__ = ["Estimate", "H100", "Machine", "ONE_WAVE_EFFICIENCY", "TILE_EFFICIENCY", "TILE_EFFICIENCY_MN_MAJOR", "estimate", "step_s", "tile_efficiency"]
+__all__ = ["Estimate", "H100", "Machine", "ONE_WAVE_EFFICIENCY", "ONE_WAVE_K_MAJOR_A", "TILE_EFFICIENCY", "TILE_EFFICIENCY_MN_MAJOR", "estimate", "step_s", "tile_efficiency"]
