@@ -593,6 +593,35 @@ def wide_tile_cases() -> list[GemmCase]:
     return out
 
 
+def wide_wgmma_cases() -> list[GemmCase]:
+    """Tiles 128 x 320 and 64 x 320: two wgmmas a K-slice (layout/gemm.py `wgmma_parts`: 160
+    + 160 with B K-major, 192 + 128 with B row-major's 64-column atoms), every type, B both
+    ways (16-bit), ragged M, N and K, the TMA-store epilogue (3 stages) and the register one
+    (4 stages, or a 32-bit D); persistent and not, the pipelined schedule, a cluster of 2,
+    split-K through global memory and a cluster, stream-K, C, a batch, sizes known at
+    launch, A column-major; llama-3-70b's qkv at M = 512 (one wave of 128 CTAs)."""
+    out: list[GemmCase] = []
+    for a, b, acc, d in TYPES:
+        b_rows = (False, True) if a in ("bf16", "f16") else (False,)
+        for b_row in b_rows:
+            for shape, stages in (((1000, 4088, 1000), 3), ((300, 650, 2050), 4), ((4097, 1000, 520), 3)):
+                out.append(GemmCase(a, b, acc, d, *shape, True, b_row, (128, 320, 128, stages)))
+        out.append(GemmCase(a, b, acc, d, 200, 1000, 300, True, False, (64, 320, 128, 4)))
+    cfg = (128, 320, 128, 3)
+    for options in ("persistent = false", 'schedule = "pipelined", raster = 0', "cluster = 2",
+                    f"split_k = 3{GLOBAL}", "split_k = 2", "stream_k = 1", 'epilogue = "registers"'):
+        # a pair shares a row-major B's 5 boxes of 64 columns unevenly: refused (docs/gemm.md)
+        for b_row in (False, True) if options != "cluster = 2" else (False,):
+            out.append(GemmCase("bf16", "bf16", "f32", "bf16", 2048, 4088, 1000, True, b_row, cfg, options=options))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, True, True, cfg, with_c=True))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 300, 1000, 520, True, True, cfg, batch=3))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, True, True, cfg, dynamic=True))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, False, True, cfg, options='epilogue = "tma"'))
+    for b_row in (False, True):
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 512, 10240, 8192, True, b_row, cfg))
+    return out
+
+
 #: fp8's promoted accumulation (`accumulation = "promoted"`): the operand pairs and D types.
 FP8_PROMOTED_TYPES = [("e4m3", "e4m3", "f32", "bf16"), ("e5m2", "e4m3", "f32", "f32")]
 PROMOTED = 'accumulation = "promoted"'
@@ -710,6 +739,8 @@ def cases(subset: str = "full") -> list[GemmCase]:
         return stream_k_cases()
     if subset == "wide":
         return wide_tile_cases()
+    if subset == "wide_wgmma":
+        return wide_wgmma_cases()
     if subset == "paired_split":
         return paired_split_cases()
     if subset == "one_wave":
@@ -749,10 +780,11 @@ def cases(subset: str = "full") -> list[GemmCase]:
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None))
     if subset == "ci":
         return (out[::17] + batched_cases()[::9] + swap_ab_cases()[::9] + multicast_default_cases()[::4]
-                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11] + wide_tile_cases()[::7] + paired_split_cases()[::6] + one_wave_cases()[::4])
+                + stream_k_cases()[::10] + multicast_kmajor_cases()[::11] + wide_tile_cases()[::7] + paired_split_cases()[::6] + one_wave_cases()[::4]
+                + wide_wgmma_cases()[::8])
     return (out + batched_cases() + split_k_cases() + fp8_promoted_cases() + unsplit_cases() + swap_ab_cases()
             + multicast_default_cases() + stream_k_cases() + multicast_kmajor_cases() + wide_tile_cases() + paired_split_cases()
-            + one_wave_cases())
+            + one_wave_cases() + wide_wgmma_cases())
 
 
 def run_case(case: GemmCase, seed: int, assemble_only: bool) -> tuple[str, str]:
@@ -803,7 +835,7 @@ def summarize(path: str) -> str:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k", "wide", "paired_split", "one_wave"])
+    p.add_argument("--subset", default="full", choices=["full", "ci", "tcgen05", "tcgen05-ci", "swap", "multicast", "stream_k", "wide", "paired_split", "one_wave", "wide_wgmma"])
     p.add_argument("--list", action="store_true")
     p.add_argument("--assemble-only", action="store_true")
     p.add_argument("--out")

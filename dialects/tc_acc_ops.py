@@ -8,9 +8,9 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_kernel import enclosing_kernel, in_gemm_kernel, kernel_target, lost_gemm_loop
+from lower_tc.dialects.tc_kernel import enclosing_kernel, in_attention_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
 from lower_tc.dialects.tc_types import AccType, _memref_shape, dtype_name, matrix_strides
-from lower_tc.layout.gemm import WGMMA_ACCUMULATORS, wgmma_valid_n
+from lower_tc.layout.gemm import WGMMA_ACCUMULATORS, gemm_valid_n, wgmma_valid_n
 from lower_tc.layout.instr_desc import valid_n
 from lower_tc.layout.targets import Arch
 
@@ -75,14 +75,16 @@ def _check_acc_shape(op: Operation, acc: Attribute) -> None:
                 )
         elif acc.m != 64:
             raise VerifyException(_wgmma_m_problem(op, acc.m))
-        ok_n = wgmma_valid_n("s8" if integer else "f16")
+        wide = in_gemm_kernel(op) and not in_attention_loop(op)  # a GEMM's K loop issues several wgmmas for N > 256
+        ok_n = (gemm_valid_n if wide else wgmma_valid_n)("s8" if integer else "f16")
     else:
         if acc.m not in (64, 128):
             raise VerifyException(f"a tcgen05 accumulator has M = 64 or 128 (tensor-memory lanes), not {acc.m}")
         ok_n = valid_n("i8" if integer else "f16")
     if acc.n not in ok_n:
         rule = "8, 16, 24, then multiples of 16" if integer else "a multiple of 8"
-        raise VerifyException(f"an accumulator's N must be {rule} from 8 to 256, not {acc.n}")
+        more = f", or {max(ok_n)} (several wgmmas a K-slice)" if max(ok_n) > 256 else ""
+        raise VerifyException(f"an accumulator's N must be {rule} from 8 to 256{more}, not {acc.n}")
 
 
 def _wgmma_m_problem(op: Operation, m: int) -> str:

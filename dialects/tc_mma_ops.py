@@ -21,11 +21,12 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_valid_n
+from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, gemm_valid_n, wgmma_valid_n
 from lower_tc.dialects.tc_tile_ops import TileTransposeOp
 from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_attention_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
 from lower_tc.dialects.tc_types import AFragType, AccType, TileType
 from lower_tc.layout import LayoutError, Major, element_type
+from lower_tc.layout.gemm import WIDE_WGMMA_MAX_BM, WIDE_WGMMA_NS
 from lower_tc.layout.instr_desc import InstrDescriptor
 from lower_tc.layout.targets import Arch, check_operand_type
 
@@ -141,9 +142,14 @@ class WgmmaOp(IRDLOperation):
             check_operand_type(Arch.SM90A, b.dtype, b.major is Major.MN)
         except LayoutError as err:
             raise VerifyException(str(err)) from None
-        if b.mn not in wgmma_valid_n(a.dtype):
+        wide = not fragment and in_gemm_kernel(self) and not in_attention_loop(self)
+        if b.mn not in (gemm_valid_n if wide else wgmma_valid_n)(a.dtype):
             rule = "8, 16, 24, then multiples of 16" if a.dtype in ("s8", "u8") else "a multiple of 8"
-            raise VerifyException(f"wgmma N must be {rule} from 8 to 256, not {b.mn}")
+            more = f", or {', '.join(map(str, WIDE_WGMMA_NS))} (several wgmmas a K-slice)" if wide else ""
+            raise VerifyException(f"wgmma N must be {rule} from 8 to 256{more}, not {b.mn}")
+        if b.mn > 256 and a.mn > WIDE_WGMMA_MAX_BM:
+            raise VerifyException(f"an N = {b.mn} accumulator holds {b.mn // 2} registers a thread: at most "
+                                  f"{WIDE_WGMMA_MAX_BM // 64} consumer warpgroups (A of at most {WIDE_WGMMA_MAX_BM} rows), not {a.mn // 64}")
         _check_pair(a, b, acc)
         if acc.dtype not in WGMMA_ACCUMULATORS[a.dtype]:
             allowed = " or ".join(WGMMA_ACCUMULATORS[a.dtype])

@@ -49,6 +49,38 @@ def wgmma_valid_n(dtype: str) -> tuple[int, ...]:
     return tuple(range(8, 257, 8))
 
 
+#: The widths over one wgmma's N = 256 that a GEMM kernel's consumer warpgroup takes, as
+#: several wgmmas a K-slice (`wgmma_parts`): 320 = 5 swizzle atoms of a 16-bit MN-major B,
+#: the width of cuBLAS's one-wave tiles (128 x 320) where 128 x 256 tiles leave a fifth of a
+#: wave and 128 x 160 ones need the 64-byte swizzle for a row-major B. 160 f32 accumulator
+#: registers a thread, so at most two consumer warpgroups (BM 64 or 128).
+WIDE_WGMMA_NS = (320,)
+#: The most consumer warpgroups a tile of WIDE_WGMMA_NS takes (their registers).
+WIDE_WGMMA_MAX_BM = 128
+
+
+def gemm_valid_n(dtype: str) -> tuple[int, ...]:
+    """A GEMM kernel's tile widths: one wgmma's N (`wgmma_valid_n`) and WIDE_WGMMA_NS."""
+    return wgmma_valid_n(dtype) + WIDE_WGMMA_NS
+
+
+def wgmma_parts(n: int, atom: int) -> tuple[int, ...]:
+    """The N of each wgmma a warpgroup issues per K-slice for an N-wide accumulator: (N,) up
+    to 256; past it, as few parts as there are 256-column instructions, as even as they can
+    be with each part starting at a multiple of `atom` columns of B's tile (a descriptor's
+    start moves by whole swizzle atoms: 8 rows of a K-major B, one atom's width, 64
+    columns under the 128-byte swizzle, of an MN-major one): 320 is 160 + 160 K-major and
+    192 + 128 MN-major. A ValueError where N cannot be cut so."""
+    if n <= 256:
+        return (n,)
+    count = -(-n // 256)
+    first = -(-n // count // atom) * atom
+    parts = (first,) * (count - 1) + (n - first * (count - 1),)
+    if first > 256 or parts[-1] <= 0 or any(p % 8 for p in parts):
+        raise ValueError(f"N = {n} does not split into wgmmas of at most 256 starting at multiples of {atom} columns")
+    return parts
+
+
 def operand_pair_problem(a: str, b: str, arch: Arch = Arch.SM90A) -> str | None:
     """Why the tensor core cannot multiply an `a` by a `b` operand, or None."""
     pair = {a, b}
@@ -127,9 +159,13 @@ def config_problem(config: GemmConfig, a: str, b: str, acc: str, arch: Arch = Ar
         raise LayoutError(f"GEMM kernels are lowered for sm_90a and sm_100a, not {arch}")
     elif bm <= 0 or bm % 64 or bm > 256:
         return f"BM = {bm}: wgmma is m64, so BM must be 64, 128, 192 or 256 (one warpgroup per 64 rows)"
-    elif bn not in wgmma_valid_n(a):
+    elif bn not in gemm_valid_n(a):
         rule = "8, 16, 24, then a multiple of 16" if a in ("s8", "u8") else "a multiple of 8"
-        return f"BN = {bn}: one warpgroup's wgmma N must be {rule} from 8 to 256"
+        wide = " or ".join(str(w) for w in WIDE_WGMMA_NS)
+        return f"BN = {bn}: one warpgroup's wgmma N must be {rule} from 8 to 256, or {wide} (several wgmmas)"
+    elif bn > 256 and bm > WIDE_WGMMA_MAX_BM:
+        return (f"BN = {bn} holds {bn // 2} accumulator registers a thread: at most {WIDE_WGMMA_MAX_BM // 64} "
+                f"consumer warpgroups (BM <= {WIDE_WGMMA_MAX_BM}), not {bm // 64}")
     kpi = element_type(a).k_per_instruction
     if bk <= 0 or bk % kpi:
         return f"BK = {bk} is not a whole number of {kpi}-element (32-byte) K-slices of {a}"
@@ -193,6 +229,10 @@ __all__ = [
     "ring_k_slices",
     "ring_stride",
     "wgmma_valid_n",
+    "gemm_valid_n",
+    "wgmma_parts",
+    "WIDE_WGMMA_NS",
+    "WIDE_WGMMA_MAX_BM",
 ]
 
 

@@ -19,7 +19,7 @@ from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.epilogue import PIECE_ALIGN, PIECE_QUANTUM, staging_bytes, tma_store_problem
 from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
 from lower_tc.layout.errors import LayoutError
-from lower_tc.layout.gemm import GemmConfig, config_problem, default_schedule, rule_config, wgmma_valid_n
+from lower_tc.layout.gemm import WIDE_WGMMA_NS, GemmConfig, config_problem, default_schedule, gemm_valid_n, rule_config, wgmma_valid_n
 from lower_tc.layout.gemm_model import H100, Machine, estimate
 from lower_tc.layout.limits import MAX_CLUSTER, SMEM_CAPACITY
 from lower_tc.layout.split_k import MAX_GLOBAL_SPLIT, REDUCES, reduces_for, valid_split_k
@@ -43,7 +43,8 @@ UNSPLIT_MAX_WAVES = 4
 #: makes 96 (cuBLAS picks such widths too: bench/cublas_kernels.py). Multiples of 16, so
 #: the TMA-store epilogue stages the last columns in 32- and 16-column pieces
 #: (layout/epilogue.py); measured in docs/performance.md "Tiles as wide as make whole waves".
-WIDE_BNS = (96, 112, 144, 160, 176, 208, 224, 240)
+#: And past one wgmma, WIDE_WGMMA_NS (320: two a K-slice; cuBLAS's 128 x 320 at M = 512).
+WIDE_BNS = (96, 112, 144, 160, 176, 208, 224, 240) + WIDE_WGMMA_NS
 #: The deepest ring of a 128-row tile that still leaves room for the TMA-store epilogue's
 #: staging pieces: 6 stages of 128 x 128 ran 97% of cuBLAS where 4 ran 83% (M = 127,
 #: N = 11008, K = 4096), and 5 stages of 128 x 144 at or above 4 on the suite.
@@ -120,7 +121,7 @@ def tile_configs(m: int, n: int, a: str, b: str, acc: str, arch: Arch = Arch.SM9
         return found
     for bn in sorted({bn for bm, bn in SM90_TILES if bm == 128} | set(WIDE_BNS), reverse=True):
         row = bn * element_type(b).bits // 8
-        if bn > _round_up(n, PIECE_QUANTUM) or bn not in wgmma_valid_n(a):
+        if bn > _round_up(n, PIECE_QUANTUM) or bn not in gemm_valid_n(a):
             continue
         if b_mn_major and row % MN_MAJOR_MIN_ROW_BYTES:
             continue

@@ -89,14 +89,15 @@ H100 = Machine(
 #: (WIDE_BNS of layout/gemm_choice.py) and the deeper 128 x 128 ring were measured on the
 #: H200 at 8192^3 (bf16 and e4m3, B K-major, bench/gemm_tune_suite.py), each as a share of
 #: the 128 x 192 tile's speed in the same run times its 0.79 (none above it: 128 x 224 ran
-#: 1-2% faster, within the runs' spread).
+#: 1-2% faster, within the runs' spread). 128 x 320 (two wgmmas a K-slice, 3 stages) ran
+#: 0.99 of 128 x 224's speed at 8192^3 (docs/results/gemm_tune_wide_wgmma_h200.json).
 TILE_EFFICIENCY: dict[tuple[int, int, bool], float] = {
     (128, 256, False): 0.79, (128, 192, False): 0.79, (128, 128, False): 0.73,
     (64, 256, False): 0.70, (64, 128, False): 0.48, (64, 128, True): 0.56,
     (128, 64, False): 0.40, (128, 64, True): 0.38, (64, 64, False): 0.30, (64, 64, True): 0.33,
     (128, 128, True): 0.73, (128, 96, True): 0.61, (128, 112, True): 0.66, (128, 144, True): 0.77,
     (128, 160, True): 0.76, (128, 176, True): 0.78, (128, 208, False): 0.775, (128, 224, False): 0.79,
-    (128, 240, False): 0.79,
+    (128, 240, False): 0.79, (128, 320, False): 0.78,
 }
 #: Where an MN-major B (16-bit, row-major K x N) makes a tile slower: its tile rows are
 #: boxes of the 64-byte swizzle at these widths (H200, 8192^3 bf16, as above; 128 x 160 at

@@ -43,7 +43,9 @@ class WgmmaMmaAsyncOp(PtxOp):
 
     Modifiers: shape (m64nNkK), dtype/atype/btype, scale_d (the D operand: 0 = D is
     overwritten), scale (0: the integer form, without the scale-a/b operands), trans_a and
-    trans_b (-1: the form has none), satfinite (s32 only).
+    trans_b (-1: the form has none), satfinite (s32 only). With d_first and d_count, D is
+    that run of the registers (one of the wgmmas a warpgroup issues for a tile wider than
+    N = 256: the n8 blocks' registers follow each other, so each part's are a run).
     """
 
     name = "ptx.wgmma_mma_async"
@@ -56,6 +58,8 @@ class WgmmaMmaAsyncOp(PtxOp):
     trans_a = prop_def(ints(-1, 0, 1))
     trans_b = prop_def(ints(-1, 0, 1))
     satfinite = opt_prop_def(FLAG)
+    d_first = opt_prop_def(INT)
+    d_count = opt_prop_def(INT)
 
     def render(self, n: Names) -> str:
         d, a, b = self.args
@@ -63,7 +67,11 @@ class WgmmaMmaAsyncOp(PtxOp):
         sat = ".satfinite" if dtype == "s32" and self.has("satfinite") and self.prop("satfinite") else ""
         head = f"wgmma.mma_async.sync.aligned.{self.prop('shape')}{sat}.{dtype}.{atype}.{btype}"
         a_text = brace(regs_list(n, a)) if isinstance(a.type, RegsType) else n(a)
-        ops = [brace(regs_list(n, d)), a_text, n(b), str(self.prop("scale_d"))]
+        d_regs = regs_list(n, d)
+        if self.has("d_first"):
+            first = int(self.prop("d_first"))  # type: ignore[arg-type]
+            d_regs = d_regs[first:first + int(self.prop("d_count"))]  # type: ignore[arg-type]
+        ops = [brace(d_regs), a_text, n(b), str(self.prop("scale_d"))]
         if self.prop("scale"):
             ops += ["1", "1"]
         for key in ("trans_a", "trans_b"):

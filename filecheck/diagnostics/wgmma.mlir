@@ -231,6 +231,17 @@ func.func @padded_off_pattern() attributes {tc.target = "sm_90a"} {
 
 // -----
 
+// a single tile's wgmma is one instruction: 320 is for a GEMM kernel's K loop (two a K-slice)
+func.func @n_320(%acc: !tc.acc<64x320xf32>) attributes {tc.target = "sm_90a"} {
+  %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
+  %b = tc.smem_tile : !tc.tile<320x64xbf16, #tc.layout<k, swizzle = auto>>
+  %d = tc.wgmma %a, %b, %acc : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.tile<320x64xbf16, #tc.layout<k, swizzle = auto>>, !tc.acc<64x320xf32>
+  func.return
+}
+// CHECK: {{.*}}wgmma.mlir:[[# @LINE - 3]]:3: error: wgmma N must be a multiple of 8 from 8 to 256, not 320{{$}}
+
+// -----
+
 // Chaining through the results is the way to accumulate; storing before the MMA is fine.
 func.func @acc_chained(%D: memref<64x64xf32>, %E: memref<64x64xf32>) attributes {tc.target = "sm_90a"} {
   %a = tc.smem_tile : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = 128b>>
@@ -244,3 +255,4 @@ func.func @acc_chained(%D: memref<64x64xf32>, %E: memref<64x64xf32>) attributes 
 }
 // CHECK: "ptx.kernel"() <{sym_name = "acc_chained"
 // CHECK-NOT: error
+

@@ -62,7 +62,7 @@ func.func @tiles_limit(%A: memref<65536x65536x64xbf16>, %B: memref<64x65536xbf16
   tc.matmul %A, %B to %D : memref<65536x65536x64xbf16>, memref<64x65536xbf16>, memref<65536x65536x65536xbf16>
   func.return
 }
-// CHECK: {{.*}}batched-diagnostics.mlir:62:3: error: 65536 matrices of 512 x 256 tiles: the grouped order numbers every tile of the batch on the grid's x, more than the 2147483647 the kernel's 32-bit index arithmetic counts{{$}}
+// CHECK: {{.*}}batched-diagnostics.mlir:62:3: error: 65536 matrices of 512 x 205 tiles: the grouped order numbers every tile of the batch on the grid's x, more than the 2147483647 the kernel's 32-bit index arithmetic counts{{$}}
 
 // -----
 

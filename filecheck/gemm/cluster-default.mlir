@@ -58,7 +58,7 @@ func.func @asked_not(%A: memref<3000x4000xbf16>, %B: memref<4000x5000xbf16>, %D:
   func.return
 }
 // REMARK-NOT: B shared
-// REMARK: remark: 128x192x64, 4 stages {{.*}} for 3000x5000x4000 (chosen)
+// REMARK: remark: 128x320x64, 3 stages {{.*}} for 3000x5000x4000 (chosen)
 // CHECK: // lower-tc kernel asked_not:
 // CHECK-NOT: .reqnctapercluster
 

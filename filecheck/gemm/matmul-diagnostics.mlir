@@ -21,7 +21,7 @@ func.func @bn(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>, %D: memref
   tc.matmul %A, %B to %D config #tc.gemm_config<bm = 64, bn = 512, bk = 64, stages = 2> : memref<1024x1024xbf16>, memref<1024x1024xbf16>, memref<1024x1024xbf16>
   func.return
 }
-// CHECK: {{.*}}matmul-diagnostics.mlir:21:3: error: BN = 512: one warpgroup's wgmma N must be a multiple of 8 from 8 to 256{{$}}
+// CHECK: {{.*}}matmul-diagnostics.mlir:21:3: error: BN = 512: one warpgroup's wgmma N must be a multiple of 8 from 8 to 256, or 320 (several wgmmas){{$}}
 
 // -----
 
@@ -326,3 +326,13 @@ func.func @d_col_wide(%A: memref<200x256xbf16>, %B: memref<256x136xbf16>, %D: me
   func.return
 }
 // CHECK: {{.*}}matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: a column-major D or C whose columns are 268435456 bytes apart: 64 of them are past a store's 32-bit offset{{$}}
+
+// -----
+
+// a 320-wide tile is two wgmmas of 160 accumulator registers: four consumer warpgroups of
+// it would not fit the SM's registers
+func.func @bn_320_bm_256(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>, %D: memref<1024x1024xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 256, bn = 320, bk = 64, stages = 2> : memref<1024x1024xbf16>, memref<1024x1024xbf16>, memref<1024x1024xbf16>
+  func.return
+}
+// CHECK: {{.*}}matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: BN = 320 holds 160 accumulator registers a thread: at most 2 consumer warpgroups (BM <= 128), not 4{{$}}

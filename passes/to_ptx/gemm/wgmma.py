@@ -13,6 +13,7 @@ from xdsl.ir import Operation, SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.layout.fp8_accumulation import promoted_problem
+from lower_tc.layout.gemm import wgmma_parts
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.cluster import Multicast
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
@@ -79,6 +80,41 @@ def zero(b: PtxBuilder, acc: SSAValue, acc_t: tc.AccType) -> None:
 
 
 @dataclass(frozen=True)
+class WgmmaPart:
+    """One of the wgmmas a warpgroup issues per K-slice (`wgmma_parts`): its modifiers
+    (m64nN), its run of the accumulator's registers, and how far B's descriptor start moves
+    (16-byte units: whole swizzle atoms, so the pattern and the strides stay)."""
+
+    props: dict[str, object]
+    d_first: int
+    d_count: int
+    b16: int
+
+
+def wgmma_split(loop: KLoop, props: dict[str, object]) -> tuple[WgmmaPart, ...]:
+    """The wgmmas of a K-slice: one where the accumulator is at most N = 256 wide, else
+    `wgmma_parts`'s, each starting at a whole atom of B's tile (a located error where the
+    tile's atoms do not allow that)."""
+    acc_t = loop.acc_type
+    total = regs_type(acc_t).count.data
+    layout = loop.rings[1].layout
+    try:
+        parts = wgmma_parts(acc_t.n, layout.atom_shape[0])
+    except ValueError as err:
+        error_at(loop.mma, f"{err} (B's tile: {layout.major.value}-major, {layout.swizzle} swizzle)")
+    if len(parts) == 1:
+        return (WgmmaPart(props, 0, total, 0),)
+    kpi = str(props["shape"]).rsplit("k", 1)[1]
+    out, first = [], 0
+    for n in parts:
+        offset = int(layout.linear_addresses(first, 0) - layout.linear_addresses(0, 0))
+        regs = total * n // acc_t.n
+        out.append(WgmmaPart({**props, "shape": f"m64n{n}k{kpi}"}, total * first // acc_t.n, regs, offset >> 4))
+        first += n
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class Wgmma:
     """A consumer warpgroup's MMAs: its accumulator, the descriptors and the modifiers.
 
@@ -102,6 +138,7 @@ class Wgmma:
     depth: int  # groups left in flight by wait_group
     total: SSAValue | None = None
     spare: SSAValue | None = None  # overlapped promotion: the odd steps' run
+    parts: tuple[WgmmaPart, ...] = ()  # the wgmmas of a K-slice (`wgmma_split`; empty: one, `props`)
 
     @property
     def result(self) -> SSAValue:
@@ -115,7 +152,8 @@ class Wgmma:
         acc_t = loop.acc_type
         a_t, b_t = loop.mma.a.type, loop.mma.b.type  # type: ignore[attr-defined]
         assert isinstance(a_t, tc.TileType) and isinstance(b_t, tc.TileType)
-        return cls(acc, acc_t, descriptors, wgmma_props(a_t, b_t, acc_t.dtype, a_in_registers=False), depth, total, spare)
+        props = wgmma_props(a_t, b_t, acc_t.dtype, a_in_registers=False)
+        return cls(acc, acc_t, descriptors, props, depth, total, spare, wgmma_split(loop, props))
 
     def issue(self, ring: Ring, s: SSAValue, p: SSAValue, run: SSAValue) -> None:
         """Wait for stage s (its round of parity p) and issue its K-slices' MMAs into `run`,
@@ -123,11 +161,16 @@ class Wgmma:
         b = ring.b
         ring.wait_full(s, p)
         a64, b64 = self.descriptors.bases(b, s)
-        b.emit(ptx.WgmmaFenceOp, comment=f"wgmma {self.props['shape']}, {self.descriptors.slices} K-slices")
+        parts = self.parts or (WgmmaPart(self.props, 0, 0, 0),)
+        shapes = " + ".join(str(p.props["shape"]) for p in parts)
+        b.emit(ptx.WgmmaFenceOp, comment=f"wgmma {shapes}, {self.descriptors.slices} K-slices")
         for kk in range(self.descriptors.slices):
             da, db = self.descriptors.slice(b, kk, a64, b64)
             fresh = self.total is not None and kk == 0  # promoted: the step's sums start from zero
-            b.emit(ptx.WgmmaMmaAsyncOp, [run, da, db], **{**self.props, **({"scale_d": 0} if fresh else {})})
+            for part in parts:
+                run_regs = {"d_first": part.d_first, "d_count": part.d_count} if len(parts) > 1 else {}
+                db_part = b.add_imm(db, part.b16, "s64") if part.b16 else db
+                b.emit(ptx.WgmmaMmaAsyncOp, [run, da, db_part], **{**part.props, **run_regs, **({"scale_d": 0} if fresh else {})})
         b.emit(ptx.WgmmaCommitGroupOp)
 
     def consume(self, ring: Ring, st: Step, multicast: Multicast | None) -> None:
