@@ -21,9 +21,9 @@ version 1, so a reader of version 1 refuses exactly the kernels it could not lau
 Version 3 added stream-K (`workspace.stream_k_tiles`, a persistent grid's `steps`): its
 workspace is sized by another rule, so a stream-K kernel is written as version 3 and the
 others as before. Version 4 (SPLIT_K_CLAIMS_VERSION) is a split-K workspace's: S u32 slice
-claims per tile after the counters (a sum spread over the tile's CTAs), and counters that a
-spread sum leaves at a multiple of S rather than 0; a reader of version 2 would size it too
-small, so such a kernel is written as version 4.
+words per tile after the counters (room a sum spread over the tile's CTAs uses: its 64-bit
+word a tile), and counts that a spread sum leaves at a multiple of S rather than 0; a
+reader of version 2 would size it too small, so such a kernel is written as version 4.
 """
 
 from __future__ import annotations
@@ -368,8 +368,9 @@ class WorkspaceInfo:
     """Scratch memory in global memory that the kernel needs (split-K through global
     memory, layout/split_k.py): a slot of `partial_bytes` per split CTA of the launched grid
     (every CTA but the first `unsplit` along x, which compute a tile each), then a u32
-    counter per tile of `split_k` CTAs, then `split_k` u32 slice claims per tile (a sum
-    spread over the tile's CTAs: layout/split_k.py SPREAD_MAX_CTAS). Its address is the .u64
+    counter per tile of `split_k` CTAs, then `split_k` u32 slice words per tile (a sum
+    spread over the tile's CTAs, layout/split_k.py SPREAD_MAX_CTAS, keeps a 64-bit word a
+    tile, count and given-up ranks, from the counters' start). Its address is the .u64
     parameter WORKSPACE_PARAM. It must be zero before the first launch; each launch leaves
     it ready for the next (the partials rewritten, the counters reset to 0 or, spread, on at
     the next multiple of split_k), so one workspace serves launches that run one after

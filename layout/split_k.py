@@ -149,8 +149,9 @@ def valid_split_k(config: GemmConfig, a: str, b: str, k: int | None, arch: Arch 
 # warpgroup's 64 x BN block in turn, in it 16-byte groups of four registers, the 128
 # threads' group j side by side, so a warp's store is 512 contiguous bytes. Only threads
 # in the same place of another CTA of the tile read a slot, so no row order is needed.
-# After the counters, S u32 slice claims per tile (a sum spread over the tile's CTAs:
-# passes/to_ptx/gemm/split_k_global.py `spread_reduce`).
+# After the counters, S u32 slice words per tile: room for a sum spread over the tile's
+# CTAs (passes/to_ptx/gemm/split_k_global.py `spread_reduce`), which keeps a 64-bit word a
+# tile from the counters' start (8 of the 4 (1 + S) bytes a tile).
 
 
 def split_ctas(tiles: int, split_k: int, unsplit: int = 0) -> int:
@@ -181,8 +182,8 @@ def workspace_partial_bytes(bm: int, bn: int) -> int:
 
 def workspace_bytes(ctas: int, split_k: int, partial: int) -> int:
     """Bytes of the workspace of a grid of `ctas` CTAs, `split_k` to a tile, slots of
-    `partial` bytes: the slots, then a u32 counter per tile, then `split_k` u32 slice claims
-    per tile (a spread sum's: SPREAD_MAX_CTAS), rounded up to 16 bytes."""
+    `partial` bytes: the slots, then a u32 counter per tile, then `split_k` u32 slice words
+    per tile (a spread sum's room: SPREAD_MAX_CTAS), rounded up to 16 bytes."""
     tiles = -(-ctas // split_k)
     return -(-(ctas * partial + 4 * tiles + 4 * split_k * tiles) // 16) * 16
 

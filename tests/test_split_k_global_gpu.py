@@ -14,6 +14,8 @@ Run on the GPU machine: python -m pytest -m gpu tests/test_split_k_global_gpu.py
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import lower_tc
@@ -198,3 +200,38 @@ extern "C" __global__ void hold(long long cycles) {
     other.synchronize()
     check(torch, held, a, b, "bf16", "f32", "bf16")
     assert torch.equal(held, alone)
+
+
+def test_a_spread_sum_whose_ctas_give_up_at_once_is_right_launch_after_launch(torch, monkeypatch) -> None:
+    """The spread sum compiled with no wait (SPREAD_WAIT_NS = 0): a CTA that does not find
+    its tile's count complete at its first look gives its slice up (atom.cas on the tile's
+    word) and the last CTA sums it from the bits its own add returned, then clears them.
+    Five launches in a row into fresh outputs: each matches float64, and all match the
+    kernel that waits (the same bits), so the bits are cleared between launches and a given
+    up slice is summed once."""
+    import lower_tc.passes.to_ptx.gemm.split_k_global as split_k_global
+    from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul
+    from lower_tc.lowering.backend.assembler import assemble
+    from lower_tc.lowering.compile import compile_source
+    from lower_tc.lowering.runtime.callable import Kernel
+
+    m, n, k = 512, 512, 16384  # 16 tiles of 128 x 128, 8 CTAs each: 128 CTAs, spread
+    a, b = operand(torch, m, k, "bf16", True, 93), operand(torch, k, n, "bf16", False, 94)
+    args = [MatrixArg("a", (m, k), tuple(a.stride()), "bf16"), MatrixArg("b", (k, n), tuple(b.stride()), "bf16"),
+            MatrixArg("out", (m, n), (n, 1), "bf16")]
+    source = plan_matmul(*args, None, target="sm_90a", config=(128, 128, 64, 4),
+                         options={"split_k": 8, "reduce": "global", "persistent": False}).source
+    waits = compile_source(source, "waits")[0]
+    monkeypatch.setattr(split_k_global, "SPREAD_WAIT_NS", 0)
+    impatient = compile_source(source, "impatient")[0]
+    assert "atom.acq_rel.gpu.global.cas.b64" in impatient.ptx
+    assert re.search(r"setp\.gt\.s64 %p\d+, %rd\d+, 0;", impatient.ptx), "the wait is 0 ns"
+    kernels = [Kernel(assemble(ck.ptx, "sm_90a"), ck.info) for ck in (waits, impatient)]
+    want = poisoned(torch, (m, n), "bf16")
+    kernels[0](a, b, want)
+    check(torch, want, a, b, "bf16", "f32", "bf16")
+    for _ in range(5):
+        d = poisoned(torch, (m, n), "bf16")
+        kernels[1](a, b, d)
+        check(torch, d, a, b, "bf16", "f32", "bf16")
+        assert torch.equal(d, want)

@@ -37,7 +37,7 @@ from lower_tc.dialects.ptx.mbarrier import (
     FenceMbarrierInitOp, MapaOp, MbarrierArriveClusterOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierInitOp, MbarrierInvalOp, MbarrierTryWaitParityOp,
 )
-from lower_tc.dialects.ptx.memory import AtomAddOp, CvtFromRegOp, CvtToRegOp, LdAcquireOp, LdOp, LdRegsOp, StmatrixOp, StOp, StRelaxedOp
+from lower_tc.dialects.ptx.memory import AtomAddOp, AtomCasOp, CvtFromRegOp, CvtToRegOp, LdAcquireOp, LdOp, LdRegsOp, StmatrixOp, StOp, StRelaxedOp
 from lower_tc.dialects.ptx.modifiers import ModifierError
 from lower_tc.dialects.ptx.moves import (
     AssignOp, DeclRegsOp, FillOp, GlobalTimerOp, LdParamOp, MovImmOp, PackOp, ParamAddrOp, RegOfOp, SetMaxNRegOp, SregOp,
@@ -63,7 +63,7 @@ OPS = [
     RemOp, MinOp, MovOp, SelpOp, SetpOp, MaxOp, MulOp, Ex2Op, Lg2Op, RcpOp, ShflBflyOp, ShflIdxOp, PrmtOp,
     LabelOp, BraOp, BarSyncOp, BarArriveOp, BarRedOrOp, FenceGpuOp, FenceProxyAsyncOp, ClusterBarrierOp, ElectSyncOp, RetOp,
     GriddepWaitOp,
-    LdOp, StOp, StRelaxedOp, AtomAddOp, LdAcquireOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
+    LdOp, StOp, StRelaxedOp, AtomAddOp, AtomCasOp, LdAcquireOp, LdRegsOp, CvtToRegOp, CvtFromRegOp, StmatrixOp,
     MbarrierInitOp, FenceMbarrierInitOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
     MbarrierTryWaitParityOp, MbarrierInvalOp, MapaOp, MbarrierArriveClusterOp,
     PrefetchTensormapOp, CpAsyncBulkTensorOp, CpAsyncBulkTensorStoreOp, CpAsyncBulkCommitGroupOp,

@@ -10,6 +10,8 @@ from lower_tc.dialects.ptx.base import Names, PtxOp, addr, brace, regs_list
 from lower_tc.dialects.ptx.modifiers import FLAG, INT, PTX_TYPE, TEXT, ints, one_of
 
 #: The state spaces a load or store names.
+#: The flag and counter words' widths (u32 unless given).
+WIDTHS = one_of("u32", "u64")
 SPACES = one_of("global", "shared", "shared::cta", "shared::cluster", "local", "const", "param")
 #: ``.v2``, ``.v4``, ``.v8``; 1 is a scalar access.
 VECTOR = ints(1, 2, 4, 8)
@@ -73,10 +75,25 @@ class AtomAddOp(PtxOp):
 
     name = "ptx.atom_add"
     imm = opt_prop_def(INT)
+    width = opt_prop_def(WIDTHS)  # "u64": a 64-bit word (the result a 64-bit register)
 
     def render(self, n: Names) -> str:
         value = n(self.args[1]) if len(self.args) > 1 else self.prop("imm")
-        return f"atom.acq_rel.gpu.global.add.u32 {n(self.res[0])}, [{n(self.args[0])}], {value};"
+        width = self.prop("width") if self.has("width") else "u32"
+        return f"atom.acq_rel.gpu.global.add.{width} {n(self.res[0])}, [{n(self.args[0])}], {value};"
+
+
+@irdl_op_definition
+class AtomCasOp(PtxOp):
+    """``atom.acq_rel.gpu.global.cas.b64 %old, [addr], %expected, %new``: writes `new` where
+    the word is `expected` and gives the word before either way (a change that must not
+    cross another CTA's): args = (address, expected, new)."""
+
+    name = "ptx.atom_cas"
+
+    def render(self, n: Names) -> str:
+        address, expected, new = self.args
+        return f"atom.acq_rel.gpu.global.cas.b64 {n(self.res[0])}, [{n(address)}], {n(expected)}, {n(new)};"
 
 
 @irdl_op_definition
@@ -85,9 +102,11 @@ class StRelaxedOp(PtxOp):
     LdAcquireOp (a flag with no data behind it): args = (address, value)."""
 
     name = "ptx.st_relaxed"
+    width = opt_prop_def(WIDTHS)
 
     def render(self, n: Names) -> str:
-        return f"st.relaxed.gpu.global.u32 [{n(self.args[0])}], {n(self.args[1])};"
+        width = self.prop("width") if self.has("width") else "u32"
+        return f"st.relaxed.gpu.global.{width} [{n(self.args[0])}], {n(self.args[1])};"
 
 
 @irdl_op_definition
@@ -97,9 +116,11 @@ class LdAcquireOp(PtxOp):
     a flag): args = (address,)."""
 
     name = "ptx.ld_acquire"
+    width = opt_prop_def(WIDTHS)
 
     def render(self, n: Names) -> str:
-        return f"ld.acquire.gpu.global.u32 {n(self.res[0])}, [{n(self.args[0])}];"
+        width = self.prop("width") if self.has("width") else "u32"
+        return f"ld.acquire.gpu.global.{width} {n(self.res[0])}, [{n(self.args[0])}];"
 
 
 @irdl_op_definition

@@ -2,12 +2,13 @@
 // sizes known, S a power of two: passes/to_ptx/gemm/split_k_global.py `spread_reduce`):
 // the tile's 8 CTAs each sum a slice of its columns (2 of the 16 8-column groups) once
 // every partial is stored, and store it from registers. The first consumer thread counts
-// the CTA in the tile's counter, which no launch resets (a launch adds 8): this launch ends
-// at the next multiple of 8, E. The CTA whose add makes E is the last; the others wait for
-// the counter to reach E, at most 20 us by %globaltimer, then write E (theirs) or E + 1
-// (given up) into their slice's claim word. Every CTA that has a slice sums it over ranks
-// 0 to 7 in order (the same bits as the last CTA's sum of the whole tile); the last then
-// polls the other slices' words until each is decided and sums the ones given up.
+// the CTA in the high half of the tile's 64-bit word, which no launch resets (a launch adds
+// 8): this launch ends at the next multiple of 8, E. The CTA whose add makes E is the last;
+// the others wait for the count to reach E, at most 20 us by %globaltimer, then sum their
+// slice, or, out of time, set their rank's bit in the word's low half with a cas against
+// the word they read (so only before the last counts). Every CTA that has a slice sums it
+// over ranks 0 to 7 in order (the same bits as the last CTA's sum of the whole tile); the
+// last clears the bits its own add returned and sums the slices they name: it waits on no one.
 // RUN: lower-tc %s | filecheck %s
 
 func.func @spread(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: memref<512x512xbf16>) attributes {tc.target = "sm_90a"} {
@@ -15,50 +16,50 @@ func.func @spread(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: me
   func.return
 }
 // CHECK: // lower-tc kernel spread: {{.*}}"grid": [128, 1, 1],{{.*}}"workspace": {"partial_bytes": 65536, "split_k": 8}}
-// the partial into the slot, then the count: the counter after the 128 slots, the claims after the 16 counters
+// every CTA: its partial into its slot, fenced; the first consumer thread counts it in the tile's word (8 bytes a tile)
 // CHECK: // split-K: this CTA's partial tile into its slot
 // CHECK: st.global.v4.f32 [%rd{{[0-9]+}}+30720], {%f60, %f61, %f62, %f63};
 // CHECK-NEXT: fence.acq_rel.gpu;
 // CHECK: setp.eq.u32 %p[[FIRST:[0-9]+]], %r0, 128;
-// CHECK-NEXT: mul.wide.u32 %rd{{[0-9]+}}, %r[[CTAS:[0-9]+]], 65536;
-// CHECK-NEXT: add.s64 %rd[[COUNTERS:[0-9]+]], %rd{{[0-9]+}}, %rd{{[0-9]+}};
-// CHECK: add.s64 %rd[[COUNTER:[0-9]+]], %rd[[COUNTERS]], %rd{{[0-9]+}};
-// CHECK: atom.acq_rel.gpu.global.add.u32 %r[[OLD:[0-9]+]], [%rd[[COUNTER]]], 1;
-// CHECK-NEXT: mov.u32 %r[[BEFORE:[0-9]+]], %r[[OLD]];
-// E = (before / 8 + 1) x 8; the last's add made E; E + 1 says "given up"
-// CHECK: div.u32 %r[[Q:[0-9]+]], %r[[BEFORE]], 8;
+// CHECK: mul.wide.u32 %rd{{[0-9]+}}, %r{{[0-9]+}}, 8;
+// CHECK-NEXT: add.s64 %rd[[WORD:[0-9]+]], %rd{{[0-9]+}}, %rd{{[0-9]+}};
+// CHECK-NEXT: mov.u64 %rd[[OLD:[0-9]+]], 0;
+// CHECK-NEXT: @!%p[[FIRST]] bra $L_counted_{{[0-9]+}};
+// CHECK-NEXT: // spread split-K: count this CTA in its tile's word (the high half)
+// CHECK-NEXT: atom.acq_rel.gpu.global.add.u64 %rd[[GOT:[0-9]+]], [%rd[[WORD]]], 4294967296;
+// CHECK-NEXT: mov.b64 %rd[[OLD]], %rd[[GOT]];
+// E: the count before, rounded up to the next multiple of 8; the last is the CTA whose add makes E
+// CHECK: shr.b64 %rd[[HI:[0-9]+]], %rd[[OLD]], 32;
+// CHECK-NEXT: cvt.u32.u64 %r[[BEFORE:[0-9]+]], %rd[[HI]];
+// CHECK-NEXT: div.u32 %r[[Q:[0-9]+]], %r[[BEFORE]], 8;
 // CHECK-NEXT: add.u32 %r[[Q1:[0-9]+]], %r[[Q]], 1;
 // CHECK-NEXT: // spread split-K: this launch's counts end at the next multiple of S
 // CHECK-NEXT: mul.lo.u32 %r[[END:[0-9]+]], %r[[Q1]], 8;
 // CHECK-NEXT: add.u32 %r[[AFTER:[0-9]+]], %r[[BEFORE]], 1;
 // CHECK-NEXT: setp.eq.u32 %p[[LASTP:[0-9]+]], %r[[AFTER]], %r[[END]];
-// CHECK-NEXT: add.u32 %r[[GAVE:[0-9]+]], %r[[END]], 1;
-// CHECK-NEXT: div.u32 %r{{[0-9]+}}, %r[[CTAS]], 8;
-// CHECK-NEXT: mul.wide.u32 %rd{{[0-9]+}}, %r{{[0-9]+}}, 4;
-// CHECK-NEXT: // spread split-K: the tiles' slice claims after the counters, S words a tile
-// CHECK-NEXT: add.s64 %rd{{[0-9]+}}, %rd[[COUNTERS]], %rd{{[0-9]+}};
-// CHECK-NEXT: mul.wide.u32 %rd{{[0-9]+}}, %r{{[0-9]+}}, 32;
-// CHECK-NEXT: add.s64 %rd[[CLAIMS:[0-9]+]], %rd{{[0-9]+}}, %rd{{[0-9]+}};
-// CHECK-NEXT: mul.wide.u32 %rd{{[0-9]+}}, %r[[RANK:[0-9]+]], 4;
-// CHECK-NEXT: add.s64 %rd[[OWN:[0-9]+]], %rd[[CLAIMS]], %rd{{[0-9]+}};
-// the others' bounded wait, and their claim: E (theirs) or E + 1 (given up)
+// CHECK-NEXT: // spread split-K: the ranks that gave up before the last counted
+// CHECK-NEXT: cvt.u32.u64 %r[[GIVEN:[0-9]+]], %rd[[OLD]];
+// a helper: waits at most 20 us for the count; out of time, sets its bit unless the word moved
 // CHECK: $L_spread_helper_{{[0-9]+}}:
-// CHECK-NEXT: // spread split-K: wait for the tile's last partial, at most 20000 ns
-// CHECK-NEXT: mov.u64 %rd[[START:[0-9]+]], %globaltimer;
+// CHECK: mov.u64 %rd[[START:[0-9]+]], %globaltimer;
+// CHECK: shl.b64 %rd[[BIT:[0-9]+]], %rd{{[0-9]+}}, %r[[RANK:[0-9]+]];
 // CHECK-NEXT: $L_spread_wait_[[W:[0-9]+]]:
-// CHECK-NEXT: ld.acquire.gpu.global.u32 %r[[NOW:[0-9]+]], [%rd[[COUNTER]]];
-// CHECK-NEXT: sub.s32 %r[[D:[0-9]+]], %r[[NOW]], %r[[END]];
+// CHECK-NEXT: ld.acquire.gpu.global.u64 %rd[[NOW:[0-9]+]], [%rd[[WORD]]];
+// CHECK-NEXT: shr.b64 %rd[[NOWHI:[0-9]+]], %rd[[NOW]], 32;
+// CHECK-NEXT: cvt.u32.u64 %r[[COUNT:[0-9]+]], %rd[[NOWHI]];
+// CHECK-NEXT: sub.s32 %r[[D:[0-9]+]], %r[[COUNT]], %r[[END]];
 // CHECK-NEXT: setp.ge.s32 %p[[ALL:[0-9]+]], %r[[D]], 0;
 // CHECK-NEXT: @%p[[ALL]] bra $L_spread_seen_[[SEEN:[0-9]+]];
 // CHECK-NEXT: mov.u64 %rd[[T:[0-9]+]], %globaltimer;
 // CHECK-NEXT: sub.s64 %rd[[WAITED:[0-9]+]], %rd[[T]], %rd[[START]];
 // CHECK-NEXT: setp.gt.s64 %p[[LATE:[0-9]+]], %rd[[WAITED]], 20000;
 // CHECK-NEXT: @!%p[[LATE]] bra $L_spread_wait_[[W]];
-// CHECK-NEXT: // spread split-K: out of time; the last sums this slice
-// CHECK-NEXT: st.relaxed.gpu.global.u32 [%rd[[OWN]]], %r[[GAVE]];
+// CHECK-NEXT: or.b64 %rd[[MARKED:[0-9]+]], %rd[[NOW]], %rd[[BIT]];
+// CHECK-NEXT: // spread split-K: out of time; give the slice up unless the word moved (the last may have counted)
+// CHECK-NEXT: atom.acq_rel.gpu.global.cas.b64 %rd[[WAS:[0-9]+]], [%rd[[WORD]]], %rd[[NOW]], %rd[[MARKED]];
+// CHECK-NEXT: setp.ne.b64 %p[[MOVED:[0-9]+]], %rd[[WAS]], %rd[[NOW]];
+// CHECK-NEXT: @%p[[MOVED]] bra $L_spread_wait_[[W]];
 // CHECK: $L_spread_seen_[[SEEN]]:
-// CHECK-NEXT: // spread split-K: every partial is stored; this CTA sums its slice
-// CHECK-NEXT: st.relaxed.gpu.global.u32 [%rd[[OWN]]], %r[[END]];
 // rank 0's slice: groups 0 and 1 of the 8 slots in order, straight-line, then its 16 columns of D
 // CHECK: setp.eq.u32 %p{{[0-9]+}}, %r[[RANK]], 0;
 // CHECK-NEXT: @!%p{{[0-9]+}} bra $L_spread_not_0_{{[0-9]+}};
@@ -75,18 +76,22 @@ func.func @spread(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: me
 // rank 7's slice: groups 14 and 15
 // CHECK: setp.eq.u32 %p{{[0-9]+}}, %r[[RANK]], 7;
 // CHECK: ld.global.v4.f32 {{.*}}, [%rd[[SLOTS]]+28672];
-// the last polls the 8 claim words until every other one is E or E + 1, then sums the given-up slices
+// the last clears the bits (its add's word plus its count, low half 0) and sums the slices its add found given up
 // CHECK: $L_spread_own_[[OWNDONE]]:
 // CHECK-NEXT: // spread split-K: only the last sums slices given up
-// CHECK: $L_spread_poll_[[POLL:[0-9]+]]:
-// CHECK: ld.acquire.gpu.global.u32 %r{{[0-9]+}}, [%rd[[CLAIMS]]];
-// CHECK: setp.eq.u32 %p{{[0-9]+}}, %r{{[0-9]+}}, %r[[GAVE]];
-// CHECK: ld.acquire.gpu.global.u32 %r{{[0-9]+}}, [%rd{{[0-9]+}}];
-// CHECK: @%p{{[0-9]+}} bra $L_spread_poll_[[POLL]];
+// CHECK-NEXT: @!%p{{[0-9]+}} bra $L_spread_done_[[DONE:[0-9]+]];
+// CHECK-NEXT: @!%p[[FIRST]] bra $L_spread_cleared_{{[0-9]+}};
+// CHECK-NEXT: add.u64 %rd[[NEXT:[0-9]+]], %rd[[OLD]], 4294967296;
+// CHECK-NEXT: and.b64 %rd[[CLEAR:[0-9]+]], %rd[[NEXT]], -4294967296;
+// CHECK-NEXT: // spread split-K: the bits cleared for the next launch
+// CHECK-NEXT: st.relaxed.gpu.global.u64 [%rd[[WORD]]], %rd[[CLEAR]];
+// CHECK: and.b32 %r{{[0-9]+}}, %r[[GIVEN]], 1;
 // CHECK: bar.red.or.pred %p[[TAKE:[0-9]+]], 1, 256, %p{{[0-9]+}};
 // CHECK-NEXT: @!%p[[TAKE]] bra $L_spread_left_0_{{[0-9]+}};
+// CHECK: and.b32 %r{{[0-9]+}}, %r[[GIVEN]], 128;
 // CHECK: $L_spread_left_7_{{[0-9]+}}:
-// CHECK-NEXT: $L_spread_done_
-// no counter reset: each launch adds 8
+// CHECK-NEXT: $L_spread_done_[[DONE]]:
+// no poll of other CTAs' words, no counter reset: each launch adds 8
+// CHECK-NOT: ld.acquire
 // CHECK-NOT: st.global.u32
 // CHECK: ret;

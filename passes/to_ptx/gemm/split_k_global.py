@@ -174,7 +174,7 @@ class GlobalSplitK:
         return linear, rank, ctas
 
     def _arrive(self, k: GemmKernel, acc: SSAValue, wg: SSAValue, first_thread: int, threads: int, meet_consumers: bool,
-                whole: str | None) -> "_Arrival":
+                whole: str | None, wide: bool = False) -> "_Arrival":
         """This CTA's place (`_place`: a CTA of the first `unsplit` branches to `whole`), its
         partial into its slot, the consumers met, and thread `first_thread` counted in its
         tile's counter; where the tile's slots and counter are."""
@@ -195,6 +195,16 @@ class GlobalSplitK:
             tile = b.val(ptx.AddOp, [b.val(ptx.ShlOp, [pairs], type="b32", imm=1), member], type="u32")
         else:
             tile = b.val(ptx.DivOp, [linear], type="u32", imm=size)
+        if wide:  # the spread sum's 64-bit word a tile (`spread_reduce`): the count in its high half
+            counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [tile], i64, type="u32", imm=8)], i64, type="s64")
+            word = b.val(ptx.MovImmOp, result=i64, type="u64", value=0)
+            counted = b.label("counted")
+            b.emit(ptx.BraOp, [first], label=counted, negate=1)
+            old = b.val(ptx.AtomAddOp, [counter], i64, imm=1 << 32, width="u64",
+                        comment="spread split-K: count this CTA in its tile's word (the high half)")
+            b.emit(ptx.AssignOp, [word, old], type="b64")
+            b.emit(ptx.LabelOp, label=counted)
+            return _Arrival(first, counter, word, base, linear, counters, tile, rank, ctas, word)
         counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [tile], i64, type="u32", imm=4)], i64, type="s64")
         before = count(b, first, counter, 1, f"split-K: count this CTA in its tile's; the {size}th is last")
         return _Arrival(first, counter, before, base, linear, counters, tile, rank, ctas)
@@ -214,32 +224,34 @@ class GlobalSplitK:
         every partial is stored; the sums are the same bits whichever CTA does them, and no CTA
         waits without bound on one that may not be running.
 
-            every CTA: its partial into its slot; thread `first` adds 1 to the tile's counter,
-                which no launch resets (a launch adds S), and learns this launch's end: the
-                next multiple of S, E
-            the last (its add made E): sums and stores its own slice; then waits until every
-                other slice is decided (claim word E: its CTA sums it; E + 1: given up) and
-                sums and stores the ones given up
-            the others: wait until the counter reaches E, at most SPREAD_WAIT_NS by
-                %globaltimer; then write E into their slice's claim word and sum and store it,
-                or, out of time, write E + 1 and leave it to the last
+        The tile's word (64 bits, where its u32 counter and claims were: `_arrive`) holds
+        this launch's count in its high half, which no launch resets (a launch adds S), and in
+        its low half the ranks that gave their slice up, bit r for rank r:
 
-        The last waits only on CTAs that have counted, so are running, and each decides within
-        SPREAD_WAIT_NS. On a GPU that runs every CTA at once (the grids that spread: `spreads`)
-        none gives up. A slice is summed over ranks 0 to S - 1 in order (`sum_slots`) and stored
-        from registers (`store_fragments`)."""
+            every CTA: its partial into its slot; thread `first` adds 1 to the count (atom.add
+                of 2^32), learning the word before and this launch's end: the next multiple of
+                S, E
+            the last (its add made E): sums and stores its own slice and the slices whose bits
+                were set in the word before its add, then clears the bits (st.relaxed: no CTA
+                of the tile writes the word after the last's add)
+            the others: wait until the count reaches E, at most SPREAD_WAIT_NS by %globaltimer,
+                then sum and store their slice; out of time, set their bit with atom.cas
+                against the word they read, so only while the last has not counted (a failed
+                cas reads the word again: the last may just have counted)
+
+        So the last learns the slices given up from its own add and waits on no one. On a GPU
+        that runs every CTA at once (the grids that spread: `spreads`) none gives up. A slice
+        is summed over ranks 0 to S - 1 in order (`sum_slots`) and stored from registers
+        (`store_fragments`)."""
         b, size, acc_t = k.b, self.size, self.acc_t
-        at = self._arrive(k, acc, wg, first_thread, threads, meet_consumers, None)
+        at = self._arrive(k, acc, wg, first_thread, threads, meet_consumers, None, wide=True)
         rank = at.rank
-        end = b.val(ptx.MulLoOp, [b.val(ptx.AddOp, [b.val(ptx.DivOp, [at.before], type="u32", imm=size)], type="u32", imm=1)],
+        assert at.word is not None
+        before = b.val(ptx.CvtOp, [b.val(ptx.ShrOp, [at.word], i64, type="b64", imm=32)], i32, type="u32.u64")
+        end = b.val(ptx.MulLoOp, [b.val(ptx.AddOp, [b.val(ptx.DivOp, [before], type="u32", imm=size)], type="u32", imm=1)],
                     type="u32", imm=size, comment="spread split-K: this launch's counts end at the next multiple of S")
-        came_last = b.val(ptx.SetpOp, [b.val(ptx.AddOp, [at.before], type="u32", imm=1), end], i1, cmp="eq", type="u32")
-        gave_up = b.val(ptx.AddOp, [end], type="u32", imm=1)
-        tiles = b.val(ptx.DivOp, [at.ctas], type="u32", imm=size)
-        claims = b.val(ptx.AddOp, [at.counters, b.val(ptx.MulWideOp, [tiles], i64, type="u32", imm=4)], i64, type="s64",
-                       comment="spread split-K: the tiles' slice claims after the counters, S words a tile")
-        tile_claims = b.val(ptx.AddOp, [claims, b.val(ptx.MulWideOp, [at.tile], i64, type="u32", imm=4 * size)], i64, type="s64")
-        own_claim = b.val(ptx.AddOp, [tile_claims, b.val(ptx.MulWideOp, [rank], i64, type="u32", imm=4)], i64, type="s64")
+        came_last = b.val(ptx.SetpOp, [b.val(ptx.AddOp, [before], type="u32", imm=1), end], i1, cmp="eq", type="u32")
+        given = b.val(ptx.CvtOp, [at.word], i32, type="u32.u64", comment="spread split-K: the ranks that gave up before the last counted")
         mine = b.imm(0)
         decided = b.label("spread_decided")
         b.emit(ptx.BraOp, [at.first], label=decided, negate=1)
@@ -247,18 +259,23 @@ class GlobalSplitK:
         b.emit(ptx.AssignOp, [mine, b.imm(1)], type="u32", comment="spread split-K: the last sums its own slice")
         b.emit(ptx.BraOp, label=decided)
         b.emit(ptx.LabelOp, label=helper)
+        b.emit(ptx.AssignOp, [given, b.imm(0)], type="u32")
         start = b.val(ptx.GlobalTimerOp, result=i64, comment=f"spread split-K: wait for the tile's last partial, at most {SPREAD_WAIT_NS} ns")
+        bit = b.val(ptx.ShlOp, [b.imm(1, "b64"), rank], i64, type="b64")
         spin, seen = b.label("spread_wait"), b.label("spread_seen")
         b.emit(ptx.LabelOp, label=spin)
-        counted = b.val(ptx.SubOp, [b.val(ptx.LdAcquireOp, [at.counter]), end], type="s32")
+        word = b.val(ptx.LdAcquireOp, [at.counter], i64, width="u64")
+        counted = b.val(ptx.SubOp, [b.val(ptx.CvtOp, [b.val(ptx.ShrOp, [word], i64, type="b64", imm=32)], i32, type="u32.u64"), end], type="s32")
         b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [counted], i1, cmp="ge", type="s32", imm=0)], label=seen)
         waited = b.val(ptx.SubOp, [b.val(ptx.GlobalTimerOp, result=i64), start], i64, type="s64")
         b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [waited], i1, cmp="gt", type="s64", imm=SPREAD_WAIT_NS)], label=spin, negate=1)
-        b.emit(ptx.StRelaxedOp, [own_claim, gave_up], comment="spread split-K: out of time; the last sums this slice")
+        marked = b.val(ptx.OrOp, [word, bit], i64, type="b64")
+        was = b.val(ptx.AtomCasOp, [at.counter, word, marked], i64,
+                    comment="spread split-K: out of time; give the slice up unless the word moved (the last may have counted)")
+        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [was, word], i1, cmp="ne", type="b64")], label=spin)
         b.emit(ptx.BraOp, label=decided)
         b.emit(ptx.LabelOp, label=seen)
-        b.emit(ptx.StRelaxedOp, [own_claim, end], comment="spread split-K: every partial is stored; this CTA sums its slice")
-        b.emit(ptx.AssignOp, [mine, b.imm(1)], type="u32")
+        b.emit(ptx.AssignOp, [mine, b.imm(1)], type="u32", comment="spread split-K: every partial is stored; this CTA sums its slice")
         b.emit(ptx.LabelOp, label=decided)
         has_own = meet(b, b.val(ptx.SetpOp, [mine], i1, cmp="ne", type="u32", imm=0), threads, meet_consumers)
         last = meet(b, came_last, threads, meet_consumers)
@@ -279,28 +296,14 @@ class GlobalSplitK:
             b.emit(ptx.LabelOp, label=other)
         b.emit(ptx.LabelOp, label=own_done)
         b.emit(ptx.BraOp, [last], label=done, negate=1, comment="spread split-K: only the last sums slices given up")
-        left = [b.imm(0) for _ in range(size)]
-        polled = b.label("spread_polled")
-        b.emit(ptx.BraOp, [at.first], label=polled, negate=1)
-        poll = b.label("spread_poll")
-        b.emit(ptx.LabelOp, label=poll, comment="spread split-K: wait until every other slice is decided")
-        undecided = b.imm(0)
-
-        def flag(pred: SSAValue) -> SSAValue:
-            return b.val(ptx.SelpOp, [b.imm(1), b.imm(0), pred], type="b32")
-
-        for q in range(size):  # its own slice's word is not written this launch
-            claim = b.val(ptx.LdAcquireOp, [b.add_imm(tile_claims, 4 * q, "s64")])
-            other = flag(b.val(ptx.SetpOp, [rank], i1, cmp="ne", type="u32", imm=q))
-            open_ = b.val(ptx.AndOp, [flag(b.val(ptx.SetpOp, [claim, end], i1, cmp="ne", type="u32")),
-                                      flag(b.val(ptx.SetpOp, [claim, gave_up], i1, cmp="ne", type="u32"))], type="b32")
-            b.emit(ptx.AssignOp, [undecided, b.val(ptx.OrOp, [undecided, b.val(ptx.AndOp, [open_, other], type="b32")], type="b32")], type="u32")
-            given = flag(b.val(ptx.SetpOp, [claim, gave_up], i1, cmp="eq", type="u32"))
-            b.emit(ptx.AssignOp, [left[q], b.val(ptx.AndOp, [given, other], type="b32")], type="u32")
-        b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [undecided], i1, cmp="ne", type="u32", imm=0)], label=poll)
-        b.emit(ptx.LabelOp, label=polled)
+        cleared = b.label("spread_cleared")
+        b.emit(ptx.BraOp, [at.first], label=cleared, negate=1)
+        count_only = b.val(ptx.AndOp, [b.val(ptx.AddOp, [at.word], i64, type="u64", imm=1 << 32)], i64, type="b64", imm=-(1 << 32))
+        b.emit(ptx.StRelaxedOp, [at.counter, count_only], width="u64", comment="spread split-K: the bits cleared for the next launch")
+        b.emit(ptx.LabelOp, label=cleared)
         for q in range(size):
-            taken = meet(b, b.val(ptx.SetpOp, [left[q]], i1, cmp="ne", type="u32", imm=0), threads, meet_consumers)
+            set_q = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [given], type="b32", imm=1 << q)], i1, cmp="ne", type="u32", imm=0)
+            taken = meet(b, set_q, threads, meet_consumers)
             skip = b.if_(taken, f"spread_left_{q}")
             b.emit(ptx.FenceGpuOp)
             sum_and_store(q)
@@ -321,6 +324,7 @@ class _Arrival:
     tile: SSAValue
     rank: SSAValue
     ctas: SSAValue
+    word: SSAValue | None = None  # the spread sum's: the tile's 64-bit word before this CTA's add (in `first`)
 
 
 def meet(b: PtxBuilder, pred: SSAValue, threads: int, meet_consumers: bool) -> SSAValue:
