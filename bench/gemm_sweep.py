@@ -599,7 +599,7 @@ def wide_wgmma_cases() -> list[GemmCase]:
     ways (16-bit), ragged M, N and K, the TMA-store epilogue (3 stages) and the register one
     (4 stages, or a 32-bit D); persistent and not, the pipelined schedule, a cluster of 2,
     split-K through global memory and a cluster, stream-K, C, a batch, sizes known at
-    launch, A column-major; llama-3-70b's qkv at M = 512 (one wave of 128 CTAs)."""
+    launch, A column-major, swapped; llama-3-70b's qkv at M = 512 (one wave of 128 CTAs)."""
     out: list[GemmCase] = []
     for a, b, acc, d in TYPES:
         b_rows = (False, True) if a in ("bf16", "f16") else (False,)
@@ -619,6 +619,8 @@ def wide_wgmma_cases() -> list[GemmCase]:
     out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, False, True, cfg, options='epilogue = "tma"'))
     for b_row in (False, True):
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", 512, 10240, 8192, True, b_row, cfg))
+        # swapped: D^T = B^T A^T in 128 x 320 tiles, stored transposed by the TMA-store epilogue
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, True, b_row, cfg, options="swap_ab = true"))
     return out
 
 
