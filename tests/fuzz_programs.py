@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import sweep  # noqa: E402  (bench/sweep.py writes the valid single-tile programs)
 
 from lower_tc.layout import Arch, LayoutError  # noqa: E402
-from lower_tc.layout.gemm import GemmConfig, config_problem, wgmma_valid_n  # noqa: E402
+from lower_tc.layout.gemm import GemmConfig, config_problem, gemm_valid_n  # noqa: E402
 
 TARGETS = ("sm_90a", "sm_100a")
 
@@ -212,16 +212,16 @@ CONFIG_SPACE = {
 
 @st.composite
 def configs(draw, target: str, odd: bool, a: str = "bf16", b: str = "bf16", acc: str = "f32") -> GemmConfig | None:
-    """A configuration: none (the chooser's) or one the types can run (BN the MMA's N,
-    BK whole K-slices, as many stages as fit shared memory); with `odd`, any four
-    integers."""
+    """A configuration: none (the chooser's) or one the types can run (BN the MMA's N or
+    320, two wgmmas; BK whole K-slices, as many stages as fit shared memory); with `odd`,
+    any four integers."""
     if odd:
         return GemmConfig(*(draw(edge_ints()) for _ in range(4)))
     if draw(st.booleans()):
         return None
     space = CONFIG_SPACE.get(target, CONFIG_SPACE["sm_90a"])
     bm = draw(st.sampled_from(space["bm"]))
-    bn = draw(st.sampled_from(wgmma_valid_n(a) if target == "sm_90a" else space["bn"]))
+    bn = draw(st.sampled_from(gemm_valid_n(a) if target == "sm_90a" else space["bn"]))  # 320: two wgmmas
     slice_elems = 256 // BITS.get(a, 8)  # a K-slice is 32 bytes
     bk = draw(st.sampled_from([k for k in space["bk"] if k % slice_elems == 0] or [slice_elems]))
     config = GemmConfig(bm, bn, bk, draw(st.integers(2, 6)))
