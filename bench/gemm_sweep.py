@@ -621,6 +621,9 @@ def wide_wgmma_cases() -> list[GemmCase]:
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", 512, 10240, 8192, True, b_row, cfg))
         # swapped: D^T = B^T A^T in 128 x 320 tiles, stored transposed by the TMA-store epilogue
         out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1000, 1000, 1000, True, b_row, cfg, options="swap_ab = true"))
+        # a global split summed spread over the tile's CTAs (8 tiles x 8 = 64 CTAs): 40 8-column groups, 5 a slice
+        out.append(GemmCase("bf16", "bf16", "f32", "bf16", 512, 640, 32768, True, b_row, (128, 320, 128, 4), options=f"split_k = 8{GLOBAL}"))
+    out.append(GemmCase("bf16", "bf16", "f32", "bf16", 1024, 640, 131072, True, False, None))  # the default: 128 x 320 split 8, spread
     return out
 
 

@@ -75,8 +75,9 @@ def _check_acc_shape(op: Operation, acc: Attribute) -> None:
                 )
         elif acc.m != 64:
             raise VerifyException(_wgmma_m_problem(op, acc.m))
-        wide = in_gemm_kernel(op) and not in_attention_loop(op)  # a GEMM's K loop issues several wgmmas for N > 256
-        ok_n = (gemm_valid_n if wide else wgmma_valid_n)("s8" if integer else "f16")
+        ok_n = wgmma_valid_n("s8" if integer else "f16")
+        if acc.n not in ok_n and in_gemm_kernel(op) and not in_attention_loop(op):  # a GEMM's K loop: several wgmmas
+            ok_n = gemm_valid_n("s8" if integer else "f16")
     else:
         if acc.m not in (64, 128):
             raise VerifyException(f"a tcgen05 accumulator has M = 64 or 128 (tensor-memory lanes), not {acc.m}")

@@ -142,7 +142,8 @@ class WgmmaOp(IRDLOperation):
             check_operand_type(Arch.SM90A, b.dtype, b.major is Major.MN)
         except LayoutError as err:
             raise VerifyException(str(err)) from None
-        wide = not fragment and in_gemm_kernel(self) and not in_attention_loop(self)
+        # (the kernel's walks only where N is past one wgmma: a chain of thousands stays linear)
+        wide = b.mn not in wgmma_valid_n(a.dtype) and not fragment and in_gemm_kernel(self) and not in_attention_loop(self)
         if b.mn not in (gemm_valid_n if wide else wgmma_valid_n)(a.dtype):
             rule = "8, 16, 24, then multiples of 16" if a.dtype in ("s8", "u8") else "a multiple of 8"
             more = f", or {', '.join(map(str, WIDE_WGMMA_NS))} (several wgmmas a K-slice)" if wide else ""

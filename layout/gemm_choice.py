@@ -340,7 +340,7 @@ def fit_promoted(config: GemmConfig, a: str, b: str, acc: str, arch: Arch) -> Ge
 def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
            *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, split: bool = True,
            promoted: bool = False, reduces: tuple[str, ...] | None = None, b_mn_major: bool = False,
-           groups: int = 1, split_given: bool = False, pair: bool = False) -> Choice:
+           groups: int = 1, split_given: bool = False, pair: bool = False, a_mn_major: bool = False) -> Choice:
     """The default kernel of an M x N x K GEMM (times `batch`; None: a size known only at
     launch): the cost model's fastest of `tile_configs`, each also split over K where
     `split_k_options` weighs it (`split`: a GEMM whose options leave split-K open; `reduces`:
@@ -351,7 +351,8 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
     `groups` (stream-K asked for in G groups): only tiles whose count G divides, where any
     does. `split_given` (split-K asked for): the rings a split keeps (4 stages of 128 rows).
     `pair` (nothing rules out a cluster of 2): a global split runs paired where
-    `paired_split` applies."""
+    `paired_split` applies. `a_mn_major`: A is MN-major (column-major M x K), which some
+    measured prices do not hold for (`estimate`)."""
     if arch is not Arch.SM90A or m is None or n is None or k is None or batch is None:
         rule = rule_config(m, n, k, a, b, acc, arch)
         return Choice(fit_promoted(rule, a, b, acc, arch) if promoted else rule)
@@ -371,7 +372,7 @@ def choose(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str
         if "global" in ways:
             choices += [Choice(c, s, "global", f) for c in splittable for s, f in unsplit_options(m, n, k, c, a, b, batch, machine)]
 
-    best = min(choices, key=lambda c: _cost(m, n, k, c, a, b, d, batch, machine, b_mn_major))
+    best = min(choices, key=lambda c: _cost(m, n, k, c, a, b, d, batch, machine, b_mn_major, a_mn_major))
     paired = paired_split(m, n, k, best, a, b, acc, b_mn_major=b_mn_major, batch=batch) if pair and not promoted else None
     return paired or best
 
@@ -405,18 +406,19 @@ def d_transposed_storable(m: int, n: int, d: str, acc: str, *, with_c: bool = Fa
 
 
 def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, staged: bool, split_given: bool = False,
-                 machine: Machine = H100) -> GemmConfig:
+                 machine: Machine = H100, b_mn_major: bool = True) -> GemmConfig:
     """The tile of an M x N x K GEMM computed swapped (the swapped problem is N x M x K;
     `a`, `b` the original operands' types): a decoding M (<= SWAP_MAX_M) `swap_config`'s;
     else the model's fastest unsplit tile of the swapped problem (`tile_configs`, ranked by
     `_cost`), with room for the TMA-store epilogue's staging pieces where `staged` and a
-    ring a split keeps where `split_given`."""
+    ring a split keeps where `split_given`. `b_mn_major`: the original B is MN-major (row-
+    major K x N), so the swapped kernel's A, B^T, is too (`estimate`'s `a_mn_major`)."""
     if m <= SWAP_MAX_M:  # swap_config takes the swapped problem's types
         return swap_config(m, n, b, a, acc, machine, staged=staged)
     configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (not split_given or split_ring(c))]
     if not configs:
         return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged)
-    return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False, a_mn_major=True))
+    return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False, a_mn_major=b_mn_major))
 
 
 def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_major: bool, a_mn_major: bool = False,
@@ -458,10 +460,10 @@ def wide_swap(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, b_mn_
 
 def choose_config(m: int | None, n: int | None, k: int | None, a: str, b: str, acc: str, arch: Arch = Arch.SM90A,
                   *, d: str = "bf16", batch: int | None = 1, machine: Machine = H100, promoted: bool = False,
-                  b_mn_major: bool = False, groups: int = 1, split_given: bool = False) -> GemmConfig:
+                  b_mn_major: bool = False, groups: int = 1, split_given: bool = False, a_mn_major: bool = False) -> GemmConfig:
     """The default configuration of a GEMM that the chooser does not split over K (`choose`)."""
     return choose(m, n, k, a, b, acc, arch, d=d, batch=batch, machine=machine, split=False, promoted=promoted,
-                  b_mn_major=b_mn_major, groups=groups, split_given=split_given).config
+                  b_mn_major=b_mn_major, groups=groups, split_given=split_given, a_mn_major=a_mn_major).config
 
 
 def prefer_persistent(m: int, n: int, config: GemmConfig, batch: int = 1, machine: Machine = H100) -> bool:

@@ -81,7 +81,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     `b_mn_major`, are not whole L2 lines), that kernel comes first (cluster = 2), then the
     others (one CTA each)."""
     chosen = choose(m, n, k, a, b, acc, arch, d=d, batch=batch, promoted=promoted, b_mn_major=b_mn_major,
-                    pair=arch is Arch.SM90A and pair)
+                    pair=arch is Arch.SM90A and pair, a_mn_major=a_mn_major)
     first = chosen.config
     leading: list[Candidate] = []  # the default's own kind first: swapped, or paired
     if arch is Arch.SM90A and prefer_swap(m, n, batch):

@@ -82,3 +82,31 @@ def test_fp8_and_one_warpgroup_take_it_too() -> None:
                             Matrix(200, 1000, "bf16", True), None, acc="f32", config=(64, 320, 64, 4))
     ptx = compile_source(source, "one.mlir", assemble=True)[0].ptx
     assert len(re.findall(r"wgmma\.mma_async", ptx)) == 8
+
+
+def test_the_measured_one_wave_price_needs_a_k_major_a() -> None:
+    """ONE_WAVE_K_MAJOR_A: 128 x 112 rings were measured with A K-major. A column-major A
+    (MN-major) keeps 128 x 128 at deepseek-v3's o_proj M = 256; a swapped kernel's A (B^T)
+    is K-major where B is nn.Linear's weight, so `swap_ab = true` there takes 128 x 112 as
+    the unswapped kernel does, and 128 x 128 where B is row-major."""
+    from lower_tc.layout.gemm_choice import choose, swapped_tile
+
+    assert (choose(256, 7168, 16384, "bf16", "bf16", "f32").config.bn) == 112
+    assert (choose(256, 7168, 16384, "bf16", "bf16", "f32", a_mn_major=True).config.bn) == 128
+    weight = swapped_tile(7168, 256, 16384, "bf16", "bf16", "f32", d="bf16", staged=True, b_mn_major=False)
+    rows = swapped_tile(7168, 256, 16384, "bf16", "bf16", "f32", d="bf16", staged=True, b_mn_major=True)
+    assert (weight.bm, weight.bn) == (128, 112) and (rows.bm, rows.bn) == (128, 128)
+
+
+def test_a_spread_sum_takes_a_320_wide_tile_and_at_most_32_ranks() -> None:
+    """A global split of 128 x 320 tiles spreads (40 8-column groups, 5 a slice of 8); the
+    tile's word holds a given-up bit for at most 32 ranks."""
+    from lower_tc.passes.to_ptx.gemm.split_k_global import SPREAD_MAX_SPLIT, spread_slice, spreads
+
+    assert spreads((64, 1, 1), 8, 0, 320) and [len(spread_slice(q, 8, 320)) for q in range(8)] == [5] * 8
+    assert SPREAD_MAX_SPLIT == 32 and not spreads((64, 1, 1), 64, 0, 1024)
+    source = matmul_program("spread", Matrix(512, 32768, "bf16", True), Matrix(32768, 640, "bf16", False),
+                            Matrix(512, 640, "bf16", True), None, acc="f32", config=(128, 320, 64, 4),
+                            options='split_k = 8, reduce = "global"')
+    ptx = compile_source(source, "spread.mlir", assemble=True)[0].ptx
+    assert "spread split-K" in ptx and ptx.count("atom.acq_rel.gpu.global.cas.b64") == 1

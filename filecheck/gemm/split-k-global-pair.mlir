@@ -29,7 +29,7 @@ func.func @long_k(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: me
 // CHECK: .reqnctapercluster 2, 1, 1
 // CHECK: mov.u32 [[RANK0:%r[0-9]+]], %cluster_ctarank;
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
-// the slot of CTA x, its rank (x / 2) mod 8 and its tile's counter (x / 16) 2 + x mod 2
+// the slot of CTA x, its rank (x / 2) mod 8 and its tile's word (x / 16) 2 + x mod 2 (8 bytes each: spread)
 // CHECK: mov.u32 [[X:%r[0-9]+]], %ctaid.x;
 // CHECK: shr.u32 [[H:%r[0-9]+]], [[X]], 1;
 // CHECK-NEXT: // split-K in pairs sharing B: rank (x / 2) mod S, tile (x / 2S) 2 + x mod 2
@@ -39,7 +39,7 @@ func.func @long_k(%A: memref<512x65536xbf16>, %B: memref<65536x512xbf16>, %D: me
 // CHECK-NEXT: and.b32 [[M:%r[0-9]+]], [[LIN]], 1;
 // CHECK-NEXT: shl.b32 [[P2:%r[0-9]+]], [[P]], 1;
 // CHECK-NEXT: add.u32 [[TILE:%r[0-9]+]], [[P2]], [[M]];
-// CHECK-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[TILE]], 4;
+// CHECK-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[TILE]], 8;
 // the tile's slots: from x - 2 rank, every other one (2 x 65536 bytes apart)
 // CHECK: shl.b32 [[BACK:%r[0-9]+]], [[RANK]], 1;
 // CHECK-NEXT: sub.u32 [[FIRST_SLOT:%r[0-9]+]], [[LIN]], [[BACK]];

@@ -118,6 +118,8 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int, pair: bool
     promoted = op.options.accumulation == "promoted" and arch is Arch.SM90A  # two accumulators: smaller tiles
     assert isinstance(op.b.type, MemRefType)
     b_mn_major = b_rows(op.b.type)[0]  # B row-major: its tiles MN-major, which some widths read slower
+    assert isinstance(op.a.type, MemRefType)
+    a_mn_major = not matrix(op.a.type, "A", batched=True).row_major  # A column-major: some measured prices do not hold
     if cluster > 1:  # a cluster's CTAs share B's boxes: the rule's tiles (docs/gemm.md)
         try:
             rule = rule_config(m, n, k, a, b, acc, arch)
@@ -127,12 +129,12 @@ def _choice(op: MatmulOp, arch: Arch, split_open: bool, cluster: int, pair: bool
     try:
         if given is not None:  # split-K asked for (or 1: not split): the best configuration for it
             config = choose_config(m, n, k, a, b, acc, arch, d=d, batch=op.batch, promoted=promoted, b_mn_major=b_mn_major,
-                                   split_given=given > 1)
+                                   split_given=given > 1, a_mn_major=a_mn_major)
             return Choice(config, given, reduce, unsplit)
         reduces = (op.options.reduce,) if op.options.reduce is not None else None
         # stream-K in G groups: a tile whose count G divides (tc-expand-matmul refuses the others)
         return choose(m, n, k, a, b, acc, arch, d=d, batch=op.batch, split=split_open, promoted=promoted, reduces=reduces,
-                      b_mn_major=b_mn_major, groups=op.options.stream_k or 1, pair=pair)
+                      b_mn_major=b_mn_major, groups=op.options.stream_k or 1, pair=pair, a_mn_major=a_mn_major)
     except LayoutError as err:
         error_at(op, str(err))
 
@@ -274,7 +276,7 @@ class ExpandMatmulPass(ModulePass):
             # a wider swapped tile keeps room for them wherever they would apply
             staged = asked == "tma" or (asked is None and m > SWAP_MAX_M and self._d_transposed_storable(mm))  # type: ignore[operator]
             config = swapped_tile(m, n, k, a, b, mm.acc_type, d=self._d_type(mm), staged=staged,  # type: ignore[arg-type]
-                                  split_given=(mm.options.split_k or 1) > 1)
+                                  split_given=(mm.options.split_k or 1) > 1, b_mn_major=b_rows(mm.b.type)[0])
         try:
             return swap(mm, config)
         except VerifyException as err:

@@ -56,6 +56,9 @@ from lower_tc.passes.to_ptx.gemm.kloop import KLoop, find_store
 f32 = Float32Type()
 #: The most 16-byte loads (64 registers) of a sum over slots unrolled (`sum_slots`).
 UNROLLED_LOADS = 16
+#: The largest S a spread sum takes: a given-up bit for each rank in the low half of the
+#: tile's 64-bit word (`spread_reduce`).
+SPREAD_MAX_SPLIT = 32
 
 
 @dataclass(frozen=True)
@@ -417,9 +420,10 @@ def sum_slots(b: PtxBuilder, slots: SSAValue, acc: SSAValue, kind: str, groups: 
 def spreads(grid: tuple[int | SSAValue, ...] | Sequence[object], split_k: int, unsplit: int, bn: int) -> bool:
     """Whether a global split's tiles are summed spread over their CTAs (`spread_reduce`):
     a grid known at compile time that one H100/H200 runs at once (SPREAD_MAX_CTAS), no
-    unsplit tiles, a power of two S (its counter word wraps at 2^32 on a multiple of S) and
-    at least one 8-column group of the tile for each CTA."""
-    if unsplit or not all(isinstance(d, int) for d in grid) or split_k & (split_k - 1):
+    unsplit tiles, a power of two S (its count wraps at 2^32 on a multiple of S) of at most
+    32 (a bit for each rank in the low half of the tile's word) and at least one 8-column
+    group of the tile for each CTA."""
+    if unsplit or not all(isinstance(d, int) for d in grid) or split_k & (split_k - 1) or split_k > SPREAD_MAX_SPLIT:
         return False
     ctas = 1
     for d in grid:
