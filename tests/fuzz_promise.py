@@ -535,6 +535,8 @@ def info_findings(info: KernelInfo, expect: dict | None = None) -> list[Finding]
                 add(f"{tiles} CTA tiles: past the 32-bit index width", "tiles")
         if g.k is not None and c.bk > 0 and -(-g.k // c.bk) > MAX_INDEX:
             add(f"{-(-g.k // c.bk)} K steps: past the 32-bit index width", "k steps")
+        if g.d_transposed and expect:  # swap-AB: the kernel's GEMM is D^T = B^T A^T (N x M x K, docs/gemm.md)
+            expect = {**expect, "m": expect.get("n"), "n": expect.get("m")}
         for what, value in (expect or {}).items():
             got = getattr(g, what)
             if value is not None and got is not None and got != value:
