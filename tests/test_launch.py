@@ -16,6 +16,7 @@ from lower_tc.lowering.compile import compile_source
 from lower_tc.lowering.runtime import launch as launching
 from lower_tc.lowering.runtime.errors import RunError
 from lower_tc.lowering.runtime.sizes import resolve_sizes
+from lower_tc.lowering.backend.ptxas import find_tool
 
 sys.path.insert(0, str(ROOT / "bench"))
 from gemm_sweep import GemmCase  # noqa: E402
@@ -164,3 +165,26 @@ def test_the_split_k_tail_probe_takes_only_the_last_ctas_branch() -> None:
     for variant in probe.VARIANTS.values():
         with pytest.raises(ValueError):
             variant(plain.ptx)
+
+
+@pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
+def test_the_order_probe_relabels_every_cta_of_a_paired_split() -> None:
+    """bench/split_k_order_probe.py: hardware pair p plays the kernel's pair (p mod P) S +
+    p / P, a permutation of the pairs that keeps each pair's two CTAs a hardware cluster;
+    every %ctaid.x read is relabelled and the variant assembles; a kernel that is not a
+    paired global split has no variant."""
+    import split_k_order_probe as probe
+
+    from lower_tc.lowering.backend.assembler import assemble
+
+    pairs, s = 8, 8
+    assert sorted((p % pairs) * s + p // pairs for p in range(pairs * s)) == list(range(pairs * s))
+    paired = GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 65536, True, False, None)
+    found = probe.variants(paired.source())
+    assert found is not None
+    kernel, forms = found
+    reads = kernel.ptx.count("%ctaid.x")
+    assert reads >= 2 and forms["rank_major"].count("%ctaid.x") == reads
+    assert forms["rank_major"].count(f"rem.u32 %ord3, %ord1, {pairs};") == reads and ".reg .b32 %ord<5>;" in forms["rank_major"]
+    assemble(forms["rank_major"], "sm_90a")
+    assert probe.variants(GemmCase("bf16", "bf16", "f32", "bf16", 512, 512, 512, True, True, None).source()) is None

@@ -1,0 +1,104 @@
+"""Does the order of a paired global split's CTAs over tiles and ranks matter? The default
+kernel of the long-K suite shapes whose split pairs CTAs to share B (cluster = 2:
+passes/to_ptx/gemm/split_k_global.py) numbers its pairs tile-major: pair p is rank p mod S
+of tile pair p / S, so the pairs the hardware places side by side are one tile pair's S
+ranks. This times it beside a PTX variant in which hardware pair p plays the kernel's pair
+q = (p mod P) S + p / P (P tile pairs): side by side, one rank's P tile pairs, which read
+the same K range of A and B. Nothing else changes (every use of %ctaid.x is relabelled;
+the pair's two CTAs stay a hardware cluster, so %cluster_ctarank is still x mod 2), so the
+two must give the same bits. Nsight Compute counted lower-tc's default reading 1.45x the
+L2 bytes of cuBLAS's split-K kernel at 512x512x65536 with the same tiles
+(bench/ncu_long_k.py, docs/performance.md): this is the first thing to try.
+
+    python bench/split_k_order_probe.py > order.jsonl
+
+torch and cuda-bindings are its dependencies (the device's); `--check` (no GPU) only builds
+and assembles the variants."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+_CTAID = re.compile(r"^(\s*)mov\.u32 (%r\d+), %ctaid\.x;$", re.M)
+
+
+def rank_major(ptx: str, pairs_of_tiles: int, split_k: int) -> str:
+    """The PTX with hardware pair p computing the kernel's pair q = (p mod P) S + p / P."""
+    def relabel(m: re.Match) -> str:
+        pad, r = m.group(1), m.group(2)
+        return "\n".join(pad + line for line in (
+            f"mov.u32 %ord0, %ctaid.x;",
+            "shr.u32 %ord1, %ord0, 1;",
+            "and.b32 %ord2, %ord0, 1;",
+            f"rem.u32 %ord3, %ord1, {pairs_of_tiles};",
+            f"mul.lo.u32 %ord3, %ord3, {split_k};",
+            f"div.u32 %ord4, %ord1, {pairs_of_tiles};",
+            "add.u32 %ord3, %ord3, %ord4;",
+            "shl.b32 %ord3, %ord3, 1;",
+            f"add.u32 {r}, %ord3, %ord2;"))
+
+    out, n = _CTAID.subn(relabel, ptx)
+    assert n >= 1, "no %ctaid.x to relabel"
+    decl = re.search(r"^(\s*)\.reg \.b32 %r<\d+>;$", out, re.M)
+    assert decl is not None, "no .b32 register declaration"
+    return out[:decl.end()] + f"\n{decl.group(1)}.reg .b32 %ord<5>;" + out[decl.end():]
+
+
+def variants(source: str) -> tuple[object, dict[str, str]] | None:
+    """The default kernel and its PTX forms, or None where it is not a paired global split."""
+    from lower_tc.lowering.compile import compile_source
+
+    ck = compile_source(source, "order")[0]
+    g, cluster = ck.info.gemm, ck.info.cluster
+    if g is None or g.reduce != "global" or g.split_k < 2 or cluster != (2, 1, 1):
+        return None
+    tiles = g.config.tiles(g.m, g.n)
+    return ck, {"tile_major": ck.ptx, "rank_major": rank_major(ck.ptx, tiles // 2, g.split_k)}
+
+
+def main(argv: list[str]) -> int:
+    from lower_tc.lowering.backend.assembler import assemble
+
+    from split_k_tail_probe import long_k_programs
+
+    programs = long_k_programs({"bf16": ("linear", "rowmajor"), "e4m3": ("linear",)})
+    if "--check" in argv:
+        for case, source in programs:
+            found = variants(source)
+            if found is not None:
+                for name, ptx in found[1].items():
+                    assemble(ptx, "sm_90a")
+                print(case.shape.name, case.dtype, case.layout, "assembled", ", ".join(found[1]))
+        return 0
+    import torch
+
+    import gemm_suite_gpu as g
+    from lower_tc.lowering.runtime.callable import Kernel
+
+    gpu = g.Gpu(torch)
+    for case, source in programs:
+        found = variants(source)
+        if found is None:
+            continue
+        ck, forms = found
+        x = g.arrays(torch, case, 1, case.copies)
+        contenders = [*g.cublas_contenders(torch, case, x)]
+        for name, ptx in forms.items():
+            contenders.append(g.kernel_contender(name, Kernel(assemble(ptx, "sm_90a"), ck.info), x))  # type: ignore[attr-defined]
+        g.measure(gpu, contenders, 21, 1, 2.0)
+        checks = g.check(torch, contenders)
+        by = {c.name: c for c in contenders}
+        row = {"shape": case.shape.name, "dtype": case.dtype, "layout": case.layout, "us": g.median_us(contenders),
+               "same_bits": bool(torch.equal(by["tile_major"].output(), by["rank_major"].output())),
+               "nan": any(c.get("nan") for c in checks.values())}
+        print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
