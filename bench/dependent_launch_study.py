@@ -57,28 +57,21 @@ def main(argv: list[str]) -> int:
     import gemm_suite_gpu as g
     import gemm_suite_shapes as shapes
     from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul
-    from lower_tc.lowering.backend.assembler import assemble
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.runtime.callable import Kernel
 
     gpu = g.Gpu(torch)
     rows = []
     selected = shapes.select(names=args.shapes, categories=args.category or ["decode", "batch"])
     for case in shapes.cases(selected, ["bf16"], ["linear"]):
-        x = g.arrays(torch, case, 1, case.copies)
         ops = case.operands()
         margs = [MatrixArg(n, ops[n][0], ops[n][1], "bf16") for n in ("a", "b", "out")]
         ck = compile_source(plan_matmul(*margs, None, target="sm_90a").source, "study")[0]
-        contenders = [*g.cublas_contenders(torch, case, x)]
-        for name in VARIANTS:
-            info = dataclasses.replace(ck.info, dependent_launch=name != "plain")
-            contenders.append(g.kernel_contender(name, Kernel(assemble(variant_ptx(ck.ptx, name), "sm_90a"), info), x))
-        g.measure(gpu, contenders, args.samples, 1, 2.0)
-        checks = g.check(torch, contenders)
-        row = {"shape": case.shape.name, "us": g.median_us(contenders), "late": {c.name: c.late for c in contenders}, "checks": checks}
+        forms = {name: (variant_ptx(ck.ptx, name), dataclasses.replace(ck.info, dependent_launch=name != "plain")) for name in VARIANTS}
+        us, checks, by = g.time_kernels(gpu, torch, case, forms, args.samples)
+        row = {"shape": case.shape.name, "us": us, "late": {name: c.late for name, c in by.items()}, "checks": checks}
         print(json.dumps({"shape": row["shape"], "us": row["us"]}), flush=True)
         rows.append(row)
-        del x, contenders
+        del by
     g.write_study(args.out, torch, "bench/dependent_launch_study.py", argv, rows)
     return 0
 

@@ -355,6 +355,24 @@ def kernel_contender(name: str, kernel: Any, x: Arrays) -> Contender:
     return Contender(name, launch=launch, output=lambda: d[0], begin=turns.reset)
 
 
+def time_kernels(gpu: Gpu, torch: Any, case: Any, kernels: dict[str, tuple[str, Any]], samples: int,
+                 ) -> tuple[dict[str, float], dict[str, dict[str, Any]], dict[str, Contender]]:
+    """The PTX-variant studies' one measurement (bench/dependent_launch_study.py,
+    bench/split_k_*_probe.py, bench/split_k_spread_fence_ab.py): cuBLAS and each kernel of
+    `kernels` (name -> its PTX and KernelInfo) on fresh arrays of the case, timed as the
+    suite times them (`measure`, `samples` interleaved rounds), and checked (`check`).
+    Returns the medians in us, the checks, and the contenders by name (their outputs)."""
+    from lower_tc.lowering.backend.assembler import assemble
+    from lower_tc.lowering.runtime.callable import Kernel
+
+    x = arrays(torch, case, 1, case.copies)
+    contenders = [*cublas_contenders(torch, case, x)]
+    for name, (ptx, info) in kernels.items():
+        contenders.append(kernel_contender(name, Kernel(assemble(ptx, "sm_90a"), info), x))
+    measure(gpu, contenders, samples, 1, 2.0)
+    return median_us(contenders), check(torch, contenders), {c.name: c for c in contenders}
+
+
 def lower_tc_contender(x: Arrays, promoted: bool = False) -> Contender:
     """lower-tc's default kernel on the case's arrays; `promoted`: fp8 with the promoted
     accumulation (`accumulation="promoted"`), into D arrays of its own."""

@@ -32,7 +32,7 @@ def rank_major(ptx: str, pairs_of_tiles: int, split_k: int) -> str:
     def relabel(m: re.Match) -> str:
         pad, r = m.group(1), m.group(2)
         return "\n".join(pad + line for line in (
-            f"mov.u32 %ord0, %ctaid.x;",
+            "mov.u32 %ord0, %ctaid.x;",
             "shr.u32 %ord1, %ord0, 1;",
             "and.b32 %ord2, %ord0, 1;",
             f"rem.u32 %ord3, %ord1, {pairs_of_tiles};",
@@ -78,7 +78,6 @@ def main(argv: list[str]) -> int:
     import torch
 
     import gemm_suite_gpu as g
-    from lower_tc.lowering.runtime.callable import Kernel
 
     gpu = g.Gpu(torch)
     for case, source in programs:
@@ -86,17 +85,12 @@ def main(argv: list[str]) -> int:
         if found is None:
             continue
         ck, forms = found
-        x = g.arrays(torch, case, 1, case.copies)
-        contenders = [*g.cublas_contenders(torch, case, x)]
-        for name, ptx in forms.items():
-            contenders.append(g.kernel_contender(name, Kernel(assemble(ptx, "sm_90a"), ck.info), x))  # type: ignore[attr-defined]
-        g.measure(gpu, contenders, 21, 1, 2.0)
-        checks = g.check(torch, contenders)
-        by = {c.name: c for c in contenders}
-        row = {"shape": case.shape.name, "dtype": case.dtype, "layout": case.layout, "us": g.median_us(contenders),
+        us, checks, by = g.time_kernels(gpu, torch, case, {n: (ptx, ck.info) for n, ptx in forms.items()}, 21)  # type: ignore[attr-defined]
+        row = {"shape": case.shape.name, "dtype": case.dtype, "layout": case.layout, "us": us,
                "same_bits": bool(torch.equal(by["tile_major"].output(), by["rank_major"].output())),
                "nan": any(c.get("nan") for c in checks.values())}
         print(json.dumps(row), flush=True)
+        del by
     return 0
 
 

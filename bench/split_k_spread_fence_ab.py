@@ -26,9 +26,7 @@ def main() -> int:
     import torch
 
     import gemm_suite_gpu as g
-    from lower_tc.lowering.backend.assembler import assemble
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.runtime.callable import Kernel
 
     from split_k_tail_probe import long_k_programs
 
@@ -37,17 +35,12 @@ def main() -> int:
         ck = compile_source(source, "probe")[0]
         if "spread split-K" not in ck.ptx:
             continue
-        x = g.arrays(torch, case, 1, case.copies)
-        contenders = [*g.cublas_contenders(torch, case, x)]
-        for name, ptx in (("fence", ck.ptx), ("nofence", no_fence(ck.ptx))):
-            contenders.append(g.kernel_contender(name, Kernel(assemble(ptx, "sm_90a"), ck.info), x))
-        g.measure(gpu, contenders, 21, 1, 2.0)
-        checks = g.check(torch, contenders)
-        by = {c.name: c for c in contenders}
+        us, checks, by = g.time_kernels(gpu, torch, case, {"fence": (ck.ptx, ck.info), "nofence": (no_fence(ck.ptx), ck.info)}, 21)
         assert not any(c.get("nan") for c in checks.values()), checks
         same = bool(torch.equal(by["fence"].output(), by["nofence"].output()))
-        row = {"shape": case.shape.name, "dtype": case.dtype, "layout": case.layout, "us": g.median_us(contenders), "same_bits": same}
+        row = {"shape": case.shape.name, "dtype": case.dtype, "layout": case.layout, "us": us, "same_bits": same}
         print(json.dumps(row), flush=True)
+        del by
     return 0
 
 

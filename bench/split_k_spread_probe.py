@@ -28,9 +28,7 @@ def main(argv: list[str]) -> int:
     import torch
 
     import gemm_suite_gpu as g
-    from lower_tc.lowering.backend.assembler import assemble
     from lower_tc.lowering.compile import compile_source
-    from lower_tc.lowering.runtime.callable import Kernel
 
     from split_k_tail_probe import compile_last_cta_sum, long_k_programs
 
@@ -40,20 +38,14 @@ def main(argv: list[str]) -> int:
         kernels = {"spread": compile_source(source, "probe")[0], "last": compile_last_cta_sum(source)}
         if "spread split-K" not in kernels["spread"].ptx:
             continue  # not a spread sum: nothing to compare
-        x = g.arrays(torch, case, 1, case.copies)
-        contenders = [*g.cublas_contenders(torch, case, x)]
-        for name, ck in kernels.items():
-            contenders.append(g.kernel_contender(name, Kernel(assemble(ck.ptx, "sm_90a"), ck.info), x))
-        g.measure(gpu, contenders, args.samples, 1, 2.0)
-        checks = g.check(torch, contenders)
-        by = {c.name: c for c in contenders}
+        us, checks, by = g.time_kernels(gpu, torch, case, {n: (ck.ptx, ck.info) for n, ck in kernels.items()}, args.samples)
         checks["same_bits"] = bool(torch.equal(by["spread"].output(), by["last"].output()))
         gemm = kernels["spread"].info.gemm
         row = {"shape": case.shape.name, "dtype": case.dtype, "layout": case.layout, "config": str(gemm.config), "split_k": gemm.split_k,
-               "us": g.median_us(contenders), "checks": checks}
+               "us": us, "checks": checks}
         print(json.dumps(row, default=str), flush=True)
         rows.append(row)
-        del x, contenders
+        del by
     g.write_study(args.out, torch, "bench/split_k_spread_probe.py", argv, rows)
     return 0
 

@@ -105,8 +105,6 @@ def main(argv: list[str]) -> int:
     import torch
 
     import gemm_suite_gpu as g
-    from lower_tc.lowering.backend.assembler import assemble
-    from lower_tc.lowering.runtime.callable import Kernel
 
     gpu = g.Gpu(torch)
     rows = []
@@ -114,16 +112,13 @@ def main(argv: list[str]) -> int:
         ck = compile_last_cta_sum(source)
         if ck.info.workspace is None:
             continue  # not split through global memory
-        x = g.arrays(torch, case, 1, case.copies)
-        contenders = [*g.cublas_contenders(torch, case, x)]
-        for name, text in (("default", ck.ptx), *((n, f(ck.ptx)) for n, f in VARIANTS.items())):
-            contenders.append(g.kernel_contender(name, Kernel(assemble(text, "sm_90a"), ck.info), x))
-        g.measure(gpu, contenders, args.samples, 1, 2.0)
+        forms = {"default": (ck.ptx, ck.info), **{n: (f(ck.ptx), ck.info) for n, f in VARIANTS.items()}}
+        us, _, by = g.time_kernels(gpu, torch, case, forms, args.samples)
         row = {"shape": case.shape.name, "dtype": case.dtype, "config": str(ck.info.gemm.config), "split_k": ck.info.gemm.split_k,
-               "us": g.median_us(contenders)}
+               "us": us}
         print(json.dumps(row), flush=True)
         rows.append(row)
-        del x, contenders
+        del by
     g.write_study(args.out, torch, "bench/split_k_tail_probe.py", argv, rows)
     return 0
 
