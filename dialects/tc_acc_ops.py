@@ -8,7 +8,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_kernel import enclosing_kernel, in_attention_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
+from lower_tc.dialects.tc_kernel import enclosing_kernel, in_gemm_k_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
 from lower_tc.dialects.tc_types import AccType, _memref_shape, dtype_name, matrix_strides
 from lower_tc.layout.gemm import WGMMA_ACCUMULATORS, gemm_valid_n, wgmma_valid_n
 from lower_tc.layout.instr_desc import valid_n
@@ -57,6 +57,15 @@ class AccStoreOp(IRDLOperation):
         _check_acc_memref(self.acc.type, self.dst.type, "D")
 
 
+def wgmma_ns(op: Operation, dtype: str, n: int) -> tuple[int, ...]:
+    """The N a tc.wgmma (of `dtype` operands) or its accumulator may have where `op` is:
+    one wgmma's (`wgmma_valid_n`), and in a GEMM kernel's K loop also WIDE_WGMMA_NS (several
+    wgmmas a K-slice: layout/gemm.py `gemm_valid_n`). The kernel is walked only where `n`
+    is past one wgmma's, so that a chain of thousands of wgmmas verifies in linear time."""
+    ns = wgmma_valid_n(dtype)
+    return gemm_valid_n(dtype) if n not in ns and in_gemm_k_loop(op) else ns
+
+
 def _check_acc_shape(op: Operation, acc: Attribute) -> None:
     """An accumulator the kernel's tensor cores can hold: wgmma's is one warpgroup's
     M = 64 register fragment, tcgen05's M = 64 or 128 rows of tensor memory; N as the
@@ -75,9 +84,7 @@ def _check_acc_shape(op: Operation, acc: Attribute) -> None:
                 )
         elif acc.m != 64:
             raise VerifyException(_wgmma_m_problem(op, acc.m))
-        ok_n = wgmma_valid_n("s8" if integer else "f16")
-        if acc.n not in ok_n and in_gemm_kernel(op) and not in_attention_loop(op):  # a GEMM's K loop: several wgmmas
-            ok_n = gemm_valid_n("s8" if integer else "f16")
+        ok_n = wgmma_ns(op, "s8" if integer else "f16", acc.n)
     else:
         if acc.m not in (64, 128):
             raise VerifyException(f"a tcgen05 accumulator has M = 64 or 128 (tensor-memory lanes), not {acc.m}")

@@ -245,6 +245,12 @@ def in_attention_loop(op: Operation) -> bool:
     return is_attention_loop(enclosing_kernel(op))
 
 
+def in_gemm_k_loop(op: Operation) -> bool:
+    """Whether `op` is in a loop-level GEMM kernel whose loop is over K (`in_gemm_kernel`,
+    not an attention loop)."""
+    return in_gemm_kernel(op) and not in_attention_loop(op)
+
+
 def lost_gemm_loop(kernel: Operation | None) -> str | None:
     """Why `kernel` is a loop-level GEMM whose K loop is gone (its windows, tc.window_load
     and tc.window_store, left in a body with no scf.for, or in more than one block:

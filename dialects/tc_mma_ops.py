@@ -21,9 +21,9 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, gemm_valid_n, wgmma_valid_n
+from lower_tc.dialects.tc_acc_ops import WGMMA_ACCUMULATORS, wgmma_ns, wgmma_valid_n
 from lower_tc.dialects.tc_tile_ops import TileTransposeOp
-from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_attention_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
+from lower_tc.dialects.tc_kernel import _check_target, enclosing_kernel, in_attention_loop, in_gemm_k_loop, in_gemm_kernel, kernel_target, lost_gemm_loop
 from lower_tc.dialects.tc_types import AFragType, AccType, TileType
 from lower_tc.layout import LayoutError, Major, element_type
 from lower_tc.layout.gemm import WIDE_WGMMA_MAX_BM, WIDE_WGMMA_NS
@@ -142,11 +142,10 @@ class WgmmaOp(IRDLOperation):
             check_operand_type(Arch.SM90A, b.dtype, b.major is Major.MN)
         except LayoutError as err:
             raise VerifyException(str(err)) from None
-        # (the kernel's walks only where N is past one wgmma: a chain of thousands stays linear)
-        wide = b.mn not in wgmma_valid_n(a.dtype) and not fragment and in_gemm_kernel(self) and not in_attention_loop(self)
-        if b.mn not in (gemm_valid_n if wide else wgmma_valid_n)(a.dtype):
+        ns = wgmma_valid_n(a.dtype) if fragment else wgmma_ns(self, a.dtype, b.mn)
+        if b.mn not in ns:
             rule = "8, 16, 24, then multiples of 16" if a.dtype in ("s8", "u8") else "a multiple of 8"
-            more = f", or {', '.join(map(str, WIDE_WGMMA_NS))} (several wgmmas a K-slice)" if wide else ""
+            more = f", or {', '.join(map(str, WIDE_WGMMA_NS))} (several wgmmas a K-slice)" if max(ns) > 256 else ""
             raise VerifyException(f"wgmma N must be {rule} from 8 to 256{more}, not {b.mn}")
         if b.mn > 256 and a.mn > WIDE_WGMMA_MAX_BM:
             raise VerifyException(f"an N = {b.mn} accumulator holds {b.mn // 2} registers a thread: at most "
@@ -256,7 +255,7 @@ class AccToAOp(IRDLOperation):
                 raise VerifyException(f"the accumulator's N = {acc.n} is not whole 16-column K-slices of A")
             return
         _check_target(self, Arch.SM90A)
-        if in_gemm_kernel(self) and not in_attention_loop(self):
+        if in_gemm_k_loop(self):
             raise VerifyException("tc.acc_to_a is for single-tile kernels and attention loops (a GEMM loop's accumulators are its own)")
         if frag.mn != 64 and not in_attention_loop(self):
             raise VerifyException(f"an A fragment is one warpgroup's 64 rows (wgmma's M), not {frag.mn}")

@@ -12,6 +12,11 @@ from lower_tc.dialects.ptx.modifiers import FLAG, INT, PTX_TYPE, TEXT, ints, one
 #: The state spaces a load or store names.
 #: The flag and counter words' widths (u32 unless given).
 WIDTHS = one_of("u32", "u64")
+
+
+def _width(op: PtxOp) -> str:
+    """A flag or counter op's word width: its `width`, u32 where none is given."""
+    return str(op.prop("width")) if op.has("width") else "u32"
 SPACES = one_of("global", "shared", "shared::cta", "shared::cluster", "local", "const", "param")
 #: ``.v2``, ``.v4``, ``.v8``; 1 is a scalar access.
 VECTOR = ints(1, 2, 4, 8)
@@ -79,8 +84,7 @@ class AtomAddOp(PtxOp):
 
     def render(self, n: Names) -> str:
         value = n(self.args[1]) if len(self.args) > 1 else self.prop("imm")
-        width = self.prop("width") if self.has("width") else "u32"
-        return f"atom.acq_rel.gpu.global.add.{width} {n(self.res[0])}, [{n(self.args[0])}], {value};"
+        return f"atom.acq_rel.gpu.global.add.{_width(self)} {n(self.res[0])}, [{n(self.args[0])}], {value};"
 
 
 @irdl_op_definition
@@ -105,8 +109,7 @@ class StRelaxedOp(PtxOp):
     width = opt_prop_def(WIDTHS)
 
     def render(self, n: Names) -> str:
-        width = self.prop("width") if self.has("width") else "u32"
-        return f"st.relaxed.gpu.global.{width} [{n(self.args[0])}], {n(self.args[1])};"
+        return f"st.relaxed.gpu.global.{_width(self)} [{n(self.args[0])}], {n(self.args[1])};"
 
 
 @irdl_op_definition
@@ -119,8 +122,7 @@ class LdAcquireOp(PtxOp):
     width = opt_prop_def(WIDTHS)
 
     def render(self, n: Names) -> str:
-        width = self.prop("width") if self.has("width") else "u32"
-        return f"ld.acquire.gpu.global.{width} {n(self.res[0])}, [{n(self.args[0])}];"
+        return f"ld.acquire.gpu.global.{_width(self)} {n(self.res[0])}, [{n(self.args[0])}];"
 
 
 @irdl_op_definition

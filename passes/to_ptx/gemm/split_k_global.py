@@ -207,7 +207,8 @@ class GlobalSplitK:
                         comment="spread split-K: count this CTA in its tile's word (the high half)")
             b.emit(ptx.AssignOp, [word, old], type="b64")
             b.emit(ptx.LabelOp, label=counted)
-            return _Arrival(first, counter, word, base, linear, counters, tile, rank, ctas, word)
+            before = b.val(ptx.CvtOp, [b.val(ptx.ShrOp, [word], i64, type="b64", imm=32)], i32, type="u32.u64")
+            return _Arrival(first, counter, before, base, linear, counters, tile, rank, ctas, word)
         counter = b.val(ptx.AddOp, [counters, b.val(ptx.MulWideOp, [tile], i64, type="u32", imm=4)], i64, type="s64")
         before = count(b, first, counter, 1, f"split-K: count this CTA in its tile's; the {size}th is last")
         return _Arrival(first, counter, before, base, linear, counters, tile, rank, ctas)
@@ -250,7 +251,7 @@ class GlobalSplitK:
         at = self._arrive(k, acc, wg, first_thread, threads, meet_consumers, None, wide=True)
         rank = at.rank
         assert at.word is not None
-        before = b.val(ptx.CvtOp, [b.val(ptx.ShrOp, [at.word], i64, type="b64", imm=32)], i32, type="u32.u64")
+        before = at.before
         end = b.val(ptx.MulLoOp, [b.val(ptx.AddOp, [b.val(ptx.DivOp, [before], type="u32", imm=size)], type="u32", imm=1)],
                     type="u32", imm=size, comment="spread split-K: this launch's counts end at the next multiple of S")
         came_last = b.val(ptx.SetpOp, [b.val(ptx.AddOp, [before], type="u32", imm=1), end], i1, cmp="eq", type="u32")
@@ -320,7 +321,7 @@ class _Arrival:
 
     first: SSAValue  # the thread that counted (a predicate)
     counter: SSAValue  # the tile's u32 counter's address
-    before: SSAValue  # the counter before this CTA's add (in `first`; 0 in the others)
+    before: SSAValue  # the count before this CTA's add (in `first`; 0 in the others)
     base: SSAValue  # this thread's place in any slot (`thread_base`)
     linear: SSAValue  # this CTA's number among the split ones
     counters: SSAValue  # the workspace's counters (after the slots)
