@@ -12,7 +12,12 @@ reads what the last left in L2), timed as the suite times (bench/gemm_suite_gpu.
   once, written once), counted as twice the bytes: the streaming rate the ceiling is;
 - `read`: torch's sum of the bytes (viewed as bf16, f32 accumulation): one read of each
   byte, nothing written. Measured on the H200 it ran below the copy and below the GEMMs
-  themselves (a reduction kernel, not a streaming one), so it is shown, not used.
+  themselves (a reduction kernel, not a streaming one), so it is shown, not used;
+- `stream`: the fastest of `STREAM_GRIDS` launches of a kernel that only reads the bytes
+  (`STREAM_READ`: 16-byte streaming loads, four in flight a thread, a grid-stride loop, an
+  XOR of every word so nothing is dropped, checked against numpy's): the least time one
+  read of the bytes takes in a kernel of its own, launch and ramp included, which no
+  kernel that must read them can beat.
 The table gives each one's GB/s and its share of the device's HBM peak
 (gemm_suite_report.hbm_peak), beside the suite's own figures where `--suite` names a run,
 as a share of the copy's rate. `--from-json` renders an earlier run's table (no GPU).
@@ -47,6 +52,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--warmup-rounds", type=int, default=2)
     p.add_argument("--sample-ms", type=float, default=2.0)
     p.add_argument("--from-json", metavar="FILE", help="render this earlier run's --table (no GPU)")
+    p.add_argument("--no-gemms", action="store_true",
+                   help="time the ceilings alone (by default lower-tc's default and cuBLAS on the case's arrays run interleaved with them)")
     p.add_argument("--suite", nargs="*", default=[], metavar="FILE",
                    help="bench/gemm_suite.py runs whose lower-tc and cuBLAS GB/s to set beside the ceilings")
     args = p.parse_args(argv)
@@ -58,6 +65,158 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def memory_bound_cases(args: argparse.Namespace) -> list[Case]:
     """The suite's M <= 64 cases that the filters select."""
     return [c for c in suite.chosen_cases(args) if c.shape.memory_bound]
+
+
+#: The stream-read kernel (CUDA C, compiled by CuPy's NVRTC): each thread XORs the 16-byte
+#: words i, i + stride, i + 2 stride, i + 3 stride of a grid-stride loop (ld.global.cs:
+#: streamed, not kept in L1 or L2), the block's XOR goes to `sink` by one atomic.
+STREAM_READ = r"""
+extern "C" __global__ void stream_read(const uint4* __restrict__ p, unsigned long long n, unsigned int* sink) {
+    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int acc = 0;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+        uint4 a = __ldcs(p + i), b = __ldcs(p + i + stride), c = __ldcs(p + i + 2 * stride), d = __ldcs(p + i + 3 * stride);
+        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
+    }
+    for (; i < n; i += stride) {
+        uint4 a = __ldcs(p + i);
+        acc ^= a.x ^ a.y ^ a.z ^ a.w;
+    }
+    for (int o = 16; o > 0; o >>= 1) acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
+    __shared__ unsigned int warps[32];
+    if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < (blockDim.x >> 5); ++w) acc ^= warps[w];
+        atomicXor(sink, acc);
+    }
+}
+"""
+
+#: The stream read's launches (CTAs per SM, threads per CTA); the fastest is the ceiling.
+STREAM_GRIDS = ((2, 512), (4, 512), (8, 256), (16, 256))
+
+#: The bulk-read kernel: what a TMA-fed GEMM does with its operands, less the MMAs. Each
+#: CTA takes chunks blockIdx.x, blockIdx.x + gridDim.x, ... of `chunk` bytes through a
+#: ring of SLOTS shared-memory slots: thread 0 issues each chunk's cp.async.bulk (one bulk
+#: copy into shared memory, completing on the slot's mbarrier), every thread waits for the
+#: slot, XORs its 16-byte words (the check that every byte arrived) and the slot is
+#: refilled with the chunk SLOTS further on.
+BULK_READ = r"""
+#define SLOTS 4
+__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void issue(unsigned char* slot, unsigned long long* bar, const unsigned char* src, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem_u32(bar)), "r"(bytes) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(smem_u32(slot)), "l"(src), "r"(bytes), "r"(smem_u32(bar)) : "memory");
+}
+
+__device__ __forceinline__ void wait(unsigned long long* bar, unsigned phase) {
+    asm volatile("{\n .reg .pred done;\n wait_%=:\n"
+                 " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 " @!done bra wait_%=;\n}" :: "r"(smem_u32(bar)), "r"(phase) : "memory");
+}
+
+extern "C" __global__ void bulk_read(const unsigned char* p, unsigned long long bytes, unsigned chunk, unsigned int* sink) {
+    extern __shared__ __align__(128) unsigned char slots[];
+    __shared__ __align__(8) unsigned long long bars[SLOTS];
+    __shared__ unsigned int warps[32];
+    unsigned long long chunks = (bytes + chunk - 1) / chunk;
+    unsigned long long mine = blockIdx.x < chunks ? (chunks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < SLOTS; ++s)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_u32(&bars[s])) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        for (unsigned long long j = 0; j < mine && j < SLOTS; ++j) {
+            unsigned long long at = (blockIdx.x + j * gridDim.x) * (unsigned long long)chunk;
+            issue(slots + j * chunk, &bars[j], p + at, (unsigned)min((unsigned long long)chunk, bytes - at));
+        }
+    }
+    __syncthreads();
+    unsigned acc = 0;
+    for (unsigned long long j = 0; j < mine; ++j) {
+        unsigned s = j % SLOTS;
+        unsigned long long at = (blockIdx.x + j * gridDim.x) * (unsigned long long)chunk;
+        unsigned size = (unsigned)min((unsigned long long)chunk, bytes - at);
+        wait(&bars[s], (unsigned)(j / SLOTS) & 1);
+        const uint4* words = (const uint4*)(slots + s * chunk);
+        for (unsigned w = threadIdx.x; w < size / 16; w += blockDim.x) {
+            uint4 v = words[w];
+            acc ^= v.x ^ v.y ^ v.z ^ v.w;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0 && j + SLOTS < mine) {
+            unsigned long long next = (blockIdx.x + (j + SLOTS) * gridDim.x) * (unsigned long long)chunk;
+            issue(slots + s * chunk, &bars[s], p + next, (unsigned)min((unsigned long long)chunk, bytes - next));
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
+    if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < (blockDim.x >> 5); ++w) acc ^= warps[w];
+        atomicXor(sink, acc);
+    }
+}
+"""
+
+#: The bulk read's launches (CTAs per SM, chunk bytes; 4 slots a CTA, 256 threads).
+BULK_GRIDS = ((1, 32768), (1, 49152), (2, 16384), (2, 24576))
+BULK_SLOTS = 4
+
+
+def cupy_stream(gpu: Any) -> Any:
+    """`gpu.stream` (torch's) as a CuPy stream, for the reads to launch on."""
+    import cupy
+
+    try:
+        return cupy.cuda.Stream.from_external(gpu.stream)
+    except (AttributeError, TypeError):  # an older CuPy or torch: the raw handle
+        return cupy.cuda.ExternalStream(gpu.stream.cuda_stream)
+
+
+def stream_reader(torch: Any, gpu: Any) -> Any:
+    """A function (flat uint8 tensor, CTAs per SM, threads, sink) -> None that launches
+    STREAM_READ on the bytes on `gpu.stream` (16-byte words: the length must divide by 16)."""
+    import cupy
+
+    kernel = cupy.RawKernel(STREAM_READ, "stream_read")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    stream = cupy_stream(gpu)
+
+    def launch(data: Any, per_sm: int, threads: int, sink: Any) -> None:
+        words = data.numel() // 16
+        with stream:
+            kernel((sms * per_sm,), (threads,), (data.data_ptr(), cupy.uint64(words), sink.data_ptr()))
+
+    return launch
+
+
+def bulk_reader(torch: Any, gpu: Any) -> Any:
+    """A function (flat uint8 tensor, CTAs per SM, chunk bytes, sink) -> None that launches
+    BULK_READ on the bytes on `gpu.stream` (the length must divide by 16)."""
+    import cupy
+
+    kernel = cupy.RawKernel(BULK_READ, "bulk_read", options=("-arch=sm_90a",))
+    kernel.max_dynamic_shared_size_bytes = BULK_SLOTS * max(chunk for _, chunk in BULK_GRIDS)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    stream = cupy_stream(gpu)
+
+    def launch(data: Any, per_sm: int, chunk: int, sink: Any) -> None:
+        with stream:
+            kernel((sms * per_sm,), (256,), (data.data_ptr(), cupy.uint64(data.numel()), cupy.uint32(chunk), sink.data_ptr()),
+                   shared_mem=BULK_SLOTS * chunk)
+
+    return launch
+
+
+def xor_words(torch: Any, data: Any) -> int:
+    """The XOR of the bytes' 32-bit words, by numpy (the stream read's check)."""
+    import numpy as np
+
+    return int(np.bitwise_xor.reduce(data.cpu().numpy().view(np.uint32)))
 
 
 def run_case(torch: Any, gpu: Any, case: Case, args: argparse.Namespace) -> dict[str, Any]:
@@ -79,8 +238,42 @@ def run_case(torch: Any, gpu: Any, case: Case, args: argparse.Namespace) -> dict
 
     contenders = [g.Contender("read", launch=read, begin=turns_read.reset),
                   g.Contender("copy", launch=copy, begin=turns_copy.reset)]
-    n = g.measure(gpu, contenders, args.samples, args.warmup_rounds, args.sample_ms)
-    got = {c.name: statistics.median(c.samples) for c in contenders if c.samples and not c.skipped}
+    reader = stream_reader(torch, gpu)
+    raw = [t.view(torch.uint8)[: t.numel() * 2 // 16 * 16] for t in src]
+    sink = torch.zeros(1, device=gpu.device, dtype=torch.int32)
+    for per_sm, threads in STREAM_GRIDS:
+        turns = g.Turns(copies)
+
+        def stream(per_sm: int = per_sm, threads: int = threads, turns: Any = turns) -> None:
+            reader(raw[turns.take()], per_sm, threads, sink)
+
+        contenders.append(g.Contender(f"stream {per_sm}x{threads}", launch=stream, begin=turns.reset))
+    bulk = bulk_reader(torch, gpu)
+    for per_sm, chunk in BULK_GRIDS:
+        turns = g.Turns(copies)
+
+        def bulk_read(per_sm: int = per_sm, chunk: int = chunk, turns: Any = turns) -> None:
+            bulk(raw[turns.take()], per_sm, chunk, sink)
+
+        contenders.append(g.Contender(f"bulk {per_sm}x{chunk // 1024}K", launch=bulk_read, begin=turns.reset))
+    gemms: list[Any] = []
+    if not args.no_gemms:  # the GEMMs on arrays of their own, in the same rounds
+        x = g.arrays(torch, case, 1, copies)
+        gemms = [g.lower_tc_contender(x), *g.cublas_contenders(torch, case, x)]
+    n = g.measure(gpu, contenders + gemms, args.samples, args.warmup_rounds, args.sample_ms)
+    checks = g.check(torch, gemms) if gemms else {}
+    got = {c.name: statistics.median(c.samples) for c in contenders + gemms if c.samples and not c.skipped}
+    # each read reads every word: once more on copy 0 alone, its XOR is numpy's
+    want_xor = xor_words(torch, raw[0])
+    for name, launch in (("stream", lambda: reader(raw[0], *STREAM_GRIDS[0], sink)),
+                         *((f"bulk {c}", lambda c=c: bulk(raw[0], *c, sink)) for c in BULK_GRIDS)):
+        sink.zero_()
+        launch()
+        torch.cuda.synchronize()
+        if int(sink.item()) & 0xFFFFFFFF != want_xor:
+            raise RuntimeError(f"{case.shape.name}: the {name} read's XOR {int(sink.item()) & 0xFFFFFFFF:#x} is not numpy's {want_xor:#x}")
+    streams = {name: ms for name, ms in got.items() if name.startswith(("stream ", "bulk "))}
+    best = min(streams, key=streams.__getitem__) if streams else None
     # the read is right: the sum of the last copy's bytes as torch's float64 sum gives it
     want = float(src[0].double().sum())
     got_sum = float(torch.sum(src[0], dtype=torch.float32))
@@ -91,8 +284,12 @@ def run_case(torch: Any, gpu: Any, case: Case, args: argparse.Namespace) -> dict
     record = {"shape": case.shape.name, "dtype": case.dtype, "m": case.shape.m, "n": case.shape.n, "k": case.shape.k,
               "bytes": 2 * elements, "copies": copies, "launches_per_sample": n,
               "read_ms": got.get("read"), "copy_ms": got.get("copy"),
+              "stream_ms": got.get(best) if best else None, "stream_grid": best, "stream_bytes": raw[0].numel(),
+              "streams_ms": streams, "gemm_bytes": case.min_bytes,
+              "gemms_ms": {c.name: got.get(c.name) for c in gemms}, "checks": checks,
               "skipped": {c.name: c.skipped for c in contenders if c.skipped}}
-    del src, dst, contenders
+    for buffers in (src, dst, raw, contenders, gemms):
+        buffers.clear()
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
     return record
@@ -116,21 +313,29 @@ def suite_bandwidth(files: list[str]) -> dict[tuple[str, str], dict[str, float]]
 def table(meta: dict[str, Any], records: list[dict[str, Any]], beside: dict[tuple[str, str], dict[str, float]]) -> str:
     peak = meta["hbm_peak"]
     pct = lambda gbs: f"{gbs:.0f} ({gbs * 1e9 / peak:.0%})"  # noqa: E731
-    lines = [f"# HBM ceiling at the suite's memory-bound sizes (bench/hbm_ceiling.py)\n",
+    lines = ["# HBM ceiling at the suite's memory-bound sizes (bench/hbm_ceiling.py)\n",
              f"- {meta['device']}, {meta['date']}, commit {meta['commit']}: `{meta['command']}`",
-             f"- GB/s, and in brackets the share of the HBM peak ({peak / 1e12:.2f} TB/s). `read`: torch's sum of the "
-             "case's least traffic in bytes; `copy`: torch's copy of them (2x the bytes). lower-tc's and cuBLAS's "
-             "GB/s (the least traffic over the time) are the `--suite` runs', as a share of the copy's.\n",
-             "| shape | dtype | MB | copy GB/s | read GB/s | lower-tc GB/s | lower-tc of copy | cuBLAS GB/s | cuBLAS of copy |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             f"- GB/s, and in brackets the share of the HBM peak ({peak / 1e12:.2f} TB/s). `copy`: torch's copy of the "
+             "case's least traffic in bytes (2x the bytes); `stream`: the fastest launch of a kernel that only reads "
+             "them (bench/hbm_ceiling.py `STREAM_READ`, its grid beside it); `read`: torch's sum of them. lower-tc's "
+             "default and cuBLAS's GB/s (the case's least traffic over their time; e4m3: cuBLAS's default mode), "
+             "timed in the same rounds on arrays of their own (or the `--suite` runs' where it ran without them), "
+             "as a share of the stream read's.\n",
+             "| shape | dtype | MB | copy GB/s | stream GB/s | stream grid | read GB/s | lower-tc GB/s | lower-tc of stream "
+             "| cuBLAS GB/s | cuBLAS of stream |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in records:
-        read = r["bytes"] / (r["read_ms"] * 1e-3) / 1e9 if r.get("read_ms") else None
-        copy = 2 * r["bytes"] / (r["copy_ms"] * 1e-3) / 1e9 if r.get("copy_ms") else None
+        rate = lambda ms, times=1: times * r["bytes"] / (ms * 1e-3) / 1e9 if ms else None  # noqa: E731
+        read, copy = rate(r.get("read_ms")), rate(r.get("copy_ms"), 2)
+        stream = r["stream_bytes"] / (r["stream_ms"] * 1e-3) / 1e9 if r.get("stream_ms") else None
         other = beside.get((r["shape"], r["dtype"]), {})
-        cells = [r["shape"], r["dtype"], f"{r['bytes'] / 1e6:.0f}", pct(copy) if copy else "", pct(read) if read else ""]
+        if r.get("gemms_ms"):  # timed in this run, interleaved with the ceilings
+            other = {who: r["gemm_bytes"] / (ms * 1e-3) / 1e9 for who, ms in r["gemms_ms"].items() if ms}
+        cells = [r["shape"], r["dtype"], f"{r['bytes'] / 1e6:.0f}", pct(copy) if copy else "", pct(stream) if stream else "",
+                 (r.get("stream_grid") or "").removeprefix("stream "), pct(read) if read else ""]
         for who in ("lower-tc", "cublas"):
             gbs = other.get(who)
-            cells += [f"{gbs:.0f}" if gbs else "", f"{gbs / copy:.0%}" if gbs and copy else ""]
+            cells += [f"{gbs:.0f}" if gbs else "", f"{gbs / stream:.0%}" if gbs and stream else ""]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -156,7 +361,8 @@ def main(argv: list[str]) -> int:
             records.append(run_case(torch, gpu, case, args))
         r = records[-1]
         print(f"{case.dtype} {case.shape.name}: read {r['bytes'] / (r['read_ms'] or 1) / 1e6:.0f} GB/s, "
-              f"copy {2 * r['bytes'] / (r['copy_ms'] or 1) / 1e6:.0f} GB/s", flush=True)
+              f"copy {2 * r['bytes'] / (r['copy_ms'] or 1) / 1e6:.0f} GB/s, "
+              f"stream {r['stream_bytes'] / (r['stream_ms'] or 1) / 1e6:.0f} GB/s ({r['stream_grid']})", flush=True)
     if args.out:
         Path(args.out).write_text(json.dumps({**meta, "results": records}, indent=1))
     if args.table:

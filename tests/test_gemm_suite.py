@@ -492,3 +492,22 @@ def test_the_tuning_table_flags_a_wrong_candidate_by_its_inputs_tolerance() -> N
     assert wrong(record("e4m3", 0.021)) == "" and wrong(record("e4m3", 0.06)) == "d"
     assert wrong(record("bf16", 0.021)) == "d" and wrong(record("bf16", 0.001)) == ""
     assert wrong(record("bf16", 0.0, nan=True)) == "d"
+
+
+def test_the_hbm_ceiling_table_sets_each_gemm_beside_the_fastest_read() -> None:
+    """bench/hbm_ceiling.py: a record of one run gives each read's GB/s as a share of the
+    device's peak, names the fastest read's grid, and sets the GEMMs timed in the same run
+    (their own bytes over their time) beside it; an older record, without the reads of
+    its own kernels, still renders from `--suite` figures."""
+    import hbm_ceiling as hbm
+
+    meta = {"device": "NVIDIA H200", "date": "d", "commit": "c", "command": "x", "hbm_peak": 4.8e12}
+    mb = 48_000_000
+    run = {"shape": "dec", "dtype": "bf16", "bytes": mb, "copy_ms": 0.025, "read_ms": 0.02,
+           "stream_ms": 0.0125, "stream_grid": "bulk 1x32K", "stream_bytes": mb, "gemm_bytes": mb,
+           "gemms_ms": {"lower-tc": 0.0125 / 0.9, "cublas": 0.025}}
+    row = hbm.table(meta, [run], {}).splitlines()[-1].rstrip(" |").split(" | ")
+    assert row[3:11] == ["3840 (80%)", "3840 (80%)", "bulk 1x32K", "2400 (50%)", "3456", "90%", "1920", "50%"]
+    old = {k: run[k] for k in ("shape", "dtype", "bytes", "copy_ms", "read_ms")}
+    row = hbm.table(meta, [old], {("dec", "bf16"): {"lower-tc": 1000.0}}).splitlines()[-1].split(" | ")
+    assert row[4:9] == ["", "", "2400 (50%)", "1000", ""]
