@@ -53,6 +53,8 @@ FAMILIES = {
                                       "pre_existing": st.booleans()}), 4),
     "loop": (st.fixed_dictionaries({"program": fp.loop_programs(), "pre_existing": st.booleans()}), 3),
     "tile": (st.fixed_dictionaries({"program": fp.tile_programs(), "target": st.sampled_from(("ptx", "mlir"))}), 2),
+    "attention": (st.fixed_dictionaries({"program": fp.attention_programs(), "target": st.sampled_from(("ptx", "ptx", "mlir")),
+                                         "pre_existing": st.booleans()}), 2),
     "mutated": (st.fixed_dictionaries({"program": fp.mutated_programs(), "pre_existing": st.booleans()}), 3),
     "module": (st.fixed_dictionaries({"program": fp.module_programs(), "target": st.sampled_from(("ptx", "mlir"))}), 1),
     "pipeline": (st.fixed_dictionaries({"program": st.one_of(fp.matmul_programs(odd=""), fp.tile_programs()),

@@ -17,10 +17,16 @@ from xdsl.ir import SSAValue
 
 from lower_tc.dialects.tc_kernel import kernel_target
 from lower_tc.dialects.tc_globals import matrix
+from lower_tc.dialects.tc_rows_ops import MASK_LIMIT
 from lower_tc.dialects.tc_types import check_global_memory, dtype_name, element_bits
 from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout import Arch
 from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS, AttentionProblem
+from lower_tc.layout.limits import MAX_GRID, index_problem
+
+#: The longest sequence (queries or keys): positions, the loop's bounds and the mask's
+#: immediates (tc.acc_mask's) are 32-bit, with room for a block past the end.
+MAX_SEQUENCE = MASK_LIMIT
 
 #: Q's, K's and V's types (one for the three); O is Q's type, or one of FP8_OUT_TYPES for 8-bit ones.
 ATTENTION_TYPES = ("bf16", "f16", *FP8_TYPES)
@@ -41,6 +47,16 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
         raise VerifyException(f"{what} is (batch, heads, sequence, head dim) or (heads, sequence, head dim), not {len(shape)}-d")
     if any(s < 0 for s in shape):
         raise VerifyException(f"{what} needs a static shape (sizes known at launch are not built for attention)")
+    names = ("batch", "heads", "sequence", "head dim")[-len(shape):]
+    for size, name in zip(shape, names):
+        if size == 0:
+            raise VerifyException(f"{what}'s {name} is 0: an attention's tensors have at least one of each")
+        why = index_problem(size, f"{what}'s {name}")
+        if why:
+            raise VerifyException(why)
+    if shape[-2] > MAX_SEQUENCE:
+        raise VerifyException(f"{what}'s sequence is {shape[-2]}: at most {MAX_SEQUENCE} (2^30; the kernel's positions and its "
+                              "mask's are 32-bit numbers, with room for a block past the end)")
     layout = t.layout
     if not isinstance(layout, NoneAttr | StridedLayoutAttr) or (
             isinstance(layout, StridedLayoutAttr) and not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0)):
@@ -54,7 +70,6 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
                                   f"(V^T in memory, strides [..., 1, S_k]), not strides {shown}")
         raise VerifyException(f"{what}'s head dim is contiguous (its stride 1), not strides {shown}")
     bits = element_bits(t.element_type)
-    names = ("batch", "heads", "sequence", "head dim")[-len(shape):]
     for size, stride, name in [x for i, x in enumerate(zip(shape, strides, names)) if i != len(shape) + unit]:
         if size > 1 and (stride <= 0 or stride * bits % 128):
             raise VerifyException(f"{what}'s {name} stride {stride} is not a positive multiple of 16 bytes (TMA's rule): "
@@ -225,6 +240,10 @@ class AttentionOp(IRDLOperation):
             raise VerifyException(f"the head dim is {', '.join(map(str, HEAD_DIMS))}, not {q[3]}")
         if q[1] % k[1]:
             raise VerifyException(f"K/V's {k[1]} heads must divide Q's {q[1]} (grouped-query attention)")
+        for what, one, count, axis in (("heads", "head", q[1], 1), ("batch", "batch", q[0], 2)):
+            if count > MAX_GRID[axis]:
+                raise VerifyException(f"Q's {what} is {count}: the kernel runs a CTA per {one} along the grid's "
+                                      f"{'xyz'[axis]}, which CUDA launches up to {MAX_GRID[axis]}")
         o_t = types["O"]
         if not distinct_elements(o_t.get_shape(), o_t.get_strides()):  # type: ignore[arg-type]
             raise VerifyException(f"O's strides {list(o_t.get_strides())} put two of its elements at one address")  # type: ignore[arg-type]

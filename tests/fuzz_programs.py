@@ -1,7 +1,7 @@
 """Hypothesis strategies for the fuzzer (tests/test_fuzz.py, bench/fuzz.py): programs a
 user could hand lower-tc, valid and not.
 
-Four families, each a strategy of `Program` (the text and what it was made from):
+Five families, each a strategy of `Program` (the text and what it was made from):
 
 * `matmul_programs`: one `tc.matmul` kernel, coherent (a type pair, accumulator and
   layout the hardware has, options in range: many are accepted, and their launch
@@ -17,6 +17,10 @@ Four families, each a strategy of `Program` (the text and what it was made from)
 * `tile_programs`: single-tile kernels as bench/sweep.py writes them (wgmma, tcgen05,
   wmma), from the valid space and with any field out of it, some with kernel attributes
   a single-tile kernel has no use for (tc.grid, tc.schedule).
+* `attention_programs`: one `tc.attention` kernel, coherent with at most one thing made
+  odd: a length, batch or head count at an edge, the head dim, the types, the layout, a
+  stride, an offset, a size known only at launch, the scale, the log-sum-exp, a
+  descaling factor, the target, an op beside it.
 * `mutated_programs`: bytes of a valid program (an example or a generated one) with
   deletions, duplications, number and identifier swaps, truncation, invalid UTF-8 and
   deep nesting.
@@ -400,6 +404,190 @@ def matmul_programs(draw, odd: str | None = None) -> Program:
         expect["refused"] = f"{spaces[0]}: a kernel argument is global memory"
     note = f"matmul {target} {a}x{b}->{d} M={m} N={n} K={k}" + (f", odd {odd}" if odd else "")
     return Program("matmul", text.encode(), note, expect=expect)
+
+
+# -- tc.attention ----------------------------------------------------------------------------
+
+#: What one perturbation of a coherent attention changes.
+ATTENTION_ODDITIES = ("size", "size", "heads", "head_dim", "types", "o_type", "layout", "stride", "offset", "dynamic",
+                      "space", "scale", "lse", "descale", "target", "beside", "shapes")
+#: Sizes at the edges of the attention kernel's grid (y and z up to 65535) and 32-bit indices.
+ATTENTION_EDGES = (0, 1, 63, 65, 127, 129, 4097, 65535, 65536, 70000, 2**31 - 1, 2**31, 2**32)
+
+
+@dataclass(frozen=True)
+class AttentionTensor:
+    """One (batch, heads, sequence, head dim) tensor of tc.attention (3-d without the batch):
+    BHSD dense, BSHD (`strided<[S*H*D, D, H*D, 1]>`), or V^T in memory (its keys
+    contiguous, 8-bit V); `strides` given replaces the layout's, `dynamic` the dims that
+    are `?`."""
+
+    dims: tuple[int, ...]
+    element: str
+    layout: str = "bhsd"  # bhsd | bshd | keys
+    strides: tuple[int | None, ...] | None = None
+    dynamic: tuple[int, ...] = ()
+    offset: int | None = None
+    space: int | None = None
+
+    def layout_strides(self) -> tuple[int, ...]:
+        *outer, s, d = self.dims
+        h = outer[-1]
+        if self.layout == "bshd":
+            inner = (d, h * d, 1)
+        elif self.layout == "keys":
+            inner = (s * d, 1, s)
+        else:
+            inner = (s * d, d, 1)
+        return ((s * h * d,) if len(outer) == 2 else ()) + inner
+
+    def type(self) -> str:
+        dims = "x".join("?" if i in self.dynamic else str(n) for i, n in enumerate(self.dims))
+        extra = ""
+        strides = self.strides if self.strides is not None else (
+            None if self.layout == "bhsd" and self.offset is None else self.layout_strides())
+        if strides is not None:
+            shown = ", ".join("?" if x is None else str(x) for x in strides)
+            off = f", offset: {self.offset}" if self.offset is not None else ""
+            extra = f", strided<[{shown}]{off}>"
+        space = f", {self.space}" if self.space is not None else ""
+        return f"memref<{dims}x{self.element}{extra}{space}>"
+
+
+@st.composite
+def attention_programs(draw, odd: str | None = None) -> Program:
+    """One tc.attention kernel (docs/attention.md, "The op level"): coherent (bf16, f16 or
+    8-bit Q, K, V; head dims 64, 128, 256; K/V heads dividing Q's; BHSD or BSHD; causal
+    or not, a scale, the log-sum-exp, fp8's descaling factors) with at most one thing made
+    odd (`odd`, or drawn): a sequence length, batch or head count at an edge (0, ragged,
+    past the grid's 65535, past 2^31), the head dim, the types, O's type, the layout, a
+    stride (not 16-byte aligned, the head dim not contiguous), an offset, a size known
+    only at launch, a memory space, the scale (0, negative, inf, nan), the log-sum-exp's
+    shape, a descaling factor, the target, an op beside it, the shapes' agreement."""
+    if odd is None:
+        odd = draw(st.sampled_from(("",) * 6 + ATTENTION_ODDITIES))
+    rank4 = draw(st.booleans())
+    ordinary = lambda: draw(st.one_of(st.sampled_from((64, 128, 256, 1000, 4096)), st.integers(1, 3000)))  # noqa: E731
+    sq, sk = ordinary(), ordinary()
+    if odd == "size":
+        if draw(st.booleans()):
+            sq = draw(st.sampled_from(ATTENTION_EDGES))
+        else:
+            sk = draw(st.sampled_from(ATTENTION_EDGES))
+    batch = draw(st.integers(1, 4)) if rank4 else 1
+    heads = draw(st.sampled_from((1, 2, 4, 8, 12, 16, 32)))
+    group = draw(st.sampled_from([g for g in (1, 2, 4, 8) if heads % g == 0]))
+    kv_heads = heads // group
+    if odd == "heads":
+        which = draw(st.sampled_from(("heads", "kv", "batch") if rank4 else ("heads", "kv")))
+        if which == "heads":
+            heads = draw(st.sampled_from(ATTENTION_EDGES[1:]))
+            kv_heads = draw(st.sampled_from((1, heads)))
+        elif which == "kv":
+            kv_heads = draw(st.sampled_from((3, 5, heads + 1, 0, 65536)))
+        else:
+            batch = draw(st.sampled_from(ATTENTION_EDGES[1:]))
+    d = draw(st.sampled_from((64, 128, 256)))
+    if odd == "head_dim":
+        d = draw(st.sampled_from((0, 1, 16, 32, 48, 80, 96, 192, 512)))
+    dtype = draw(st.sampled_from(("bf16", "bf16", "f16", "f8E4M3FN", "f8E5M2")))
+    fp8 = dtype.startswith("f8")
+    o_type = draw(st.sampled_from(("bf16", "f16"))) if fp8 else dtype
+    k_type = v_type = dtype
+    if odd == "types":
+        k_type = draw(st.sampled_from(("bf16", "f16", "f32", "f8E4M3FN", "f8E5M2", "i8", "f64")))
+        if draw(st.booleans()):
+            dtype = k_type = v_type = draw(st.sampled_from(("f32", "i8", "tf32", "f6E2M3FN", "f4E2M1FN", "f8E4M3FNUZ")))
+    elif odd == "o_type":
+        o_type = draw(st.sampled_from(("f32", "f8E4M3FN", "bf16", "f16", "i8")))
+    layout = draw(st.sampled_from(("bhsd", "bshd")))
+    v_layout = draw(st.sampled_from((layout, "keys"))) if fp8 else layout
+    if odd == "layout":
+        v_layout = "keys"  # V^T for 16-bit types: refused
+        if draw(st.booleans()):
+            layout = v_layout = "keys"
+    q_dims = ((batch,) if rank4 else ()) + (heads, sq, d)
+    kv_dims = ((batch,) if rank4 else ()) + (kv_heads, sk, d)
+    Q = AttentionTensor(q_dims, dtype, layout)
+    K = AttentionTensor(kv_dims, k_type, layout)
+    V = AttentionTensor(kv_dims, v_type, v_layout)
+    O = AttentionTensor(q_dims, o_type, layout)
+    tensors = {"Q": Q, "K": K, "V": V, "O": O}
+    which = draw(st.sampled_from(sorted(tensors)))
+    t = tensors[which]
+    if odd == "stride":
+        strides = list(t.layout_strides())
+        i = draw(st.integers(0, len(strides) - 1))
+        strides[i] = draw(st.sampled_from((1, 3, strides[i] + 1, strides[i] * 2, 0, -strides[i] or -1, 2**40, 2**41)))
+        tensors[which] = AttentionTensor(t.dims, t.element, t.layout, tuple(strides))
+    elif odd == "offset":
+        tensors[which] = AttentionTensor(t.dims, t.element, t.layout, offset=draw(st.sampled_from((8, 64, 1))))
+    elif odd == "dynamic":
+        dims = draw(st.lists(st.integers(0, len(t.dims) - 1), min_size=1, max_size=2, unique=True))
+        tensors[which] = AttentionTensor(t.dims, t.element, t.layout, dynamic=tuple(dims))
+    elif odd == "space":
+        tensors[which] = AttentionTensor(t.dims, t.element, t.layout, space=draw(st.sampled_from((1, 3, 4, 5))))
+    elif odd == "shapes":
+        dims = list(t.dims)
+        i = draw(st.integers(0, len(dims) - 1))
+        dims[i] = dims[i] + draw(st.sampled_from((1, -1, 64))) or 2
+        tensors[which] = AttentionTensor(tuple(dims), t.element, t.layout)
+        if draw(st.integers(0, 3)) == 0:  # a rank of its own
+            tensors[which] = AttentionTensor(tuple(dims[1:]) if len(dims) == 4 else (1, *dims), t.element, t.layout)
+    Q, K, V, O = (tensors[w] for w in ("Q", "K", "V", "O"))
+    causal = draw(st.booleans())
+    scale = draw(st.sampled_from((None, None, 0.125, 0.0883883)))
+    if odd == "scale":
+        scale = draw(st.sampled_from((0.0, -0.125, 1e38, 1e-38, "0x7F800000", "0x7FC00000", "0xFF800000")))
+    lse = None
+    if draw(st.integers(0, 2)) == 0 or odd == "lse":
+        want = ((batch,) if rank4 else ()) + (heads, sq)
+        lse = "memref<" + "x".join(map(str, want)) + "xf32>"
+        if odd == "lse":
+            lse = draw(st.sampled_from((
+                "memref<" + "x".join(map(str, want[:-1] + (sq + 1,))) + "xf32>",
+                "memref<" + "x".join(map(str, want)) + "xbf16>",
+                "memref<" + "x".join(map(str, want)) + "xf32, strided<[" + ", ".join(["?"] * len(want)) + "]>>",
+                f"memref<{sq}xf32>")))
+    descale: dict[str, str] = {}
+    if fp8 and draw(st.booleans()) or odd == "descale":
+        want = f"memref<{batch}x{kv_heads}xf32>"
+        for w in draw(st.lists(st.sampled_from(("q", "k", "v")), min_size=1, max_size=3, unique=True)):
+            descale[w] = want
+        if odd == "descale":
+            w = next(iter(descale))
+            descale[w] = draw(st.sampled_from((f"memref<{batch}x{heads + 1}xf32>", f"memref<{batch}x{kv_heads}xbf16>",
+                                               f"memref<{kv_heads}xf32>", want)))
+    target = '"sm_90a"'
+    if odd == "target":
+        target = draw(st.sampled_from(('"sm_100a"', '"sm_80"', '"sm_90"')))
+    args = [f"%Q: {Q.type()}", f"%K: {K.type()}", f"%V: {V.type()}", f"%O: {O.type()}"]
+    types = [Q.type(), K.type(), V.type(), O.type()]
+    op = "tc.attention %Q, %K, %V to %O"
+    if lse is not None:
+        args.append(f"%L: {lse}")
+        types.append(lse)
+        op += " lse %L"
+    for w, ty in descale.items():
+        args.append(f"%{w.upper()}D: {ty}")
+        types.append(ty)
+        op += f" {w}_descale %{w.upper()}D"
+    props = (["causal"] if causal else []) + ([f"scale = {scale} : f32"] if scale is not None else [])
+    if props:
+        op += " {" + ", ".join(props) + "}"
+    body = f"  {op} : {', '.join(types)}\n"
+    if odd == "beside":
+        body += draw(st.sampled_from(("  %c0 = arith.constant 0 : index\n",
+                                      "  tc.attention %Q, %K, %V to %O : " + ", ".join(types[:4]) + "\n")))
+    text = (f"func.func @attn({', '.join(args)}) attributes {{tc.target = {target}}} {{\n"
+            f"{body}  func.return\n}}\n")
+    expect: dict = {}
+    spaces = [f"{w} in memory space {x.space}" for w, x in (("Q", Q), ("K", K), ("V", V), ("O", O)) if x.space in (3, 4, 5)]
+    if spaces:
+        expect["refused"] = f"{spaces[0]}: a kernel argument is global memory"
+    note = (f"attention {dtype}->{o_type} {'B=%d ' % batch if rank4 else ''}H={heads}/{kv_heads} Sq={sq} Sk={sk} D={d} "
+            f"{layout}/{v_layout}{' causal' if causal else ''}" + (f", odd {odd} ({which})" if odd else ""))
+    return Program("attention", text.encode(), note, expect=expect)
 
 
 # -- the loop level --------------------------------------------------------------------------

@@ -477,6 +477,10 @@ def ptx_findings(ptx: str, gemm: bool) -> list[Finding]:
     return found
 
 
+#: Bytes of an argument's element (4 for the 32-bit types and any other).
+ARG_BYTES = {"e4m3": 1, "e5m2": 1, "s8": 1, "u8": 1, "bf16": 2, "f16": 2}
+
+
 def info_findings(info: KernelInfo, expect: dict | None = None) -> list[Finding]:
     """An accepted kernel's launch metadata within what CUDA, TMA and lower-tc's 32-bit
     index arithmetic can do (layout/limits.py), and agreeing with the program."""
@@ -506,11 +510,21 @@ def info_findings(info: KernelInfo, expect: dict | None = None) -> list[Finding]
         if isinstance(x, int) and x % info.cluster[0]:
             add(f"grid x {x} is not a whole number of clusters of {info.cluster[0]}", "cluster grid")
     for arg in info.args:
-        for what, value in (("rows", arg.shape[0]), ("cols", arg.shape[1]), ("stride", arg.strides[0]), ("stride", arg.strides[1])):
+        # a matrix's rows and columns and their strides are 32-bit indices; a batch's (or
+        # an attention's heads' and batch's) counts too, their strides 64-bit offsets
+        # within TMA's stride limit (a batch's matrices are TMA loaded)
+        *outer, rows, cols = arg.shape
+        *outer_strides, row_stride, col_stride = arg.strides
+        for what, value in (("rows", rows), ("cols", cols), ("stride", row_stride), ("stride", col_stride),
+                            *(("batch", n) for n in outer)):
             if value is not None and not 0 <= value <= MAX_INDEX:
                 add(f"{arg.param} {what} {value}: past the 32-bit index width ({MAX_INDEX})", f"arg {what}")
+        width = ARG_BYTES.get(arg.dtype, 4)
+        for stride in outer_strides:
+            if stride is not None and not 0 <= stride * width < TMA_MAX_STRIDE:
+                add(f"{arg.param} batch stride {stride} elements: past TMA's {TMA_MAX_STRIDE} bytes", "arg batch stride")
         if None not in arg.shape and 0 in arg.shape:
-            add(f"{arg.param} is {arg.shape[0]}x{arg.shape[1]}: an empty matrix", "empty")
+            add(f"{arg.param} is {'x'.join(map(str, arg.shape))}: an empty matrix", "empty")
     for tmap in info.tensor_maps:
         for d in tmap.global_dims or ():
             if not 1 <= d <= TMA_MAX_DIM:

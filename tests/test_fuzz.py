@@ -84,6 +84,12 @@ def test_tile_programs_keep_the_promise(program: fp.Program, target: str) -> Non
     check(examine(program, target=target, pre_existing=True), program, f"-t {target}")
 
 
+@budget(30)
+@given(program=fp.attention_programs(), target=st.sampled_from(("ptx", "ptx", "mlir")), pre_existing=st.booleans())
+def test_attention_programs_keep_the_promise(program: fp.Program, target: str, pre_existing: bool) -> None:
+    check(examine(program, target=target, pre_existing=pre_existing), program, f"-t {target}")
+
+
 @budget(200)
 @given(program=fp.mutated_programs(), pre_existing=st.booleans())
 def test_mutated_text_keeps_the_promise(program: fp.Program, pre_existing: bool) -> None:
@@ -184,12 +190,16 @@ def test_metadata_check_catches_each_limit() -> None:
         "threads": dict(threads=2048),
         "smem": dict(smem_bytes=262144),
         "arg rows": dict(args=(ArgInfo("p_A", (2**32, 16), (16, 1), "bf16", False),)),
+        "arg batch": dict(args=(ArgInfo("p_Q", (2**31, 64, 64), (4096, 64, 1), "bf16", False),)),
+        "arg batch stride": dict(args=(ArgInfo("p_Q", (2, 64, 64), (2**39, 64, 1), "bf16", False),)),
         "tma stride": dict(tensor_maps=(TensorMap("tmap_0", 0, "bf16", (64, 128), "128b", 3, (16, 16), (2**41,)),)),
         "tma dtype": dict(tensor_maps=(TensorMap("tmap_0", 0, "e2m1", (64, 128), "128b", 3, (16, 16), (16,)),)),
         "gemm K": dict(gemm=GemmInfo(0, 1, 2, None, 128, 128, 2**32, "f32", GemmConfig(128, 128, 64, 4))),
     }
     for sig, change in cases.items():
         assert [f.signature for f in info_findings(_info(**change))][:1] == [f"limits|{sig}"], sig
+    # an attention's heads (or a batch's matrices) 2^37 elements apart: 64-bit offsets, TMA's strides
+    assert info_findings(_info(args=(ArgInfo("p_Q", (2, 2**30, 128), (2**37, 128, 1), "bf16", False),))) == []
     wrong = GemmInfo(0, 1, 2, None, 4096, 4096, 4095, "f32", GemmConfig(128, 256, 64, 4))
     assert [f.signature for f in info_findings(_info(gemm=wrong), {"k": 4096})] == ["metadata|k"]
 

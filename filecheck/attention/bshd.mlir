@@ -7,7 +7,8 @@
 // ctaid.z (the grid is [query blocks, heads, batch]) and K/V's head h / 2 (GQA). O's store
 // steps to its batch and head (153600 and 128 bytes) and then rows 512 bytes apart; the
 // log-sum-exp is a dense (batch, heads, S) f32 memref: row q of head h, batch b at
-// b * 1200 + h * 300 + q.
+// b * 1200 + h * 300 + q, the head's and batch's lines as 64-bit byte offsets (h * 1200
+// and b * 4800: heads x S may pass 2^31 f32s), the row's as a wide product.
 // RUN: lower-tc %s | filecheck %s
 
 func.func @bshd(%Q: memref<2x4x300x64xbf16, strided<[76800, 64, 256, 1]>>, %K: memref<2x2x300x64xbf16, strided<[38400, 64, 128, 1]>>, %V: memref<2x2x300x64xbf16, strided<[38400, 64, 128, 1]>>, %O: memref<2x4x300x64xbf16, strided<[76800, 64, 256, 1]>>, %L: memref<2x4x300xf32>) attributes {tc.target = "sm_90a"} {
@@ -31,6 +32,12 @@ func.func @bshd(%Q: memref<2x4x300x64xbf16, strided<[76800, 64, 256, 1]>>, %K: m
 // CHECK-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[HEAD]], 128;
 // CHECK: mul.wide.s32 {{%rd[0-9]+}}, {{%r[0-9]+}}, 512;
 // CHECK: // the log-sum-exp: one f32 a row, by the quad's first thread
-// CHECK: mul.lo.s32 [[LINE:%r[0-9]+]], [[HEAD]], 300;
-// CHECK-NEXT: mul.lo.s32 [[BLINE:%r[0-9]+]], [[BATCH]], 1200;
-// CHECK-NEXT: add.s32 {{%r[0-9]+}}, [[LINE]], [[BLINE]];
+// CHECK: cvt.u64.u32 [[H64:%rd[0-9]+]], [[HEAD]];
+// CHECK-NEXT: mul.lo.u64 [[HOFF:%rd[0-9]+]], [[H64]], 1200;
+// CHECK-NEXT: add.u64 [[LINE:%rd[0-9]+]], {{%rd[0-9]+}}, [[HOFF]];
+// CHECK-NEXT: cvt.u64.u32 [[B64L:%rd[0-9]+]], [[BATCH]];
+// CHECK-NEXT: mul.lo.u64 [[BOFF:%rd[0-9]+]], [[B64L]], 4800;
+// CHECK-NEXT: add.u64 [[BLINE:%rd[0-9]+]], [[LINE]], [[BOFF]];
+// CHECK: mul.wide.s32 [[ROW:%rd[0-9]+]], {{%r[0-9]+}}, 4;
+// CHECK-NEXT: add.u64 [[AT:%rd[0-9]+]], [[BLINE]], [[ROW]];
+// CHECK-NEXT: st.global.f32 [[[AT]]], {{%f[0-9]+}};

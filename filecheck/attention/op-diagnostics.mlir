@@ -5,7 +5,8 @@
 // beside 3-d, K of another batch, a stride TMA cannot step, an O whose elements overlap, an
 // offset in a strided layout; of 8-bit attention: O not bf16 or f16, an O of another 16-bit
 // type than Q's, V with neither its head dim nor its keys contiguous, V's head-dim stride TMA
-// cannot step, e4m3 beside e5m2.
+// cannot step, e4m3 beside e5m2; a size of 0 (the fuzzer found K/V heads of 0 dividing by
+// zero in the verifier), a sequence past 2^30, heads past the grid's 65535.
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f(%Q: memref<4x256x48xbf16>, %K: memref<2x256x48xbf16>, %V: memref<2x256x48xbf16>, %O: memref<4x256x48xbf16>) attributes {tc.target = "sm_90a"} {
@@ -165,3 +166,27 @@ func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: m
   func.return
 }
 // CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q, K and V have one element type, not e4m3, e5m2{{$}}
+
+// -----
+
+func.func @f(%Q: memref<1x64x64xbf16>, %K: memref<0x64x64xbf16>, %V: memref<0x64x64xbf16>, %O: memref<1x64x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<1x64x64xbf16>, memref<0x64x64xbf16>, memref<0x64x64xbf16>, memref<1x64x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: K's heads is 0: an attention's tensors have at least one of each{{$}}
+
+// -----
+
+func.func @f(%Q: memref<1x1073741825x64xbf16>, %K: memref<1x64x64xbf16>, %V: memref<1x64x64xbf16>, %O: memref<1x1073741825x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<1x1073741825x64xbf16>, memref<1x64x64xbf16>, memref<1x64x64xbf16>, memref<1x1073741825x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q's sequence is 1073741825: at most 1073741824 (2^30; the kernel's positions and its mask's are 32-bit numbers, with room for a block past the end){{$}}
+
+// -----
+
+func.func @f(%Q: memref<70000x64x64xbf16>, %K: memref<1x64x64xbf16>, %V: memref<1x64x64xbf16>, %O: memref<70000x64x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<70000x64x64xbf16>, memref<1x64x64xbf16>, memref<1x64x64xbf16>, memref<70000x64x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q's heads is 70000: the kernel runs a CTA per head along the grid's y, which CUDA launches up to 65535{{$}}

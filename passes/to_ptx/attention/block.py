@@ -470,15 +470,16 @@ def _store_rows_at(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
     row = b.val(ptx.AddOp, [reg(first), fragment_row(kl)], type="s32", comment="the log-sum-exp: one f32 a row, by the quad's first thread")
     lead = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
     skip = b.if_(lead, "rows_stored")
-    line = b.val(ptx.MulLoOp, [reg(lead_indices[-1])], type="s32", imm=strides[-2])
-    if len(lead_indices) == 2:  # and the batch's rows
-        line = b.val(ptx.AddOp, [line, b.val(ptx.MulLoOp, [reg(lead_indices[0])], type="s32", imm=strides[0])], type="s32")
+    # the head's (and the batch's) line of L in 64 bits: heads x S_q may pass 2^31 f32s
+    line = kl.globals_[op.dst]
+    for index, stride in ((lead_indices[-1], strides[-2]), *(((lead_indices[0], strides[0]),) if len(lead_indices) == 2 else ())):
+        wide = b.val(ptx.CvtOp, [reg(index)], i64, type="u64.u32")
+        line = b.val(ptx.AddOp, [line, b.val(ptx.MulLoOp, [wide], i64, type="u64", imm=stride * 4)], i64, type="u64")
     for half in (0, 1):
         r = b.add_imm(row, 8 * half)
         past = b.label("row_past")
         b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [r], i1, cmp="ge", type="s32", imm=length)], label=past)
-        at = b.val(ptx.AddOp, [kl.globals_[op.dst], b.val(ptx.MulWideOp, [b.val(ptx.AddOp, [line, r], type="s32")], i64, type="s32", imm=4)],
-                   i64, type="u64")
+        at = b.val(ptx.AddOp, [line, b.val(ptx.MulWideOp, [r], i64, type="s32", imm=4)], i64, type="u64")
         b.emit(ptx.StOp, [at, kl.rows[op.rows][half]], space="global", type="f32", vec=1, offset=0)
         b.emit(ptx.LabelOp, label=past)
     b.emit(ptx.LabelOp, label=skip)
