@@ -509,20 +509,25 @@ def info_findings(info: KernelInfo, expect: dict | None = None) -> list[Finding]
         x = info.grid[0] if info.grid else 1
         if isinstance(x, int) and x % info.cluster[0]:
             add(f"grid x {x} is not a whole number of clusters of {info.cluster[0]}", "cluster grid")
-    for arg in info.args:
-        # a matrix's rows and columns and their strides are 32-bit indices; a batch's (or
-        # an attention's heads' and batch's) counts too, their strides 64-bit offsets
-        # within TMA's stride limit (a batch's matrices are TMA loaded)
+    tma_read = {t.arg for t in info.tensor_maps}
+    for i, arg in enumerate(info.args):
+        # a matrix's rows and columns are 32-bit indices, and so are its strides where
+        # threads step them (an output's stores, a thread copy's loads); an input that
+        # only TMA reads has TMA's strides (multiples of 16 bytes below 2^40, checked with
+        # the tensor maps). A batch's (or an attention's heads' and batch's) counts are
+        # 32-bit too, their strides 64-bit offsets within TMA's stride limit.
         *outer, rows, cols = arg.shape
         *outer_strides, row_stride, col_stride = arg.strides
-        for what, value in (("rows", rows), ("cols", cols), ("stride", row_stride), ("stride", col_stride),
-                            *(("batch", n) for n in outer)):
+        width = ARG_BYTES.get(arg.dtype, 4)
+        tma_only = not arg.output and i in tma_read
+        strides = () if tma_only else (("stride", row_stride), ("stride", col_stride))
+        for what, value in (("rows", rows), ("cols", cols), *strides, *(("batch", n) for n in outer)):
             if value is not None and not 0 <= value <= MAX_INDEX:
                 add(f"{arg.param} {what} {value}: past the 32-bit index width ({MAX_INDEX})", f"arg {what}")
-        width = ARG_BYTES.get(arg.dtype, 4)
-        for stride in outer_strides:
+        stepped = [st for n, st in zip(outer, outer_strides) if n != 1]  # one head or batch: its stride is never used
+        for stride in (*stepped, *((row_stride, col_stride) if tma_only else ())):
             if stride is not None and not 0 <= stride * width < TMA_MAX_STRIDE:
-                add(f"{arg.param} batch stride {stride} elements: past TMA's {TMA_MAX_STRIDE} bytes", "arg batch stride")
+                add(f"{arg.param} stride {stride} elements: past TMA's {TMA_MAX_STRIDE} bytes", "arg tma stride")
         if None not in arg.shape and 0 in arg.shape:
             add(f"{arg.param} is {'x'.join(map(str, arg.shape))}: an empty matrix", "empty")
     for tmap in info.tensor_maps:

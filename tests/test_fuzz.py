@@ -191,7 +191,8 @@ def test_metadata_check_catches_each_limit() -> None:
         "smem": dict(smem_bytes=262144),
         "arg rows": dict(args=(ArgInfo("p_A", (2**32, 16), (16, 1), "bf16", False),)),
         "arg batch": dict(args=(ArgInfo("p_Q", (2**31, 64, 64), (4096, 64, 1), "bf16", False),)),
-        "arg batch stride": dict(args=(ArgInfo("p_Q", (2, 64, 64), (2**39, 64, 1), "bf16", False),)),
+        "arg tma stride": dict(args=(ArgInfo("p_Q", (2, 64, 64), (2**39, 64, 1), "bf16", False),)),
+        "arg stride": dict(args=(ArgInfo("p_D", (64, 64), (2**31, 1), "bf16", True),)),
         "tma stride": dict(tensor_maps=(TensorMap("tmap_0", 0, "bf16", (64, 128), "128b", 3, (16, 16), (2**41,)),)),
         "tma dtype": dict(tensor_maps=(TensorMap("tmap_0", 0, "e2m1", (64, 128), "128b", 3, (16, 16), (16,)),)),
         "gemm K": dict(gemm=GemmInfo(0, 1, 2, None, 128, 128, 2**32, "f32", GemmConfig(128, 128, 64, 4))),
@@ -200,6 +201,11 @@ def test_metadata_check_catches_each_limit() -> None:
         assert [f.signature for f in info_findings(_info(**change))][:1] == [f"limits|{sig}"], sig
     # an attention's heads (or a batch's matrices) 2^37 elements apart: 64-bit offsets, TMA's strides
     assert info_findings(_info(args=(ArgInfo("p_Q", (2, 2**30, 128), (2**37, 128, 1), "bf16", False),))) == []
+    # rows 2^31 + 64 elements apart: TMA's stride where only TMA reads the input, a 32-bit step otherwise
+    wide = ArgInfo("p_A", (64, 64), (2**31 + 64, 1), "bf16", False)
+    tmap = TensorMap("tmap_0", 0, "bf16", (64, 64), "128b", 3, (64, 64), (2**32 + 128,))
+    assert info_findings(_info(args=(wide,), tensor_maps=(tmap,))) == []
+    assert [f.signature for f in info_findings(_info(args=(wide,), tensor_maps=()))] == ["limits|arg stride"]
     wrong = GemmInfo(0, 1, 2, None, 4096, 4096, 4095, "f32", GemmConfig(128, 256, 64, 4))
     assert [f.signature for f in info_findings(_info(gemm=wrong), {"k": 4096})] == ["metadata|k"]
 
