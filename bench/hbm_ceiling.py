@@ -1,6 +1,6 @@
 """What the device's HBM gives a kernel that only streams bytes, at the sizes of the GEMM
-suite's memory-bound cases (M <= 64): the ceiling beside issue 22's "85% of the HBM peak"
-target, which is a share of the datasheet's figure.
+suite's memory-bound cases (M <= 64): reference rates beside issue 22's "85% of the HBM
+peak" target, which is a share of the datasheet's figure.
 
     python bench/hbm_ceiling.py --out hbm.json --table hbm.md [--dtype bf16 --shapes ...]
 
@@ -9,18 +9,24 @@ rotated through as many copies as the suite's launches are (Case.copies, so no l
 reads what the last left in L2), timed as the suite times (bench/gemm_suite_gpu.py
 `measure`: CUDA events, a spin kernel ahead of each sample, interleaved, medians):
 - `copy`: torch's copy of the bytes into a second buffer (a device-to-device memcpy: read
-  once, written once), counted as twice the bytes: the streaming rate the ceiling is;
+  once, written once), counted as twice the bytes;
 - `read`: torch's sum of the bytes (viewed as bf16, f32 accumulation): one read of each
   byte, nothing written. Measured on the H200 it ran below the copy and below the GEMMs
   themselves (a reduction kernel, not a streaming one), so it is shown, not used;
-- `stream`: the fastest of `STREAM_GRIDS` launches of a kernel that only reads the bytes
-  (`STREAM_READ`: 16-byte streaming loads, four in flight a thread, a grid-stride loop, an
-  XOR of every word so nothing is dropped, checked against numpy's): the least time one
-  read of the bytes takes in a kernel of its own, launch and ramp included, which no
-  kernel that must read them can beat.
+- `stream`: the fastest launch of two read kernels of this script's own, each over a few
+  grids: `STREAM_READ` (16-byte loads marked evict-first, four in flight a thread, a
+  grid-stride loop; `STREAM_GRIDS`) and `BULK_READ` (cp.async.bulk into a ring of
+  shared-memory slots, as a TMA-fed GEMM reads its operands; `BULK_GRIDS`). Each XORs
+  every word, checked against numpy's at every grid, so nothing is dropped. A reference
+  rate, not a bound: their launches do not overlap the launch before, and lower-tc's
+  dependent launches do (docs/performance.md).
+- lower-tc's default and cuBLAS (unless `--no-gemms`), on arrays of their own in the same
+  rounds; their outputs are checked (no NaN, within `gemm_tune_suite.wrong_above` of
+  cuBLAS), and their GB/s are the case's least traffic over their time.
 The table gives each one's GB/s and its share of the device's HBM peak
-(gemm_suite_report.hbm_peak), beside the suite's own figures where `--suite` names a run,
-as a share of the copy's rate. `--from-json` renders an earlier run's table (no GPU).
+(gemm_suite_report.hbm_peak), the GEMMs' as a share of the fastest read's (where an
+earlier run timed no GEMMs, the `--suite` runs' figures). `--from-json` renders an earlier
+run's table (no GPU).
 """
 
 from __future__ import annotations
@@ -69,7 +75,7 @@ def memory_bound_cases(args: argparse.Namespace) -> list[Case]:
 
 #: The stream-read kernel (CUDA C, compiled by CuPy's NVRTC): each thread XORs the 16-byte
 #: words i, i + stride, i + 2 stride, i + 3 stride of a grid-stride loop (ld.global.cs:
-#: streamed, not kept in L1 or L2), the block's XOR goes to `sink` by one atomic.
+#: cached evict-first, as data read once), the block's XOR goes to `sink` by one atomic.
 STREAM_READ = r"""
 extern "C" __global__ void stream_read(const uint4* __restrict__ p, unsigned long long n, unsigned int* sink) {
     unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
@@ -104,7 +110,6 @@ STREAM_GRIDS = ((2, 512), (4, 512), (8, 256), (16, 256))
 #: slot, XORs its 16-byte words (the check that every byte arrived) and the slot is
 #: refilled with the chunk SLOTS further on.
 BULK_READ = r"""
-#define SLOTS 4
 __device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
 __device__ __forceinline__ void issue(unsigned char* slot, unsigned long long* bar, const unsigned char* src, unsigned bytes) {
@@ -146,6 +151,7 @@ extern "C" __global__ void bulk_read(const unsigned char* p, unsigned long long 
             uint4 v = words[w];
             acc ^= v.x ^ v.y ^ v.z ^ v.w;
         }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // these reads before the bulk copy's next write
         __syncthreads();
         if (threadIdx.x == 0 && j + SLOTS < mine) {
             unsigned long long next = (blockIdx.x + (j + SLOTS) * gridDim.x) * (unsigned long long)chunk;
@@ -199,7 +205,7 @@ def bulk_reader(torch: Any, gpu: Any) -> Any:
     BULK_READ on the bytes on `gpu.stream` (the length must divide by 16)."""
     import cupy
 
-    kernel = cupy.RawKernel(BULK_READ, "bulk_read", options=("-arch=sm_90a",))
+    kernel = cupy.RawKernel(f"#define SLOTS {BULK_SLOTS}\n" + BULK_READ, "bulk_read", options=("-arch=sm_90a",))
     kernel.max_dynamic_shared_size_bytes = BULK_SLOTS * max(chunk for _, chunk in BULK_GRIDS)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     stream = cupy_stream(gpu)
@@ -262,10 +268,15 @@ def run_case(torch: Any, gpu: Any, case: Case, args: argparse.Namespace) -> dict
         gemms = [g.lower_tc_contender(x), *g.cublas_contenders(torch, case, x)]
     n = g.measure(gpu, contenders + gemms, args.samples, args.warmup_rounds, args.sample_ms)
     checks = g.check(torch, gemms) if gemms else {}
+    from gemm_tune_suite import wrong_above
+
+    for who, c in checks.items():  # a GEMM that is wrong times nothing worth comparing
+        if c.get("nan") or (c.get("max_rel_err") or 0) > wrong_above(case.dtype):
+            raise RuntimeError(f"{case.shape.name}: {who}'s output is wrong: {c}")
     got = {c.name: statistics.median(c.samples) for c in contenders + gemms if c.samples and not c.skipped}
     # each read reads every word: once more on copy 0 alone, its XOR is numpy's
     want_xor = xor_words(torch, raw[0])
-    for name, launch in (("stream", lambda: reader(raw[0], *STREAM_GRIDS[0], sink)),
+    for name, launch in (*((f"stream {g}", lambda g=g: reader(raw[0], *g, sink)) for g in STREAM_GRIDS),
                          *((f"bulk {c}", lambda c=c: bulk(raw[0], *c, sink)) for c in BULK_GRIDS)):
         sink.zero_()
         launch()
@@ -290,6 +301,7 @@ def run_case(torch: Any, gpu: Any, case: Case, args: argparse.Namespace) -> dict
               "skipped": {c.name: c.skipped for c in contenders if c.skipped}}
     for buffers in (src, dst, raw, contenders, gemms):
         buffers.clear()
+    x = None  # noqa: F841 - the GEMMs' arrays, released before empty_cache
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
     return record
@@ -317,7 +329,7 @@ def table(meta: dict[str, Any], records: list[dict[str, Any]], beside: dict[tupl
              f"- {meta['device']}, {meta['date']}, commit {meta['commit']}: `{meta['command']}`",
              f"- GB/s, and in brackets the share of the HBM peak ({peak / 1e12:.2f} TB/s). `copy`: torch's copy of the "
              "case's least traffic in bytes (2x the bytes); `stream`: the fastest launch of a kernel that only reads "
-             "them (bench/hbm_ceiling.py `STREAM_READ`, its grid beside it); `read`: torch's sum of them. lower-tc's "
+             "them (bench/hbm_ceiling.py `STREAM_READ` or `BULK_READ`, its grid beside it); `read`: torch's sum of them. lower-tc's "
              "default and cuBLAS's GB/s (the case's least traffic over their time; e4m3: cuBLAS's default mode), "
              "timed in the same rounds on arrays of their own (or the `--suite` runs' where it ran without them), "
              "as a share of the stream read's.\n",
@@ -329,7 +341,7 @@ def table(meta: dict[str, Any], records: list[dict[str, Any]], beside: dict[tupl
         read, copy = rate(r.get("read_ms")), rate(r.get("copy_ms"), 2)
         stream = r["stream_bytes"] / (r["stream_ms"] * 1e-3) / 1e9 if r.get("stream_ms") else None
         other = beside.get((r["shape"], r["dtype"]), {})
-        if r.get("gemms_ms"):  # timed in this run, interleaved with the ceilings
+        if any(r.get("gemms_ms", {}).values()):  # timed in this run, interleaved with the reads
             other = {who: r["gemm_bytes"] / (ms * 1e-3) / 1e9 for who, ms in r["gemms_ms"].items() if ms}
         cells = [r["shape"], r["dtype"], f"{r['bytes'] / 1e6:.0f}", pct(copy) if copy else "", pct(stream) if stream else "",
                  (r.get("stream_grid") or "").removeprefix("stream "), pct(read) if read else ""]

@@ -69,6 +69,10 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
             raise VerifyException(f"an 8-bit {what} has its head dim contiguous (transposed in shared memory) or its keys "
                                   f"(V^T in memory, strides [..., 1, S_k]), not strides {shown}")
         raise VerifyException(f"{what}'s head dim is contiguous (its stride 1), not strides {shown}")
+    row, extent = (strides[-2], shape[-1]) if unit == -1 else (strides[-1], shape[-2])
+    if row < extent:  # TMA reads rows of `extent` elements `row` apart (a size of 1 too)
+        raise VerifyException(f"{what}'s row stride {row} is less than its rows' length {extent}: TMA reads whole rows "
+                              f"(strides {list(strides)})")
     bits = element_bits(t.element_type)
     for size, stride, name in [x for i, x in enumerate(zip(shape, strides, names)) if i != len(shape) + unit]:
         if size > 1 and (stride <= 0 or stride * bits % 128):

@@ -412,7 +412,7 @@ def matmul_programs(draw, odd: str | None = None) -> Program:
 ATTENTION_ODDITIES = ("size", "size", "heads", "head_dim", "types", "o_type", "layout", "stride", "offset", "dynamic",
                       "space", "scale", "lse", "descale", "target", "beside", "shapes")
 #: Sizes at the edges of the attention kernel's grid (y and z up to 65535) and 32-bit indices.
-ATTENTION_EDGES = (0, 1, 63, 65, 127, 129, 4097, 65535, 65536, 70000, 2**31 - 1, 2**31, 2**32)
+ATTENTION_EDGES = (0, 1, 63, 65, 127, 129, 4097, 65535, 65536, 70000, 2**30, 2**30 + 1, 2**31 - 1, 2**31, 2**32)
 
 
 @dataclass(frozen=True)
@@ -435,8 +435,10 @@ class AttentionTensor:
         h = outer[-1]
         if self.layout == "bshd":
             inner = (d, h * d, 1)
-        elif self.layout == "keys":
-            inner = (s * d, 1, s)
+        elif self.layout == "keys":  # V^T, its rows (the keys) padded to 16 bytes as TMA needs
+            bits = 8 if self.element.startswith("f8") else 16
+            sp = -(-s * bits // 128) * 128 // bits
+            inner = (sp * d, 1, sp)
         else:
             inner = (s * d, d, 1)
         return ((s * h * d,) if len(outer) == 2 else ()) + inner
@@ -536,9 +538,9 @@ def attention_programs(draw, odd: str | None = None) -> Program:
             tensors[which] = AttentionTensor(tuple(dims[1:]) if len(dims) == 4 else (1, *dims), t.element, t.layout)
     Q, K, V, O = (tensors[w] for w in ("Q", "K", "V", "O"))
     causal = draw(st.booleans())
-    scale = draw(st.sampled_from((None, None, 0.125, 0.0883883)))
+    scale = draw(st.sampled_from((None, None, "0.125", "0.0883883")))  # MLIR float literals (a point, an exponent)
     if odd == "scale":
-        scale = draw(st.sampled_from((0.0, -0.125, 1e38, 1e-38, "0x7F800000", "0x7FC00000", "0xFF800000")))
+        scale = draw(st.sampled_from(("0.0", "-0.125", "1.0e+38", "1.0e-38", "0x7F800000", "0x7FC00000", "0xFF800000")))
     lse = None
     if draw(st.integers(0, 2)) == 0 or odd == "lse":
         want = ((batch,) if rank4 else ()) + (heads, sq)
@@ -552,7 +554,7 @@ def attention_programs(draw, odd: str | None = None) -> Program:
     descale: dict[str, str] = {}
     if fp8 and draw(st.booleans()) or odd == "descale":
         want = f"memref<{batch}x{kv_heads}xf32>"
-        for w in draw(st.lists(st.sampled_from(("q", "k", "v")), min_size=1, max_size=3, unique=True)):
+        for w in sorted(draw(st.lists(st.sampled_from(("q", "k", "v")), min_size=1, max_size=3, unique=True)), key="qkv".index):
             descale[w] = want
         if odd == "descale":
             w = next(iter(descale))

@@ -6,7 +6,8 @@
 // offset in a strided layout; of 8-bit attention: O not bf16 or f16, an O of another 16-bit
 // type than Q's, V with neither its head dim nor its keys contiguous, V's head-dim stride TMA
 // cannot step, e4m3 beside e5m2; a size of 0 (the fuzzer found K/V heads of 0 dividing by
-// zero in the verifier), a sequence past 2^30, heads past the grid's 65535.
+// zero in the verifier), a sequence past 2^30, heads past the grid's 65535, a row stride below
+// its rows' length (the fuzzer's V^T of one key, refused before only by the expanded kernel).
 // RUN: lower-tc %s --split-input-file --verify-diagnostics -t ptx | filecheck %s
 
 func.func @f(%Q: memref<4x256x48xbf16>, %K: memref<2x256x48xbf16>, %V: memref<2x256x48xbf16>, %O: memref<4x256x48xbf16>) attributes {tc.target = "sm_90a"} {
@@ -190,3 +191,11 @@ func.func @f(%Q: memref<70000x64x64xbf16>, %K: memref<1x64x64xbf16>, %V: memref<
   func.return
 }
 // CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: Q's heads is 70000: the kernel runs a CTA per head along the grid's y, which CUDA launches up to 65535{{$}}
+
+// -----
+
+func.func @f(%Q: memref<1x64x64xf8E4M3FN>, %K: memref<1x1x64xf8E4M3FN>, %V: memref<1x1x64xf8E4M3FN, strided<[64, 1, 1]>>, %O: memref<1x64x64xbf16>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<1x64x64xf8E4M3FN>, memref<1x1x64xf8E4M3FN>, memref<1x1x64xf8E4M3FN, strided<[64, 1, 1]>>, memref<1x64x64xbf16>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: V's row stride 1 is less than its rows' length 64: TMA reads whole rows (strides [64, 1, 1]){{$}}
