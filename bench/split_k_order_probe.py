@@ -19,7 +19,8 @@ L2 bytes of cuBLAS's split-K kernel at 512x512x65536 with the same tiles
 a = P). `--no-sum`: the K loop alone beside them, tile- and rank-major (the tile's sum
 branched over in the kernel that sums a tile by its last CTA, bench/split_k_tail_probe.py
 `no_sum`; D is not all written). `--launch`: no timing, each form launched three times in
-turn on fresh arrays of the first case (named on stdout, in order), for Nsight Compute.
+turn on one set of fresh arrays of the first case (named on stdout, in order), for
+Nsight Compute.
 torch and cuda-bindings are its dependencies (the device's); `--check` (no GPU) only builds
 and assembles the variants."""
 
@@ -37,7 +38,7 @@ _CTAID = re.compile(r"^(\s*)mov\.u32 (%r\d+), %ctaid\.x;$", re.M)
 
 def rank_major(ptx: str, pairs_of_tiles: int, split_k: int) -> str:
     """The PTX with hardware pair p computing the kernel's pair q = (p mod P) S + p / P
-    (any P, S whose product is the number of pairs: `transposed`)."""
+    (any P and S whose product is the number of pairs: `variants(transposes=True)`)."""
     def relabel(m: re.Match) -> str:
         pad, r = m.group(1), m.group(2)
         return "\n".join(pad + line for line in (
