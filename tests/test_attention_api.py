@@ -97,6 +97,31 @@ def test_bshd_arrays_are_read_where_they_lie(fake, batch, memref, grid_z) -> Non
     assert kernel.info.grid[2] == grid_z and len(kernel.info.args[0].shape) == (4 if batch > 1 else 3)
 
 
+@pytest.mark.parametrize(("shape", "words"), [
+    ((1, 1, 2**30 + 1, 64), "q's sequence is 1073741825: at most 1073741824"),
+    ((1, 70000, 64, 64), "q's heads is 70000: the kernel runs a CTA per head along the grid's y"),
+    ((70000, 1, 64, 64), "q's batch is 70000: the kernel runs a CTA per batch along the grid's z"),
+])
+def test_sizes_past_the_kernels_limits_are_refused_by_name(fake, tmp_path, shape, words) -> None:
+    """docs/limits.md's attention row, as ArgumentErrors naming q before anything is
+    compiled (the op's verifier says the same of a program)."""
+    q, k, v, o = (bhsd(fake, shape) for _ in range(4))
+    _refused_before_compiling(fake, tmp_path, lambda: lower_tc.attention(q, k, v, o), "q", words)
+
+
+def test_batch_times_heads_past_the_grid_is_a_4d_program(fake) -> None:
+    """300 x 300 heads fold into 90000, past the grid's y: the arrays run as a 4-d program,
+    the heads on y and the batch on z, each within CUDA's 65535."""
+    q, k, v, o = (bhsd(fake, (300, 300, 64, 64)) for _ in range(4))
+    attention_api._kernels.entries.clear()
+    assert lower_tc.attention(q, k, v, o) is o
+    (program,) = _programs()
+    assert "%Q: memref<300x300x64x64xbf16>" in program
+    kernel = attention_api._kernels.entries[program]
+    assert kernel.info.grid[1:] == (300, 300)
+    assert fake.called("cuLaunchKernel")
+
+
 def test_a_mix_of_layouts_is_one_4d_program(fake) -> None:
     """Q BSHD with a batch (no 3-d view of it), K and V dense BHSD: every argument 4-d."""
     q, o = (bhsd(fake, (2, 4, 256, 64), strides=(256 * 4 * 64, 64, 4 * 64, 1)) for _ in range(2))
