@@ -374,3 +374,72 @@ def test_a_folded_factor_reads_each_batch_and_kv_head_where_it_lies(b: int, h: i
     for bi in range(b):
         for hi in range(h):
             assert (bi * h + hi) * folded.strides[1] == bi * strides[0] + hi * strides[1]
+
+
+@st.composite
+def _calls(draw) -> dict:
+    """A call of lower_tc.attention: coherent shapes, types and layouts mostly, with one
+    thing odd at times (a head dim, K/V heads that do not divide, a length of 0, a type, a
+    stride: padded, not 16 bytes, the head dim not contiguous, a broadcast; out's shape;
+    the scale; causal and lse flags)."""
+    odd = draw(st.sampled_from(("", "", "", "d", "kv", "zero", "dtype", "stride", "out", "scale", "flag")))
+    rank4 = draw(st.booleans())
+    b, h = draw(st.integers(1, 3)), draw(st.sampled_from((1, 2, 4)))
+    kvh = draw(st.sampled_from([g for g in (1, 2, 4) if h % g == 0])) if odd != "kv" else 3
+    sq, sk = draw(st.integers(1, 300)), draw(st.integers(1, 300))
+    if odd == "zero":
+        sq = 0
+    d = draw(st.sampled_from((64, 128))) if odd != "d" else draw(st.sampled_from((32, 80, 512)))
+    dtype = draw(st.sampled_from(("bf16", "f16")))
+    layout = draw(st.sampled_from(("bhsd", "bshd")))
+
+    def dims(heads: int, s: int) -> tuple[int, ...]:
+        return (b, heads, s, d) if rank4 else (heads, s, d)
+
+    def strides_of(shape: tuple[int, ...]) -> tuple[int, ...]:
+        if layout == "bhsd" or not rank4:
+            return dense_strides(shape)
+        bb, hh, s, dd = shape
+        return (s * hh * dd, dd, hh * dd, 1)
+
+    shapes = {"q": dims(h, sq), "k": dims(kvh, sk), "v": dims(kvh, sk), "out": dims(h, sq)}
+    dtypes = dict.fromkeys(shapes, dtype)
+    strides = {name: strides_of(shape) for name, shape in shapes.items()}
+    which = draw(st.sampled_from(sorted(shapes)))
+    if odd == "dtype":
+        dtypes[which] = draw(st.sampled_from(("f32", "bf16" if dtype == "f16" else "f16", "u16")))
+    elif odd == "stride":
+        s = list(strides[which])
+        i = draw(st.integers(0, len(s) - 1))
+        s[i] = draw(st.sampled_from((0, 1, s[i] + 3, s[i] + 8, 2 * s[i])))
+        strides[which] = tuple(s)
+    elif odd == "out":
+        shapes["out"] = dims(h, sq + 1)
+        strides["out"] = strides_of(shapes["out"])
+    scale = draw(st.sampled_from((None, 0.125))) if odd != "scale" else draw(st.sampled_from((0.0, -1.0, float("nan"), "x", True)))
+    causal = draw(st.booleans()) if odd != "flag" else draw(st.sampled_from((1, "yes", None)))
+    return {"shapes": shapes, "dtypes": dtypes, "strides": strides, "scale": scale, "causal": causal}
+
+
+@given(call=_calls())
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+def test_every_call_runs_or_is_refused_by_name_before_launching(call: dict, tmp_path_factory) -> None:
+    """lower_tc.attention on generated arguments (fake driver): it launches once, or
+    raises an ArgumentError naming one of its arguments, or a DeviceError, with nothing
+    launched; never another exception (a refusal its checks did not foresee)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LOWER_TC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "attention-calls-cache"))
+        mp.setenv("LOWER_TC_ASSEMBLER", "ptxas")
+        fake = install(mp)
+        made = {}
+        for name, shape in call["shapes"].items():
+            extent = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, call["strides"][name])) if 0 not in shape else 1
+            base = fake.gpu_memory(extent * ITEMSIZE.get(call["dtypes"][name], 4) + 64)
+            made[name] = cai(base, shape, call["dtypes"][name], call["strides"][name])
+        try:
+            result = lower_tc.attention(made["q"], made["k"], made["v"], made["out"], causal=call["causal"], scale=call["scale"])
+        except (ArgumentError, DeviceError) as err:
+            assert getattr(err, "argument", "q") in ("q", "k", "v", "out", "scale", "causal", "lse")
+            assert not fake.called("cuLaunchKernel")
+            return
+        assert result is made["out"] and len(fake.called("cuLaunchKernel")) == 1
