@@ -12,10 +12,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT
 from fake_cuda import install
-from test_callable import gpu_array
+from test_callable import ITEMSIZE, gpu_array
 import lower_tc
 from lower_tc.lowering.runtime.artifact import ArtifactError
 from lower_tc.lowering.runtime.errors import ArgumentError, DeviceError
@@ -159,3 +161,86 @@ def test_a_batched_matmul_compiles_a_3d_program_and_launches_on_the_arrays(fake,
     lower_tc.matmul(a, expanded, d)
     assert len(fake.called("cuLaunchKernel")) == 2 and len(list((tmp_path / "cache").rglob("*.cubin"))) == 1
     assert [tuple(m.args[3]) for m in fake.tensor_maps[:2]] == [(64, 200, 3), (64, 136)]
+
+
+@st.composite
+def _matmul_calls(draw) -> dict:
+    """A call of lower_tc.matmul: coherent mostly (a type pair lower-tc multiplies, B in the
+    layout its type needs, 16-byte leading dimensions, D of the right shape and type),
+    with one thing odd at times: the types, a leading dimension, D's shape or type, a
+    batch, an option or two (valid together or not), a configuration."""
+    odd = draw(st.sampled_from(("", "", "", "", "types", "ld", "out", "batch", "options", "options", "config")))
+    pair = draw(st.sampled_from((("bf16", "bf16"), ("f16", "f16"), ("e4m3", "e4m3"), ("s8", "s8"), ("f32", "f32"))))
+    if odd == "types":
+        pair = draw(st.sampled_from((("bf16", "f16"), ("f64", "f64"), ("e4m3", "s8"))))
+    m, n, k = (draw(st.one_of(st.integers(1, 300), st.sampled_from((64, 128, 256, 1024)))) for _ in range(3))
+    batch = draw(st.sampled_from((1, 2, 3))) if odd == "batch" else None
+    eight_bit = pair[0] in ("e4m3", "s8")
+
+    def operand(rows: int, cols: int, dtype: str, order: str) -> dict:
+        extent = cols if order == "C" else rows
+        per = 16 // ITEMSIZE.get(dtype if dtype != "e4m3" else "u8", 8)
+        ld = -(-extent // per) * per + per * draw(st.sampled_from((0, 0, 1, 4)))
+        if odd == "ld" and draw(st.booleans()):
+            ld = extent + draw(st.sampled_from((1, 3)))
+        return {"rows": rows, "cols": cols, "dtype": dtype, "order": order, "ld": ld}
+
+    a = operand(m, k, pair[0], "C" if eight_bit else draw(st.sampled_from(("C", "F"))))
+    b = operand(k, n, pair[1], "F" if eight_bit else draw(st.sampled_from(("C", "F"))))
+    out_type = {"bf16": "bf16", "f16": "f16", "e4m3": "bf16", "s8": "s32", "f32": "f32"}.get(pair[0], "f32")
+    out = operand(m, n, out_type, "C")
+    if odd == "out":
+        out = draw(st.sampled_from(({**out, "rows": m + 1}, {**out, "dtype": "f16" if out_type != "f16" else "bf16"}, None)))
+    options: dict = {}
+    if odd == "options":
+        options = draw(st.dictionaries(
+            st.sampled_from(("split_k", "reduce", "swap_ab", "persistent", "cluster", "accumulation", "epilogue",
+                             "mma_depth", "l2_promotion", "schedule", "stream_k")),
+            st.sampled_from((0, 1, 2, 3, 8, True, False, "global", "cluster", "promoted", "fast", "tma", "registers",
+                             "pipelined", "warp_specialized", 64, 100)), min_size=1, max_size=2))
+    config = None
+    if odd == "config":
+        config = draw(st.sampled_from(((128, 128, 64, 4), (64, 64, 64, 8), (128, 256, 64, 4), (96, 128, 64, 4),
+                                       (128, 128, 128, 4), (0, 1, 2, 3))))
+    return {"a": a, "b": b, "out": out, "batch": batch, "options": options, "config": config,
+            "dynamic": draw(st.booleans())}
+
+
+@given(call=_matmul_calls())
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+def test_every_matmul_call_runs_or_is_refused_before_launching(call: dict, tmp_path_factory) -> None:
+    """lower_tc.matmul on generated arguments (fake driver): it launches once, or it
+    raises one of its documented exceptions (ArgumentError, DeviceError, or CompileError
+    for a refusal only the compiler finds: docs/api.md) with nothing launched; never
+    another exception."""
+    from test_callable import cai
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LOWER_TC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "matmul-calls-cache"))
+        mp.setenv("LOWER_TC_ASSEMBLER", "ptxas")
+        fake = install(mp)
+
+        def make(spec: dict | None) -> object:
+            if spec is None:
+                return None
+            rows, cols, ld = spec["rows"], spec["cols"], spec["ld"]
+            strides = (ld, 1) if spec["order"] == "C" else (1, ld)
+            span = ld * (rows if spec["order"] == "C" else cols)
+            shape: tuple[int, ...] = (rows, cols)
+            if call["batch"] is not None:
+                shape, strides, span = (call["batch"], *shape), (span, *strides), span * call["batch"]
+            base = fake.gpu_memory(span * ITEMSIZE.get(spec["dtype"], 8) + 64)
+            return cai(base, shape, spec["dtype"] if spec["dtype"] != "e4m3" else "u8", strides)
+
+        a, b, out = make(call["a"]), make(call["b"]), make(call["out"])
+        if call["a"]["dtype"] == "e4m3":  # fp8 as torch gives it: a uint8 array reinterpreted
+            from lower_tc.lowering.runtime.arrays import reinterpret
+
+            a, b = reinterpret(a, "e4m3"), reinterpret(b, "e4m3")
+        try:
+            result = lower_tc.matmul(a, b, out, config=call["config"], dynamic=call["dynamic"], **call["options"])
+        except (ArgumentError, DeviceError, lower_tc.CompileError) as err:
+            assert "\n" not in str(err).strip() or isinstance(err, lower_tc.CompileError)
+            assert not fake.called("cuLaunchKernel")
+            return
+        assert len(fake.called("cuLaunchKernel")) == 1 and (out is None or result is out)
