@@ -336,3 +336,23 @@ func.func @bn_320_bm_256(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>,
   func.return
 }
 // CHECK: {{.*}}matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: BN = 320 holds 160 accumulator registers a thread: at most 2 consumer warpgroups (BM <= 128), not 4{{$}}
+
+// -----
+
+// four consumer warpgroups (BM = 256) leave each thread 96 registers under the
+// warp-specialised kernel's cap at entry; an m64n192 wgmma holds 96 and ptxas needs 122
+// (the fuzzer found ptxas refusing it: an s8 GEMM, seed 101)
+func.func @registers_ws(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>, %D: memref<1024x1024xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 256, bn = 192, bk = 64, stages = 2> {schedule = "warp_specialized"} : memref<1024x1024xbf16>, memref<1024x1024xbf16>, memref<1024x1024xf32>
+  func.return
+}
+// CHECK: {{.*}}matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: BM = 256 and BN = 192 (warp-specialised: ptxas compiles it under the cap at entry): 4 consumer warpgroups leave each thread 96 registers, and a wgmma of 96 accumulator registers needs about 122 (ptxas); take BN at most 128, or fewer rows{{$}}
+
+// -----
+
+// the one-loop kernel: 512 threads leave each 128 registers; m64n256 needs 154
+func.func @registers_pipelined(%A: memref<1024x1024xbf16>, %B: memref<1024x1024xbf16>, %D: memref<1024x1024xf32>) attributes {tc.target = "sm_90a"} {
+  tc.matmul %A, %B to %D config #tc.gemm_config<bm = 256, bn = 256, bk = 64, stages = 2> {schedule = "pipelined"} : memref<1024x1024xbf16>, memref<1024x1024xbf16>, memref<1024x1024xf32>
+  func.return
+}
+// CHECK: {{.*}}matmul-diagnostics.mlir:[[# @LINE - 3]]:3: error: BM = 256 and BN = 256 (pipelined: the SM's registers over its threads): 4 consumer warpgroups leave each thread 128 registers, and a wgmma of 128 accumulator registers needs about 154 (ptxas); take BN at most 192, or fewer rows{{$}}

@@ -149,6 +149,7 @@ def lower(k: GemmKernel) -> Lowered:
     descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, consumer_wg, regs.smem, regs.smem16,
                                          clustered=multicast is not None or split is not None)
     mma = wgmma.Wgmma.make(loop, acc, descriptors, depth, total=total, spare=spare)
+    wgmma.check_registers(loop, mma.parts, entry_registers(warpgroups), "warp-specialised: ptxas compiles it under the cap at entry")
     acc = mma.result  # what the epilogue stores (and a persistent CTA zeroes per tile)
 
     def store_whole(op: WindowStoreOp) -> None:

@@ -114,6 +114,30 @@ def wgmma_split(loop: KLoop, props: dict[str, object]) -> tuple[WgmmaPart, ...]:
     return tuple(out)
 
 
+#: Registers a wgmma needs besides its accumulator's: to compile an m64nN wgmma with an
+#: f32 or s32 accumulator (N/2 registers a thread), ptxas 13.0 asks for a register target of
+#: N/2 + 26 ("Insufficient registers", C7602: bf16, e4m3 and s8, every N of 144 to 256,
+#: under caps of 96 and 128 a thread).
+WGMMA_EXTRA_REGISTERS = 26
+
+
+def check_registers(loop: KLoop, parts: tuple[WgmmaPart, ...], cap: int, schedule: str) -> None:
+    """A located error where the K loop's wgmma cannot be compiled under the kernel's
+    register cap (`cap` a thread, what `schedule` leaves each consumer thread): the tile's
+    rows set how many warpgroups share the SM's registers, its columns how many
+    accumulator registers the instruction holds."""
+    acc_t = loop.acc_type
+    count = max(p.d_count for p in parts)
+    need = count + WGMMA_EXTRA_REGISTERS
+    if need <= cap:
+        return
+    per_column = regs_type(acc_t).count.data / acc_t.n
+    widest = int((cap - WGMMA_EXTRA_REGISTERS) / per_column) // 16 * 16
+    error_at(loop.mma, f"BM = {acc_t.m} and BN = {acc_t.n} ({schedule}): {acc_t.m // 64} consumer warpgroups leave each "
+                       f"thread {cap} registers, and a wgmma of {count} accumulator registers needs about {need} (ptxas); "
+                       f"take BN at most {widest}, or fewer rows")
+
+
 @dataclass(frozen=True)
 class Wgmma:
     """A consumer warpgroup's MMAs: its accumulator, the descriptors and the modifiers.
