@@ -94,7 +94,7 @@ def lower_wgmma(k: GemmKernel) -> Lowered:
     total = wgmma.declare_total(b, loop, k.options.promoted)
     descriptors = StageDescriptors.setup(b, loop.mma, loop, warpgroups, regs.wg, regs.smem, regs.smem16, clustered=split is not None)
     mma = wgmma.Wgmma.make(loop, acc, descriptors, depth=1, total=total)
-    wgmma.check_registers(loop, mma.parts, 65536 // (128 * warpgroups) // 8 * 8, "pipelined: the SM's registers over its threads")
+    wgmma.check_registers(loop, mma.parts, wgmma.register_cap(128 * warpgroups), "pipelined: the SM's registers over its threads")
     acc = mma.result  # what the epilogue stores
     prologue_loads(k, loop, loads)
 

@@ -44,15 +44,10 @@ from lower_tc.passes.to_ptx.gemm.tma_loads import TmaLoads, producer_loop, read_
 PRODUCER_REGISTERS = 40
 
 
-#: The largest `.maxnreg` ptxas takes (255), rounded down to setmaxnreg's multiples of 8: a
-#: cap of 256 is ignored with a warning, and setmaxnreg then runs under no cap at entry.
-MAX_ENTRY_REGISTERS = 248
-
-
 def entry_registers(warpgroups: int) -> int:
-    """The cap at entry: the SM's 65536 registers over every thread (multiples of 8), at
-    most MAX_ENTRY_REGISTERS."""
-    return min(MAX_ENTRY_REGISTERS, 65536 // (128 * (warpgroups + 1)) // 8 * 8)
+    """The cap at entry: the register cap of the producer's and the consumers' threads
+    (`wgmma.register_cap`)."""
+    return wgmma.register_cap(128 * (warpgroups + 1))
 
 
 def consumer_registers(warpgroups: int, producer: int = PRODUCER_REGISTERS) -> int:

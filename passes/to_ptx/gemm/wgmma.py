@@ -114,6 +114,18 @@ def wgmma_split(loop: KLoop, props: dict[str, object]) -> tuple[WgmmaPart, ...]:
     return tuple(out)
 
 
+#: The largest `.maxnreg` ptxas takes (255), rounded down to setmaxnreg's multiples of 8: a
+#: cap of 256 is ignored with a warning, and setmaxnreg then runs under no cap at entry.
+MAX_ENTRY_REGISTERS = 248
+
+
+def register_cap(threads: int) -> int:
+    """The registers each of a CTA's `threads` may hold: the SM's 65536 over them, in
+    multiples of 8, at most MAX_ENTRY_REGISTERS (the warp-specialised kernel's cap at
+    entry; the pipelined kernel's, which ptxas derives from its threads)."""
+    return min(MAX_ENTRY_REGISTERS, 65536 // threads // 8 * 8)
+
+
 #: Registers a wgmma needs besides its accumulator's: to compile an m64nN wgmma with an
 #: f32 or s32 accumulator (N/2 registers a thread), ptxas 13.0 asks for a register target of
 #: N/2 + 26 ("Insufficient registers", C7602: bf16, e4m3 and s8, every N of 144 to 256,
