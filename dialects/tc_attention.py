@@ -28,6 +28,23 @@ from lower_tc.layout.limits import MAX_GRID, index_problem
 #: immediates (tc.acc_mask's) are 32-bit, with room for a block past the end.
 MAX_SEQUENCE = MASK_LIMIT
 
+def sequence_problem(what: str, length: int) -> str | None:
+    """Why a sequence of `length` (queries or keys of `what`) is too long, or None."""
+    if length <= MAX_SEQUENCE:
+        return None
+    return (f"{what}'s sequence is {length}: at most {MAX_SEQUENCE} (2^30; the kernel's positions and its mask's are "
+            "32-bit numbers, with room for a block past the end)")
+
+
+def grid_problem(what: str, heads: int, batch: int) -> str | None:
+    """Why the kernel's grid cannot take `what`'s heads (its y) or batch (its z), or None."""
+    for name, one, count, axis in (("heads", "head", heads, 1), ("batch", "batch", batch, 2)):
+        if count > MAX_GRID[axis]:
+            return (f"{what}'s {name} is {count}: the kernel runs a CTA per {one} along the grid's {'xyz'[axis]}, "
+                    f"which CUDA launches up to {MAX_GRID[axis]}")
+    return None
+
+
 #: Q's, K's and V's types (one for the three); O is Q's type, or one of FP8_OUT_TYPES for 8-bit ones.
 ATTENTION_TYPES = ("bf16", "f16", *FP8_TYPES)
 #: The tensors an 8-bit attention may take descaling factors for (`q_descale` ...).
@@ -54,9 +71,9 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
         why = index_problem(size, f"{what}'s {name}")
         if why:
             raise VerifyException(why)
-    if shape[-2] > MAX_SEQUENCE:
-        raise VerifyException(f"{what}'s sequence is {shape[-2]}: at most {MAX_SEQUENCE} (2^30; the kernel's positions and its "
-                              "mask's are 32-bit numbers, with room for a block past the end)")
+    why = sequence_problem(what, shape[-2])
+    if why:
+        raise VerifyException(why)
     layout = t.layout
     if not isinstance(layout, NoneAttr | StridedLayoutAttr) or (
             isinstance(layout, StridedLayoutAttr) and not (isinstance(layout.offset, IntAttr) and layout.offset.data == 0)):
@@ -244,10 +261,9 @@ class AttentionOp(IRDLOperation):
             raise VerifyException(f"the head dim is {', '.join(map(str, HEAD_DIMS))}, not {q[3]}")
         if q[1] % k[1]:
             raise VerifyException(f"K/V's {k[1]} heads must divide Q's {q[1]} (grouped-query attention)")
-        for what, one, count, axis in (("heads", "head", q[1], 1), ("batch", "batch", q[0], 2)):
-            if count > MAX_GRID[axis]:
-                raise VerifyException(f"Q's {what} is {count}: the kernel runs a CTA per {one} along the grid's "
-                                      f"{'xyz'[axis]}, which CUDA launches up to {MAX_GRID[axis]}")
+        why = grid_problem("Q", q[1], q[0])
+        if why:
+            raise VerifyException(why)
         o_t = types["O"]
         if not distinct_elements(o_t.get_shape(), o_t.get_strides()):  # type: ignore[arg-type]
             raise VerifyException(f"O's strides {list(o_t.get_strides())} put two of its elements at one address")  # type: ignore[arg-type]

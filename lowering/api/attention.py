@@ -22,8 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS
-from lower_tc.dialects.tc_attention import MAX_SEQUENCE
-from lower_tc.layout.limits import MAX_GRID
+from lower_tc.dialects.tc_attention import grid_problem, sequence_problem
 from lower_tc.layout.strided import dense_strides, distinct_elements
 from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.lowering.api.matmul import _device_target, allocate
@@ -103,15 +102,12 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
         raise ArgumentError(f"k and v's {kv_heads} heads must divide q's {heads} (grouped-query attention)", "k")
     if 0 in qv.shape or 0 in kv.shape:
         raise ArgumentError("q, k and v have at least one query, key and head", "q" if 0 in qv.shape else "k")
-    for name, x in (("q", qv), ("k", kv)):
-        if x.shape[-2] > MAX_SEQUENCE:
-            raise ArgumentError(f"{name}'s sequence is {x.shape[-2]}: at most {MAX_SEQUENCE} (2^30; the kernel's positions are "
-                                "32-bit numbers)", name)
     batch = qv.shape[0] if len(qv.shape) == 4 else 1
-    for what, count, axis in (("heads", heads, 1), ("batch", batch, 2)):
-        if count > MAX_GRID[axis]:
-            raise ArgumentError(f"q's {what} is {count}: the kernel runs a CTA per {'head' if axis == 1 else 'batch'} along "
-                                f"the grid's {'xyz'[axis]}, which CUDA launches up to {MAX_GRID[axis]}", "q")
+    # tc.attention's limits (dialects/tc_attention.py), said of the argument before compiling
+    for name, why in (("q", sequence_problem("q", qv.shape[-2])), ("k", sequence_problem("k", kv.shape[-2])),
+                      ("q", grid_problem("q", heads, batch))):
+        if why:
+            raise ArgumentError(why, name)
     if scale is None:
         scale = 1.0 / math.sqrt(d)
     if isinstance(scale, bool) or not isinstance(scale, int | float) or not (math.isfinite(scale) and scale > 0):
@@ -132,7 +128,7 @@ def attention(q: Any, k: Any, v: Any, out: Any = None, *, causal: bool = False, 
     folded = [_fold(x) for x in (qv, kv, vv, ov)]
     folded_descale = [_fold_descale(x) for x in descale.values()]
     # one that does not fold, or batch x heads past the grid's y (a CTA per folded head): all 4-d
-    if any(f is None for f in folded + folded_descale) or batch * heads > MAX_GRID[1]:
+    if any(f is None for f in folded + folded_descale) or grid_problem("q", batch * heads, 1):
         folded = [_four(x) for x in (qv, kv, vv, ov)]
         folded_descale = list(descale.values())
     lse_array = None
