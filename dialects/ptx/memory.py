@@ -9,17 +9,17 @@ from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
 from lower_tc.dialects.ptx.base import Names, PtxOp, addr, brace, regs_list
 from lower_tc.dialects.ptx.modifiers import FLAG, INT, PTX_TYPE, TEXT, ints, one_of
 
-#: The state spaces a load or store names.
 #: The flag and counter words' widths (u32 unless given).
 WIDTHS = one_of("u32", "u64")
+#: The state spaces a load or store names.
+SPACES = one_of("global", "shared", "shared::cta", "shared::cluster", "local", "const", "param")
+#: ``.v2``, ``.v4``, ``.v8``; 1 is a scalar access.
+VECTOR = ints(1, 2, 4, 8)
 
 
 def _width(op: PtxOp) -> str:
     """A flag or counter op's word width: its `width`, u32 where none is given."""
     return str(op.prop("width")) if op.has("width") else "u32"
-SPACES = one_of("global", "shared", "shared::cta", "shared::cluster", "local", "const", "param")
-#: ``.v2``, ``.v4``, ``.v8``; 1 is a scalar access.
-VECTOR = ints(1, 2, 4, 8)
 
 
 def _vec(vec: object) -> str:
