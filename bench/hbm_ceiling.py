@@ -73,6 +73,21 @@ def memory_bound_cases(args: argparse.Namespace) -> list[Case]:
     return [c for c in suite.chosen_cases(args) if c.shape.memory_bound]
 
 
+#: The reads' common end (CUDA C): the block's threads' XORs into one, which goes to
+#: `sink` by one atomic.
+XOR_INTO = r"""
+__device__ __forceinline__ void xor_into(unsigned int* sink, unsigned int acc) {
+    __shared__ unsigned int warps[32];
+    for (int o = 16; o > 0; o >>= 1) acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
+    if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < (blockDim.x >> 5); ++w) acc ^= warps[w];
+        atomicXor(sink, acc);
+    }
+}
+"""
+
 #: The stream-read kernel (CUDA C, compiled by CuPy's NVRTC): each thread XORs the 16-byte
 #: words i, i + stride, i + 2 stride, i + 3 stride of a grid-stride loop (ld.global.cs:
 #: cached evict-first, as data read once), the block's XOR goes to `sink` by one atomic.
@@ -89,14 +104,7 @@ extern "C" __global__ void stream_read(const uint4* __restrict__ p, unsigned lon
         uint4 a = __ldcs(p + i);
         acc ^= a.x ^ a.y ^ a.z ^ a.w;
     }
-    for (int o = 16; o > 0; o >>= 1) acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
-    __shared__ unsigned int warps[32];
-    if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        for (int w = 1; w < (blockDim.x >> 5); ++w) acc ^= warps[w];
-        atomicXor(sink, acc);
-    }
+    xor_into(sink, acc);
 }
 """
 
@@ -127,7 +135,6 @@ __device__ __forceinline__ void wait(unsigned long long* bar, unsigned phase) {
 extern "C" __global__ void bulk_read(const unsigned char* p, unsigned long long bytes, unsigned chunk, unsigned int* sink) {
     extern __shared__ __align__(128) unsigned char slots[];
     __shared__ __align__(8) unsigned long long bars[SLOTS];
-    __shared__ unsigned int warps[32];
     unsigned long long chunks = (bytes + chunk - 1) / chunk;
     unsigned long long mine = blockIdx.x < chunks ? (chunks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
     if (threadIdx.x == 0) {
@@ -158,13 +165,7 @@ extern "C" __global__ void bulk_read(const unsigned char* p, unsigned long long 
             issue(slots + s * chunk, &bars[s], p + next, (unsigned)min((unsigned long long)chunk, bytes - next));
         }
     }
-    for (int o = 16; o > 0; o >>= 1) acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
-    if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        for (int w = 1; w < (blockDim.x >> 5); ++w) acc ^= warps[w];
-        atomicXor(sink, acc);
-    }
+    xor_into(sink, acc);
 }
 """
 
@@ -183,39 +184,35 @@ def cupy_stream(gpu: Any) -> Any:
         return cupy.cuda.ExternalStream(gpu.stream.cuda_stream)
 
 
-def stream_reader(torch: Any, gpu: Any) -> Any:
-    """A function (flat uint8 tensor, CTAs per SM, threads, sink) -> None that launches
-    STREAM_READ on the bytes on `gpu.stream` (16-byte words: the length must divide by 16)."""
+def readers(torch: Any, gpu: Any) -> list[tuple[str, Any]]:
+    """Each read kernel at each of its grids: (its label, a function (flat uint8 tensor,
+    sink) -> None that launches it on the bytes on `gpu.stream`; their length must divide
+    by 16). STREAM_READ at `STREAM_GRIDS` ("stream 8x256": CTAs per SM x threads),
+    BULK_READ at `BULK_GRIDS` ("bulk 1x32K": CTAs per SM x chunk)."""
     import cupy
 
-    kernel = cupy.RawKernel(STREAM_READ, "stream_read")
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     stream = cupy_stream(gpu)
+    stream_read = cupy.RawKernel(XOR_INTO + STREAM_READ, "stream_read")
+    bulk_read = cupy.RawKernel(f"#define SLOTS {BULK_SLOTS}\n" + XOR_INTO + BULK_READ, "bulk_read", options=("-arch=sm_90a",))
+    bulk_read.max_dynamic_shared_size_bytes = BULK_SLOTS * max(chunk for _, chunk in BULK_GRIDS)
 
-    def launch(data: Any, per_sm: int, threads: int, sink: Any) -> None:
-        words = data.numel() // 16
-        with stream:
-            kernel((sms * per_sm,), (threads,), (data.data_ptr(), cupy.uint64(words), sink.data_ptr()))
+    def launcher(kernel: Any, ctas: int, threads: int, args_of: Any, shared: int = 0) -> Any:
+        def launch(data: Any, sink: Any) -> None:
+            with stream:
+                kernel((ctas,), (threads,), args_of(data, sink), shared_mem=shared)
 
-    return launch
+        return launch
 
-
-def bulk_reader(torch: Any, gpu: Any) -> Any:
-    """A function (flat uint8 tensor, CTAs per SM, chunk bytes, sink) -> None that launches
-    BULK_READ on the bytes on `gpu.stream` (the length must divide by 16)."""
-    import cupy
-
-    kernel = cupy.RawKernel(f"#define SLOTS {BULK_SLOTS}\n" + BULK_READ, "bulk_read", options=("-arch=sm_90a",))
-    kernel.max_dynamic_shared_size_bytes = BULK_SLOTS * max(chunk for _, chunk in BULK_GRIDS)
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    stream = cupy_stream(gpu)
-
-    def launch(data: Any, per_sm: int, chunk: int, sink: Any) -> None:
-        with stream:
-            kernel((sms * per_sm,), (256,), (data.data_ptr(), cupy.uint64(data.numel()), cupy.uint32(chunk), sink.data_ptr()),
-                   shared_mem=BULK_SLOTS * chunk)
-
-    return launch
+    out = [(f"stream {per_sm}x{threads}",
+            launcher(stream_read, sms * per_sm, threads, lambda d, s: (d.data_ptr(), cupy.uint64(d.numel() // 16), s.data_ptr())))
+           for per_sm, threads in STREAM_GRIDS]
+    out += [(f"bulk {per_sm}x{chunk // 1024}K",
+             launcher(bulk_read, sms * per_sm, 256,
+                      lambda d, s, chunk=chunk: (d.data_ptr(), cupy.uint64(d.numel()), cupy.uint32(chunk), s.data_ptr()),
+                      BULK_SLOTS * chunk))
+            for per_sm, chunk in BULK_GRIDS]
+    return out
 
 
 def xor_words(torch: Any, data: Any) -> int:
@@ -244,24 +241,16 @@ def run_case(torch: Any, gpu: Any, case: Case, args: argparse.Namespace) -> dict
 
     contenders = [g.Contender("read", launch=read, begin=turns_read.reset),
                   g.Contender("copy", launch=copy, begin=turns_copy.reset)]
-    reader = stream_reader(torch, gpu)
+    reads = readers(torch, gpu)
     raw = [t.view(torch.uint8)[: t.numel() * 2 // 16 * 16] for t in src]
     sink = torch.zeros(1, device=gpu.device, dtype=torch.int32)
-    for per_sm, threads in STREAM_GRIDS:
+    for label, launch in reads:
         turns = g.Turns(copies)
 
-        def stream(per_sm: int = per_sm, threads: int = threads, turns: Any = turns) -> None:
-            reader(raw[turns.take()], per_sm, threads, sink)
+        def timed(launch: Any = launch, turns: Any = turns) -> None:
+            launch(raw[turns.take()], sink)
 
-        contenders.append(g.Contender(f"stream {per_sm}x{threads}", launch=stream, begin=turns.reset))
-    bulk = bulk_reader(torch, gpu)
-    for per_sm, chunk in BULK_GRIDS:
-        turns = g.Turns(copies)
-
-        def bulk_read(per_sm: int = per_sm, chunk: int = chunk, turns: Any = turns) -> None:
-            bulk(raw[turns.take()], per_sm, chunk, sink)
-
-        contenders.append(g.Contender(f"bulk {per_sm}x{chunk // 1024}K", launch=bulk_read, begin=turns.reset))
+        contenders.append(g.Contender(label, launch=timed, begin=turns.reset))
     gemms: list[Any] = []
     if not args.no_gemms:  # the GEMMs on arrays of their own, in the same rounds
         x = g.arrays(torch, case, 1, copies)
@@ -276,14 +265,13 @@ def run_case(torch: Any, gpu: Any, case: Case, args: argparse.Namespace) -> dict
     got = {c.name: statistics.median(c.samples) for c in contenders + gemms if c.samples and not c.skipped}
     # each read reads every word: once more on copy 0 alone, its XOR is numpy's
     want_xor = xor_words(torch, raw[0])
-    for name, launch in (*((f"stream {g}", lambda g=g: reader(raw[0], *g, sink)) for g in STREAM_GRIDS),
-                         *((f"bulk {c}", lambda c=c: bulk(raw[0], *c, sink)) for c in BULK_GRIDS)):
+    for label, launch in reads:
         sink.zero_()
-        launch()
+        launch(raw[0], sink)
         torch.cuda.synchronize()
         if int(sink.item()) & 0xFFFFFFFF != want_xor:
-            raise RuntimeError(f"{case.shape.name}: the {name} read's XOR {int(sink.item()) & 0xFFFFFFFF:#x} is not numpy's {want_xor:#x}")
-    streams = {name: ms for name, ms in got.items() if name.startswith(("stream ", "bulk "))}
+            raise RuntimeError(f"{case.shape.name}: the {label} read's XOR {int(sink.item()) & 0xFFFFFFFF:#x} is not numpy's {want_xor:#x}")
+    streams = {label: got[label] for label, _ in reads if label in got}
     best = min(streams, key=streams.__getitem__) if streams else None
     # the read is right: the sum of the last copy's bytes as torch's float64 sum gives it
     want = float(src[0].double().sum())
