@@ -66,6 +66,9 @@ class AttentionCase:
     # fp8: descaling factors known at launch, (batch, K heads) f32 each for Q, K and V: the
     # scores times q_descale x k_descale, O times v_descale (FlashAttention-3's)
     descale: bool = False
+    # sm_100a: the loop on tcgen05 (tc.tcgen05_mma, S, P and O in tensor memory; one
+    # warpgroup, 128 queries a block), assembled only: no Blackwell GPU is lent
+    target: str = "sm_90a"
 
     @property
     def nested(self) -> bool:
@@ -87,6 +90,7 @@ class AttentionCase:
         sched += "_pingpong" if self.pingpong else ""
         sched += "_vgiven" if self.v_given else ""
         sched += "_descale" if self.descale else ""
+        sched += f"_{self.target}" if self.target != "sm_90a" else ""
         return f"attn_{lead}h{self.heads}{kv}_q{self.sq}_k{self.keys}_d{self.d}_{self.bm}x{self.bn}x{self.stages}_{self.dtype}{c}{sched}"
 
     def source(self) -> str:
@@ -116,7 +120,7 @@ class AttentionCase:
             lse_type += f", {dt}, {dt}, {dt}"
         attrs = " {causal}" if self.causal else ""
         flags = ", tc.pingpong" if self.pingpong else ""
-        return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {v}, %O: {o}{lse_arg}) attributes {{tc.target = "sm_90a"{flags}}} {{\n'
+        return (f'func.func @{self.name}(%Q: {q}, %K: {kv}, %V: {v}, %O: {o}{lse_arg}) attributes {{tc.target = "{self.target}"{flags}}} {{\n'
                 f"  tc.attention %Q, %K, %V to %O{lse_op}{attrs} : {q}, {kv}, {v}, {o}{lse_type}\n"
                 "  func.return\n}\n")
 
@@ -170,6 +174,7 @@ def loop_source(c: AttentionCase) -> str:
         vtile = f"!tc.tile<{d}x{bn}x{t}, #tc.layout<k, swizzle = auto>>"
     order = " {accumulator_order}" if fp8 and c.v_given else ""  # V's keys as P's accumulator holds them
     acc_s, acc_o, rows = f"!tc.acc<{bm}x{bn}xf32>", f"!tc.acc<{bm}x{d}xf32>", f"!tc.rows<{bm}xf32>"
+    mma = "tc.tcgen05_mma" if c.target == "sm_100a" else "tc.wgmma"
     schedule = ", tc.schedule = #tc.gemm_schedule<pipelined>" if c.schedule == "pipelined" else ""
     schedule += ", tc.pingpong" if c.pingpong else ""
     # causal: the CTAs that see the most keys start first (the last query blocks), so the
@@ -218,7 +223,7 @@ def loop_source(c: AttentionCase) -> str:
     else:
         ub = f"  %ub = arith.constant {-(-sk // bn) * bn} : index\n"
     return f"""// {c.name}: O = softmax(Q K^T / sqrt({d})) V, written by bench/attention_loop.py
-func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}{descale_args}) attributes {{tc.target = "sm_90a", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
+func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}{descale_args}) attributes {{tc.target = "{c.target}", tc.grid = [{-(-sq // bm)}, {h}, {bt}]{schedule}}} {{
   %q = tc.smem_tile : {qtile}
   %k = tc.smem_tile {{stages = {c.stages}}} : {ktile}
 {staged}  %v = tc.smem_tile {{stages = {c.stages}}} : {vtile}
@@ -236,13 +241,13 @@ func.func @{c.name}(%Q: {qt}, %K: {kt}, %V: {v_arg}, %O: {ot_mem}{lse_arg}{desca
   %r:3 = scf.for %j = %c0 to %ub step %cbn iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({acc_o}, {rows}, {rows}) {{
     tc.window_load %kt[{bz}{kv_index}, %c0, %j] to %k as b : {ktt}, {ktile}
 {v_window}    %z = tc.acc_zero : {acc_s}
-    %s0 = tc.wgmma %q, %k, %z : {qtile}, {ktile}, {acc_s}
+    %s0 = {mma} %q, %k, %z : {qtile}, {ktile}, {acc_s}
 {mask}    %m1 = tc.acc_row_max {s}, %m scale {scale!r}{qk_times} : {acc_s}, {rows}
     %p = tc.acc_exp {s}, %m1 scale {scale!r}{qk_times} : {acc_s}, {rows}
     %l1 = tc.acc_row_sum %p, %l, %m, %m1 : {acc_s}, {rows}
     %c = tc.acc_rescale %o, %m, %m1 : {acc_o}, {rows}
     %a = tc.acc_to_a %p{order} : {acc_s} to !tc.afrag<{bm}x{bn}x{t}>
-    %o1 = tc.wgmma %a, %v, %c : !tc.afrag<{bm}x{bn}x{t}>, {vtile}, {acc_o}
+    %o1 = {mma} %a, %v, %c : !tc.afrag<{bm}x{bn}x{t}>, {vtile}, {acc_o}
     scf.yield %o1, %m1, %l1 : {acc_o}, {rows}, {rows}
   }}
   %out = tc.acc_row_div %r#0, %r#2{v_times} : {acc_o}, {rows}

@@ -225,8 +225,8 @@ class AttentionOp(IRDLOperation):
 
     def verify_(self) -> None:
         arch = kernel_target(self)
-        if arch is not None and arch is not Arch.SM90A:
-            raise VerifyException(f"tc.attention is built for sm_90a (wgmma), not {arch.value}")
+        if arch is not None and arch not in (Arch.SM90A, Arch.SM100A):
+            raise VerifyException(f"tc.attention is built for sm_90a (wgmma) and sm_100a (tcgen05), not {arch.value}")
         types = {}
         for what, x in (("Q", self.q), ("K", self.k), ("V", self.v), ("O", self.dst)):
             t = x.type
@@ -240,6 +240,8 @@ class AttentionOp(IRDLOperation):
         fp8 = bool(inputs & set(FP8_TYPES))
         if len(inputs) != 1:
             raise VerifyException(f"Q, K and V have one element type, not {', '.join(sorted(inputs))}")
+        if fp8 and arch is Arch.SM100A:
+            raise VerifyException("8-bit attention is built for sm_90a (wgmma); on sm_100a (tcgen05) Q, K and V are bf16 or f16")
         if fp8 and o_dtype not in FP8_OUT_TYPES:
             raise VerifyException(f"O of an 8-bit attention is bf16 or f16, not {o_dtype}")
         if not fp8 and o_dtype not in inputs:

@@ -54,11 +54,11 @@ TMEM_TILE_ROWS = 128
 
 
 def check_tmem_tile_f32(op: Operation, *accs: Attribute) -> None:
-    """The rules of tc.acc_softmax and tc.acc_to_a on sm_100a: a single-tile kernel, f32
-    accumulators of 128 rows in tensor memory (a tcgen05.mma's M = 128: each thread's lane
-    holds one whole row)."""
-    if in_gemm_kernel(op) or in_attention_loop(op):
-        raise VerifyException(f"{op.name} on sm_100a is for single-tile kernels (an attention loop on tcgen05 is not built)")
+    """The rules of tc.acc_softmax and tc.acc_to_a on sm_100a: a single-tile kernel or an
+    attention loop (not a GEMM's K loop), f32 accumulators of 128 rows in tensor memory (a
+    tcgen05.mma's M = 128: each thread's lane holds one whole row)."""
+    if in_gemm_kernel(op) and not in_attention_loop(op):
+        raise VerifyException(f"{op.name} on sm_100a is for single-tile kernels and attention loops, not a GEMM's K loop")
     for acc in accs:
         assert isinstance(acc, AccType)
         if acc.dtype != "f32" or acc.m != TMEM_TILE_ROWS:
@@ -300,6 +300,9 @@ class Tcgen05MmaOp(IRDLOperation):
         "$a `,` $b `,` $acc (`a_in_tmem` $a_in_tmem^)? (`cta_pair` $cta_pair^)? attr-dict "
         "`:` type($a) `,` type($b) `,` type($acc)"
     )
+
+    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue):
+        super().__init__(operands=[a, b, acc], result_types=[acc.type])
 
     @property
     def ctas(self) -> int:

@@ -2,9 +2,9 @@
 // "tcgen05"): 128 queries against 256 keys in four blocks of 64 (head dim 64, bf16). Each
 // S_j = Q K_j^T by tcgen05.mma into tensor memory (M = 128: row r in lane r, so each thread
 // owns a whole row); the running maximum and sum of a row are one register a thread and
-// need no shuffle; P = exp2(S x scale x log2 e - m) is written back over S (tcgen05.st),
-// rounded to bf16 into tensor memory as the A of O += P V_j (tc.acc_to_a, as FlashAttention-4
-// keeps P); O is carried to the new maximum in tensor memory (tcgen05.ld, multiply,
+// need no shuffle; P = exp2(S x scale x log2 e - m) stays in the thread's registers (nothing
+// reads it in f32 from tensor memory), rounded to bf16 into tensor memory as the A of
+// O += P V_j (tc.acc_to_a, as FlashAttention-4 keeps P); O is carried to the new maximum in tensor memory (tcgen05.ld, multiply,
 // tcgen05.st) before the next MMA adds to it. At the end O / l, and each row's log-sum-exp,
 // stored by each thread for its row. Assembled and SASS-checked only: no Blackwell GPU runs
 // it here.

@@ -61,12 +61,22 @@ FP8_OUT_TYPES = ("bf16", "f16")
 FP8_BLOCKS = {64: AttentionBlocks(192, 128, 4), 128: AttentionBlocks(128, 128, 4), 256: AttentionBlocks(128, 64, 3)}
 
 
-def default_blocks(p: AttentionProblem) -> AttentionBlocks:
-    """The blocks for `p` (its head dim's and type's; the verifier refused other head dims)."""
+#: The tcgen05 attention loop's blocks (sm_100a: one warpgroup, 128 queries, a thread a
+#: row, S, P and O in tensor memory): 128 keys a block where the stages fit (D = 64 on four,
+#: 128 on three), 64 at D = 256 on two; O (D columns), S (BN) and P (BN / 2) take 256
+#: columns of tensor memory at D = 64 and 512 beyond. Chosen to fit, not measured: no
+#: Blackwell GPU is lent.
+TCGEN05_BLOCKS = {64: AttentionBlocks(128, 128, 4), 128: AttentionBlocks(128, 128, 3), 256: AttentionBlocks(128, 64, 2)}
+
+
+def default_blocks(p: AttentionProblem, tcgen05: bool = False) -> AttentionBlocks:
+    """The blocks for `p` (its head dim's and type's; the verifier refused other head
+    dims), on tcgen05 (sm_100a) where `tcgen05`."""
     fp8 = p.dtype in FP8_TYPES
-    blocks = (FP8_BLOCKS if fp8 else DEFAULT_BLOCKS)[p.d]
+    assert not (fp8 and tcgen05)  # the verifier refuses 8-bit attention on sm_100a
+    blocks = (TCGEN05_BLOCKS if tcgen05 else FP8_BLOCKS if fp8 else DEFAULT_BLOCKS)[p.d]
     assert blocks.smem_bytes(p.d, 8 if fp8 else 16, staged_v=fp8) + 64 + 8 * blocks.stages <= SMEM_CAPACITY
     return blocks
 
 
-__all__ = ["DEFAULT_BLOCKS", "FP8_BLOCKS", "FP8_OUT_TYPES", "FP8_TYPES", "HEAD_DIMS", "AttentionBlocks", "AttentionProblem", "default_blocks"]
+__all__ = ["DEFAULT_BLOCKS", "FP8_BLOCKS", "TCGEN05_BLOCKS", "FP8_OUT_TYPES", "FP8_TYPES", "HEAD_DIMS", "AttentionBlocks", "AttentionProblem", "default_blocks"]

@@ -28,6 +28,7 @@ from lower_tc.dialects.diagnostics import error_at, remark_at
 from lower_tc.dialects.tc_attention import AttentionOp, v_keys_contiguous
 from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.dialects.tc_kernel import GRID_ATTR
+from lower_tc.layout import Arch
 from lower_tc.layout.attention import FP8_TYPES, AttentionBlocks, default_blocks
 
 INDEX = IndexType()
@@ -50,8 +51,10 @@ class _Ops:
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
 
-def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], ArrayAttr]:
-    """The loop level's ops for `att` and the kernel's grid."""
+def expand(att: AttentionOp, blocks: AttentionBlocks, mma: type[tc.WgmmaOp | tc.Tcgen05MmaOp] = tc.WgmmaOp
+           ) -> tuple[list[Operation], ArrayAttr]:
+    """The loop level's ops for `att` and the kernel's grid; its two MMAs are `mma`s
+    (tc.tcgen05_mma on sm_100a: S, P and O in tensor memory)."""
     p = att.problem
     bm, bn, stages = blocks.bm, blocks.bn, blocks.stages
     elt = att.q.type.element_type  # type: ignore[attr-defined]
@@ -126,7 +129,7 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     else:
         inner.add(WindowLoadOp(att.v, j, c0, v, tc.Operand.B, kv, batch))
     z = inner.add(tc.AccZeroOp(acc_s), "zero")
-    s = inner.add(tc.WgmmaOp(q, k, z), "s")
+    s = inner.add(mma(q, k, z), "s")
     ragged = sk % bn != 0
     if ragged or p.causal:
         mask = tc.AccMaskOp(s, None, None, keys=sk if ragged else None, causal=offset if p.causal else None, positions=(q0, j))
@@ -136,7 +139,7 @@ def expand(att: AttentionOp, blocks: AttentionBlocks) -> tuple[list[Operation], 
     l1 = inner.add(tc.AccRowSumOp(pe, l, m, m1), "l1")
     c = inner.add(tc.AccRescaleOp(o, m, m1), "carried")
     a = inner.add(tc.AccToAOp(pe, tc.AFragType([bm, bn], elt), accumulator_order=vs is not None), "pa")
-    o1 = inner.add(tc.WgmmaOp(a, v, c), "o1")
+    o1 = inner.add(mma(a, v, c), "o1")
     inner.add(scf.YieldOp(o1, m1, l1))
     body.add_ops(inner.ops)
     loop = scf.ForOp(c0, ub, cbn, [o0, m0, l0], Region(body))
@@ -168,13 +171,15 @@ class ExpandAttentionPass(ModulePass):
             for other in body.ops:
                 if other is not att and not other.has_trait(IsTerminator):
                     error_at(other, f"'{other.name}' beside tc.attention: an attention kernel holds the op alone")
-            blocks = default_blocks(att.problem)
+            tcgen05 = tc.kernel_target(att) is Arch.SM100A
+            blocks = default_blocks(att.problem, tcgen05)
             p = att.problem
             if self.remarks:
+                threads = ("one warpgroup, S, P and O in tensor memory" if tcgen05
+                           else f"{blocks.bm // 64} consumer warpgroups and a producer")
                 remark_at(att, f"{blocks.bm} queries x {blocks.bn} keys a block, {blocks.stages} stages, "
-                               f"{blocks.bm // 64} consumer warpgroups and a producer, for {p.heads} heads of "
-                               f"{p.sq} x {p.sk} x {p.d}")
-            ops, grid = expand(att, blocks)
+                               f"{threads}, for {p.heads} heads of {p.sq} x {p.sk} x {p.d}")
+            ops, grid = expand(att, blocks, tc.Tcgen05MmaOp if tcgen05 else tc.WgmmaOp)
             for o in ops:
                 o.location = att.location
                 body.insert_op_before(o, att)

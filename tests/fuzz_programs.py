@@ -560,9 +560,9 @@ def attention_programs(draw, odd: str | None = None) -> Program:
             w = next(iter(descale))
             descale[w] = draw(st.sampled_from((f"memref<{batch}x{heads + 1}xf32>", f"memref<{batch}x{kv_heads}xbf16>",
                                                f"memref<{kv_heads}xf32>", want)))
-    target = '"sm_90a"'
+    target = draw(st.sampled_from(('"sm_90a"', '"sm_90a"', '"sm_100a"')))  # sm_100a: the tcgen05 loop (8-bit refused)
     if odd == "target":
-        target = draw(st.sampled_from(('"sm_100a"', '"sm_80"', '"sm_90"')))
+        target = draw(st.sampled_from(('"sm_80"', '"sm_90"', '"sm_100"')))
     args = [f"%Q: {Q.type()}", f"%K: {K.type()}", f"%V: {V.type()}", f"%O: {O.type()}"]
     types = [Q.type(), K.type(), V.type(), O.type()]
     op = "tc.attention %Q, %K, %V to %O"
@@ -587,7 +587,7 @@ def attention_programs(draw, odd: str | None = None) -> Program:
     spaces = [f"{w} in memory space {x.space}" for w, x in (("Q", Q), ("K", K), ("V", V), ("O", O)) if x.space in (3, 4, 5)]
     if spaces:
         expect["refused"] = f"{spaces[0]}: a kernel argument is global memory"
-    note = (f"attention {dtype}->{o_type} {'B=%d ' % batch if rank4 else ''}H={heads}/{kv_heads} Sq={sq} Sk={sk} D={d} "
+    note = (f"attention {target.strip(chr(34))} {dtype}->{o_type} {'B=%d ' % batch if rank4 else ''}H={heads}/{kv_heads} Sq={sq} Sk={sk} D={d} "
             f"{layout}/{v_layout}{' causal' if causal else ''}" + (f", odd {odd} ({which})" if odd else ""))
     return Program("attention", text.encode(), note, expect=expect)
 

@@ -130,3 +130,42 @@ def test_the_op_refuses_what_the_loop_level_cannot_run(text: str, why: str) -> N
 
     with pytest.raises(lower_tc.CompileError, match=r"<source>:2:3: error: " + re.escape(why)):
         lower_tc.compile(text)
+
+
+#: Problems on tcgen05 (sm_100a) at its blocks: every head dim, causal and ragged, GQA, the
+#: log-sum-exp, f16, a BSHD batch.
+TCGEN05_PROBLEMS = [
+    dict(heads=4, sq=1000, d=64, kv_heads=2, causal=True, lse=True),
+    dict(heads=2, sq=4097, d=128, lse=True),
+    dict(heads=2, sq=256, d=256, causal=True),
+    dict(heads=1, sq=127, sk=1000, d=64, dtype="f16"),
+    dict(heads=4, sq=300, d=128, kv_heads=2, causal=True, lse=True, batch=2, layout="bshd"),
+]
+
+
+@pytest.mark.parametrize("problem", TCGEN05_PROBLEMS, ids=lambda p: "_".join(f"{k}{v}" for k, v in p.items()))
+def test_the_op_on_sm100a_expands_to_the_tcgen05_loop_level(problem) -> None:
+    """On sm_100a the op's expansion is the loop level written with tc.tcgen05_mma at
+    TCGEN05_BLOCKS (128 queries a block), instruction for instruction; with ptxas it
+    assembles with no spill and its SASS holds the tensor-memory MMAs and no shuffle (a
+    row is one thread's)."""
+    from lower_tc.layout.attention import TCGEN05_BLOCKS
+    from lower_tc.lowering.backend.sass import disassemble, find_disassembler
+    from lower_tc.lowering.backend.ptxas import find_tool
+
+    blocks = TCGEN05_BLOCKS[problem["d"]]
+    case = AttentionCase(**problem, bm=blocks.bm, bn=blocks.bn, stages=blocks.stages, target="sm_100a")
+    assemble = find_tool("ptxas") is not None
+    (op_level,) = compile_source(case.op_source(), "op.mlir", assemble=assemble)
+    (loop_level,) = compile_source(case.source(), "loop.mlir")
+    assert op_level.info == loop_level.info
+    assert op_level.info.threads == 128 and op_level.info.attention.block_m == 128
+    assert _instructions(op_level.ptx) == _instructions(loop_level.ptx)
+    assert "tcgen05.mma.cta_group::1.kind::f16" in op_level.ptx and "wgmma" not in op_level.ptx
+    if not assemble or find_disassembler() is None:
+        pytest.skip("ptxas or nvdisasm not found: the PTX is checked, not its SASS")
+    sass = disassemble(op_level.cubin)
+    count = lambda op: len(re.findall(rf"\b{op}\b", sass))  # noqa: E731
+    slices = problem["d"] // 16 + blocks.bn // 16  # Q K^T's K-slices and P V's, a block
+    assert count("UTCHMMA") == slices
+    assert count("SHFL") == count("LDL") == count("STL") == 0

@@ -142,7 +142,7 @@ func.func @softmax_in_loop(%Q: memref<128x64xbf16>, %K: memref<250x64xbf16>, %V:
   tc.window_store %out to %O[%c0, %c0] : !tc.acc<128x64xf32>, memref<128x64xbf16>
   func.return
 }
-// CHECK: loop-diagnostics.mlir:[[# @LINE - 13]]:5: error: 'tc.acc_softmax' cannot be in an attention kernel's loop: it holds the K and V windows, two tc.wgmma, the online softmax's ops and V's tc.tile_transpose{{$}}
+// CHECK: loop-diagnostics.mlir:[[# @LINE - 13]]:5: error: 'tc.acc_softmax' cannot be in an attention kernel's loop: it holds the K and V windows, two MMAs (tc.wgmma, or tc.tcgen05_mma on sm_100a), the online softmax's ops and V's tc.tile_transpose{{$}}
 
 // -----
 

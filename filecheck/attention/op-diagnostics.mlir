@@ -74,11 +74,11 @@ func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x
 
 // -----
 
-func.func @f(%Q: memref<4x256x64xbf16>, %K: memref<2x256x64xbf16>, %V: memref<2x256x64xbf16>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_100a"} {
-  tc.attention %Q, %K, %V to %O : memref<4x256x64xbf16>, memref<2x256x64xbf16>, memref<2x256x64xbf16>, memref<4x256x64xbf16>
+func.func @f(%Q: memref<4x256x64xf8E4M3FN>, %K: memref<2x256x64xf8E4M3FN>, %V: memref<2x256x64xf8E4M3FN>, %O: memref<4x256x64xbf16>) attributes {tc.target = "sm_100a"} {
+  tc.attention %Q, %K, %V to %O : memref<4x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<2x256x64xf8E4M3FN>, memref<4x256x64xbf16>
   func.return
 }
-// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: tc.attention is built for sm_90a (wgmma), not sm_100a{{$}}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: 8-bit attention is built for sm_90a (wgmma); on sm_100a (tcgen05) Q, K and V are bf16 or f16{{$}}
 
 // -----
 

@@ -1,8 +1,8 @@
 // The online softmax on tcgen05 (sm_100a; examples/attention_online_tcgen05.mlir, two blocks
 // of keys here), the PTX pinned: tensor memory of 256 columns (O at 0, S_0 at 64, S_1 at 128,
 // A at 192); each thread's row of S loaded once (two tcgen05.ld x32) for its running
-// maximum with no shuffle and its exp2, P written back over S (two tcgen05.st x32) and
-// kept in registers for the row's sum and the A of P V (no load); the
+// maximum with no shuffle and its exp2, P kept in registers for the row's sum and the A
+// of P V (no load, and no store over S: nothing reads P in f32 from tensor memory); the
 // first block's O, which no MMA wrote, is not rescaled and its MMA starts without it
 // (enable-input-d 0); the second block's O is loaded, scaled by exp2(m1 - m2) and written
 // back before the MMA that adds to it (enable-input-d 1); at the end O / l in tensor
@@ -57,16 +57,15 @@ func.func @attention_online_tcgen05(%Q: memref<128x64xbf16>, %K0: memref<64x64xb
 // CHECK-NOT: shfl
 // CHECK: max.f32
 // CHECK-NOT: shfl
-// CHECK: // exp2 of each score less its row's running maximum, written back over S
+// CHECK: // exp2 of each score less its row's running maximum: P, in S's place
 // CHECK-NOT: tcgen05.ld
 // CHECK-NOT: shfl
 // CHECK: ex2.approx.ftz.f32
-// CHECK: tcgen05.st.sync.aligned.32x32b.x32.b32 [%r[[SROW:[0-9]+]]], {
-// CHECK-NEXT: tcgen05.st.sync.aligned.32x32b.x32.b32 [%r[[SROW]]+32], {
-// CHECK-NEXT: tcgen05.wait::st.sync.aligned;
-// the row's sum and A from the registers P was written from
+// the row's sum and A from the registers P is in: no store over S, no load
+// CHECK-NOT: tcgen05.st
 // CHECK-NOT: tcgen05.ld
 // CHECK: // O carried to the new maximum: times exp2(old - new)
+// CHECK-NOT: tcgen05.st
 // CHECK-NOT: tcgen05.ld
 // CHECK: cvt.rn.bf16x2.f32
 // CHECK: tcgen05.st.sync.aligned.32x32b.x32.b32 [%r{{[0-9]+}}+192], {

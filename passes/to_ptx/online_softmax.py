@@ -25,8 +25,8 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_regs_type
 from lower_tc.passes.to_ptx.kernel import KernelLowering
-from lower_tc.passes.to_ptx.online_softmax_tmem import (in_tmem, tmem_exp, tmem_mask, tmem_rescale, tmem_row_div, tmem_row_max,
-                                                          tmem_row_sum)
+from lower_tc.passes.to_ptx.online_softmax_tmem import (in_tmem, tmem_exp, tmem_mask, tmem_mask_at_run_time, tmem_rescale, tmem_row_div,
+                                                          tmem_row_max, tmem_row_sum)
 from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant
 from lower_tc.passes.to_ptx.softmax import f32_immediate, quad_reduce, row_registers
 from lower_tc.passes.to_ptx.tcgen05 import tmem_row
@@ -144,6 +144,10 @@ def lower_acc_mask(kl: KernelLowering, op: tc.AccMaskOp) -> None:
     and 2q over 0 to 6, so a comparison that holds for every thread or none is decided here
     and emits nothing (a block every query sees costs no instruction)."""
     if op.positions:
+        if (acc := in_tmem(kl, op, op.acc)) is not None:
+            first_query, first_key, _, _ = op.mask
+            q, k = _position(kl, op, op.positions[0], first_query), _position(kl, op, op.positions[1], first_key)
+            return tmem_mask_at_run_time(kl, op, acc, q, k)
         _mask_at_run_time(kl, op)
         return
     if (acc := in_tmem(kl, op, op.acc)) is not None:

@@ -20,7 +20,7 @@ from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant
-from lower_tc.passes.to_ptx.tcgen05 import row_values, tmem_lanes, tmem_of, tmem_row, tmem_store_words, tmem_written
+from lower_tc.passes.to_ptx.tcgen05 import row_values, tmem_lanes, tmem_of, tmem_row, tmem_runs, tmem_store_words, tmem_written
 from lower_tc.passes.to_ptx.values import Acc, f32
 
 
@@ -40,15 +40,27 @@ def _tmem_row(kl: KernelLowering, op, value: SSAValue, acc: Acc, what: str) -> l
     return row_values(kl, value, acc.tmem, acc.type.n, what)
 
 
+#: The ops whose tensor-memory lowering reads an accumulator's row from the registers it
+#: was last loaded or written from, where there are such (`row_values`, `_tmem_scaled`).
+ROW_READERS = (tc.AccRowMaxOp, tc.AccExpOp, tc.AccRowSumOp, tc.AccMaskOp, tc.AccToAOp, tc.AccRescaleOp, tc.AccRowDivOp)
+
+
+def read_in_tmem(value: SSAValue) -> bool:
+    """Whether something reads `value` from tensor memory (an MMA, a store): else every
+    use reads the row its registers hold, and a write of it to tensor memory is wasted."""
+    return any(not isinstance(use.operation, ROW_READERS) for use in value.uses)
+
+
 def _tmem_write(kl: KernelLowering, result: SSAValue, acc: Acc, values: list[SSAValue]) -> None:
-    """`values` (the thread's row) over the accumulator's columns; `result` is that memory,
-    and its row those registers."""
+    """`values` (the thread's row) over the accumulator's columns, where anything reads
+    them there (`read_in_tmem`); `result` is that memory, and its row those registers."""
     assert acc.tmem is not None
-    out = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(len(values), f32))
-    for i, v in enumerate(values):
-        kl.b.emit(ptx.AssignOp, [kl.b.val(ptx.RegOfOp, [out], f32, regs=i), v], type="f32")
-    tmem_store_words(kl, tmem_lanes(kl, acc.tmem.address), out, len(values), 0)
-    tmem_written(kl)
+    if read_in_tmem(result):
+        out = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(len(values), f32))
+        for i, v in enumerate(values):
+            kl.b.emit(ptx.AssignOp, [kl.b.val(ptx.RegOfOp, [out], f32, regs=i), v], type="f32")
+        tmem_store_words(kl, tmem_lanes(kl, acc.tmem.address), out, len(values), 0)
+        tmem_written(kl)
     kl.accs[result] = Acc(acc.type, "zero", tmem=acc.tmem, origin=acc.origin)
     kl.tmem_rows[result] = values
 
@@ -69,7 +81,7 @@ def tmem_row_max(kl: KernelLowering, op: tc.AccRowMaxOp, acc: Acc) -> None:
 
 def tmem_exp(kl: KernelLowering, op: tc.AccExpOp, acc: Acc) -> None:
     b = kl.b
-    c = scale_constant(kl, op, "exp2 of each score less its row's running maximum, written back over S")
+    c = scale_constant(kl, op, "exp2 of each score less its row's running maximum: P, in S's place")
     m = finite(kl, kl.rows[op.rows][0])
     values = [b.val(ptx.Ex2Op, [b.val(ptx.SubOp, [b.val(ptx.MulOp, [s, c], f32, type="f32"), m], f32, type="f32")], f32,
                     type="approx.ftz.f32") for s in _tmem_row(kl, op, op.acc, acc, "the row of S")]
@@ -84,14 +96,31 @@ def tmem_row_sum(kl: KernelLowering, op: tc.AccRowSumOp, acc: Acc) -> None:
 
 def _tmem_scaled(kl: KernelLowering, op, acc: Acc, factor: SSAValue, what: str) -> None:
     """Each element of the thread's row times `factor`, written back; a zero accumulator no
-    MMA wrote yet stays so (its next MMA starts without it), a loaded one is loaded first."""
+    MMA wrote yet stays so (its next MMA starts without it), a loaded one is loaded first.
+    A row not in registers already (O's, which an MMA wrote) is scaled 32 columns at a
+    time (tcgen05.ld, multiply, tcgen05.st): a head dim of 256 would not fit the registers
+    whole beside P's row."""
     if acc.init == "load":  # C from memory (tc.acc_load): into tensor memory first, then scaled
         tmem_of(kl, op, acc)
     elif acc.tmem is None or not acc.tmem.written:
         kl.accs[op.result] = acc
         return
-    values = [kl.b.val(ptx.MulOp, [v, factor], f32, type="f32") for v in _tmem_row(kl, op, op.acc, acc, what)]
-    _tmem_write(kl, op.result, acc, values)
+    if op.acc in kl.tmem_rows:
+        values = [kl.b.val(ptx.MulOp, [v, factor], f32, type="f32") for v in _tmem_row(kl, op, op.acc, acc, what)]
+        _tmem_write(kl, op.result, acc, values)
+        return
+    tm = acc.tmem
+    taddr = tmem_lanes(kl, tm.address)
+    for c0, num in tmem_runs(acc.type.n):
+        regs = kl.b.val(ptx.DeclRegsOp, result=ptx.RegsType(num, f32))
+        kl.b.emit(ptx.Tcgen05LdOp, [regs, taddr], regs=0, num=num, offset=c0, comment=what if c0 == 0 else None)
+        kl.b.emit(ptx.Tcgen05WaitLdOp)
+        for i in range(num):
+            r = kl.b.val(ptx.RegOfOp, [regs], f32, regs=i)
+            kl.b.emit(ptx.AssignOp, [r, kl.b.val(ptx.MulOp, [r, factor], f32, type="f32")], type="f32")
+        tmem_store_words(kl, taddr, regs, num, c0)
+    tmem_written(kl)
+    kl.accs[op.result] = Acc(acc.type, "zero", tmem=tm, origin=acc.origin)
 
 
 def tmem_rescale(kl: KernelLowering, op: tc.AccRescaleOp, acc: Acc) -> None:
@@ -136,4 +165,41 @@ def tmem_mask(kl: KernelLowering, op: tc.AccMaskOp, acc: Acc) -> None:
     _tmem_write(kl, op.result, acc, out)
 
 
-__all__ = ["in_tmem", "tmem_exp", "tmem_mask", "tmem_rescale", "tmem_row_div", "tmem_row_max", "tmem_row_sum"]
+def tmem_mask_at_run_time(kl: KernelLowering, op: tc.AccMaskOp, acc: Acc, q: SSAValue, k: SSAValue) -> None:
+    """tc.acc_mask at (query, key) registers on the thread's row r = 32w + lane (query
+    q + r; column c is key k + c): where the whole block is seen (k + N <= keys, and
+    causally k + N - 1 <= q + causal, its first row's last key) a branch skips every
+    comparison; else each element is one comparison of c with a per-thread limit and a
+    selp, keys - k (the keys' count) and q + r + causal - k (causal). The row is loaded
+    before the branch and masked in its own registers, so both ways leave it there."""
+    b = kl.b
+    first_query, first_key, keys, causal = op.mask
+    n = acc.type.n
+    values = _tmem_row(kl, op, op.acc, acc, "the row of S, to mask at run time")
+    end = b.add_imm(k, n)
+    whole = None
+    if keys is not None:
+        whole = b.val(ptx.SetpOp, [end], i1, cmp="le", type="s32", imm=keys, comment=f"the block is seen whole: keys < {keys}"
+                      + (f", key <= query + {causal}" if causal is not None else ""))
+    if causal is not None:
+        within = b.val(ptx.SetpOp, [b.val(ptx.SubOp, [b.add_imm(end, -1 - causal), q], type="s32")], i1, cmp="le", type="s32", imm=0)
+        whole = within if whole is None else b.val(ptx.AndOp, [whole, within], i1, type="pred")
+    assert whole is not None
+    skip = b.if_(whole, "mask_done", negate=False)
+    lim_keys = b.val(ptx.SubOp, [b.imm(keys, "s32"), k], type="s32") if keys is not None else None
+    lim_causal = (b.val(ptx.SubOp, [b.val(ptx.AddOp, [b.add_imm(q, causal), tmem_row(kl, 128)], type="s32"), k], type="s32")
+                  if causal is not None else None)
+    hidden = b.val(ptx.MovImmOp, result=f32, type="f32", value=NEG_INF)
+    for c, v in enumerate(values):
+        tests = []
+        if lim_keys is not None:
+            tests.append(b.val(ptx.SetpOp, [lim_keys], i1, cmp="le", type="s32", imm=c))
+        if lim_causal is not None:
+            tests.append(b.val(ptx.SetpOp, [lim_causal], i1, cmp="lt", type="s32", imm=c))
+        for p in tests:
+            b.emit(ptx.AssignOp, [v, b.val(ptx.SelpOp, [hidden, v, p], f32, type="f32")], type="f32")
+    b.emit(ptx.LabelOp, label=skip)
+    _tmem_write(kl, op.result, acc, values)
+
+
+__all__ = ["in_tmem", "read_in_tmem", "tmem_exp", "tmem_mask", "tmem_mask_at_run_time", "tmem_rescale", "tmem_row_div", "tmem_row_max", "tmem_row_sum"]

@@ -8,6 +8,7 @@ rows) to the ptx dialect (docs/attention.md, "The loop level").
                     consumer warpgroups running the loop each on its own rows
     pipelined.py    schedule (`tc.schedule = #tc.gemm_schedule<pipelined>`): one loop
                     for every thread, thread 0 loading between the blocks
+    tcgen05.py      sm_100a's: one warpgroup, S, P and O in tensor memory, one loop
 
 The softmax's ops in the loop are lowered by their single-tile lowerings
 (passes/to_ptx/online_softmax.py); the windows, the ring and O's store are the GEMM
@@ -21,12 +22,15 @@ from xdsl.utils.exceptions import VerifyException
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.passes.to_ptx.attention import pipelined, specialized
+from lower_tc.passes.to_ptx.attention import pipelined, specialized, tcgen05
 from lower_tc.passes.to_ptx.attention.kernel import is_attention_kernel
 
 
 def lower_attention_kernel(kernel: Operation) -> ptx.KernelOp:
-    """The kernel's schedule: warp-specialised unless its tc.schedule says pipelined."""
+    """The kernel's schedule: on sm_100a the tcgen05 loop; else warp-specialised unless
+    its tc.schedule says pipelined."""
+    if kernel.attributes[tc.TARGET_ATTR].data == "sm_100a":  # type: ignore[attr-defined]
+        return tcgen05.lower(kernel)
     if tc.SCHEDULE_ATTR not in kernel.attributes:
         return specialized.lower(kernel)
     try:

@@ -37,6 +37,7 @@ from lower_tc.passes.to_ptx.gemm.ring import Ring, stage_barrier
 from lower_tc.passes.to_ptx.gemm.tma_loads import Window, load_boxes, read_window, stage_tile
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.row_math import scores_factor_once
+from lower_tc.passes.to_ptx.tcgen05 import tmem_row
 from lower_tc.passes.to_ptx.values import Acc
 from lower_tc.passes.to_ptx.wgmma import wgmma_props
 
@@ -121,8 +122,9 @@ def _check_mma(mma: tc.WgmmaOp, warpgroups: int) -> None:
         error_at(mma, f"an attention loop multiplies bf16, f16 or 8-bit floats, not {a_t.dtype}")  # type: ignore[union-attr]
     if acc_t.dtype != "f32" or acc_t.m != 64 * warpgroups:
         error_at(mma, f"the wgmma's accumulator is {acc_t.m}x{acc_t.n}x{acc_t.dtype}: f32 with Q's {64 * warpgroups} rows")
-    if mma.a_in_registers is not None:
-        error_at(mma, "an attention loop reads Q from shared memory and P from registers (no a_in_registers)")
+    if getattr(mma, "a_in_registers", None) is not None or getattr(mma, "a_in_tmem", None) is not None:
+        what = "registers (no a_in_registers)" if isinstance(mma, tc.WgmmaOp) else "tensor memory, where tc.acc_to_a puts it (no a_in_tmem)"
+        error_at(mma, f"an attention loop reads Q from shared memory and P from {what}")
 
 
 @dataclass
@@ -140,17 +142,18 @@ class Parts:
     ready_off: int | None = None
 
     @classmethod
-    def prepare(cls, k: AttentionKernel, empty_arrivals: int) -> "Parts":
+    def prepare(cls, k: AttentionKernel, empty_arrivals: int, barriers: tuple[tuple[int, int], ...] = ()) -> "Parts":
         """Checks the MMAs, binds the tensor maps, takes the barriers (thread 0 sets
-        them up: `empty_arrivals` consumer threads release a stage) and counts the
-        blocks (every thread: the loop's bound)."""
+        them up: `empty_arrivals` consumer threads release a stage; `barriers`, more
+        (offset, arrivals) the caller took) and counts the blocks (every thread: the
+        loop's bound)."""
         b, regs, loop = k.b, k.regs, k.loop
         for mma in (loop.qk, loop.pv):
             _check_mma(mma, k.warpgroups)
         windows = Windows.read(k)
         ring = Ring.allocate(b, regs.smem, k.memory, loop.stages)
         q_bar = k.memory.take(8, 8)
-        extra = [(q_bar, 1)]
+        extra = [(q_bar, 1), *barriers]
         ready_off = None
         if loop.transpose is not None:
             ready_off = k.memory.take(8 * loop.stages, 8)
@@ -182,6 +185,19 @@ class Parts:
         return Consumer.make(self, wg, warp)
 
 
+def op_lowering(k: AttentionKernel, warp: SSAValue) -> KernelLowering:
+    """The KernelLowering that lowers the softmax's ops of the loop by their single-tile
+    lowerings, with the kernel's registers: `warp` the thread's warp among the consumers'."""
+    regs = k.regs
+    kl = KernelLowering(k.kernel, [], "", LOWERINGS, b=k.b)
+    kl.tid, kl.smem, kl.warp = regs.tid, regs.smem, warp
+    kl.is_thread0 = regs.is_thread0
+    kl.globals_ = dict(k.args.address)
+    kl.indices.update(k.index.regs)
+    kl.indices.update(k.index.consts)  # type: ignore[arg-type]
+    return kl
+
+
 @dataclass
 class Consumer:
     """A consumer warpgroup's part: its KernelLowering for the softmax's ops, the two MMAs'
@@ -200,11 +216,7 @@ class Consumer:
     def make(cls, parts: Parts, wg: SSAValue, warp: SSAValue) -> "Consumer":
         k = parts.k
         b, regs, loop = k.b, k.regs, k.loop
-        kl = KernelLowering(k.kernel, [], "", LOWERINGS, b=b)
-        kl.tid, kl.smem, kl.warp = regs.tid, regs.smem, warp
-        kl.globals_ = dict(k.args.address)
-        kl.indices.update(k.index.regs)
-        kl.indices.update(k.index.consts)  # type: ignore[arg-type]
+        kl = op_lowering(k, warp)
         for op in k.before:  # O's zero start, the rows' fills, factors known at launch
             b.located(op, kl.lower)
         scores_factor_once(kl, loop.body)  # a factor known at launch: before the loop, not in each block
@@ -376,7 +388,7 @@ class Consumer:
             elif isinstance(op, tc.AccRowDivOp | tc.RowsLseOp):
                 b.located(op, kl.lower)
             elif isinstance(op, tc.RowsStoreOp) and op.indices:
-                b.located(op, lambda o: _store_rows_at(kl, o))
+                b.located(op, lambda o: store_rows_at(kl, o))
             elif not op.has_trait(IsTerminator, value_if_unregistered=False):
                 error_at(op, f"'{op.name}' cannot follow an attention kernel's loop (O / l, the log-sum-exp and O's store can)")
 
@@ -454,10 +466,11 @@ def _assign(kl: KernelLowering, at: Operation, arg: SSAValue, target: SSAValue, 
         b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [target], f32, regs=half), new[half]], type="f32")
 
 
-def _store_rows_at(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
+def store_rows_at(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
     """Row r of the CTA's rows into L[h, q0 + r] (or L[b, h, q0 + r]; tc.rows_store at a
-    window): the quad's first thread writes its two rows, 16 warp + g and 8 below, each
-    where it lies inside L."""
+    window), each where it lies inside L: with wgmma fragments the quad's first thread
+    writes its two rows, 16 warp + g and 8 below; from tensor memory (one row a thread,
+    sm_100a) each thread its own, 32 warp + lane."""
     b = kl.b
     t = op.dst.type
     assert isinstance(t, MemRefType)
@@ -467,22 +480,29 @@ def _store_rows_at(kl: KernelLowering, op: tc.RowsStoreOp) -> None:
     if first is None or any(v is None for v in lead_indices):
         error_at(op, "tc.rows_store's indices are index values of the kernel (gpu.block_id, arith)")
     reg = lambda v: b.imm(v, "s32") if isinstance(v, int) else v  # noqa: E731
-    row = b.val(ptx.AddOp, [reg(first), fragment_row(kl)], type="s32", comment="the log-sum-exp: one f32 a row, by the quad's first thread")
-    lead = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
-    skip = b.if_(lead, "rows_stored")
+    values = kl.rows[op.rows]
+    own = len(values) == 1  # tensor memory: this thread's row
+    rows = tmem_row(kl, 128) if own else fragment_row(kl)
+    what = "each thread its own" if own else "by the quad's first thread"
+    row = b.val(ptx.AddOp, [reg(first), rows], type="s32", comment=f"the log-sum-exp: one f32 a row, {what}")
+    skip = None
+    if not own:
+        lead = b.val(ptx.SetpOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], i1, cmp="eq", type="u32", imm=0)
+        skip = b.if_(lead, "rows_stored")
     # the head's (and the batch's) line of L in 64 bits: heads x S_q may pass 2^31 f32s
     line = kl.globals_[op.dst]
     for index, stride in ((lead_indices[-1], strides[-2]), *(((lead_indices[0], strides[0]),) if len(lead_indices) == 2 else ())):
         wide = b.val(ptx.CvtOp, [reg(index)], i64, type="u64.u32")
         line = b.val(ptx.AddOp, [line, b.val(ptx.MulLoOp, [wide], i64, type="u64", imm=stride * 4)], i64, type="u64")
-    for half in (0, 1):
+    for half, value in enumerate(values):
         r = b.add_imm(row, 8 * half)
         past = b.label("row_past")
         b.emit(ptx.BraOp, [b.val(ptx.SetpOp, [r], i1, cmp="ge", type="s32", imm=length)], label=past)
         at = b.val(ptx.AddOp, [line, b.val(ptx.MulWideOp, [r], i64, type="s32", imm=4)], i64, type="u64")
-        b.emit(ptx.StOp, [at, kl.rows[op.rows][half]], space="global", type="f32", vec=1, offset=0)
+        b.emit(ptx.StOp, [at, value], space="global", type="f32", vec=1, offset=0)
         b.emit(ptx.LabelOp, label=past)
-    b.emit(ptx.LabelOp, label=skip)
+    if skip is not None:
+        b.emit(ptx.LabelOp, label=skip)
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,12 @@ from lower_tc.passes.to_ptx.gemm.smem import SharedMemory
 
 #: What a loop-level attention kernel's loop may hold besides its windows and MMAs.
 SOFTMAX_OPS = (tc.AccRowMaxOp, tc.AccExpOp, tc.AccRowSumOp, tc.AccRescaleOp, tc.AccToAOp, tc.AccMaskOp, tc.AccZeroOp)
+#: The loop's MMAs: wgmma (sm_90a, accumulators in registers) or tcgen05.mma (sm_100a, in
+#: tensor memory), one family a kernel.
+MMA_OPS = (tc.WgmmaOp, tc.Tcgen05MmaOp)
 #: What else a loop may hold: V's transposition in shared memory (8-bit V, head dim contiguous).
-LOOP_OPS = (WindowLoadOp, tc.WgmmaOp, tc.TileTransposeOp, *SOFTMAX_OPS)
+LOOP_OPS = (WindowLoadOp, *MMA_OPS, tc.TileTransposeOp, *SOFTMAX_OPS)
+Mma = tc.WgmmaOp | tc.Tcgen05MmaOp
 
 
 @dataclass(frozen=True)
@@ -52,8 +56,8 @@ class KeyLoop:
     v_load: WindowLoadOp
     k_ring: TileRing
     v_ring: TileRing
-    qk: tc.WgmmaOp
-    pv: tc.WgmmaOp
+    qk: Mma
+    pv: Mma
     body: list[Operation]
     pv_ring: TileRing
     transpose: tc.TileTransposeOp | None = None
@@ -157,11 +161,12 @@ def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRi
     iv = loop.body.block.args[0]
     inner = [op for op in loop.body.block.ops if not op.has_trait(IsTerminator)]
     loads = [op for op in inner if isinstance(op, WindowLoadOp)]
-    mmas = [op for op in inner if isinstance(op, tc.WgmmaOp)]
+    mmas = [op for op in inner if isinstance(op, MMA_OPS)]
     for op in inner:
         if not isinstance(op, LOOP_OPS):
             error_at(op, f"'{op.name}' cannot be in an attention kernel's loop: it holds the K and V windows, two "
-                         "tc.wgmma, the online softmax's ops and V's tc.tile_transpose")
+                         "MMAs (tc.wgmma, or tc.tcgen05_mma on sm_100a), the online softmax's ops and V's "
+                         "tc.tile_transpose")
     transposes = [op for op in inner if isinstance(op, tc.TileTransposeOp)]
     if len(transposes) > 1:
         error_at(transposes[1], "an attention kernel's loop transposes one tile: V's")
@@ -169,7 +174,10 @@ def read_key_loop(loop: scf.ForOp, index: IndexEnv, rings: dict[SSAValue, TileRi
     qk = [m for m in mmas if isinstance(m.a.type, tc.TileType)]
     pv = [m for m in mmas if isinstance(m.a.type, tc.AFragType)]
     if len(qk) != 1 or len(pv) != 1 or len(mmas) != 2:
-        error_at(loop, "an attention kernel's loop holds two tc.wgmma: Q K^T (Q's tile as A) and P V (P's fragment as A)")
+        error_at(loop, f"an attention kernel's loop holds two {mmas[0].name if mmas else 'tc.wgmma'}: Q K^T (Q's tile as A) "
+                       "and P V (P's fragment as A)")
+    if type(qk[0]) is not type(pv[0]):
+        error_at(pv[0], f"the loop's two MMAs are of one family: Q K^T is a {qk[0].name}, P V a {pv[0].name}")
     if qk[0].a is not q_load.dst:
         error_at(qk[0], "the QK^T wgmma reads Q's tile (loaded before the loop) as A")
     if not isinstance(qk[0].acc.owner, tc.AccZeroOp):

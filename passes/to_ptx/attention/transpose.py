@@ -21,7 +21,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.layout import LayoutError
-from lower_tc.layout.smem_transpose import PRMT_STEPS, SLOTS, TransposePlan, transpose_plan
+from lower_tc.layout.smem_transpose import PRMT_STEPS, TransposePlan, transpose_plan
 from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.gemm.kloop import TileRing
 from lower_tc.passes.to_ptx.gemm.tma_loads import stage_tile
