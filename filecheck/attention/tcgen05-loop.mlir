@@ -8,7 +8,8 @@
 // masked S and P never stored in f32; O rescaled 32 columns at a time; P rounded into the
 // A columns; P V from tensor memory, committed and waited on with parity 1 (two commits a
 // block: the parities are the same at every block's start); the stage released by every
-// thread. After the loop O / l, the stores and the allocation freed. Assembled and
+// thread, and thread 0 waiting for that release in every block, so that no thread is two
+// phases behind the "mma" barrier when the next Q K^T commits. After the loop O / l, the stores and the allocation freed. Assembled and
 // SASS-checked (tests/test_examples.py); not run: no Blackwell GPU here.
 // RUN: lower-tc %examples/attention_loop_tcgen05.mlir | filecheck %s
 
@@ -70,7 +71,15 @@
 // CHECK-NEXT: $L_wait_{{[0-9]+}}:
 // CHECK-NEXT: mbarrier.try_wait.parity.shared::cta.b64 %p{{[0-9]+}}, [%r1+[[MMA]]], %r[[P1]];
 // CHECK: // this block's K and V are read
-// CHECK-NEXT: mbarrier.arrive.shared::cta.b64
+// CHECK-NEXT: mbarrier.arrive.shared::cta.b64 _, [%r{{[0-9]+}}+[[EMPTY:[0-9]+]]];
+// thread 0 waits for every thread's release before it loads or not: warp 0 cannot commit
+// the next Q K^T before every thread has seen this P V complete (one phase bit)
+// CHECK: setp.ge.u32 %p[[BEYOND:[0-9]+]],
+// CHECK-NEXT: @!%p0 bra $L_no_load_[[NL:[0-9]+]];
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64 %p{{[0-9]+}}, [%r{{[0-9]+}}+[[EMPTY]]],
+// CHECK: @%p[[BEYOND]] bra $L_no_load_[[NL]];
+// CHECK: cp.async.bulk.tensor
+// CHECK: $L_no_load_[[NL]]:
 // CHECK: bra.uni $L_for_0_head;
 // CHECK: $L_for_0_end:
 // CHECK: // O's row, to divide by its sum

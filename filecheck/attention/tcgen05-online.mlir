@@ -70,7 +70,14 @@ func.func @attention_online_tcgen05(%Q: memref<128x64xbf16>, %K0: memref<64x64xb
 // CHECK: cvt.rn.bf16x2.f32
 // CHECK: tcgen05.st.sync.aligned.32x32b.x32.b32 [%r{{[0-9]+}}+192], {
 // CHECK: tcgen05.mma.cta_group::1.kind::f16 [%r[[O:[0-9]+]]], [%r{{[0-9]+}}], %rd{{[0-9]+}}, %r{{[0-9]+}}, 0;
+// every thread has seen P V's commit complete (a CTA barrier) before the next MMA commits
+// onto the same mbarrier: it keeps one phase bit, and a thread two phases behind would wait
+// for ever
+// CHECK: mbarrier.try_wait.parity
+// CHECK-NOT: tcgen05.mma
+// CHECK: bar.sync 0;
 // the second block: S_1 in its own columns, O rescaled in tensor memory before its MMA
+// CHECK-NOT: bar.sync
 // CHECK: tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, %r{{[0-9]+}}, 0;
 // CHECK: // O carried to the new maximum: times exp2(old - new)
 // CHECK: ex2.approx.ftz.f32 %f[[FACTOR:[0-9]+]],

@@ -145,7 +145,10 @@ def tmem_mask(kl: KernelLowering, op: tc.AccMaskOp, acc: Acc) -> None:
     n, rows = acc.type.n, acc.type.m
     seen = (keys is None or first_key + n <= keys) and (causal is None or n - 1 - (first_query + causal - first_key) <= 0)
     if seen and acc.tmem is not None and acc.tmem.written:
-        kl.accs[op.result] = acc
+        if op.acc in kl.tmem_rows:  # its value may be in registers only (`read_in_tmem`): they stay its
+            _tmem_write(kl, op.result, acc, kl.tmem_rows[op.acc])
+        else:
+            kl.accs[op.result] = acc
         return
     values = _tmem_row(kl, op, op.acc, acc, f"mask: queries from {first_query}, keys from {first_key}"
                        + (f", keys < {keys}" if keys is not None else "") + (f", key <= query + {causal}" if causal is not None else ""))

@@ -65,8 +65,8 @@ def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
         a_ops = [kl.desc_reg(d) for d in kl.descs(op, "tc.a_descs")]
     idesc = kl.imm32(idesc_attr.value.data)
     alloc = tm.alloc
-    if not alloc.synced:  # threads read or wrote tensor memory: sync before the MMA writes it
-        tmem_sync(kl)
+    if not alloc.synced or alloc.waited:  # threads read or wrote tensor memory, or may not all have
+        tmem_sync(kl)                     # seen the last commit: sync before the MMA (tmem_sync)
     skip = kl.b.label("mma_issued")
     kl.b.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"tcgen05.mma kind::{idesc_attr.kind.data}, {len(b_descs)} K-slices, one elected thread")
     elected = kl.b.val(ptx.ElectSyncOp, result=i1)
@@ -82,6 +82,7 @@ def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
     kl.b.emit(ptx.LabelOp, label=skip)
     kl.wait(alloc.mbar_offset, alloc.phase)
     alloc.phase ^= 1
+    alloc.waited = True
     kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
 
 
@@ -142,12 +143,16 @@ def allocate_tmem(kl: KernelLowering, op: Operation) -> TmemAlloc:
 
 
 def tmem_sync(kl: KernelLowering) -> None:
-    """Order the threads' tensor-memory accesses before what follows (an MMA)."""
+    """Order the threads' tensor-memory accesses before what follows (an MMA), and their
+    waits for the last commit: one elected thread issues the next MMA and commits onto
+    the same mbarrier, which must not complete again before every thread has seen it
+    complete (a waiter two phases behind would wait for a phase that never comes)."""
     kl.b.emit(ptx.Tcgen05FenceOp, kind="before_thread_sync")
     kl.b.emit(ptx.BarSyncOp)
     kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
     assert kl.tmem_alloc is not None
     kl.tmem_alloc.synced = True
+    kl.tmem_alloc.waited = False
 
 
 def tmem_written(kl: KernelLowering) -> None:

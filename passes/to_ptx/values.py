@@ -28,6 +28,10 @@ class TmemAlloc:
     a_column: int  # where A from tensor memory goes
     phase: int = 0  # of that mbarrier
     synced: bool = True  # no thread has ld/st tensor memory since the last thread sync
+    # the threads waited on that mbarrier since the last thread sync: the next commit may
+    # not come before every thread has seen this one complete (an mbarrier keeps one phase
+    # bit: a waiter two phases behind would wait for ever)
+    waited: bool = False
 
 
 @dataclass

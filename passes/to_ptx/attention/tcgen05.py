@@ -109,8 +109,8 @@ class _Mmas:
         b = k.b
         alloc = kl.tmem_alloc
         assert alloc is not None
-        if not alloc.synced:  # threads read or wrote tensor memory since the last barrier
-            tmem_sync(kl)
+        if mma is self.k.loop.pv and (not alloc.synced or alloc.waited):  # threads used tensor memory or may not
+            tmem_sync(kl)  # all have seen Q K^T's commit (tmem_sync); Q K^T: the stage's release ordered them
         kind = mma.attributes["tc.idesc"].kind.data  # type: ignore[union-attr]
         skip = b.label("mma_issued")
         b.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"{what}: tcgen05.mma kind::{kind}, {len(b_descs)} K-slices, one elected thread")
@@ -123,6 +123,7 @@ class _Mmas:
         b.emit(ptx.LabelOp, label=skip)
         b.wait(k.regs.smem, b.imm(parity), self.mma_bar)
         b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+        alloc.waited = True
 
     def b_descs(self, desc: StageDescriptors, s: SSAValue) -> list[SSAValue]:
         """B's descriptors of each K-slice at stage s."""
@@ -202,13 +203,17 @@ def lower(kernel: Operation) -> ptx.KernelOp:
                 b.located(op, kl.lower)
         b.emit(ptx.MbarrierArriveOp, [ring.barrier(s)], offset=ring.empty_off, comment="this block's K and V are read")
         _carry_out(kl, loop.op, carried, o_mem)
+        # thread 0 waits for every thread's release of the stage even where it loads nothing
+        # more: every thread has then seen P V's commit complete, and warp 0 (whose elect.sync
+        # waits for thread 0) cannot commit the next Q K^T before (the "mma" barrier keeps one
+        # phase bit: a thread two phases behind would wait for ever)
         nxt = b.val(ptx.AddOp, [i], type="u32", imm=loop.stages)
         beyond = (b.val(ptx.SetpOp, [nxt], i1, cmp="ge", type="u32", imm=trips) if isinstance(trips, int)
                   else b.val(ptx.SetpOp, [nxt, trips], i1, cmp="ge", type="u32"))
         no_load = b.label("no_load")
-        b.emit(ptx.BraOp, [beyond], label=no_load)
         b.emit(ptx.BraOp, [regs.is_thread0], label=no_load, negate=1)
         ring.wait_empty(s, p)
+        b.emit(ptx.BraOp, [beyond], label=no_load)
         parts.windows.load_block(nxt, s, ring.full_off)
         b.emit(ptx.LabelOp, label=no_load)
         ring.advance(s, p)
