@@ -22,6 +22,7 @@ from io import BytesIO, StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -29,7 +30,7 @@ from lower_tc.dialects import available_targets, register_dialects
 from lower_tc.dialects.diagnostics import LocatedError, error_line
 from lower_tc.lowering.backend.ptxas import BackendError, PtxasTimeoutError
 from lower_tc.lowering.cli.output import OutputError, write_files, write_folder, write_stdout, writes_in_place
-from lower_tc.lowering.compile import PtxModule, apply_pipeline, module_kernels
+from lower_tc.lowering.compile import PtxModule, apply_pipeline, module_kernels, verified_between
 from lower_tc.lowering.parse import decode_source, parse_source
 from lower_tc.lowering.pictures.picture import tile_svg
 from lower_tc.lowering.pictures.picture_html import program_html
@@ -103,8 +104,19 @@ class LowerTcMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp) -> None:
         """The passes of -p through the one path the Python API takes too (verified after
         each, failures at their op), with xdsl-opt's callback (--print-between-passes,
-        --time-passes, --disable-verify)."""
-        apply_pipeline(self.ctx, prog, self.pipeline.passes, self.pipeline.callback)
+        --time-passes, --disable-verify), which verifies where the Python API does
+        (`verified_between`)."""
+        opt_callback = self.pipeline.callback
+
+        def callback(previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+            asked = self.args.disable_verify
+            self.args.disable_verify = asked or (previous is not None and not verified_between(previous, following))
+            try:
+                opt_callback(previous, module, following)
+            finally:
+                self.args.disable_verify = asked
+
+        apply_pipeline(self.ctx, prog, self.pipeline.passes, callback)
 
     @property
     def wants_cubin(self) -> bool:
