@@ -85,6 +85,19 @@ def test_example_runs_right_on_the_gpu(path: Path, require_gpu) -> None:
             assert result.passed, result.summary()
 
 
+def _tensor_memory_sass(stem: str) -> dict[str, int]:
+    """How many of each tensor-memory instruction (and shuffle, local access) the SASS of
+    example `stem` holds; skips where no disassembler is installed."""
+    import re
+
+    path = next(p for p in EXAMPLES if p.stem == stem)
+    kernel = compile_source(path.read_text(), str(path), assemble=True)[0]
+    if find_disassembler() is None:
+        pytest.skip("no nvdisasm/cuobjdump: pip install 'lower-tc[test]'")
+    sass = disassemble(kernel.cubin)
+    return {op: len(re.findall(rf"\b{op}\b", sass)) for op in ("UTCHMMA", "LDTM", "STTM", "SHFL", "LDL", "STL")}
+
+
 @pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
 @pytest.mark.parametrize("stem", ["attention_online_tcgen05", "attention_causal_tcgen05"])
 def test_the_tcgen05_online_softmax_reads_each_row_once_a_block(stem: str) -> None:
@@ -94,16 +107,9 @@ def test_the_tcgen05_online_softmax_reads_each_row_once_a_block(stem: str) -> No
     only what an MMA or the store reads there: O rescaled (3 x 2) and divided (2), and P's
     A columns (4): 12 STTM; the masked S and P in f32 stay in registers (a mask costs no
     store). No shuffle (a row is one thread's), no local memory."""
-    import re
-
-    path = next(p for p in EXAMPLES if p.stem == stem)
-    kernel = compile_source(path.read_text(), str(path), assemble=True)[0]
-    if find_disassembler() is None:
-        pytest.skip("no nvdisasm/cuobjdump: pip install 'lower-tc[test]'")
-    sass = disassemble(kernel.cubin)
-    count = lambda op: len(re.findall(rf"\b{op}\b", sass))  # noqa: E731
-    assert (count("UTCHMMA"), count("LDTM"), count("STTM")) == (32, 18, 12)
-    assert count("SHFL") == count("LDL") == count("STL") == 0
+    count = _tensor_memory_sass(stem)
+    assert (count["UTCHMMA"], count["LDTM"], count["STTM"]) == (32, 18, 12)
+    assert count["SHFL"] == count["LDL"] == count["STL"] == 0
 
 
 @pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found (pip install 'lower-tc[ptxas]')")
@@ -113,13 +119,6 @@ def test_the_tcgen05_attention_loop_keeps_its_rows_in_registers_once_a_block() -
     rounded in registers; O rescaled in 32-column pieces (2 LDTM, 2 STTM); P into the A
     columns (1 STTM); after the loop O / l (2 LDTM, 2 STTM) and the store (2 LDTM); O
     zeroed before it (2 STTM). No shuffle, no local memory."""
-    import re
-
-    path = next(p for p in EXAMPLES if p.stem == "attention_loop_tcgen05")
-    kernel = compile_source(path.read_text(), str(path), assemble=True)[0]
-    if find_disassembler() is None:
-        pytest.skip("no nvdisasm/cuobjdump: pip install 'lower-tc[test]'")
-    sass = disassemble(kernel.cubin)
-    count = lambda op: len(re.findall(rf"\b{op}\b", sass))  # noqa: E731
-    assert (count("UTCHMMA"), count("LDTM"), count("STTM")) == (8, 8, 7)
-    assert count("SHFL") == count("LDL") == count("STL") == 0
+    count = _tensor_memory_sass("attention_loop_tcgen05")
+    assert (count["UTCHMMA"], count["LDTM"], count["STTM"]) == (8, 8, 7)
+    assert count["SHFL"] == count["LDL"] == count["STL"] == 0

@@ -11,6 +11,7 @@ register is the consumer's warp (its rows 16 warp + g).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, scf
@@ -21,7 +22,7 @@ from xdsl.traits import IsTerminator
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.dialects.tc_attention import ATTENTION_TYPES
-from lower_tc.dialects.tc_gemm import WindowLoadOp
+from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.layout.kernel_info import AttentionInfo, KernelInfo, TensorMap
 from lower_tc.layout.smem_transpose import THREADS as TRANSPOSE_THREADS
 from lower_tc.passes.to_ptx import LOWERINGS
@@ -372,25 +373,37 @@ class Consumer:
                 _assign(self.kl, loop.op, arg, target, value)
 
     def finish(self) -> None:
-        """The loop's results, the ops after it and O's store."""
+        """The loop's results, the ops after it and O's store (from this warpgroup's
+        fragments)."""
         k, kl = self.parts.k, self.kl
-        b, loop = k.b, k.loop
-        for arg, result in zip(loop.op.body.block.args[1:], loop.op.results):
-            if isinstance(arg.type, tc.AccType):
-                kl.accs[result] = kl.accs[arg]
-            else:
-                kl.rows[result] = kl.rows[arg]
-        for op in k.after:
-            if op is k.store:
-                acc_t = op.acc.type
-                assert isinstance(acc_t, tc.AccType)
-                b.located(op, lambda o: store_fragments(k, o, wgmma_acc(kl, o, kl.acc_of(o, o.acc)), acc_t, self.wg))  # type: ignore[arg-type]
-            elif isinstance(op, tc.AccRowDivOp | tc.RowsLseOp):
-                b.located(op, kl.lower)
-            elif isinstance(op, tc.RowsStoreOp) and op.indices:
-                b.located(op, lambda o: store_rows_at(kl, o))
-            elif not op.has_trait(IsTerminator, value_if_unregistered=False):
-                error_at(op, f"'{op.name}' cannot follow an attention kernel's loop (O / l, the log-sum-exp and O's store can)")
+
+        def store_o(op: WindowStoreOp) -> None:
+            acc_t = op.acc.type
+            assert isinstance(acc_t, tc.AccType)
+            store_fragments(k, op, wgmma_acc(kl, op, kl.acc_of(op, op.acc)), acc_t, self.wg)  # type: ignore[arg-type]
+
+        lower_after_loop(k, kl, store_o)
+
+
+def lower_after_loop(k: AttentionKernel, kl: KernelLowering, store_o: Callable[[WindowStoreOp], None]) -> None:
+    """The loop's results take the carried values; the ops after the loop in order: O / l
+    and the log-sum-exp by their lowerings, O's store by `store_o` (the schedule's), the
+    log-sum-exp's store; anything else is a located error."""
+    b, loop = k.b, k.loop
+    for arg, result in zip(loop.op.body.block.args[1:], loop.op.results):
+        if isinstance(arg.type, tc.AccType):
+            kl.accs[result] = kl.accs[arg]
+        else:
+            kl.rows[result] = kl.rows[arg]
+    for op in k.after:
+        if op is k.store:
+            b.located(op, store_o)
+        elif isinstance(op, tc.AccRowDivOp | tc.RowsLseOp):
+            b.located(op, kl.lower)
+        elif isinstance(op, tc.RowsStoreOp) and op.indices:
+            b.located(op, lambda o: store_rows_at(kl, o))
+        elif not op.has_trait(IsTerminator, value_if_unregistered=False):
+            error_at(op, f"'{op.name}' cannot follow an attention kernel's loop (O / l, the log-sum-exp and O's store can)")
 
 
 #: The named barriers of the consumers' turns: warpgroup w issues its MMAs after barrier

@@ -33,13 +33,12 @@ from __future__ import annotations
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import i1, i32, i64
 from xdsl.ir import Operation, SSAValue
-from xdsl.traits import IsTerminator
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
-from lower_tc.dialects.tc_gemm import WindowLoadOp
+from lower_tc.dialects.tc_gemm import WindowLoadOp, WindowStoreOp
 from lower_tc.layout import element_type
-from lower_tc.passes.to_ptx.attention.block import Parts, _slices, kernel_op_of, op_lowering, store_rows_at
+from lower_tc.passes.to_ptx.attention.block import Parts, _slices, kernel_op_of, lower_after_loop, op_lowering
 from lower_tc.passes.to_ptx.attention.kernel import AttentionKernel
 from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_tmem import store_rows
@@ -276,24 +275,14 @@ def _carry_out(kl: KernelLowering, loop: scf.ForOp, carried: list[tuple[SSAValue
 
 
 def _finish(k: AttentionKernel, kl: KernelLowering, o_mem: Tmem, warp: SSAValue) -> None:
-    """The loop's results, the ops after it (O / l, the log-sum-exp) and the stores."""
-    b, loop = k.b, k.loop
-    for arg, result in zip(loop.op.body.block.args[1:], loop.op.results):
-        if isinstance(arg.type, tc.AccType):
-            kl.accs[result] = kl.accs[arg]
-        else:
-            kl.rows[result] = kl.rows[arg]
-    for op in k.after:
-        if op is k.store:
-            acc = kl.acc_of(op, op.acc)
-            if acc.tmem is not o_mem:
-                error_at(op, "O's tc.window_store stores the loop's O (over its sum)")
-            acc_t = op.acc.type
-            assert isinstance(acc_t, tc.AccType)
-            b.located(op, lambda o: store_rows(k, o, acc_t, o_mem.address, warp))  # type: ignore[arg-type]
-        elif isinstance(op, tc.AccRowDivOp | tc.RowsLseOp):
-            b.located(op, kl.lower)
-        elif isinstance(op, tc.RowsStoreOp) and op.indices:
-            b.located(op, lambda o: store_rows_at(kl, o))
-        elif not op.has_trait(IsTerminator, value_if_unregistered=False):
-            error_at(op, f"'{op.name}' cannot follow an attention kernel's loop (O / l, the log-sum-exp and O's store can)")
+    """The loop's results, the ops after it (O / l, the log-sum-exp) and the stores: O's
+    from tensor memory, each thread its row."""
+
+    def store_o(op: WindowStoreOp) -> None:
+        if kl.acc_of(op, op.acc).tmem is not o_mem:
+            error_at(op, "O's tc.window_store stores the loop's O (over its sum)")
+        acc_t = op.acc.type
+        assert isinstance(acc_t, tc.AccType)
+        store_rows(k, op, acc_t, o_mem.address, warp)  # type: ignore[arg-type]
+
+    lower_after_loop(k, kl, store_o)
