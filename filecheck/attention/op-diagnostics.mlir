@@ -199,3 +199,11 @@ func.func @f(%Q: memref<1x64x64xf8E4M3FN>, %K: memref<1x1x64xf8E4M3FN>, %V: memr
   func.return
 }
 // CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: V's row stride 1 is less than its rows' length 64: TMA reads whole rows (strides [64, 1, 1]){{$}}
+
+// -----
+
+func.func @f(%Q: memref<2x64x64xbf16>, %K: memref<2x64x64xbf16>, %V: memref<2x64x64xbf16>, %O: memref<2x64x64xbf16, strided<[1099511627776, 64, 1]>>) attributes {tc.target = "sm_90a"} {
+  tc.attention %Q, %K, %V to %O : memref<2x64x64xbf16>, memref<2x64x64xbf16>, memref<2x64x64xbf16>, memref<2x64x64xbf16, strided<[1099511627776, 64, 1]>>
+  func.return
+}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: O's heads stride 1099511627776 is 2199023255552 bytes, not below 2^40 (TMA's limit, and beyond any GPU's memory){{$}}
