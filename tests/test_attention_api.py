@@ -165,6 +165,7 @@ def _refused_before_compiling(fake, tmp_path, call, argument: str, words: str) -
     ((4 * 256 * 64, 256 * 64, 1, 256), "head dim must be contiguous"),  # (S, D) transposed
     ((4 * 256 * 72, 256 * 72, 72, 1), None),  # rows padded to 72 elements: 144 bytes, a TMA stride
     ((4 * 256 * 66, 256 * 66, 66, 1), "multiples of 8"),  # 132 bytes: not a 16-byte multiple
+    ((2**39, 256 * 64, 64, 1), "below 2\\^40 bytes"),  # the batch 2^40 bytes apart
 ])
 def test_strides_tma_cannot_step_are_refused_by_name(fake, strides, words) -> None:
     k, v, o = (bhsd(fake, (2, 4, 256, 64)) for _ in range(3))
