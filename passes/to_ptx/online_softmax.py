@@ -27,7 +27,7 @@ from lower_tc.passes.to_ptx.accumulators import fragment_row, wgmma_acc, wgmma_r
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.online_softmax_tmem import (in_tmem, tmem_exp, tmem_mask, tmem_mask_at_run_time, tmem_rescale, tmem_row_div,
                                                           tmem_row_max, tmem_row_sum)
-from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant
+from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant, seen_whole
 from lower_tc.passes.to_ptx.softmax import f32_immediate, quad_reduce, row_registers
 from lower_tc.passes.to_ptx.tcgen05 import tmem_row
 from lower_tc.passes.to_ptx.values import Acc, f32
@@ -209,17 +209,7 @@ def _mask_at_run_time(kl: KernelLowering, op: tc.AccMaskOp) -> None:
         out = b.val(ptx.DeclRegsOp, result=wgmma_regs_type(t), comment="the masked scores")
         for i in range(t.n // 2):
             b.emit(ptx.AssignOp, [b.val(ptx.RegOfOp, [out], f32, regs=i), b.val(ptx.RegOfOp, [regs], f32, regs=i)], type="f32")
-    end = b.add_imm(k, t.n)
-    whole = None
-    if keys is not None:
-        whole = b.val(ptx.SetpOp, [end], i1, cmp="le", type="s32", imm=keys, comment=f"the block is seen whole: keys < {keys}"
-                      + (f", key <= query + {causal}" if causal is not None else ""))
-    if causal is not None:
-        last = b.val(ptx.SubOp, [b.add_imm(end, -1 - causal), q], type="s32")
-        within = b.val(ptx.SetpOp, [last], i1, cmp="le", type="s32", imm=0)
-        whole = within if whole is None else b.val(ptx.AndOp, [whole, within], i1, type="pred")
-    assert whole is not None
-    skip = b.if_(whole, "mask_done", negate=False)
+    skip = b.if_(seen_whole(b, k, t.n, q, keys, causal), "mask_done", negate=False)
     row0 = fragment_row(kl)
     q2 = b.val(ptx.ShlOp, [b.val(ptx.AndOp, [kl.tid], type="b32", imm=3)], type="b32", imm=1)
     kq = b.val(ptx.AddOp, [k, q2], type="s32")

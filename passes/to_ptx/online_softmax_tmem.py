@@ -19,7 +19,7 @@ from xdsl.ir import SSAValue
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
 from lower_tc.passes.to_ptx.kernel import KernelLowering
-from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant
+from lower_tc.passes.to_ptx.row_math import NEG_INF, carry_factor, finite, row_divisor, scale_constant, seen_whole
 from lower_tc.passes.to_ptx.tcgen05 import row_values, tmem_lanes, tmem_of, tmem_row, tmem_runs, tmem_store_words, tmem_written
 from lower_tc.passes.to_ptx.values import Acc, f32
 
@@ -179,16 +179,7 @@ def tmem_mask_at_run_time(kl: KernelLowering, op: tc.AccMaskOp, acc: Acc, q: SSA
     first_query, first_key, keys, causal = op.mask
     n = acc.type.n
     values = _tmem_row(kl, op, op.acc, acc, "the row of S, to mask at run time")
-    end = b.add_imm(k, n)
-    whole = None
-    if keys is not None:
-        whole = b.val(ptx.SetpOp, [end], i1, cmp="le", type="s32", imm=keys, comment=f"the block is seen whole: keys < {keys}"
-                      + (f", key <= query + {causal}" if causal is not None else ""))
-    if causal is not None:
-        within = b.val(ptx.SetpOp, [b.val(ptx.SubOp, [b.add_imm(end, -1 - causal), q], type="s32")], i1, cmp="le", type="s32", imm=0)
-        whole = within if whole is None else b.val(ptx.AndOp, [whole, within], i1, type="pred")
-    assert whole is not None
-    skip = b.if_(whole, "mask_done", negate=False)
+    skip = b.if_(seen_whole(b, k, n, q, keys, causal), "mask_done", negate=False)
     lim_keys = b.val(ptx.SubOp, [b.imm(keys, "s32"), k], type="s32") if keys is not None else None
     lim_causal = (b.val(ptx.SubOp, [b.val(ptx.AddOp, [b.add_imm(q, causal), tmem_row(kl, 128)], type="s32"), k], type="s32")
                   if causal is not None else None)

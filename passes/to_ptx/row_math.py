@@ -13,6 +13,7 @@ from xdsl.ir import Operation, SSAValue
 
 from lower_tc.dialects import ptx, tc
 from lower_tc.dialects.diagnostics import error_at
+from lower_tc.passes.to_ptx.emit import PtxBuilder
 from lower_tc.passes.to_ptx.kernel import KernelLowering
 from lower_tc.passes.to_ptx.softmax import f32_immediate
 from lower_tc.passes.to_ptx.values import f32
@@ -84,6 +85,22 @@ def carry_factor(kl: KernelLowering, old: SSAValue, new: SSAValue, comment: str 
     return kl.b.val(ptx.Ex2Op, [kl.b.val(ptx.SubOp, [old, finite_new], f32, type="f32", comment=comment)], f32, type="approx.ftz.f32")
 
 
+def seen_whole(b: PtxBuilder, k: SSAValue, n: int, q: SSAValue, keys: int | None, causal: int | None) -> SSAValue:
+    """The predicate of a block every row of which sees all n keys from register k: they
+    are below `keys`, and (causally) the last is seen by the first query, register q."""
+    end = b.add_imm(k, n)
+    whole = None
+    if keys is not None:
+        whole = b.val(ptx.SetpOp, [end], i1, cmp="le", type="s32", imm=keys, comment=f"the block is seen whole: keys < {keys}"
+                      + (f", key <= query + {causal}" if causal is not None else ""))
+    if causal is not None:
+        last = b.val(ptx.SubOp, [b.add_imm(end, -1 - causal), q], type="s32")
+        within = b.val(ptx.SetpOp, [last], i1, cmp="le", type="s32", imm=0)
+        whole = within if whole is None else b.val(ptx.AndOp, [whole, within], i1, type="pred")
+    assert whole is not None
+    return whole
+
+
 def inverse_or_zero(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSAValue:
     """1 / l (rcp.approx.ftz: rcp.rn is a subroutine call, which serializes wgmma:
     softmax.py), 0 where l is 0."""
@@ -94,4 +111,4 @@ def inverse_or_zero(kl: KernelLowering, l: SSAValue, comment: str | None) -> SSA
 
 
 __all__ = ["NAN", "NEG_INF", "carry_factor", "finite", "inverse_or_zero", "launch_factor", "row_divisor", "scale_constant",
-           "scores_factor_once"]
+           "scores_factor_once", "seen_whole"]

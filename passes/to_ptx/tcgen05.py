@@ -67,23 +67,33 @@ def lower_tcgen05_mma(kl: KernelLowering, op: tc.Tcgen05MmaOp) -> None:
     alloc = tm.alloc
     if not alloc.synced or alloc.waited:  # threads read or wrote tensor memory, or may not all have
         tmem_sync(kl)                     # seen the last commit: sync before the MMA (tmem_sync)
-    skip = kl.b.label("mma_issued")
-    kl.b.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"tcgen05.mma kind::{idesc_attr.kind.data}, {len(b_descs)} K-slices, one elected thread")
-    elected = kl.b.val(ptx.ElectSyncOp, result=i1)
-    kl.b.emit(ptx.BraOp, [elected], label=skip, negate=1)
-    kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-    for a_op, b_d in zip(a_ops, b_descs):
-        kl.b.emit(
-            ptx.Tcgen05MmaOp, [tm.address, a_op, b_d, idesc], kind=idesc_attr.kind.data,
-            enable_input_d=1 if tm.written else 0, a_tmem=1 if op.a_in_tmem is not None or op.a_from_fragment else 0,
-        )
-        tm.written = True
-    kl.b.emit(ptx.Tcgen05CommitOp, [kl.smem], offset=alloc.mbar_offset)
-    kl.b.emit(ptx.LabelOp, label=skip)
+    a_tmem = 1 if op.a_in_tmem is not None or op.a_from_fragment else 0
+    overwrite = not tm.written
+    issue_elected(kl, f"tcgen05.mma kind::{idesc_attr.kind.data}, {len(b_descs)} K-slices, one elected thread",
+                  [[tm.address, a_op, b_d, idesc] for a_op, b_d in zip(a_ops, b_descs)], idesc_attr.kind.data, a_tmem,
+                  overwrite, alloc.mbar_offset)
+    tm.written = True
     kl.wait(alloc.mbar_offset, alloc.phase)
     alloc.phase ^= 1
     alloc.waited = True
     kl.b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+
+
+def issue_elected(kl: KernelLowering, comment: str, operands: list[list[SSAValue]], kind: str, a_tmem: int, overwrite: bool,
+                  mbar_offset: int) -> None:
+    """One tcgen05.mma per K-slice (`operands`: d, a, b, idesc each), issued by the elected
+    thread of warp 0 and committed onto the mbarrier at smem + `mbar_offset`; the first
+    K-slice overwrites the accumulator where `overwrite` (enable-input-d 0). The caller
+    waits for the commit."""
+    b = kl.b
+    skip = b.label("mma_issued")
+    b.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=comment)
+    b.emit(ptx.BraOp, [b.val(ptx.ElectSyncOp, result=i1)], label=skip, negate=1)
+    b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
+    for kk, args in enumerate(operands):
+        b.emit(ptx.Tcgen05MmaOp, args, kind=kind, enable_input_d=0 if overwrite and kk == 0 else 1, a_tmem=a_tmem)
+    b.emit(ptx.Tcgen05CommitOp, [kl.smem], offset=mbar_offset)
+    b.emit(ptx.LabelOp, label=skip)
 
 
 def tmem_of(kl: KernelLowering, op: Operation, acc: Acc) -> Tmem:
@@ -99,6 +109,25 @@ def tmem_of(kl: KernelLowering, op: Operation, acc: Acc) -> Tmem:
     return acc.tmem
 
 
+#: The columns of tensor memory a CTA may allocate.
+TMEM_COLUMNS = 512
+
+
+def accumulator_columns(n: int) -> int:
+    """Columns an accumulator of n 32-bit columns takes: a 32-column aligned region."""
+    return -(-n // 32) * 32
+
+
+def a_columns(a: tc.TileType | tc.AFragType) -> int:
+    """Columns A takes in tensor memory: its K packed into 32-bit columns."""
+    return a.k * element_type(a.dtype).slot_bits // 32
+
+
+def allocation_columns(need: int) -> int:
+    """What tcgen05.alloc takes for `need` columns: a power of two, at least 32."""
+    return max(32, 1 << (need - 1).bit_length())
+
+
 def tmem_plan(kl: KernelLowering) -> tuple[dict[SSAValue, int], int, int]:
     """Columns of every accumulator of the kernel (32-column aligned), where A goes, and
     the total: one allocation serves them all."""
@@ -109,11 +138,11 @@ def tmem_plan(kl: KernelLowering) -> tuple[dict[SSAValue, int], int, int]:
             t = op.acc.type
             assert isinstance(t, tc.AccType)
             columns[op.acc] = end
-            end += -(-t.n // 32) * 32
+            end += accumulator_columns(t.n)
         if isinstance(op, tc.Tcgen05MmaOp) and (op.a_in_tmem is not None or op.a_from_fragment):
             a = op.a.type
             assert isinstance(a, tc.TileType | tc.AFragType)
-            a_cols = max(a_cols, a.k * element_type(a.dtype).slot_bits // 32)
+            a_cols = max(a_cols, a_columns(a))
     return columns, end, end + a_cols
 
 
@@ -121,9 +150,9 @@ def allocate_tmem(kl: KernelLowering, op: Operation) -> TmemAlloc:
     if kl.tmem_alloc is not None:
         return kl.tmem_alloc
     kl.tmem_columns, a_column, need = tmem_plan(kl)
-    columns = max(32, 1 << (need - 1).bit_length())
-    if columns > 512:
-        error_at(op, f"the kernel's accumulators and A need {need} tensor-memory columns, more than 512")
+    columns = allocation_columns(need)
+    if columns > TMEM_COLUMNS:
+        error_at(op, f"the kernel's accumulators and A need {need} tensor-memory columns, more than {TMEM_COLUMNS}")
     slot = kl.alloc_scratch(4, 4)
     mbar = kl.alloc_scratch(8)
     skip = kl.b.label("tmem_ready")

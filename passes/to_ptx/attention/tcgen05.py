@@ -44,7 +44,8 @@ from lower_tc.passes.to_ptx.gemm.descriptors import StageDescriptors
 from lower_tc.passes.to_ptx.gemm.epilogue_tmem import store_rows
 from lower_tc.passes.to_ptx.gemm.tcgen05 import TensorMemory
 from lower_tc.passes.to_ptx.kernel import KernelLowering
-from lower_tc.passes.to_ptx.tcgen05 import tmem_lanes, tmem_store_words, tmem_sync, tmem_written
+from lower_tc.passes.to_ptx.tcgen05 import (TMEM_COLUMNS, a_columns, accumulator_columns, allocation_columns, issue_elected,
+                                            tmem_lanes, tmem_store_words, tmem_sync, tmem_written)
 from lower_tc.passes.to_ptx.values import Acc, Tmem, TmemAlloc, f32
 
 #: One warpgroup: a thread a row of the 128-row block.
@@ -53,11 +54,6 @@ THREADS = 128
 ROWS = 128
 #: The "mma" barrier's parity for each block's Q K^T and P V (two commits a block).
 QK_PARITY, PV_PARITY = 0, 1
-
-
-def _columns(n: int) -> int:
-    """Tensor-memory columns an accumulator of n f32 columns takes (32-column aligned)."""
-    return -(-n // 32) * 32
 
 
 def _check(k: AttentionKernel) -> None:
@@ -111,15 +107,9 @@ class _Mmas:
         if mma is self.k.loop.pv and (not alloc.synced or alloc.waited):  # threads used tensor memory or may not
             tmem_sync(kl)  # all have seen Q K^T's commit (tmem_sync); Q K^T: the stage's release ordered them
         kind = mma.attributes["tc.idesc"].kind.data  # type: ignore[union-attr]
-        skip = b.label("mma_issued")
-        b.emit(ptx.BraOp, [kl.is_warp0], label=skip, negate=1, comment=f"{what}: tcgen05.mma kind::{kind}, {len(b_descs)} K-slices, one elected thread")
-        b.emit(ptx.BraOp, [b.val(ptx.ElectSyncOp, result=i1)], label=skip, negate=1)
-        b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
-        for kk, (a_op, b_desc) in enumerate(zip(a, b_descs)):
-            b.emit(ptx.Tcgen05MmaOp, [d, a_op, b_desc, self.idesc[mma]], kind=kind, enable_input_d=0 if overwrite and kk == 0 else 1,
-                   a_tmem=1 if isinstance(mma.a.type, tc.AFragType) else 0)
-        b.emit(ptx.Tcgen05CommitOp, [k.regs.smem], offset=self.mma_bar)
-        b.emit(ptx.LabelOp, label=skip)
+        issue_elected(kl, f"{what}: tcgen05.mma kind::{kind}, {len(b_descs)} K-slices, one elected thread",
+                      [[d, a_op, b_desc, self.idesc[mma]] for a_op, b_desc in zip(a, b_descs)], kind,
+                      1 if isinstance(mma.a.type, tc.AFragType) else 0, overwrite, self.mma_bar)
         b.wait(k.regs.smem, b.imm(parity), self.mma_bar)
         b.emit(ptx.Tcgen05FenceOp, kind="after_thread_sync")
         alloc.waited = True
@@ -144,12 +134,12 @@ def lower(kernel: Operation) -> ptx.KernelOp:
     kl.is_warp0 = b.val(ptx.SetpOp, [warp], i1, cmp="eq", type="u32", imm=0)
     o_t, s_t, p_t = loop.pv.acc.type, loop.qk.acc.type, loop.pv.a.type
     assert isinstance(o_t, tc.AccType) and isinstance(s_t, tc.AccType) and isinstance(p_t, tc.AFragType)
-    o_cols, s_cols = _columns(o_t.n), _columns(s_t.n)
-    a_cols = p_t.k * element_type(p_t.dtype).slot_bits // 32
+    o_cols, s_cols, a_cols = accumulator_columns(o_t.n), accumulator_columns(s_t.n), a_columns(p_t)
     need = o_cols + s_cols + a_cols
-    columns = max(32, 1 << (need - 1).bit_length())
-    if columns > 512:
-        error_at(loop.op, f"O ({o_t.n} columns), S ({s_t.n}) and P ({a_cols}) need {need} tensor-memory columns, more than 512")
+    columns = allocation_columns(need)
+    if columns > TMEM_COLUMNS:
+        error_at(loop.op, f"O ({o_t.n} columns), S ({s_t.n}) and P ({a_cols}) need {need} tensor-memory columns, more than "
+                          f"{TMEM_COLUMNS}")
     tmem = TensorMemory.allocate(b, regs.tid, regs.smem, slot, columns, 0,
                                  f"tensor memory: O at column 0, S at {o_cols}, P at {o_cols + s_cols}: {columns} columns")
     alloc = TmemAlloc(tmem.address, columns, mma_bar, o_cols + s_cols)
