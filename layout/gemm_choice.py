@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from lower_tc.layout.dtypes import element_type
 from lower_tc.layout.epilogue import PIECE_ALIGN, PIECE_QUANTUM, staging_bytes, tma_store_problem
-from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
+from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BK, PROMOTED_MAX_BM, PROMOTED_MAX_BN, promoted_tile_fits
 from lower_tc.layout.errors import LayoutError
 from lower_tc.layout.gemm import WIDE_WGMMA_NS, GemmConfig, config_problem, default_schedule, gemm_valid_n, rule_config, wgmma_valid_n
 from lower_tc.layout.gemm_model import H100, Machine, estimate
@@ -138,6 +138,14 @@ SWAP_MIN_N = 1024
 #: The deepest ring of a swapped kernel (its stages are small: 64 or 128 rows of the
 #: weight and at most 64 of the activations).
 SWAP_MAX_STAGES = 16
+#: The widest swapped tile (N' = M rounded up) whose K step is two 128-byte swizzle rows
+#: (256 bytes of each weight row a stage) in at most SWAP_WIDE_K_STAGES stages: on the H200
+#: every decoding shape of the suite (M = 1 to 64, bf16 and e4m3, B as the weight and
+#: row-major) ran 0.3-5.7% faster so than in one-row steps 12-16 deep; deeper two-row rings
+#: (9-12 stages) lost up to 5% on some, and at N' = 80 (ragged 77 x 4096 x 4096) the
+#: two-row step lost up to 2.3% (docs/performance.md, "Swapped decoding in 256-byte K steps").
+SWAP_WIDE_K_MAX_N = 64
+SWAP_WIDE_K_STAGES = 8
 
 
 def prefer_swap(m: int, n: int, batch: int = 1) -> bool:
@@ -151,19 +159,23 @@ def prefer_swap(m: int, n: int, batch: int = 1) -> bool:
 
 
 def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H100, bm: int | None = None,
-                staged: bool = False) -> GemmConfig:
+                staged: bool = False, promoted: bool = False) -> GemmConfig:
     """The swapped kernel's tile (the swapped problem is N x M x K; `a`, `b` its A's and
     B's types, the original B's and A's): 64 rows of N, or 128 where 64-row tiles would
     make more than one wave; N' = the least wgmma N of at least M (M rounded up to 8; for
-    8-bit integers 8, 16, 24, then multiples of 16); a K step of one 128-byte swizzle row;
-    as many stages as fit, up to SWAP_MAX_STAGES (`staged`: the TMA-store epilogue is asked
+    8-bit integers 8, 16, 24, then multiples of 16); a K step of two 128-byte swizzle rows
+    in at most SWAP_WIDE_K_STAGES stages where N' <= SWAP_WIDE_K_MAX_N (not for fp8's
+    `promoted` accumulation, whose step is at most PROMOTED_MAX_BK), else of one row in up
+    to SWAP_MAX_STAGES; as many stages as fit (`staged`: the TMA-store epilogue is asked
     for, so as many as leave room for its staging pieces). `bm` overrides the rows."""
     if bm is None:
         bm = 64 if -(-n // 64) <= machine.sms else 128
     # the staged pieces are multiples of PIECE_QUANTUM of D's rows: M = 7 takes N' = 16, not 8
     bn = min(x for x in wgmma_valid_n(a) if x >= min(m, 256) and (not staged or x % PIECE_QUANTUM == 0))
-    bk = 128 * 8 // element_type(a).bits
-    config = (staged_depth if staged else deepest)(bm, bn, bk, a, b, acc, Arch.SM90A, most=SWAP_MAX_STAGES)
+    row = 128 * 8 // element_type(a).bits
+    wide = bn <= SWAP_WIDE_K_MAX_N and not (promoted and 2 * row > PROMOTED_MAX_BK)
+    bk, most = (2 * row, SWAP_WIDE_K_STAGES) if wide else (row, SWAP_MAX_STAGES)
+    config = (staged_depth if staged else deepest)(bm, bn, bk, a, b, acc, Arch.SM90A, most=most)
     assert config is not None, "a 128 x 64 tile of A and 64 of B fit two stages and two staging pieces a warpgroup"
     return config
 
@@ -406,7 +418,7 @@ def d_transposed_storable(m: int, n: int, d: str, acc: str, *, with_c: bool = Fa
 
 
 def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, staged: bool, split_given: bool = False,
-                 machine: Machine = H100, b_mn_major: bool = True) -> GemmConfig:
+                 machine: Machine = H100, b_mn_major: bool = True, promoted: bool = False) -> GemmConfig:
     """The tile of an M x N x K GEMM computed swapped (the swapped problem is N x M x K;
     `a`, `b` the original operands' types): a decoding M (<= SWAP_MAX_M) `swap_config`'s;
     else the model's fastest unsplit tile of the swapped problem (`tile_configs`, ranked by
@@ -414,10 +426,10 @@ def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, st
     ring a split keeps where `split_given`. `b_mn_major`: the original B is MN-major (row-
     major K x N), so the swapped kernel's A, B^T, is too (`estimate`'s `a_mn_major`)."""
     if m <= SWAP_MAX_M:  # swap_config takes the swapped problem's types
-        return swap_config(m, n, b, a, acc, machine, staged=staged)
+        return swap_config(m, n, b, a, acc, machine, staged=staged, promoted=promoted)
     configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (not split_given or split_ring(c))]
     if not configs:
-        return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged)
+        return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged, promoted=promoted)
     return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False, a_mn_major=b_mn_major))
 
 

@@ -136,13 +136,13 @@ func.func @wide(%A: memref<1536x1536xbf16>, %B: memref<1536x1536xbf16>, %D: memr
 
 // a decoding GEMM swapped as asked with TMA stores asked for: the chooser's swapped tile
 // (128 rows: 64-row tiles would make 160 CTAs) with as many stages as leave room for two
-// warpgroups' staging pieces: 10, where the register epilogue's kernel has 12
+// warpgroups' staging pieces: 5 of two 128-byte rows of K, where the register epilogue's kernel has 6
 func.func @decode_tma(%x: memref<16x8192xbf16>, %W: memref<10240x8192xbf16>, %D: memref<16x10240xbf16>) attributes {tc.target = "sm_90a"} {
   %B = tc.transpose %W : memref<10240x8192xbf16> to memref<8192x10240xbf16, strided<[1, 8192]>>
   tc.matmul %x, %B to %D {swap_ab = true, epilogue = "tma"} : memref<16x8192xbf16>, memref<8192x10240xbf16, strided<[1, 8192]>>, memref<16x10240xbf16>
   func.return
 }
-// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x16x64, 10 stages (2 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 10240x16x8192 (chosen)
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 128x16x128, 5 stages (2 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 10240x16x8192 (chosen)
 // CHECK: // lower-tc kernel decode_tma: {{.*}}"d_transposed": true
 // CHECK: transposed pieces (stmatrix.trans) of 16 rows of D by 64 columns
 // CHECK: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
@@ -158,7 +158,7 @@ func.func @narrow(%A: memref<7x256xbf16>, %B: memref<256x1024xbf16>, %D: memref<
   tc.matmul %A, %B to %D {swap_ab = true, epilogue = "tma"} : memref<7x256xbf16>, memref<256x1024xbf16>, memref<7x1024xbf16>
   func.return
 }
-// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 64x16x64, {{[0-9]+}} stages
+// REMARK: swap-ab-tma.mlir:[[# @LINE - 3]]:3: remark: 64x16x128, {{[0-9]+}} stages
 // CHECK: // lower-tc kernel narrow: {{.*}}"d_transposed": true
 // CHECK: transposed pieces (stmatrix.trans) of 16 rows of D by 64 columns
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group

@@ -13,18 +13,18 @@ func.func @decode(%x: memref<16x4096xbf16>, %W: memref<6144x4096xbf16>, %D: memr
   tc.matmul %x, %B to %D : memref<16x4096xbf16>, memref<4096x6144xbf16, strided<[1, 4096]>>, memref<16x6144xbf16>
   func.return
 }
-// REMARK: swap-ab.mlir:13:3: remark: 64x16x64, 16 stages (1 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
+// REMARK: swap-ab.mlir:13:3: remark: 64x16x128, 8 stages (1 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME: tc.grid = [96 : i64, 1 : i64, 1 : i64], tc.schedule = #tc.gemm_schedule<warp_specialized>} {
 // CHECK-NEXT: %x_t = tc.transpose %x : memref<16x4096xbf16> to memref<4096x16xbf16, strided<[1, 4096]>>
 // CHECK-NEXT: %D_t = tc.transpose %D : memref<16x6144xbf16> to memref<6144x16xbf16, strided<[1, 6144]>>
-// CHECK-NEXT: %a = tc.smem_tile {stages = 16 : i64} : !tc.tile<64x64xbf16, #tc.layout<k, swizzle = auto>>
-// CHECK-NEXT: %b = tc.smem_tile {stages = 16 : i64} : !tc.tile<16x64xbf16, #tc.layout<k, swizzle = auto>>
+// CHECK-NEXT: %a = tc.smem_tile {stages = 8 : i64} : !tc.tile<64x128xbf16, #tc.layout<k, swizzle = auto>>
+// CHECK-NEXT: %b = tc.smem_tile {stages = 8 : i64} : !tc.tile<16x128xbf16, #tc.layout<k, swizzle = auto>>
 // CHECK:      tc.window_load %W[%m0, %k] to %a as a : memref<6144x4096xbf16>
 // CHECK-NEXT: tc.window_load %x_t[%k, %n0] to %b as b : memref<4096x16xbf16, strided<[1, 4096]>>
 // CHECK:      tc.window_store %result to %D_t[%m0, %n0] : !tc.acc<64x16xf32>, memref<6144x16xbf16, strided<[1, 6144]>>
 // the metadata: A is argument 1 (W), B argument 0 read transposed, D argument 2 written transposed
-// PTX: // lower-tc kernel decode: {{.*}}"gemm": {"a": 1, "acc": "f32", "b": 0, "b_transposed": true, "c": null, "config": {"bk": 64, "bm": 64, "bn": 16, "stages": 16}, "d": 2, "d_transposed": true, "k": 4096, "m": 6144, "n": 16}
+// PTX: // lower-tc kernel decode: {{.*}}"gemm": {"a": 1, "acc": "f32", "b": 0, "b_transposed": true, "c": null, "config": {"bk": 128, "bm": 64, "bn": 16, "stages": 8}, "d": 2, "d_transposed": true, "k": 4096, "m": 6144, "n": 16}
 // PTX-NEXT: .visible .entry decode(
 // D^T's 16 columns are 16 of D's rows: one transposed TMA-store piece (swap-ab-tma.mlir)
 // PTX: transposed pieces (stmatrix.trans) of 16 rows of D by 64 columns
@@ -39,7 +39,7 @@ func.func @decode_registers(%x: memref<16x4096xbf16>, %W: memref<6144x4096xbf16>
   tc.matmul %x, %B to %D {epilogue = "registers"} : memref<16x4096xbf16>, memref<4096x6144xbf16, strided<[1, 4096]>>, memref<16x6144xbf16>
   func.return
 }
-// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: 64x16x64, 16 stages (1 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
+// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: 64x16x128, 8 stages (1 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 6144x16x4096 (chosen)
 // PTX-LABEL: // lower-tc kernel decode_registers:
 // PTX: // D^T: rows are contiguous
 // PTX-NEXT: mul.wide.s32 %rd{{[0-9]+}}, %r{{[0-9]+}}, 2;
@@ -61,15 +61,15 @@ func.func @gemv_plus(%x: memref<1x2048xbf16>, %B: memref<2048x10240xbf16>, %D: m
   tc.matmul %x, %B to %D plus %D : memref<1x2048xbf16>, memref<2048x10240xbf16>, memref<1x10240xf32>, memref<1x10240xf32>
   func.return
 }
-// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: 128x8x64, 13 stages (2 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 10240x1x2048 (chosen)
+// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: 128x8x128, 6 stages (2 warpgroup(s), warp_specialized, raster 8, swapped: D^T = B^T A^T) for 10240x1x2048 (chosen)
 // CHECK-LABEL: func.func @gemv_plus(
 // CHECK-NEXT: %B_t = tc.transpose %B : memref<2048x10240xbf16> to memref<10240x2048xbf16, strided<[1, 10240]>>
 // CHECK-NEXT: %x_t = tc.transpose %x : memref<1x2048xbf16> to memref<2048x1xbf16, strided<[1, 2048]>>
 // CHECK-NEXT: %D_t = tc.transpose %D : memref<1x10240xf32> to memref<10240x1xf32, strided<[1, 10240]>>
-// CHECK-NEXT: %a = tc.smem_tile {stages = 13 : i64} : !tc.tile<128x64xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
+// CHECK-NEXT: %a = tc.smem_tile {stages = 6 : i64} : !tc.tile<128x128xbf16, #tc.layout<mn, swizzle = auto, order = k_first>>
 // CHECK:      tc.window_store %result to %D_t[%m0, %n0] plus %D_t
 // the one column of D^T: C read and D written where D is, each guarded at N' = 1
-// PTX: // lower-tc kernel gemv_plus: {{.*}}"gemm": {"a": 1, "a_transposed": true, "acc": "f32", "b": 0, "b_transposed": true, "c": 2, "config": {"bk": 64, "bm": 128, "bn": 8, "stages": 13}, "d": 2, "d_transposed": true, "k": 2048, "m": 10240, "n": 1}
+// PTX: // lower-tc kernel gemv_plus: {{.*}}"gemm": {"a": 1, "a_transposed": true, "acc": "f32", "b": 0, "b_transposed": true, "c": 2, "config": {"bk": 128, "bm": 128, "bn": 8, "stages": 6}, "d": 2, "d_transposed": true, "k": 2048, "m": 10240, "n": 1}
 // PTX-NEXT: .visible .entry gemv_plus(
 // PTX: setp.lt.s32 %p{{[0-9]+}}, %r{{[0-9]+}}, 1;
 // PTX: ld.global.f32 %f{{[0-9]+}}, [%rd{{[0-9]+}}];

@@ -257,6 +257,7 @@ class ExpandMatmulPass(ModulePass):
         m, n, k = mm.problem
         a, b = mm.types
         asked = self._epilogue(mm)
+        promoted = mm.options.accumulation == "promoted"  # its K step is at most one 128-byte fp8 row
         config: GemmConfig | None = None
         if given is None:
             if conflict or mm.config is not None or mm.options.split_k is not None:
@@ -264,7 +265,7 @@ class ExpandMatmulPass(ModulePass):
             # the chooser's decoding swap was sized and measured with the register epilogue's
             # room (its narrowest tiles have no TMA-store epilogue): not where TMA stores are asked for
             if prefer_swap(m, n) and asked != "tma":  # type: ignore[arg-type]
-                config = swap_config(m, n, b, a, mm.acc_type)  # type: ignore[arg-type]
+                config = swap_config(m, n, b, a, mm.acc_type, promoted=promoted)  # type: ignore[arg-type]
             elif asked != "registers":
                 config = self._wide_swap(mm)
             if config is None:
@@ -276,7 +277,7 @@ class ExpandMatmulPass(ModulePass):
             # a wider swapped tile keeps room for them wherever they would apply
             staged = asked == "tma" or (asked is None and m > SWAP_MAX_M and self._d_transposed_storable(mm))  # type: ignore[operator]
             config = swapped_tile(m, n, k, a, b, mm.acc_type, d=self._d_type(mm), staged=staged,  # type: ignore[arg-type]
-                                  split_given=(mm.options.split_k or 1) > 1, b_mn_major=b_rows(mm.b.type)[0])
+                                  split_given=(mm.options.split_k or 1) > 1, b_mn_major=b_rows(mm.b.type)[0], promoted=promoted)
         try:
             return swap(mm, config)
         except VerifyException as err:
