@@ -22,7 +22,7 @@ from lower_tc.dialects.tc_types import check_global_memory, dtype_name, element_
 from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout import Arch
 from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS, AttentionProblem
-from lower_tc.layout.limits import MAX_GRID, TMA_MAX_STRIDE, index_problem
+from lower_tc.layout.limits import MAX_GRID, index_problem, tma_stride_problem
 
 #: The longest sequence (queries or keys): positions, the loop's bounds and the mask's
 #: immediates (tc.acc_mask's) are 32-bit, with room for a block past the end.
@@ -95,9 +95,9 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
         if size > 1 and (stride <= 0 or stride * bits % 128):
             raise VerifyException(f"{what}'s {name} stride {stride} is not a positive multiple of 16 bytes (TMA's rule): "
                                   f"strides {list(strides)}")
-        if size > 1 and stride * bits // 8 >= TMA_MAX_STRIDE:  # Q, K, V: TMA's bound; O's too (stored by threads)
-            raise VerifyException(f"{what}'s {name} stride {stride} is {stride * bits // 8} bytes, not below 2^40 (TMA's "
-                                  "limit, and beyond any GPU's memory)")
+        # Q, K, V: TMA's bound; O's too (stored by threads), as no GPU holds 2^40 bytes
+        if size > 1 and (problem := tma_stride_problem(stride * bits // 8, f"{what}'s {name} stride {stride}")):
+            raise VerifyException(problem)
     return (1, *shape) if len(shape) == 3 else tuple(shape)  # type: ignore[return-value]
 
 
