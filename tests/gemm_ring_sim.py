@@ -65,10 +65,12 @@ def split_ops(s: str):
 
 
 class Barrier:
-    def __init__(self, count):
-        self.count, self.pending, self.phase = count, 0, 0
+    def __init__(self, count, sim=None):
+        self.count, self.pending, self.phase, self.sim = count, 0, 0, sim
 
     def arrive(self, n):
+        if self.sim is not None:
+            self.sim.version += 1  # a wait may pass now
         self.pending += n
         if self.pending > self.count:
             raise Fail(f"barrier over-arrived: {self.pending} > {self.count}")
@@ -126,6 +128,7 @@ class Sim:
                       "%clusterid.x": lambda t: ctaid}
         self.checks = []  # (tile total registers values) at "the last MMAs"
         self.inited = False  # the barriers' init fenced: what bar.sync waits for
+        self.version = 0  # bumped by whatever can let a blocked wait pass (an arrival, an init)
         self.armed = []
 
     def flush(self):
@@ -143,6 +146,7 @@ class Sim:
         cons = Thread("consumer", 128, self)
         threads = [prod, cons]
         steps = 0
+        blocked_at: dict[str, int] = {}  # each thread's last failed wait: the version it saw
         while not all(t.done for t in threads):
             runnable = [t for t in threads if not t.done]
             t = self.rng.choice(runnable)
@@ -153,6 +157,12 @@ class Sim:
                 blocked = self.step(t)
                 steps += 1
                 if blocked:
+                    # a wait passes only after an arrival or init: every thread left blocked
+                    # with none since is a deadlock, found now rather than after max_steps
+                    blocked_at[t.name] = self.version
+                    if all(blocked_at.get(x.name) == self.version for x in threads if not x.done):
+                        raise Fail("deadlock: every thread waits and nothing can arrive " + " ".join(
+                            f"{x.name}@{x.pc}:{self.stmts[x.pc] if x.pc < len(self.stmts) else ''}" for x in threads))
                     break
             if steps > max_steps:
                 raise Fail("too many steps (deadlock?) " + " ".join(f"{x.name}@{x.pc}:{self.stmts[x.pc] if x.pc < len(self.stmts) else ''}" for x in threads))
@@ -201,6 +211,7 @@ class Sim:
             return False
         if base == "fence" and "mbarrier_init" in op:
             self.inited = True
+            self.version += 1
         if (op.startswith("bar.sync") or op.startswith("barrier.cluster")) and not self.inited:
             if t.name == "producer" and t.tid == 0:
                 raise Fail("producer at the barrier before init")
@@ -314,7 +325,8 @@ class Sim:
     def mbarrier(self, t, op, ops):
         if ".init" in op:
             a = t.addr(ops[0])
-            self.bars[a] = Barrier(int(ops[1]))
+            self.bars[a] = Barrier(int(ops[1]), self)
+            self.version += 1
             return False
         if ".try_wait" in op:
             if t.name == "producer":
