@@ -358,7 +358,6 @@ class ExpandMatmulPass(ModulePass):
         def const(v: int) -> arith.ConstantOp:
             return arith.ConstantOp(IntegerAttr(v, index))
 
-        given = mm.options
         # sm_100a's cluster of two is a CTA pair: one M = 256 MMA (cta_group::2) over both
         # CTAs' tiles, each CTA holding its 128 rows of A and half of B's BN columns
         pair = cluster == 2 and arch is not Arch.SM90A
