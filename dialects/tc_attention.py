@@ -22,7 +22,7 @@ from lower_tc.dialects.tc_types import check_global_memory, dtype_name, element_
 from lower_tc.layout.strided import distinct_elements
 from lower_tc.layout import Arch
 from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS, AttentionProblem
-from lower_tc.layout.limits import MAX_GRID, index_problem, tma_stride_problem
+from lower_tc.layout.limits import MAX_GRID, index_problem, stride_bound_problem
 
 #: The longest sequence (queries or keys): positions, the loop's bounds and the mask's
 #: immediates (tc.acc_mask's) are 32-bit, with room for a block past the end.
@@ -95,8 +95,8 @@ def _shape(t: MemRefType, what: str, keys_contiguous: bool = False) -> tuple[int
         if size > 1 and (stride <= 0 or stride * bits % 128):
             raise VerifyException(f"{what}'s {name} stride {stride} is not a positive multiple of 16 bytes (TMA's rule): "
                                   f"strides {list(strides)}")
-        # Q, K, V: TMA's bound; O's too (stored by threads), as no GPU holds 2^40 bytes
-        if size > 1 and (problem := tma_stride_problem(stride * bits // 8, f"{what}'s {name} stride {stride}")):
+        # Q, K, V: TMA's bound; O, stored by threads: no GPU holds 2^40 bytes
+        if size > 1 and (problem := stride_bound_problem(stride * bits // 8, f"{what}'s {name} stride {stride}", tma=what != "O")):
             raise VerifyException(problem)
     return (1, *shape) if len(shape) == 3 else tuple(shape)  # type: ignore[return-value]
 

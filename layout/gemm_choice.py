@@ -159,7 +159,7 @@ def prefer_swap(m: int, n: int, batch: int = 1) -> bool:
 
 
 def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H100, bm: int | None = None,
-                staged: bool = False, promoted: bool = False) -> GemmConfig:
+                staged: bool = False, promoted: bool = False, k: int | None = None, split: int = 1) -> GemmConfig:
     """The swapped kernel's tile (the swapped problem is N x M x K; `a`, `b` its A's and
     B's types, the original B's and A's): 64 rows of N, or 128 where 64-row tiles would
     make more than one wave; N' = the least wgmma N of at least M (M rounded up to 8; for
@@ -167,13 +167,16 @@ def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H10
     in at most SWAP_WIDE_K_STAGES stages where N' <= SWAP_WIDE_K_MAX_N (not for fp8's
     `promoted` accumulation, whose step is at most PROMOTED_MAX_BK), else of one row in up
     to SWAP_MAX_STAGES; as many stages as fit (`staged`: the TMA-store epilogue is asked
-    for, so as many as leave room for its staging pieces). `bm` overrides the rows."""
+    for, so as many as leave room for its staging pieces). `bm` overrides the rows. A
+    split of K over `split` CTAs (K known: `k`) keeps one-row steps where two-row ones
+    would leave fewer K steps than CTAs (layout/split_k.py `split_k_problem`)."""
     if bm is None:
         bm = 64 if -(-n // 64) <= machine.sms else 128
     # the staged pieces are multiples of PIECE_QUANTUM of D's rows: M = 7 takes N' = 16, not 8
     bn = min(x for x in wgmma_valid_n(a) if x >= min(m, 256) and (not staged or x % PIECE_QUANTUM == 0))
     row = 128 * 8 // element_type(a).bits
-    wide = bn <= SWAP_WIDE_K_MAX_N and not (promoted and 2 * row > PROMOTED_MAX_BK)
+    wide = (bn <= SWAP_WIDE_K_MAX_N and not (promoted and 2 * row > PROMOTED_MAX_BK)
+            and (k is None or -(-k // (2 * row)) >= split))
     bk, most = (2 * row, SWAP_WIDE_K_STAGES) if wide else (row, SWAP_MAX_STAGES)
     config = (staged_depth if staged else deepest)(bm, bn, bk, a, b, acc, Arch.SM90A, most=most)
     assert config is not None, "a 128 x 64 tile of A and 64 of B fit two stages and two staging pieces a warpgroup"
@@ -418,7 +421,7 @@ def d_transposed_storable(m: int, n: int, d: str, acc: str, *, with_c: bool = Fa
 
 
 def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, staged: bool, split_given: bool = False,
-                 machine: Machine = H100, b_mn_major: bool = True, promoted: bool = False) -> GemmConfig:
+                 machine: Machine = H100, b_mn_major: bool = True, promoted: bool = False, split: int = 1) -> GemmConfig:
     """The tile of an M x N x K GEMM computed swapped (the swapped problem is N x M x K;
     `a`, `b` the original operands' types): a decoding M (<= SWAP_MAX_M) `swap_config`'s;
     else the model's fastest unsplit tile of the swapped problem (`tile_configs`, ranked by
@@ -426,10 +429,10 @@ def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, st
     ring a split keeps where `split_given`. `b_mn_major`: the original B is MN-major (row-
     major K x N), so the swapped kernel's A, B^T, is too (`estimate`'s `a_mn_major`)."""
     if m <= SWAP_MAX_M:  # swap_config takes the swapped problem's types
-        return swap_config(m, n, b, a, acc, machine, staged=staged, promoted=promoted)
+        return swap_config(m, n, b, a, acc, machine, staged=staged, promoted=promoted, k=k, split=split)
     configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (not split_given or split_ring(c))]
     if not configs:
-        return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged, promoted=promoted)
+        return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged, promoted=promoted, k=k, split=split)
     return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False, a_mn_major=b_mn_major))
 
 

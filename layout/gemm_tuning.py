@@ -85,11 +85,11 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     first = chosen.config
     leading: list[Candidate] = []  # the default's own kind first: swapped, or paired
     if arch is Arch.SM90A and prefer_swap(m, n, batch):
-        default = swap_config(m, n, b, a, acc, promoted=promoted)
+        default = swap_config(m, n, b, a, acc, promoted=promoted, k=k)
         leading = [Candidate(default, (("swap_ab", True),))]
         for bm in (64, 128):
-            config = swap_config(m, n, b, a, acc, bm=bm, promoted=promoted)
             for split in (1, 2):
+                config = swap_config(m, n, b, a, acc, bm=bm, promoted=promoted, k=k, split=split)
                 options: tuple[tuple[str, object], ...] = (("swap_ab", True),) + ((("split_k", split),) if split > 1 else ())
                 if Candidate(config, options) not in leading:
                     leading.append(Candidate(config, options))

@@ -66,6 +66,15 @@ def tma_stride_problem(stride_bytes: int, what: str) -> str | None:
     return None
 
 
+def stride_bound_problem(stride_bytes: int, what: str, *, tma: bool = True) -> str | None:
+    """Why a global stride (bytes) is 2^40 or more, or None: TMA's bound for what it reads
+    (`tma`); for what threads store, a stride no GPU's memory could hold."""
+    if stride_bytes < TMA_MAX_STRIDE:
+        return None
+    bound = "TMA takes strides below 2^40 bytes" if tma else "strides are below 2^40 bytes (no GPU holds more)"
+    return f"{what} is {stride_bytes} bytes: {bound}"
+
+
 def tma_dim_problem(elements: int, what: str) -> str | None:
     """Why a TMA global dimension (elements) is not one cuTensorMapEncodeTiled takes, or None."""
     if not 1 <= elements <= TMA_MAX_DIM:
@@ -76,5 +85,5 @@ def tma_dim_problem(elements: int, what: str) -> str | None:
 __all__ = [
     "MAX_BLOCK_THREADS", "MAX_CLUSTER", "MAX_GRID", "MAX_INDEX", "MAX_SIZE_PARAM", "SMEM_CAPACITY", "SMEM_WINDOW",
     "TMA_MAX_BOX", "TMA_MAX_DIM", "TMA_MAX_STRIDE", "TMA_STRIDE_ALIGN",
-    "grid_problem", "index_problem", "tma_dim_problem", "tma_stride_problem",
+    "grid_problem", "index_problem", "stride_bound_problem", "tma_dim_problem", "tma_stride_problem",
 ]

@@ -158,6 +158,22 @@ def test_a_decoding_swapped_tile_steps_two_swizzle_rows_of_k_up_to_n_64(m: int, 
         or config.stages == (SWAP_WIDE_K_STAGES if wide else SWAP_MAX_STAGES)  # the deepest ring that fits
 
 
+@pytest.mark.parametrize(("dtype", "k", "split", "bk"), [
+    ("bf16", 104, 2, 64),  # two-row steps would make one K step for two CTAs
+    ("bf16", 129, 2, 128), ("bf16", 256, 4, 64), ("e4m3", 200, 2, 128), ("tf32", 60, 2, 32),
+    ("bf16", 104, 1, 128),  # unsplit: a step past K is read as zeros
+])
+def test_a_split_swapped_tile_keeps_a_k_step_per_cta(dtype: str, k: int, split: int, bk: int) -> None:
+    """Found by review: swap_ab with split_k = 2 at K = 104 compiled before the two-row
+    steps and was refused after them (1 K tile for 2 CTAs)."""
+    from lower_tc.layout.split_k import split_k_problem
+
+    config = swap_config(16, 4096, dtype, dtype, "f32", k=k, split=split)
+    assert config.bk == bk
+    if split > 1:
+        assert split_k_problem(split, config, dtype, dtype, k) is None
+
+
 def test_fp8_promoted_swapped_tile_keeps_one_128_byte_step() -> None:
     """Promotion adds each K step's sums in f32 and holds a step of at most 128 fp8 products."""
     from lower_tc.layout.fp8_accumulation import PROMOTED_MAX_BK, promoted_problem

@@ -206,4 +206,4 @@ func.func @f(%Q: memref<2x64x64xbf16>, %K: memref<2x64x64xbf16>, %V: memref<2x64
   tc.attention %Q, %K, %V to %O : memref<2x64x64xbf16>, memref<2x64x64xbf16>, memref<2x64x64xbf16>, memref<2x64x64xbf16, strided<[1099511627776, 64, 1]>>
   func.return
 }
-// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: O's heads stride 1099511627776 is 2199023255552 bytes: TMA takes strides below 2^40 bytes{{$}}
+// CHECK: op-diagnostics.mlir:[[# @LINE - 3]]:3: error: O's heads stride 1099511627776 is 2199023255552 bytes: strides are below 2^40 bytes (no GPU holds more){{$}}

@@ -128,3 +128,16 @@ func.func @d_column_major_sm100(%A: memref<200x256xbf16>, %B: memref<256x136xbf1
 // PTX: st.global.f32 [%rd[[R:[0-9]+]]], %f{{[0-9]+}};
 // PTX: st.global.f32 [%rd[[R]]+832], %f{{[0-9]+}};
 // PTX: st.global.f32 [%rd[[R]]+1664], %f{{[0-9]+}};
+
+// -----
+
+// swap_ab with split_k = 2 and K = 104: two 128-byte rows of K a step would leave one K step
+// for two CTAs, so the swapped tile keeps one-row steps (found by review after 083c8da)
+func.func @split_short_k(%x: memref<16x104xbf16>, %W: memref<4096x104xbf16>, %D: memref<16x4096xbf16>) attributes {tc.target = "sm_90a"} {
+  %B = tc.transpose %W : memref<4096x104xbf16> to memref<104x4096xbf16, strided<[1, 104]>>
+  tc.matmul %x, %B to %D {swap_ab = true, split_k = 2} : memref<16x104xbf16>, memref<104x4096xbf16, strided<[1, 104]>>, memref<16x4096xbf16>
+  func.return
+}
+// REMARK: swap-ab.mlir:[[# @LINE - 3]]:3: remark: 64x16x64, 16 stages (1 warpgroup(s), warp_specialized, raster 8, split over K by 2, swapped: D^T = B^T A^T) for 4096x16x104 (chosen)
+// CHECK-LABEL: func.func @split_short_k(
+// PTX-LABEL: // lower-tc kernel split_short_k: {{.*}}"config": {"bk": 64, "bm": 64, "bn": 16, "stages": 16}

@@ -23,7 +23,7 @@ from typing import Any
 
 from lower_tc.layout.attention import FP8_OUT_TYPES, FP8_TYPES, HEAD_DIMS
 from lower_tc.dialects.tc_attention import grid_problem, sequence_problem
-from lower_tc.layout.limits import tma_stride_problem
+from lower_tc.layout.limits import stride_bound_problem
 from lower_tc.layout.strided import dense_strides, distinct_elements
 from lower_tc.lowering.api.compiling import one_kernel
 from lower_tc.lowering.api.matmul import _device_target, allocate
@@ -170,7 +170,8 @@ def _check_layout(x: ArrayView, name: str, keys_contiguous: bool = False) -> Non
             raise ArgumentError(f"{name}'s strides {x.strides} (in elements) must be positive multiples of {per} "
                                 f"(16 bytes: TMA's rule) outside the {'sequence' if keys else 'head dim'}: "
                                 f"pass a contiguous copy", name)
-        if n > 1 and (problem := tma_stride_problem(stride * x.bits // 8, f"{name}'s stride {stride} of strides {x.strides}")):
+        if n > 1 and (problem := stride_bound_problem(stride * x.bits // 8, f"{name}'s stride {stride} of strides {x.strides}",
+                                                      tma=name != "out")):
             raise ArgumentError(problem, name)
 
 

@@ -3,7 +3,7 @@
 A decoding layer's M (tokens) is 1 to 64 while N and K are model widths: in the plain
 kernel the weight is wgmma's B and each CTA's 64-row tile of A is mostly empty. Swapped,
 the weight is wgmma's A (64 rows of N a CTA, N / 64 CTAs), the activations its B (N' = M
-rounded up to 8) and the ring holds 8 to 16 stages of the weight: on the H100 this
+rounded up to 8) and the ring holds 4 to 16 stages of the weight: on the H100 this
 streamed decoding GEMMs at cuBLAS's speed or better where the plain kernel reached 81-98%
 (docs/performance.md, "Swap-AB").
 
