@@ -180,6 +180,16 @@ def test_strides_tma_cannot_step_are_refused_by_name(fake, strides, words) -> No
     assert not fake.called("cuLaunchKernel")
 
 
+def test_an_out_whose_batch_lies_2_to_the_40_bytes_apart_is_refused_by_name(fake) -> None:
+    """out is stored by threads, not TMA: the bound is stated as no GPU's memory, by name."""
+    q, k, v = (bhsd(fake, (2, 4, 256, 64)) for _ in range(3))
+    o = cai(fake.gpu_memory(4 * 256 * 64 * 2 * ITEMSIZE["bf16"] + 64), (2, 4, 256, 64), "bf16", (2**39, 256 * 64, 64, 1))
+    with pytest.raises(ArgumentError, match="strides are below 2\\^40 bytes \\(no GPU holds more\\)") as err:
+        lower_tc.attention(q, k, v, o)
+    assert err.value.argument == "out"
+    assert not fake.called("cuLaunchKernel")
+
+
 def test_scale_flags_devices_and_an_overlapping_out_are_refused_by_name(fake) -> None:
     q, k, v, o = (bhsd(fake, (2, 4, 256, 64)) for _ in range(4))
     for kwargs, name in ((dict(scale=0.0), "scale"), (dict(scale=float("nan")), "scale"), (dict(causal=1), "causal"),
