@@ -420,17 +420,17 @@ def d_transposed_storable(m: int, n: int, d: str, acc: str, *, with_c: bool = Fa
     return tma_store_problem(d, acc, with_c=with_c, row_major=False, rows=n, cols=m, ld=n if d_ld is None else d_ld) is None
 
 
-def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, staged: bool, split_given: bool = False,
-                 machine: Machine = H100, b_mn_major: bool = True, promoted: bool = False, split: int = 1) -> GemmConfig:
+def swapped_tile(m: int, n: int, k: int, a: str, b: str, acc: str, *, d: str, staged: bool, split: int = 1,
+                 machine: Machine = H100, b_mn_major: bool = True, promoted: bool = False) -> GemmConfig:
     """The tile of an M x N x K GEMM computed swapped (the swapped problem is N x M x K;
     `a`, `b` the original operands' types): a decoding M (<= SWAP_MAX_M) `swap_config`'s;
     else the model's fastest unsplit tile of the swapped problem (`tile_configs`, ranked by
     `_cost`), with room for the TMA-store epilogue's staging pieces where `staged` and a
-    ring a split keeps where `split_given`. `b_mn_major`: the original B is MN-major (row-
+    ring a split keeps where K is split (`split` > 1). `b_mn_major`: the original B is MN-major (row-
     major K x N), so the swapped kernel's A, B^T, is too (`estimate`'s `a_mn_major`)."""
     if m <= SWAP_MAX_M:  # swap_config takes the swapped problem's types
         return swap_config(m, n, b, a, acc, machine, staged=staged, promoted=promoted, k=k, split=split)
-    configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (not split_given or split_ring(c))]
+    configs = [c for c in tile_configs(n, m, b, a, acc) if (not staged or staging_fits(c, b, a)) and (split == 1 or split_ring(c))]
     if not configs:
         return swap_config(m, n, b, a, acc, machine, bm=128, staged=staged, promoted=promoted, k=k, split=split)
     return min(configs, key=lambda c: _cost(n, m, k, Choice(c), b, a, d, 1, machine, False, a_mn_major=b_mn_major))

@@ -65,12 +65,11 @@ def split_ops(s: str):
 
 
 class Barrier:
-    def __init__(self, count, sim=None):
+    def __init__(self, count, sim):
         self.count, self.pending, self.phase, self.sim = count, 0, 0, sim
 
     def arrive(self, n):
-        if self.sim is not None:
-            self.sim.version += 1  # a wait may pass now
+        self.sim.version += 1  # a wait may pass now
         self.pending += n
         if self.pending > self.count:
             raise Fail(f"barrier over-arrived: {self.pending} > {self.count}")

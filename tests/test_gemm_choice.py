@@ -374,7 +374,7 @@ def test_a_swap_asked_for_takes_the_swapped_problems_tile() -> None:
     assert swapped_tile(7, 1024, 256, "bf16", "bf16", "f32", d="bf16", staged=True).bn == 16
     assert swapped_tile(7, 1024, 256, "bf16", "bf16", "f32", d="bf16", staged=False).bn == 8
     assert swap_config(24, 4096, "bf16", "bf16", "f32", staged=True).bn == 32
-    assert split_ring(swapped_tile(300, 5000, 4000, "bf16", "bf16", "f32", d="bf16", staged=False, split_given=True))
+    assert split_ring(swapped_tile(300, 5000, 4000, "bf16", "bf16", "f32", d="bf16", staged=False, split=2))
 
 
 def test_the_wide_swap_weighs_what_the_pass_gives() -> None:

@@ -277,8 +277,7 @@ class ExpandMatmulPass(ModulePass):
             # a wider swapped tile keeps room for them wherever they would apply
             staged = asked == "tma" or (asked is None and m > SWAP_MAX_M and self._d_transposed_storable(mm))  # type: ignore[operator]
             config = swapped_tile(m, n, k, a, b, mm.acc_type, d=self._d_type(mm), staged=staged,  # type: ignore[arg-type]
-                                  split_given=(mm.options.split_k or 1) > 1, b_mn_major=b_rows(mm.b.type)[0], promoted=promoted,
-                                  split=mm.options.split_k or 1)
+                                  split=mm.options.split_k or 1, b_mn_major=b_rows(mm.b.type)[0], promoted=promoted)
         try:
             return swap(mm, config)
         except VerifyException as err:
