@@ -11,6 +11,12 @@ against cuBLAS's (max |d - d_cuBLAS| / max |d_cuBLAS|).
     python bench/gemm_swap_study.py --compile                      # compile the candidates (no GPU)
     python bench/gemm_swap_study.py --out swap.json                # decoding shapes, bf16 and e4m3
     python bench/gemm_swap_study.py --cat batch,ragged --max-m 128 --splits 2 --out swap128.json
+    python bench/gemm_swap_study.py --shapes 'mlp down' --candidate default --candidate 'default cluster=2'
+
+`--candidate` (repeated) replaces the candidates: `default` is the chooser's swapped tile
+for the case (`swap_config` with N and K), `BMxBNxBK/S` a tile of its own; then `bm=`,
+`bk=`, `stages=` change the tile (`most=N`: as many stages as fit, at most N) and any other `key=value` is a tc.matmul option (`cluster=2`,
+`split_k=3`, `reduce=global`).
 
 Results: docs/results/gemm_swap_study_h100.json (decoding), gemm_swap_study_m128_h100.json
 (M = 77 to 128); docs/performance.md, "Swap-AB".
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import json
 import os
 import statistics
@@ -29,7 +36,8 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gemm_suite_shapes as shapes  # noqa: E402
 
-from lower_tc.layout.gemm_choice import swap_config  # noqa: E402
+from lower_tc.layout.targets import Arch  # noqa: E402
+from lower_tc.layout.gemm_choice import deepest, swap_config  # noqa: E402
 from lower_tc.lowering.api.matmul_plan import MatrixArg, plan_matmul  # noqa: E402
 
 
@@ -46,10 +54,36 @@ def swapped_candidates(m: int, dtype: str, splits: tuple[int, ...] = (2, 4)) -> 
     return out
 
 
+def given_candidate(spec: str, case: Any) -> tuple[tuple[int, int, int, int], dict[str, Any]]:
+    """A `--candidate` for this case: (configuration, options); see the module's text."""
+    head, *rest = spec.split()
+    s = case.shape
+    if head == "default":
+        c = swap_config(s.m, s.n, case.dtype, case.dtype, "f32", k=s.k)
+        cfg = [c.bm, c.bn, c.bk, c.stages]
+    else:
+        tile, stages = head.split("/")
+        cfg = [*(int(x) for x in tile.split("x")), int(stages)]
+    opts: dict[str, Any] = {}
+    most = 0
+    for item in rest:
+        key, value = item.split("=")
+        if key in ("bm", "bk", "stages"):
+            cfg[{"bm": 0, "bk": 2, "stages": 3}[key]] = int(value)
+        elif key == "most":
+            most = int(value)
+        else:
+            opts[key] = int(value) if value.isdigit() else value
+    if most:
+        deep = deepest(cfg[0], cfg[1], cfg[2], case.dtype, case.dtype, "f32", Arch.SM90A, most=most)
+        cfg[3] = deep.stages if deep else 1
+    return (cfg[0], cfg[1], cfg[2], cfg[3]), opts
+
+
 def label(cfg: tuple[int, int, int, int], opts: dict[str, Any]) -> str:
     s = f"swap {cfg[0]}x{cfg[1]}x{cfg[2]}/{cfg[3]}"
     if opts:
-        s += f" split {opts['split_k']} {opts['reduce']}"
+        s += " " + " ".join(f"{k}={v}" for k, v in opts.items())
     return s
 
 
@@ -91,10 +125,26 @@ def main() -> int:
     p.add_argument("--cat", default="decode", help="suite categories, comma-separated")
     p.add_argument("--max-m", type=int, default=10**9, help="only cases of M at most this")
     p.add_argument("--splits", default="2,4", help="split-K ways timed besides unsplit, comma-separated")
+    p.add_argument("--candidate", action="append", help="a candidate instead of the study's own (repeat; see above)")
+    p.add_argument("--ms", default="", help="run each chosen shape's N and K at these M instead (comma-separated)")
+    p.add_argument("--sizes", default="", help="run these MxNxK instead of the suite's shapes (comma-separated)")
     args = p.parse_args()
     splits = tuple(int(x) for x in args.splits.split(","))
     cases = [c for c in study_cases(args.dtype or ["bf16", "e4m3"], tuple(args.cat.split(","))) if args.shapes in c.shape.name and c.shape.m <= args.max_m]
-    jobs = [(c, cfg, o) for c in cases for cfg, o in swapped_candidates(c.shape.m, c.dtype, splits)]
+    if args.sizes:
+        sizes = [tuple(int(x) for x in t.split("x")) for t in args.sizes.split(",")]
+        cases = [shapes.Case(shapes.Shape(f"{m}x{n}x{k}", "decode", m, n, k), d, "linear")
+                 for d in (args.dtype or ["bf16", "e4m3"]) for m, n, k in sizes]
+    if args.ms:  # the same weights at other M: "llama-2-13b mlp down, M=32" -> "..., M=8" and so on
+        cases = [dataclasses.replace(c, shape=dataclasses.replace(c.shape, m=m, name=f"{c.shape.name.rsplit(', M=', 1)[0]}, M={m}"))
+                 for c in cases for m in (int(x) for x in args.ms.split(","))]
+
+    def candidates(case: Any) -> list[tuple[tuple[int, int, int, int], dict[str, Any]]]:
+        if args.candidate:
+            return [given_candidate(spec, case) for spec in args.candidate]
+        return swapped_candidates(case.shape.m, case.dtype, splits)
+
+    jobs = [(c, cfg, o) for c in cases for cfg, o in candidates(c)]
     t0 = time.monotonic()
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
         failed = [f for f in pool.map(_compile, jobs) if f]
@@ -115,11 +165,11 @@ def main() -> int:
         x = g.arrays(torch, case, 1, case.copies)
         contenders = [*g.cublas_contenders(torch, case, x)][:1] + [g.lower_tc_contender(x)]
         mp = max(8, -(-s.m // 8) * 8)
-        for cfg, opts in swapped_candidates(s.m, case.dtype, splits):
+        for cfg, opts in candidates(case):
             dT = [torch.full((s.n, mp), float("nan"), device="cuda", dtype=torch.bfloat16) for _ in range(x.copies)]
             turns = g.Turns(x.copies)
 
-            def launch(cfg=cfg, opts=opts, dT=dT, turns=turns):
+            def launch(cfg=cfg, opts=opts, dT=dT, turns=turns, x=x, s=s):
                 j = turns.take()
                 lower_tc.matmul(x.b[j].t(), x.a[j].t(), out=dT[j][:, :s.m], config=cfg, **opts)
 

@@ -36,6 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from lower_tc.layout.dtypes import element_type
+from lower_tc.layout.gemm_choice import swap_config, swap_longer_step
 from lower_tc.lowering.api.matmul_program import ELEMENT_BYTES, Matrix, dense_ld, matmul_program
 from lower_tc.lowering.runtime.sizes import BatchShape
 
@@ -414,6 +415,11 @@ def swap_ab_cases() -> list[GemmCase]:
         out.append(GemmCase(a, b, acc, d, 5, 1032, 9000, True, False, None, with_c=True, options=SWAP + ", split_k = 4" + GLOBAL))
         for m, n, k in ((1, 6144, 4096), (16, 10240, 8192), (32, 5120, 13824), (64, 4096, 14336), (77, 4096, 4096)):
             out.append(GemmCase(a, b, acc, d, m, n, k, True, False, None))
+    for a, b, acc, d in (TYPES[0], TYPES[4], TYPES[6], TYPES[7]):  # the tuner's swapped tiles in K steps twice as long
+        for m, n, k in ((16, 10240, 8192), (40, 4100, 3000), (5, 9000, 2056)):
+            c = swap_longer_step(swap_config(m, n, b, a, acc, k=k), b, a, acc)
+            if c is not None:
+                out.append(GemmCase(a, b, acc, d, m, n, k, True, False, (c.bm, c.bn, c.bk, c.stages), options=SWAP))
     for shape in SWAP_SHAPES[::2]:  # fp8's promoted accumulation, swapped
         out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", *shape, True, False, None, options=SWAP + ", " + PROMOTED))
     out.append(GemmCase("e4m3", "e4m3", "f32", "bf16", 16, 6144, 4096, True, False, None, options=PROMOTED, with_c=True))

@@ -183,6 +183,24 @@ def swap_config(m: int, n: int, a: str, b: str, acc: str, machine: Machine = H10
     return config
 
 
+#: The fewest stages the tuner tries a swapped tile's doubled K step in (`swap_longer_step`).
+SWAP_LONGER_STEP_MIN_STAGES = 3
+
+
+def swap_longer_step(config: GemmConfig, a: str, b: str, acc: str, promoted: bool = False) -> GemmConfig | None:
+    """The swapped tile `config` (`a`, `b`: the swapped problem's types) with its K step
+    doubled, in as many stages as fit up to SWAP_WIDE_K_STAGES, where at least
+    SWAP_LONGER_STEP_MIN_STAGES fit (not for fp8's `promoted` accumulation, whose step is
+    at most PROMOTED_MAX_BK); else None. A tuning candidate, not a default: on the H200 a
+    512-byte step of 128 weight rows in 3 stages ran 4-5% faster at N = 10240 and 12288
+    (M = 8, K = 8192) and 1% slower at N = 9216, 14336 and 16384, with no rule between
+    (docs/performance.md, "Longer K steps for swapped tiles")."""
+    if promoted and 2 * config.bk > PROMOTED_MAX_BK:
+        return None
+    longer = deepest(config.bm, config.bn, 2 * config.bk, a, b, acc, Arch.SM90A, most=SWAP_WIDE_K_STAGES)
+    return longer if longer is not None and longer.stages >= SWAP_LONGER_STEP_MIN_STAGES else None
+
+
 #: The bytes of an L2 line: a TMA box row that starts inside one is read as two requests.
 L2_LINE_BYTES = 128
 #: The columns of an MN-major 16-bit B box (one 128-byte swizzle row): a cluster of 2 shares

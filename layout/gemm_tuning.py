@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from lower_tc.layout.fp8_accumulation import promoted_tile_fits
 from lower_tc.layout.gemm import GemmConfig, config_problem
 from lower_tc.layout.gemm_choice import (WIDE_BNS, choose, default_multicast, few_tiles_ring, prefer_persistent, prefer_swap,
-                                         split_k_options, split_ring, staging_fits, swap_config, tile_configs, unsplit_options,
-                                         wide_swap)
+                                         split_k_options, split_ring, staging_fits, swap_config, swap_longer_step, tile_configs,
+                                         unsplit_options, wide_swap)
 from lower_tc.layout.split_k import reduces_for
 from lower_tc.layout.stream_k import stream_k_problem
 from lower_tc.layout.targets import Arch
@@ -72,8 +72,8 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
     unpaired among them; `pair`: what the caller gives leaves the pair open, `pair_open`). sm_100a: the default's tile with BN 128 and 256 (its BM is 128), options
     left out. `promoted` (fp8's promoted accumulation): only the tiles it holds. Where the
     default swaps (a decoding GEMM, `prefer_swap`), it and the swapped kernel's other row
-    counts and cluster splits come first (swap_ab = true; their configurations are the
-    swapped problem's), then the unswapped candidates; where it swaps a row-major B
+    counts, cluster splits and K steps twice as long (`swap_longer_step`) come first
+    (swap_ab = true; their configurations are the swapped problem's), then the unswapped candidates; where it swaps a row-major B
     (`wide_swap`: A K-major, not `a_mn_major`, no C, `with_c`, a row-major D, `d_row_major`,
     of leading dimension `d_ld` (None: N) that D^T can be stored into), it and the other swapped 128-row tiles
     with room for the TMA-store epilogue's staging come first. Where the default pairs CTAs to
@@ -93,6 +93,9 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 options: tuple[tuple[str, object], ...] = (("swap_ab", True),) + ((("split_k", split),) if split > 1 else ())
                 if Candidate(config, options) not in leading:
                     leading.append(Candidate(config, options))
+            longer = swap_longer_step(swap_config(m, n, b, a, acc, bm=bm, promoted=promoted, k=k), b, a, acc, promoted)
+            if longer is not None:  # the same rows in K steps twice as long, unsplit
+                leading.append(Candidate(longer, (("swap_ab", True),)))
     elif arch is Arch.SM90A and not promoted and batch == 1:
         wide = wide_swap(m, n, k, a, b, acc, d=d, b_mn_major=b_mn_major, a_mn_major=a_mn_major, with_c=with_c,
                          d_row_major=d_row_major, d_ld=d_ld)

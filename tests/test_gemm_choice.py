@@ -184,6 +184,32 @@ def test_fp8_promoted_swapped_tile_keeps_one_128_byte_step() -> None:
     assert swap_config(16, 4096, "bf16", "bf16", "f32", promoted=True).bk == 128  # 16-bit: not promoted, unchanged
 
 
+@pytest.mark.parametrize(("m", "n", "dtype", "promoted", "want"), [
+    (8, 10240, "bf16", False, (128, 8, 256, 3)),  # 512-byte steps of 128 rows: 3 stages fit
+    (16, 6144, "e4m3", False, (64, 16, 512, 5)),
+    (64, 4096, "bf16", False, (64, 64, 256, 3)),
+    (16, 6144, "e4m3", True, None),  # promoted: a step holds at most 128 products
+    (77, 4096, "bf16", False, (64, 80, 128, 6)),
+])
+def test_the_tuner_tries_a_swapped_tile_in_k_steps_twice_as_long(m: int, n: int, dtype: str, promoted: bool, want) -> None:
+    """A tuning candidate only: on the H200 it won 4-5% at some N and lost 1% at others."""
+    from lower_tc.layout.gemm_choice import SWAP_LONGER_STEP_MIN_STAGES, swap_longer_step
+
+    default = swap_config(m, n, dtype, dtype, "f32", promoted=promoted)
+    longer = swap_longer_step(default, dtype, dtype, "f32", promoted)
+    assert (None if longer is None else (longer.bm, longer.bn, longer.bk, longer.stages)) == want
+    if longer is not None:
+        assert longer.bk == 2 * default.bk and longer.stages >= SWAP_LONGER_STEP_MIN_STAGES
+        assert config_problem(longer, dtype, dtype, "f32") is None
+        assert config_problem(GemmConfig(longer.bm, longer.bn, longer.bk, longer.stages + 1), dtype, dtype, "f32") \
+            or longer.stages == SWAP_WIDE_K_STAGES
+        tried = candidates(m, n, 4096, dtype, dtype, "f32", promoted=promoted)
+        assert any(c.config == longer and c.option_dict == {"swap_ab": True} for c in tried)
+    else:
+        assert not any(c.config.bk > default.bk for c in candidates(m, n, 4096, dtype, dtype, "f32", promoted=promoted)
+                       if c.option_dict.get("swap_ab"))
+
+
 @pytest.mark.parametrize(("m", "dtype", "bn"), [(1, "bf16", 8), (9, "bf16", 16), (33, "bf16", 40), (33, "s8", 48), (20, "s8", 24)])
 def test_the_swapped_n_is_the_least_wgmma_n_holding_m(m: int, dtype: str, bn: int) -> None:
     acc = "s32" if dtype == "s8" else "f32"
@@ -194,7 +220,8 @@ def test_the_tuner_tries_the_swapped_kernels_first_where_the_default_swaps() -> 
     found = candidates(16, 6144, 4096, "bf16", "bf16", "f32")
     swapped = [c for c in found if c.option_dict.get("swap_ab")]
     assert found[0] == swapped[0] and found[0].config == swap_config(16, 6144, "bf16", "bf16", "f32")
-    assert {(c.config.bm, c.option_dict.get("split_k", 1)) for c in swapped} == {(64, 1), (64, 2), (128, 1), (128, 2)}
+    assert {(c.config.bm, c.config.bk, c.option_dict.get("split_k", 1)) for c in swapped} == {
+        (64, 128, 1), (64, 128, 2), (128, 128, 1), (128, 128, 2), (64, 256, 1), (128, 256, 1)}  # and K steps twice as long
     assert any(not c.option_dict.get("swap_ab") for c in found)  # the unswapped ones follow
     assert not any(c.option_dict.get("swap_ab") for c in candidates(4096, 4096, 4096, "bf16", "bf16", "f32"))
 
