@@ -194,7 +194,7 @@ def swap_longer_step(config: GemmConfig, a: str, b: str, acc: str, promoted: boo
     at most PROMOTED_MAX_BK); else None. A tuning candidate, not a default: on the H200 a
     512-byte step of 128 weight rows in 3 stages ran 4-5% faster at N = 10240 and 12288
     (M = 8, K = 8192) and 1% slower at N = 9216, 14336 and 16384, with no rule between
-    (docs/performance.md, "Longer K steps for swapped tiles")."""
+    (docs/performance.md, "What limits decoding at M = 32-64")."""
     if promoted and 2 * config.bk > PROMOTED_MAX_BK:
         return None
     longer = deepest(config.bm, config.bn, 2 * config.bk, a, b, acc, Arch.SM90A, most=SWAP_WIDE_K_STAGES)

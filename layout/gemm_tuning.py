@@ -94,7 +94,7 @@ def candidates(m: int, n: int, k: int, a: str, b: str, acc: str, arch: Arch = Ar
                 if Candidate(config, options) not in leading:
                     leading.append(Candidate(config, options))
             longer = swap_longer_step(swap_config(m, n, b, a, acc, bm=bm, promoted=promoted, k=k), b, a, acc, promoted)
-            if longer is not None:  # the same rows in K steps twice as long, unsplit
+            if longer is not None and Candidate(longer, (("swap_ab", True),)) not in leading:  # K steps twice as long, unsplit
                 leading.append(Candidate(longer, (("swap_ab", True),)))
     elif arch is Arch.SM90A and not promoted and batch == 1:
         wide = wide_swap(m, n, k, a, b, acc, d=d, b_mn_major=b_mn_major, a_mn_major=a_mn_major, with_c=with_c,
